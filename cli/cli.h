@@ -1,0 +1,58 @@
+/*
+ * cli.h -- the ckm command: one options table per subcommand, shared helpers for loading
+ * inputs, guarding outputs and mapping outcomes to exit codes. The library does all the
+ * work; this layer parses, prints and maps codes.
+ *
+ * Exit codes: 0 solved (optimal/feasible, or a limit with a feasible labelling),
+ * 1 internal error, 2 usage or input error, 3 proven infeasible, 4 no feasible labelling
+ * (limit reached or heuristic failure), 5 `ckm check` found violations.
+ */
+#ifndef CKM_CLI_H
+#define CKM_CLI_H
+
+#include "ckm.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum { EXIT_SOLVED = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_INFEASIBLE = 3,
+       EXIT_NO_LABELS = 4, EXIT_VIOLATIONS = 5 };
+
+typedef struct cli_opt {
+    const char *name;    /* long name without dashes */
+    char short_name;     /* 0 = none */
+    const char *metavar; /* NULL for a flag */
+    const char *help;
+    const char *value;   /* parsed value ("1" for a present flag), NULL when absent */
+} cli_opt;
+
+/* Parse argv[first..] against opts (values stored in opts[i].value); positional
+ * arguments go to pos (at most max_pos). Returns false after printing a usage error. */
+bool cli_parse(const char *cmd, int argc, char **argv, int first, cli_opt *opts, size_t nopts,
+               const char **pos, size_t max_pos, size_t *npos);
+const char *cli_get(const cli_opt *opts, size_t nopts, const char *name);
+void cli_print_options(const cli_opt *opts, size_t nopts);
+
+/* Strict number parsing for option values; print "ckm CMD: --name: ..." on failure. */
+bool cli_size(const char *cmd, const char *name, const char *v, size_t *out);
+bool cli_u64(const char *cmd, const char *name, const char *v, uint64_t *out);
+bool cli_int(const char *cmd, const char *name, const char *v, int min, int *out);
+bool cli_double(const char *cmd, const char *name, const char *v, double min, double *out);
+
+/* Print "ckm CMD: message" for a library error; return the exit code for it. */
+int cli_error(const char *cmd, ckm_error code, const ckm_err *err);
+
+/* Fail (print, false) when out names the same file as any of inputs (NULL-terminated
+ * list, NULL entries skipped). */
+bool cli_output_ok(const char *cmd, const char *out, const char *const *inputs, size_t ninputs);
+
+/* Size options shared by cluster and check: --min-size, --max-size, --sizes. */
+bool cli_apply_sizes(const char *cmd, ckm_problem *p, const char *min_s, const char *max_s,
+                     const char *sizes_file);
+
+int cmd_cluster(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+
+#endif

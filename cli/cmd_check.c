@@ -1,0 +1,140 @@
+/*
+ * cmd_check.c -- `ckm check DATA --labels FILE`: the library's independent checker on a
+ * labelling from anywhere. Prints the SSE and every violated constraint; exit 0 only
+ * when there is none (5 otherwise).
+ */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { C_LABELS, C_K, C_CONS, C_MIN, C_MAX, C_SIZES, C_LABEL_COL, C_HELP, C_COUNT };
+
+int cmd_check(int argc, char **argv)
+{
+    const char *cmd = "check";
+    cli_opt opts[C_COUNT] = {
+        [C_LABELS] = {"labels", 0, "FILE", "labelling to check: one 0-based cluster id per line", NULL},
+        [C_K] = {"k", 'k', "K", "number of clusters (default: largest label + 1)", NULL},
+        [C_CONS] = {"constraints", 'c', "FILE", "must/cannot-link file", NULL},
+        [C_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
+        [C_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
+        [C_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
+        [C_LABEL_COL] = {"label-column", 'l', "IDX|last", "column of DATA to exclude as ground truth", NULL},
+        [C_HELP] = {"help", 'h', NULL, "show this help", NULL},
+    };
+    const char *pos[1];
+    size_t npos;
+    if (!cli_parse(cmd, argc, argv, 2, opts, C_COUNT, pos, 1, &npos))
+        return EXIT_USAGE;
+    if (opts[C_HELP].value) {
+        printf("usage: ckm check DATA --labels FILE [--constraints FILE] [size options]\n\n"
+               "Verify a labelling against every constraint and recompute its SSE. Labels must\n"
+               "lie in [0, k); clusters may be empty unless --min-size/--sizes say otherwise.\n\noptions:\n");
+        cli_print_options(opts, C_COUNT);
+        printf("exit codes: 0 no violation, 2 usage/input error, 5 violations found\n");
+        return EXIT_SOLVED;
+    }
+    if (npos != 1 || !opts[C_LABELS].value) {
+        fprintf(stderr, "ckm check: need DATA and --labels FILE (see 'ckm check --help')\n");
+        return EXIT_USAGE;
+    }
+    ckm_err err = {CKM_OK, ""};
+    ckm_read_options ro;
+    ckm_read_options_default(&ro);
+    const char *v;
+    if ((v = opts[C_LABEL_COL].value)) {
+        int col;
+        if (strcmp(v, "last") == 0)
+            ro.label_column = CKM_LABEL_COLUMN_LAST;
+        else if (cli_int(cmd, "label-column", v, 0, &col))
+            ro.label_column = col;
+        else
+            return EXIT_USAGE;
+    }
+    int code = EXIT_INTERNAL;
+    ckm_dataset *ds = NULL;
+    ckm_problem *p = NULL;
+    ckm_constraints *cons = NULL;
+    ckm_check_report *rep = NULL;
+    int32_t *labels = NULL;
+    size_t nl = 0;
+    ckm_error rc;
+    if ((rc = ckm_dataset_read(pos[0], &ro, &ds, &err)) != CKM_OK ||
+        (rc = ckm_labels_read(opts[C_LABELS].value, &labels, &nl, &err)) != CKM_OK) {
+        code = cli_error(cmd, rc, &err);
+        goto done;
+    }
+    if (nl != ds->n) {
+        fprintf(stderr, "ckm check: %s has %zu labels but %s has %zu points\n", opts[C_LABELS].value,
+                nl, pos[0], ds->n);
+        code = EXIT_USAGE;
+        goto done;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < nl; i++)
+        if ((size_t)labels[i] + 1 > k)
+            k = (size_t)labels[i] + 1;
+    if ((v = opts[C_K].value) && !cli_size(cmd, "k", v, &k)) {
+        code = EXIT_USAGE;
+        goto done;
+    }
+    if ((rc = ckm_problem_create(ds->X, ds->n, ds->d, k, &p, &err)) != CKM_OK) {
+        code = cli_error(cmd, rc, &err);
+        goto done;
+    }
+    /* a labelling may legitimately leave clusters empty unless the user bounds sizes */
+    if ((rc = ckm_problem_set_size_range(p, 0, ds->n, &err)) != CKM_OK) {
+        code = cli_error(cmd, rc, &err);
+        goto done;
+    }
+    if (opts[C_CONS].value &&
+        ((rc = ckm_constraints_read(opts[C_CONS].value, ds->n, &cons, &err)) != CKM_OK ||
+         (rc = ckm_problem_add_constraints(p, cons, &err)) != CKM_OK)) {
+        code = cli_error(cmd, rc, &err);
+        goto done;
+    }
+    if (!cli_apply_sizes(cmd, p, opts[C_MIN].value, opts[C_MAX].value, opts[C_SIZES].value)) {
+        code = EXIT_USAGE;
+        goto done;
+    }
+    if ((rc = ckm_check(p, labels, &rep, &err)) != CKM_OK) {
+        code = cli_error(cmd, rc, &err);
+        goto done;
+    }
+    printf("SSE %.10g\n", rep->sse);
+    printf("sizes");
+    for (size_t j = 0; j < k; j++)
+        printf(" %zu", rep->sizes[j]);
+    printf("\n");
+    for (size_t q = 0; q < rep->count; q++) {
+        const ckm_violation *vi = &rep->violations[q];
+        if (vi->kind == CKM_VIOLATION_PAIR) {
+            ckm_pair pr = ckm_problem_pair(p, vi->index);
+            printf("violated %s %zu %zu (labels %d, %d)", pr.type == CKM_MUST_LINK ? "ML" : "CL",
+                   pr.i, pr.j, (int)labels[pr.i], (int)labels[pr.j]);
+            if (pr.line)
+                printf(" [%s:%zu]", opts[C_CONS].value, pr.line);
+            printf("\n");
+        } else if (vi->kind == CKM_VIOLATION_SIZE) {
+            size_t lo, hi;
+            ckm_problem_size_bounds(p, vi->index, &lo, &hi);
+            printf("violated size of cluster %zu: %lld points, allowed %zu..%zu\n", vi->index,
+                   vi->value, lo, hi);
+        } else {
+            printf("invalid label %lld of point %zu (k = %zu)\n", vi->value, vi->index, k);
+        }
+    }
+    printf("%zu violation%s (%zu must-link, %zu cannot-link, %zu size, %zu label)\n", rep->count,
+           rep->count == 1 ? "" : "s", rep->must_link_violated, rep->cannot_link_violated,
+           rep->size_violated, rep->label_invalid);
+    code = rep->count == 0 ? EXIT_SOLVED : EXIT_VIOLATIONS;
+done:
+    ckm_check_report_free(rep);
+    ckm_constraints_free(cons);
+    ckm_problem_free(p);
+    ckm_dataset_free(ds);
+    free(labels);
+    return code;
+}

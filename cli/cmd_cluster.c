@@ -1,0 +1,296 @@
+/*
+ * cmd_cluster.c -- `ckm cluster DATA -k K ...`: read, build the problem, solve, print a
+ * short summary, write labels / centers / JSON report atomically. SIGINT asks the
+ * library to stop (a second SIGINT kills the process).
+ */
+#include "cli.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static volatile sig_atomic_t interrupted = 0;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static int stop_requested(void *user)
+{
+    (void)user;
+    return interrupted != 0;
+}
+
+static void log_stderr(void *user, const char *line)
+{
+    (void)user;
+    fprintf(stderr, "%s\n", line);
+}
+
+enum { O_K, O_CONS, O_MIN, O_MAX, O_SIZES, O_ALGO, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
+       O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
+       O_STD, O_VERBOSE, O_QUIET, O_HELP, O_COUNT };
+
+static void usage(cli_opt *opts)
+{
+    ckm_settings s;
+    ckm_settings_default(&s);
+    printf("usage: ckm cluster DATA -k K [options]\n\n"
+           "Cluster the points of DATA (CSV/TSV/whitespace text, KEEL .dat, or the PC-SOS-SDP\n"
+           "'n d k' format) into K clusters, honouring the given constraints.\n\noptions:\n");
+    cli_print_options(opts, O_COUNT);
+    printf("\ndefaults: --algorithm %s --seed %llu --n-init %d --max-iter %d --tol %g "
+           "--time-limit none --threads 0 (all cores); size bounds 1..n per cluster\n",
+           s.algorithm, (unsigned long long)s.seed, s.n_init, s.max_iter, s.tol);
+    printf("algorithms:\n");
+    for (size_t i = 0; i < ckm_algorithm_count(); i++) {
+        const ckm_algorithm_info *a = ckm_algorithm_at(i);
+        printf("  %-10s %s [honours:%s%s%s%s]\n", a->name, a->summary,
+               a->honours & CKM_HONOURS_MUST_LINK ? " must-link" : "",
+               a->honours & CKM_HONOURS_CANNOT_LINK ? " cannot-link" : "",
+               a->honours & CKM_HONOURS_SIZE_BOUNDS ? " sizes" : "", a->honours ? "" : " none");
+    }
+    printf("exit codes: 0 solved, 1 internal error, 2 usage/input error, 3 proven infeasible,\n"
+           "            4 no feasible labelling found (limit or heuristic failure)\n");
+}
+
+static int status_exit(const ckm_result *r)
+{
+    if (r->status == CKM_STATUS_INFEASIBLE)
+        return EXIT_INFEASIBLE;
+    return r->has_labels ? EXIT_SOLVED : EXIT_NO_LABELS;
+}
+
+int cmd_cluster(int argc, char **argv)
+{
+    const char *cmd = "cluster";
+    cli_opt opts[O_COUNT] = {
+        [O_K] = {"k", 'k', "K", "number of clusters (1 <= K <= n); default: k from a PC-SOS-SDP header", NULL},
+        [O_CONS] = {"constraints", 'c', "FILE", "must/cannot-links: 'ML i j' / 'CL i j' (or 'i j 1' / 'i j -1'), 0-based", NULL},
+        [O_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
+        [O_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
+        [O_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
+        [O_ALGO] = {"algorithm", 'a', "NAME", "algorithm (list below)", NULL},
+        [O_SEED] = {"seed", 's', "S", "random seed (same input + seed = same output)", NULL},
+        [O_NINIT] = {"n-init", 0, "N", "restarts; the best SSE is kept", NULL},
+        [O_MAXIT] = {"max-iter", 0, "N", "iterations per restart", NULL},
+        [O_TOL] = {"tol", 0, "X", "k-means center-shift tolerance (relative to mean variance)", NULL},
+        [O_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; best labelling so far is returned", NULL},
+        [O_THREADS] = {"threads", 'j', "N", "worker threads for parallel algorithms (0 = all cores)", NULL},
+        [O_LABELS_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line, input order", NULL},
+        [O_CENTERS_OUT] = {"centers-out", 0, "FILE", "write K rows of cluster means (CSV)", NULL},
+        [O_REPORT] = {"report", 'r', "FILE", "write a JSON report", NULL},
+        [O_LABEL_COL] = {"label-column", 'l', "IDX|last", "0-based column of ground-truth labels (excluded from features)", NULL},
+        [O_FORMAT] = {"format", 0, "auto|csv|keel|pcsos", "input format (default auto)", NULL},
+        [O_HEADER] = {"header", 0, "auto|yes|no", "first line of delimited text is a header (default auto)", NULL},
+        [O_STD] = {"standardize", 0, NULL, "scale features to mean 0, population std 1 first", NULL},
+        [O_VERBOSE] = {"verbose", 'v', NULL, "progress on stderr", NULL},
+        [O_QUIET] = {"quiet", 'q', NULL, "print nothing on success", NULL},
+        [O_HELP] = {"help", 'h', NULL, "show this help", NULL},
+    };
+    const char *pos[1];
+    size_t npos;
+    if (!cli_parse(cmd, argc, argv, 2, opts, O_COUNT, pos, 1, &npos))
+        return EXIT_USAGE;
+    if (opts[O_HELP].value) {
+        usage(opts);
+        return EXIT_SOLVED;
+    }
+    if (npos != 1) {
+        fprintf(stderr, "ckm cluster: missing DATA file (see 'ckm cluster --help')\n");
+        return EXIT_USAGE;
+    }
+    const char *data = pos[0];
+    ckm_settings s;
+    ckm_settings_default(&s);
+    ckm_read_options ro;
+    ckm_read_options_default(&ro);
+    const char *v;
+    if ((v = opts[O_ALGO].value)) {
+        if (strlen(v) >= sizeof s.algorithm || !ckm_algorithm_find(v)) {
+            fprintf(stderr, "ckm cluster: unknown algorithm '%s' (see 'ckm cluster --help')\n", v);
+            return EXIT_USAGE;
+        }
+        snprintf(s.algorithm, sizeof s.algorithm, "%s", v);
+    }
+    if ((v = opts[O_SEED].value) && !cli_u64(cmd, "seed", v, &s.seed))
+        return EXIT_USAGE;
+    if ((v = opts[O_NINIT].value) && !cli_int(cmd, "n-init", v, 1, &s.n_init))
+        return EXIT_USAGE;
+    if ((v = opts[O_MAXIT].value) && !cli_int(cmd, "max-iter", v, 1, &s.max_iter))
+        return EXIT_USAGE;
+    if ((v = opts[O_TOL].value) && !cli_double(cmd, "tol", v, 0.0, &s.tol))
+        return EXIT_USAGE;
+    if ((v = opts[O_TIME].value) && !cli_double(cmd, "time-limit", v, 0.0, &s.time_limit_s))
+        return EXIT_USAGE;
+    if ((v = opts[O_THREADS].value) && !cli_int(cmd, "threads", v, 0, &s.threads))
+        return EXIT_USAGE;
+    if ((v = opts[O_LABEL_COL].value)) {
+        int col;
+        if (strcmp(v, "last") == 0)
+            ro.label_column = CKM_LABEL_COLUMN_LAST;
+        else if (cli_int(cmd, "label-column", v, 0, &col))
+            ro.label_column = col;
+        else
+            return EXIT_USAGE;
+    }
+    if ((v = opts[O_FORMAT].value)) {
+        if (strcmp(v, "auto") == 0) ro.format = CKM_FORMAT_AUTO;
+        else if (strcmp(v, "csv") == 0 || strcmp(v, "text") == 0) ro.format = CKM_FORMAT_DELIMITED;
+        else if (strcmp(v, "keel") == 0) ro.format = CKM_FORMAT_KEEL;
+        else if (strcmp(v, "pcsos") == 0) ro.format = CKM_FORMAT_PCSOS;
+        else {
+            fprintf(stderr, "ckm cluster: --format: '%s' is not one of auto, csv, keel, pcsos\n", v);
+            return EXIT_USAGE;
+        }
+    }
+    if ((v = opts[O_HEADER].value)) {
+        if (strcmp(v, "auto") == 0) ro.header = CKM_HEADER_AUTO;
+        else if (strcmp(v, "yes") == 0) ro.header = CKM_HEADER_YES;
+        else if (strcmp(v, "no") == 0) ro.header = CKM_HEADER_NO;
+        else {
+            fprintf(stderr, "ckm cluster: --header: '%s' is not one of auto, yes, no\n", v);
+            return EXIT_USAGE;
+        }
+    }
+    bool quiet = opts[O_QUIET].value != NULL;
+    if (opts[O_VERBOSE].value) {
+        s.verbosity = 1;
+        s.log = log_stderr;
+    }
+    const char *inputs[] = {data, opts[O_CONS].value, opts[O_SIZES].value};
+    const char *outputs[] = {opts[O_LABELS_OUT].value, opts[O_CENTERS_OUT].value, opts[O_REPORT].value};
+    for (size_t i = 0; i < 3; i++)
+        if (!cli_output_ok(cmd, outputs[i], inputs, 3))
+            return EXIT_USAGE;
+    for (size_t i = 0; i < 3; i++)
+        for (size_t j = i + 1; j < 3; j++)
+            if (outputs[i] && outputs[j] && strcmp(outputs[i], outputs[j]) == 0) {
+                fprintf(stderr, "ckm cluster: two outputs name the same file '%s'\n", outputs[i]);
+                return EXIT_USAGE;
+            }
+
+    int code = EXIT_INTERNAL;
+    ckm_err err = {CKM_OK, ""};
+    ckm_dataset *ds = NULL;
+    ckm_problem *p = NULL;
+    ckm_constraints *cons = NULL;
+    ckm_result *res = NULL;
+    char *json = NULL;
+    ckm_error rc = ckm_dataset_read(data, &ro, &ds, &err);
+    if (rc != CKM_OK) {
+        code = cli_error(cmd, rc, &err);
+        goto done;
+    }
+    size_t k = ds->k_hint;
+    if ((v = opts[O_K].value)) {
+        if (!cli_size(cmd, "k", v, &k)) {
+            code = EXIT_USAGE;
+            goto done;
+        }
+    } else if (k == 0) {
+        fprintf(stderr, "ckm cluster: -k K is required (the data file states no k)\n");
+        code = EXIT_USAGE;
+        goto done;
+    }
+    if (opts[O_STD].value)
+        ckm_dataset_standardize(ds);
+    if ((rc = ckm_problem_create(ds->X, ds->n, ds->d, k, &p, &err)) != CKM_OK) {
+        code = cli_error(cmd, rc, &err);
+        goto done;
+    }
+    if (opts[O_CONS].value) {
+        if ((rc = ckm_constraints_read(opts[O_CONS].value, ds->n, &cons, &err)) != CKM_OK ||
+            (rc = ckm_problem_add_constraints(p, cons, &err)) != CKM_OK) {
+            code = cli_error(cmd, rc, &err);
+            goto done;
+        }
+    }
+    if (!cli_apply_sizes(cmd, p, opts[O_MIN].value, opts[O_MAX].value, opts[O_SIZES].value)) {
+        code = EXIT_USAGE;
+        goto done;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    s.should_stop = stop_requested;
+    if ((rc = ckm_solve(p, &s, &res, &err)) != CKM_OK) {
+        code = cli_error(cmd, rc, &err);
+        goto done;
+    }
+    code = status_exit(res);
+    ckm_scores sc;
+    bool have_scores = false;
+    if (res->has_labels && ds->labels) {
+        if ((rc = ckm_compare(ds->labels, res->labels, ds->n, &sc, &err)) != CKM_OK) {
+            code = cli_error(cmd, rc, &err);
+            goto done;
+        }
+        have_scores = true;
+    }
+    if (opts[O_LABELS_OUT].value && res->has_labels &&
+        (rc = ckm_write_labels(opts[O_LABELS_OUT].value, res->labels, ds->n, &err)) != CKM_OK) {
+        code = cli_error(cmd, rc, &err);
+        goto done;
+    }
+    if (opts[O_CENTERS_OUT].value && res->has_labels &&
+        (rc = ckm_write_centers(opts[O_CENTERS_OUT].value, res->centers, k, ds->d, &err)) != CKM_OK) {
+        code = cli_error(cmd, rc, &err);
+        goto done;
+    }
+    if (opts[O_REPORT].value) {
+        char extra[512];
+        int used = snprintf(extra, sizeof extra,
+                            "\"must_links\": %zu, \"cannot_links\": %zu, \"standardized\": %s",
+                            ckm_problem_must_link_count(p), ckm_problem_cannot_link_count(p),
+                            opts[O_STD].value ? "true" : "false");
+        if (have_scores && used > 0 && (size_t)used < sizeof extra)
+            snprintf(extra + used, sizeof extra - (size_t)used,
+                     ", \"ari\": %.17g, \"nmi\": %.17g, \"ami\": %.17g", sc.ari, sc.nmi, sc.ami);
+        if ((rc = ckm_result_to_json(res, extra, &json, &err)) != CKM_OK ||
+            (rc = ckm_write_file_atomic(opts[O_REPORT].value, json, strlen(json), &err)) != CKM_OK) {
+            code = cli_error(cmd, rc, &err);
+            goto done;
+        }
+    }
+    if (res->status == CKM_STATUS_INFEASIBLE) {
+        fprintf(stderr, "ckm cluster: infeasible: %s\n", res->message);
+    } else if (!res->has_labels) {
+        fprintf(stderr, "ckm cluster: %s: no feasible labelling%s%s\n", ckm_status_string(res->status),
+                res->message[0] ? ": " : "", res->message);
+    }
+    if (!quiet && res->has_labels) {
+        printf("ckm %s: %s on %s (n = %zu, d = %zu, k = %zu)\n", ckm_version(), res->algorithm,
+               data, res->n, res->d, res->k);
+        printf("  status       %s%s%s\n", ckm_status_string(res->status),
+               res->message[0] ? " - " : "", res->message);
+        printf("  SSE          %.6f\n", res->sse);
+        if (isfinite(res->lower_bound))
+            printf("  lower bound  %.6f (gap %.3g%%)\n", res->lower_bound, 100.0 * res->gap);
+        printf("  sizes       ");
+        for (size_t j = 0; j < res->k; j++)
+            printf(" %zu", res->sizes[j]);
+        printf("\n  violated     %zu of %zu constraints\n", res->violations,
+               ckm_problem_must_link_count(p) + ckm_problem_cannot_link_count(p));
+        printf("  restarts     %d (best converged in %d iterations), seed %llu\n", res->restarts,
+               res->iterations, (unsigned long long)res->seed);
+        if (have_scores)
+            printf("  vs labels    ARI %.4f  NMI %.4f  AMI %.4f\n", sc.ari, sc.nmi, sc.ami);
+        printf("  time         %.3f s\n", res->time.total_s);
+    }
+done:
+    free(json);
+    ckm_result_free(res);
+    ckm_constraints_free(cons);
+    ckm_problem_free(p);
+    ckm_dataset_free(ds);
+    return code;
+}

@@ -1,0 +1,217 @@
+/*
+ * opts.c -- option-table parsing for every subcommand: "--name value", "--name=value",
+ * "-x value", flags; strict number conversion with precise messages.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+bool cli_parse(const char *cmd, int argc, char **argv, int first, cli_opt *opts, size_t nopts,
+               const char **pos, size_t max_pos, size_t *npos)
+{
+    *npos = 0;
+    for (int a = first; a < argc; a++) {
+        const char *arg = argv[a];
+        if (arg[0] != '-' || arg[1] == '\0' || (arg[1] >= '0' && arg[1] <= '9')) {
+            if (*npos >= max_pos) {
+                fprintf(stderr, "ckm %s: unexpected argument '%s' (see 'ckm %s --help')\n", cmd, arg, cmd);
+                return false;
+            }
+            pos[(*npos)++] = arg;
+            continue;
+        }
+        cli_opt *o = NULL;
+        const char *inline_val = NULL;
+        if (arg[1] == '-') {
+            const char *name = arg + 2;
+            const char *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            for (size_t i = 0; i < nopts; i++)
+                if (strlen(opts[i].name) == len && strncmp(opts[i].name, name, len) == 0)
+                    o = &opts[i];
+            if (eq)
+                inline_val = eq + 1;
+        } else if (arg[2] == '\0') {
+            for (size_t i = 0; i < nopts; i++)
+                if (opts[i].short_name == arg[1])
+                    o = &opts[i];
+        }
+        if (!o) {
+            fprintf(stderr, "ckm %s: unknown option '%s' (see 'ckm %s --help')\n", cmd, arg, cmd);
+            return false;
+        }
+        if (!o->metavar) {
+            if (inline_val) {
+                fprintf(stderr, "ckm %s: option --%s takes no value\n", cmd, o->name);
+                return false;
+            }
+            o->value = "1";
+            continue;
+        }
+        if (inline_val) {
+            o->value = inline_val;
+        } else if (a + 1 < argc) {
+            o->value = argv[++a];
+        } else {
+            fprintf(stderr, "ckm %s: option --%s needs a value (%s)\n", cmd, o->name, o->metavar);
+            return false;
+        }
+    }
+    return true;
+}
+
+const char *cli_get(const cli_opt *opts, size_t nopts, const char *name)
+{
+    for (size_t i = 0; i < nopts; i++)
+        if (strcmp(opts[i].name, name) == 0)
+            return opts[i].value;
+    return NULL;
+}
+
+void cli_print_options(const cli_opt *opts, size_t nopts)
+{
+    for (size_t i = 0; i < nopts; i++) {
+        char left[64];
+        if (opts[i].short_name)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", opts[i].short_name, opts[i].name,
+                     opts[i].metavar ? " " : "", opts[i].metavar ? opts[i].metavar : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", opts[i].name, opts[i].metavar ? " " : "",
+                     opts[i].metavar ? opts[i].metavar : "");
+        printf("  %-28s %s\n", left, opts[i].help);
+    }
+}
+
+bool cli_u64(const char *cmd, const char *name, const char *v, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!v || !*v || *v == '-' || *v == '+') {
+        fprintf(stderr, "ckm %s: --%s: '%s' is not a non-negative integer\n", cmd, name, v ? v : "");
+        return false;
+    }
+    unsigned long long x = strtoull(v, &end, 10);
+    if (*end || errno == ERANGE) {
+        fprintf(stderr, "ckm %s: --%s: '%s' is not a non-negative integer%s\n", cmd, name, v,
+                errno == ERANGE ? " (too large)" : "");
+        return false;
+    }
+    *out = (uint64_t)x;
+    return true;
+}
+
+bool cli_size(const char *cmd, const char *name, const char *v, size_t *out)
+{
+    uint64_t x;
+    if (!cli_u64(cmd, name, v, &x))
+        return false;
+    if (x > SIZE_MAX) {
+        fprintf(stderr, "ckm %s: --%s: %s is too large\n", cmd, name, v);
+        return false;
+    }
+    *out = (size_t)x;
+    return true;
+}
+
+bool cli_int(const char *cmd, const char *name, const char *v, int min, int *out)
+{
+    char *end;
+    errno = 0;
+    long x = v && *v ? strtol(v, &end, 10) : 0;
+    if (!v || !*v || *end || errno == ERANGE || x < min || x > 1000000000L) {
+        fprintf(stderr, "ckm %s: --%s: '%s' is not an integer >= %d\n", cmd, name, v ? v : "", min);
+        return false;
+    }
+    *out = (int)x;
+    return true;
+}
+
+bool cli_double(const char *cmd, const char *name, const char *v, double min, double *out)
+{
+    char *end;
+    double x = v && *v ? strtod(v, &end) : NAN;
+    if (!v || !*v || *end || !isfinite(x) || x < min) {
+        fprintf(stderr, "ckm %s: --%s: '%s' is not a finite number >= %g\n", cmd, name, v ? v : "", min);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+int cli_error(const char *cmd, ckm_error code, const ckm_err *err)
+{
+    fprintf(stderr, "ckm %s: %s\n", cmd, err->message[0] ? err->message : ckm_error_string(code));
+    switch (code) {
+    case CKM_OK: return EXIT_SOLVED;
+    case CKM_ERR_IO:
+    case CKM_ERR_PARSE:
+    case CKM_ERR_INVALID:
+    case CKM_ERR_UNSUPPORTED: return EXIT_USAGE;
+    case CKM_ERR_NOMEM:
+    case CKM_ERR_INTERNAL: return EXIT_INTERNAL;
+    }
+    return EXIT_INTERNAL;
+}
+
+bool cli_output_ok(const char *cmd, const char *out, const char *const *inputs, size_t ninputs)
+{
+    if (!out)
+        return true;
+    struct stat so;
+    bool have_out = stat(out, &so) == 0;
+    for (size_t i = 0; i < ninputs; i++) {
+        if (!inputs[i])
+            continue;
+        struct stat si;
+        bool same = strcmp(out, inputs[i]) == 0;
+        if (!same && have_out && stat(inputs[i], &si) == 0)
+            same = si.st_dev == so.st_dev && si.st_ino == so.st_ino;
+        if (same) {
+            fprintf(stderr, "ckm %s: refusing to write output over the input file '%s'\n", cmd, inputs[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool cli_apply_sizes(const char *cmd, ckm_problem *p, const char *min_s, const char *max_s,
+                     const char *sizes_file)
+{
+    ckm_err err = {CKM_OK, ""};
+    size_t k = ckm_problem_k(p), n = ckm_problem_n(p);
+    if (sizes_file && (min_s || max_s)) {
+        fprintf(stderr, "ckm %s: give either --sizes or --min-size/--max-size, not both\n", cmd);
+        return false;
+    }
+    if (sizes_file) {
+        size_t *lo = calloc(k, sizeof *lo), *hi = calloc(k, sizeof *hi);
+        ckm_error rc = lo && hi ? ckm_sizes_read(sizes_file, k, lo, hi, &err) : CKM_ERR_NOMEM;
+        if (rc == CKM_OK)
+            rc = ckm_problem_set_sizes(p, lo, hi, &err);
+        free(lo);
+        free(hi);
+        if (rc != CKM_OK) {
+            cli_error(cmd, rc, &err);
+            return false;
+        }
+        return true;
+    }
+    if (min_s || max_s) {
+        size_t lo = 1, hi = n;
+        if (min_s && !cli_size(cmd, "min-size", min_s, &lo))
+            return false;
+        if (max_s && !cli_size(cmd, "max-size", max_s, &hi))
+            return false;
+        ckm_error rc = ckm_problem_set_size_range(p, lo, hi, &err);
+        if (rc != CKM_OK) {
+            cli_error(cmd, rc, &err);
+            return false;
+        }
+    }
+    return true;
+}

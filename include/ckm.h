@@ -1,0 +1,384 @@
+/*
+ * ckm.h -- the only public header of ckm, a C11 library for constrained k-means
+ * (minimum sum-of-squares clustering with must-link, cannot-link and cluster-size
+ * constraints).
+ *
+ * Conventions (hold for every function below):
+ *  - Indices are 0-based. Points are stored row-major: point i, feature f is X[i*d + f].
+ *  - Inputs are borrowed; whatever the library keeps it copies.
+ *  - Functions that can fail return a ckm_error and, when the caller passes a non-NULL
+ *    ckm_err, fill it with the code and a one-line message naming the problem
+ *    (file:line:column where it applies). The library never prints, never exits and
+ *    installs no signal handlers.
+ *  - A proven-infeasible problem or a limit being hit is NOT an error: ckm_solve returns
+ *    CKM_OK and the outcome is in ckm_result.status.
+ *  - Every *_free function accepts NULL.
+ *  - No global mutable state: randomness comes from ckm_settings.seed only, so the same
+ *    input and settings give the same output.
+ */
+#ifndef CKM_H
+#define CKM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CKM_VERSION_MAJOR 0
+#define CKM_VERSION_MINOR 1
+#define CKM_VERSION_PATCH 0
+
+/* ------------------------------------------------------------------------------------ */
+/* Errors (what went wrong with a call) -- separate from solve outcomes (ckm_status).    */
+/* ------------------------------------------------------------------------------------ */
+
+typedef enum ckm_error {
+    CKM_OK = 0,
+    CKM_ERR_NOMEM,        /* allocation failed or a size computation would overflow */
+    CKM_ERR_IO,           /* a file could not be opened, read or written */
+    CKM_ERR_PARSE,        /* malformed file content (message has file:line:column) */
+    CKM_ERR_INVALID,      /* an argument or problem is invalid (k > n, i = j, lo > hi, ...) */
+    CKM_ERR_UNSUPPORTED,  /* valid request this build/algorithm cannot honour */
+    CKM_ERR_INTERNAL      /* a library invariant failed: a bug, please report */
+} ckm_error;
+
+#define CKM_MESSAGE_LEN 512
+
+/* Error details. Zero-initialise or leave untouched; functions overwrite it on failure. */
+typedef struct ckm_err {
+    ckm_error code;
+    char message[CKM_MESSAGE_LEN];
+} ckm_err;
+
+/* Static English name of an error code ("invalid argument", ...). Never NULL. */
+const char *ckm_error_string(ckm_error code);
+
+/* ------------------------------------------------------------------------------------ */
+/* Version and capabilities                                                             */
+/* ------------------------------------------------------------------------------------ */
+
+/* "MAJOR.MINOR.PATCH". */
+const char *ckm_version(void);
+
+/* Constraint kinds an algorithm honours (bit flags). */
+enum {
+    CKM_HONOURS_MUST_LINK = 1u << 0,
+    CKM_HONOURS_CANNOT_LINK = 1u << 1,
+    CKM_HONOURS_SIZE_BOUNDS = 1u << 2
+};
+
+/* Description of one registered algorithm. */
+typedef struct ckm_algorithm_info {
+    const char *name;        /* value for ckm_settings.algorithm, e.g. "kmeans" */
+    const char *summary;     /* one line: method and source */
+    unsigned honours;        /* CKM_HONOURS_* flags */
+    int proves_optimality;   /* 1 when it can return CKM_STATUS_OPTIMAL */
+} ckm_algorithm_info;
+
+/* Number of algorithms compiled into this build. */
+size_t ckm_algorithm_count(void);
+/* Info of algorithm i (0 <= i < ckm_algorithm_count()), or NULL when out of range. */
+const ckm_algorithm_info *ckm_algorithm_at(size_t i);
+/* Info of the algorithm called name, or NULL when there is none. */
+const ckm_algorithm_info *ckm_algorithm_find(const char *name);
+
+/* ------------------------------------------------------------------------------------ */
+/* Datasets and their readers                                                            */
+/* ------------------------------------------------------------------------------------ */
+
+typedef enum ckm_format {
+    CKM_FORMAT_AUTO = 0,  /* by content: KEEL when a line starts with '@', PC-SOS-SDP when
+                             the first line is "n d [k]" and exactly n rows of d values
+                             follow, else delimited text */
+    CKM_FORMAT_DELIMITED, /* CSV / TSV / ';' / whitespace, delimiter auto-detected */
+    CKM_FORMAT_KEEL,      /* KEEL .dat: '@' header lines, '@data', class in last column */
+    CKM_FORMAT_PCSOS      /* PC-SOS-SDP / SOS-SDP: first line "n d [k]", then n rows */
+} ckm_format;
+
+typedef enum ckm_header_mode {
+    CKM_HEADER_AUTO = 0,  /* first data line is a header when any field is not a number */
+    CKM_HEADER_YES,
+    CKM_HEADER_NO
+} ckm_header_mode;
+
+#define CKM_LABEL_COLUMN_NONE (-1)
+#define CKM_LABEL_COLUMN_LAST (-2)
+
+typedef struct ckm_read_options {
+    ckm_format format;       /* default CKM_FORMAT_AUTO */
+    ckm_header_mode header;  /* default CKM_HEADER_AUTO (delimited text only) */
+    int label_column;        /* 0-based column holding ground-truth labels (any strings,
+                                coded 0,1,.. in order of first appearance), or
+                                CKM_LABEL_COLUMN_LAST, or CKM_LABEL_COLUMN_NONE (default;
+                                KEEL files always take the last column as labels) */
+} ckm_read_options;
+
+/* Defaults: AUTO format, AUTO header, no label column. */
+void ckm_read_options_default(ckm_read_options *opt);
+
+/* A dense dataset. Owned by whoever holds it; free with ckm_dataset_free. */
+typedef struct ckm_dataset {
+    size_t n;            /* points (rows), >= 1 */
+    size_t d;            /* features, >= 1 */
+    double *X;           /* n*d, row-major, all finite */
+    int32_t *labels;     /* n ground-truth codes 0..n_classes-1, or NULL when none */
+    size_t n_classes;    /* distinct labels (0 when labels is NULL) */
+    char **class_names;  /* n_classes label strings as read, or NULL */
+    size_t k_hint;       /* k stated in a PC-SOS-SDP header line, else 0 */
+    ckm_format format;   /* the format actually read */
+    int had_header;      /* 1 when a header row was skipped */
+} ckm_dataset;
+
+/* Read points from path. On success *out owns a new dataset. Errors: CKM_ERR_IO,
+ * CKM_ERR_PARSE ("file:line:col: ..." for empty file, ragged rows, non-numeric, NaN/Inf,
+ * n = 0, d = 0), CKM_ERR_NOMEM. */
+ckm_error ckm_dataset_read(const char *path, const ckm_read_options *opt, ckm_dataset **out,
+                           ckm_err *err);
+
+/* Build a dataset from memory (copies X, and labels when non-NULL; labels must be >= 0).
+ * Rejects n = 0, d = 0 and non-finite values. */
+ckm_error ckm_dataset_from_array(const double *X, size_t n, size_t d, const int32_t *labels,
+                                 ckm_dataset **out, ckm_err *err);
+
+void ckm_dataset_free(ckm_dataset *ds);
+
+/* Standardise every column to mean 0 and population standard deviation 1 (as
+ * scikit-learn's StandardScaler); a constant column becomes all zeros. */
+void ckm_dataset_standardize(ckm_dataset *ds);
+
+/* ------------------------------------------------------------------------------------ */
+/* Constraints                                                                           */
+/* ------------------------------------------------------------------------------------ */
+
+typedef enum ckm_link { CKM_MUST_LINK = 1, CKM_CANNOT_LINK = -1 } ckm_link;
+
+typedef struct ckm_pair {
+    size_t i, j;      /* 0-based point indices, i != j */
+    ckm_link type;
+    size_t line;      /* source line (1-based) when read from a file, else 0 */
+} ckm_pair;
+
+typedef struct ckm_constraints {
+    size_t count;
+    ckm_pair *pairs;
+} ckm_constraints;
+
+/* Read a constraint file: per line "ML i j" or "CL i j" (the PC-SOS-SDP format), or
+ * "i j 1" / "i j -1"; 0-based indices; '#' starts a comment; blank lines ignored.
+ * n > 0 enables range checks (index >= n is an error naming line and column). i = j,
+ * malformed lines and a pair given both as ML and CL are CKM_ERR_PARSE. Exact duplicates
+ * are kept once. */
+ckm_error ckm_constraints_read(const char *path, size_t n, ckm_constraints **out,
+                               ckm_err *err);
+void ckm_constraints_free(ckm_constraints *c);
+
+/* Wagstaff-style random constraints from ground-truth labels (length n): distinct random
+ * pairs i < j, ML when the labels agree and CL otherwise, no pair twice. With
+ * 0 <= ml_fraction <= 1, exactly round(count * ml_fraction) pairs are ML and the rest CL;
+ * with ml_fraction < 0 the type simply follows the labels of uniformly drawn pairs.
+ * Errors when count exceeds the available pairs of a type. Deterministic in seed. */
+ckm_error ckm_constraints_generate(const int32_t *labels, size_t n, size_t count,
+                                   double ml_fraction, uint64_t seed, ckm_constraints **out,
+                                   ckm_err *err);
+/* Write "ML i j" / "CL i j" lines (atomic). */
+ckm_error ckm_constraints_write(const char *path, const ckm_constraints *c, ckm_err *err);
+
+/* Read per-cluster size bounds: one line per cluster, "lo hi" or a single exact size;
+ * '#' comments. Exactly k lines are required. lo and hi are written to arrays of length
+ * k supplied by the caller. */
+ckm_error ckm_sizes_read(const char *path, size_t k, size_t *lo, size_t *hi, ckm_err *err);
+
+/* ------------------------------------------------------------------------------------ */
+/* Problems                                                                              */
+/* ------------------------------------------------------------------------------------ */
+
+/* Opaque: points, k, constraints, size bounds. Copies everything it is given. */
+typedef struct ckm_problem ckm_problem;
+
+/* New problem on n points of dimension d (X row-major, finite) with k clusters,
+ * 1 <= k <= n. Size bounds default to lo = 1 (no empty cluster), hi = n. */
+ckm_error ckm_problem_create(const double *X, size_t n, size_t d, size_t k,
+                             ckm_problem **out, ckm_err *err);
+void ckm_problem_free(ckm_problem *p);
+
+size_t ckm_problem_n(const ckm_problem *p);
+size_t ckm_problem_d(const ckm_problem *p);
+size_t ckm_problem_k(const ckm_problem *p);
+const double *ckm_problem_points(const ckm_problem *p);
+/* Number of (deduplicated) must-link / cannot-link pairs held. */
+size_t ckm_problem_must_link_count(const ckm_problem *p);
+size_t ckm_problem_cannot_link_count(const ckm_problem *p);
+
+/* Add one pair. Errors: index >= n, i = j, or the same pair already added with the
+ * opposite type (CKM_ERR_INVALID). A repeated pair of the same type is ignored. */
+ckm_error ckm_problem_add_pair(ckm_problem *p, size_t i, size_t j, ckm_link type,
+                               ckm_err *err);
+/* Add every pair of a set (stops at the first invalid one, naming its source line). */
+ckm_error ckm_problem_add_constraints(ckm_problem *p, const ckm_constraints *c,
+                                      ckm_err *err);
+
+/* Same bounds lo <= |C_j| <= hi for every cluster. Errors: lo > hi. (Bounds that no
+ * labelling can meet, e.g. k*lo > n, are not errors: solving reports them infeasible.) */
+ckm_error ckm_problem_set_size_range(ckm_problem *p, size_t lo, size_t hi, ckm_err *err);
+/* Per-cluster bounds (arrays of length k); lo == hi gives exact sizes. */
+ckm_error ckm_problem_set_sizes(ckm_problem *p, const size_t *lo, const size_t *hi,
+                                ckm_err *err);
+/* Current bounds of cluster j (j < k). */
+void ckm_problem_size_bounds(const ckm_problem *p, size_t j, size_t *lo, size_t *hi);
+
+/* ------------------------------------------------------------------------------------ */
+/* Independent checker                                                                   */
+/* ------------------------------------------------------------------------------------ */
+
+typedef struct ckm_violation {
+    enum { CKM_VIOLATION_PAIR, CKM_VIOLATION_SIZE, CKM_VIOLATION_LABEL } kind;
+    size_t index;   /* PAIR: index into the problem's pair list (see ckm_problem_pair);
+                       SIZE: cluster; LABEL: point */
+    long long value;/* SIZE: actual size; LABEL: the bad label; PAIR: unused (0) */
+} ckm_violation;
+
+typedef struct ckm_check_report {
+    size_t must_link_violated;
+    size_t cannot_link_violated;
+    size_t size_violated;        /* clusters outside [lo, hi] */
+    size_t label_invalid;        /* labels outside [0, k) */
+    size_t count;                /* total = sum of the above */
+    ckm_violation *violations;   /* count entries, in that order */
+    double sse;                  /* recomputed from the labels (NAN if a label is invalid) */
+    size_t *sizes;               /* k cluster sizes */
+} ckm_check_report;
+
+/* Verify labels (length n) against every constraint of p, recompute the SSE from the
+ * labels alone. Never trusts a solver. */
+ckm_error ckm_check(const ckm_problem *p, const int32_t *labels, ckm_check_report **out,
+                    ckm_err *err);
+void ckm_check_report_free(ckm_check_report *r);
+/* The i-th stored pair (i < must_link_count + cannot_link_count). */
+ckm_pair ckm_problem_pair(const ckm_problem *p, size_t i);
+
+/* ------------------------------------------------------------------------------------ */
+/* Settings, results, solving                                                            */
+/* ------------------------------------------------------------------------------------ */
+
+/* Called with progress messages when verbosity > 0. */
+typedef void (*ckm_log_fn)(void *user, const char *line);
+/* Polled during long runs; return non-zero to ask the solver to stop early. */
+typedef int (*ckm_stop_fn)(void *user);
+
+typedef struct ckm_settings {
+    char algorithm[32];    /* registry name; default "kmeans" */
+    uint64_t seed;         /* RNG seed; default 0. Same seed + input => same output */
+    int n_init;            /* restarts, best SSE kept; default 10, >= 1 */
+    int max_iter;          /* iterations per restart; default 300, >= 1 */
+    double tol;            /* k-means: stop when sum_j ||c_j - c_j'||^2 <= tol * mean
+                              feature variance (scikit-learn's rule); default 1e-4, >= 0 */
+    double time_limit_s;   /* wall-clock limit in seconds; <= 0 means none; default 0 */
+    int threads;           /* worker threads for algorithms that run in parallel;
+                              0 = all cores (default). BLAS threads follow
+                              OPENBLAS_NUM_THREADS. */
+    int verbosity;         /* 0 quiet (default), 1 progress, 2 debug */
+    ckm_log_fn log;        /* receives progress lines; NULL = discard */
+    void *log_user;
+    ckm_stop_fn should_stop; /* NULL = never */
+    void *stop_user;
+} ckm_settings;
+
+/* Fill s with the defaults documented above. */
+void ckm_settings_default(ckm_settings *s);
+
+typedef enum ckm_status {
+    CKM_STATUS_OPTIMAL = 0,    /* labels proven optimal (lower bound = sse within gap) */
+    CKM_STATUS_FEASIBLE,       /* labels satisfy every constraint; optimality not proven */
+    CKM_STATUS_INFEASIBLE,     /* proven: no labelling satisfies the constraints (message
+                                  gives the reason); no labels */
+    CKM_STATUS_TIME_LIMIT,     /* time limit hit; labels present iff has_labels */
+    CKM_STATUS_ITERATION_LIMIT,/* iteration/node limit hit; labels present iff has_labels */
+    CKM_STATUS_INTERRUPTED,    /* should_stop asked to stop; labels present iff has_labels */
+    CKM_STATUS_NO_SOLUTION     /* a heuristic found no feasible labelling (not a proof) */
+} ckm_status;
+
+/* Static lower-case name ("optimal", "feasible", "infeasible", "time limit", ...). */
+const char *ckm_status_string(ckm_status s);
+
+typedef struct ckm_timings {
+    double preprocess_s;  /* constraint closure and infeasibility proofs */
+    double solve_s;       /* the algorithm */
+    double check_s;       /* independent check + SSE recomputation */
+    double total_s;
+} ckm_timings;
+
+typedef struct ckm_result {
+    ckm_status status;
+    int has_labels;          /* 1 when labels/centers/sse are set */
+    size_t n, d, k;
+    int32_t *labels;         /* n labels in [0, k), or NULL */
+    double *centers;         /* k*d cluster means (row-major), or NULL */
+    size_t *sizes;           /* k cluster sizes, or NULL */
+    double sse;              /* recomputed from labels by the checker; NAN without labels */
+    double lower_bound;      /* proven lower bound on the optimal SSE; -INFINITY if none */
+    double gap;              /* (sse - lower_bound) / sse when both exist, else NAN */
+    size_t violations;       /* from the independent checker; 0 whenever labels exist
+                                (a non-zero value is reported as CKM_ERR_INTERNAL) */
+    int iterations;          /* iterations of the best restart */
+    int restarts;            /* restarts actually run */
+    size_t super_points;     /* points after merging must-link components */
+    char algorithm[32];
+    uint64_t seed;
+    ckm_timings time;
+    char message[CKM_MESSAGE_LEN]; /* reason for infeasible / no solution; notes */
+} ckm_result;
+
+/* Solve p with settings s (NULL = defaults). On CKM_OK *out owns a new result whatever
+ * the status. Errors: unknown algorithm, algorithm that cannot honour the problem's
+ * constraint kinds (CKM_ERR_UNSUPPORTED), invalid settings, out of memory. */
+ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s, ckm_result **out,
+                    ckm_err *err);
+void ckm_result_free(ckm_result *r);
+
+/* ------------------------------------------------------------------------------------ */
+/* Evaluation metrics (labels are arbitrary non-negative integers)                       */
+/* ------------------------------------------------------------------------------------ */
+
+typedef struct ckm_scores {
+    double ari;      /* adjusted Rand index (Hubert & Arabie 1985) */
+    double nmi;      /* normalised mutual information, arithmetic-mean normalisation */
+    double ami;      /* adjusted mutual information, exact expected MI, arithmetic mean */
+    double rand;     /* Rand index: agreeing pairs / C(n,2) */
+    double mirkin;   /* Mirkin index: disagreeing pairs / C(n,2), 0 = identical */
+    double hubert;   /* Hubert index: (agreeing - disagreeing) / C(n,2) */
+} ckm_scores;
+
+/* Compare two labellings of n >= 1 points. Errors: negative labels, n = 0. */
+ckm_error ckm_compare(const int32_t *truth, const int32_t *pred, size_t n, ckm_scores *out,
+                      ckm_err *err);
+
+/* SSE of a labelling: sum_i ||x_i - mean of its cluster||^2. Labels must be in [0, k). */
+ckm_error ckm_sse(const double *X, size_t n, size_t d, const int32_t *labels, size_t k,
+                  double *sse, ckm_err *err);
+
+/* ------------------------------------------------------------------------------------ */
+/* Writers (atomic: temp file in the same directory + rename)                            */
+/* ------------------------------------------------------------------------------------ */
+
+/* One label per line. */
+ckm_error ckm_write_labels(const char *path, const int32_t *labels, size_t n, ckm_err *err);
+/* k rows of d values, comma separated, full precision. */
+ckm_error ckm_write_centers(const char *path, const double *centers, size_t k, size_t d,
+                            ckm_err *err);
+/* Write an arbitrary buffer atomically. */
+ckm_error ckm_write_file_atomic(const char *path, const char *data, size_t len, ckm_err *err);
+/* Read integer labels, one per line ('#' comments, blank lines skipped). */
+ckm_error ckm_labels_read(const char *path, int32_t **labels, size_t *n, ckm_err *err);
+
+/* JSON report of a result. extra_json, when non-NULL, is a string of additional
+ * comma-separated JSON members ("\"ari\": 0.9, ...") inserted before the closing brace.
+ * Returns a malloc'ed NUL-terminated string in *out (caller frees). */
+ckm_error ckm_result_to_json(const ckm_result *r, const char *extra_json, char **out,
+                             ckm_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CKM_H */

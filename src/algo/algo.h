@@ -1,0 +1,50 @@
+/*
+ * algo.h -- the ONE internal interface every algorithm implements, and the run context.
+ * An algorithm receives the reduced problem (super-points, lifted cannot-links, bounds)
+ * and writes one label per super-point. It never expands labels, computes the reported
+ * SSE or checks constraints: the driver (solve.c) does that, identically for all.
+ */
+#ifndef CKM_ALGO_H
+#define CKM_ALGO_H
+
+#include "ckm.h"
+#include "core.h"
+#include "reduced.h"
+
+typedef struct ckm_context {
+    const ckm_settings *s;
+    double start;    /* ckm_now() when the solve began */
+    double deadline; /* absolute ckm_now() value, or INFINITY */
+} ckm_context;
+
+/* 0 to continue; 1 to stop, with *why = CKM_STATUS_TIME_LIMIT or _INTERRUPTED. */
+int ckm_ctx_stop(const ckm_context *ctx, ckm_status *why);
+/* Progress line to settings.log when verbosity >= level. */
+void ckm_ctx_log(const ckm_context *ctx, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+typedef struct ckm_algo_out {
+    ckm_status status;   /* FEASIBLE, OPTIMAL, TIME_LIMIT, ... */
+    int has_labels;
+    int32_t *labels;     /* s entries, allocated by the driver */
+    double lower_bound;  /* -INFINITY unless proven */
+    int iterations;      /* of the kept restart */
+    int restarts;        /* run */
+    char message[CKM_MESSAGE_LEN];
+} ckm_algo_out;
+
+typedef ckm_error (*ckm_algo_run)(const ckm_context *ctx, const ckm_reduced *r,
+                                  ckm_algo_out *out, ckm_err *err);
+
+typedef struct ckm_algo {
+    ckm_algorithm_info info;
+    ckm_algo_run run;
+} ckm_algo;
+
+const ckm_algo *ckm_algo_lookup(const char *name);
+
+/* Algorithms (one file each). */
+ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
+                          ckm_err *err);
+
+#endif

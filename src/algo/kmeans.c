@@ -1,0 +1,320 @@
+/*
+ * kmeans.c -- Lloyd's algorithm on weighted points (the super-points of reduced.h; all
+ * weights are 1 without must-links), the unconstrained baseline and the engine others
+ * reuse.
+ *   objective  F(l, C) = sum_t w_t ||y_t - c_{l(t)}||^2   (+ the constant scatter)
+ *   seeding    greedy k-means++ (Arthur & Vassilvitskii 2007; greedy variant with
+ *              2 + floor(ln k) candidates per step, as scikit-learn): P(t) ~ w_t D(t)^2
+ *   iteration  assign l(t) = argmin_j ||y_t - c_j||^2 (dgemm, nearest.c); an empty cluster
+ *              takes the point farthest from its center among clusters of >= 2 points;
+ *              c_j = weighted mean of its points
+ *   stop       labels unchanged, or sum_j ||c_j - c_j'||^2 <= tol * mean feature variance
+ *              (scikit-learn's rule), or max_iter; then one final assignment so the labels
+ *              are the nearest-center labels of the returned centers.
+ *   restarts   n_init, restart r seeded by (seed, r); best F kept, ties to the lower r, so
+ *              the result does not depend on timing or threads.
+ * Cost per iteration: O(s k d) flops in dgemm + O(s k) for the argmin.
+ */
+#include "algo.h"
+#include "objective.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct km_ws {
+    size_t s, d, k;
+    const double *Y, *ynorm;
+    const double *w;
+    double *C, *Cnew, *wsum, *dist, *closest, *cand_dist, *best_cand_dist, *cumsum;
+    int32_t *lab, *prev;
+    size_t *count;
+    ckm_nearest_ws near;
+} km_ws;
+
+static double sqdist(const double *a, const double *b, size_t d)
+{
+    double s = 0.0;
+    for (size_t f = 0; f < d; f++) {
+        double t = a[f] - b[f];
+        s += t * t;
+    }
+    return s;
+}
+
+/* Index t with cumsum[t-1] <= x < cumsum[t] (binary search), clamped to [0, s). */
+static size_t draw(const double *cumsum, size_t s, double x)
+{
+    size_t lo = 0, hi = s - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cumsum[mid] <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void seed_kmeanspp(km_ws *ws, ckm_rng *rng)
+{
+    size_t s = ws->s, d = ws->d, k = ws->k;
+    size_t trials = 2 + (size_t)floor(log((double)k));
+    double total = 0.0;
+    for (size_t t = 0; t < s; t++) {
+        total += ws->w[t];
+        ws->cumsum[t] = total;
+    }
+    size_t first = draw(ws->cumsum, s, ckm_rng_uniform(rng) * total);
+    memcpy(ws->C, ws->Y + first * d, d * sizeof(double));
+    double pot = 0.0;
+    for (size_t t = 0; t < s; t++) {
+        ws->closest[t] = sqdist(ws->Y + t * d, ws->C, d);
+        pot += ws->w[t] * ws->closest[t];
+    }
+    for (size_t c = 1; c < k; c++) {
+        double acc = 0.0;
+        for (size_t t = 0; t < s; t++) {
+            acc += ws->w[t] * ws->closest[t];
+            ws->cumsum[t] = acc;
+        }
+        pot = acc;
+        double best_pot = INFINITY;
+        size_t best = 0;
+        for (size_t q = 0; q < trials; q++) {
+            size_t cand = pot > 0.0 ? draw(ws->cumsum, s, ckm_rng_uniform(rng) * pot)
+                                    : (size_t)ckm_rng_below(rng, s);
+            const double *y = ws->Y + cand * d;
+            double cpot = 0.0;
+            for (size_t t = 0; t < s; t++) {
+                double dd = sqdist(ws->Y + t * d, y, d);
+                ws->cand_dist[t] = dd < ws->closest[t] ? dd : ws->closest[t];
+                cpot += ws->w[t] * ws->cand_dist[t];
+            }
+            if (cpot < best_pot) {
+                best_pot = cpot;
+                best = cand;
+                double *tmp = ws->best_cand_dist;
+                ws->best_cand_dist = ws->cand_dist;
+                ws->cand_dist = tmp;
+            }
+        }
+        memcpy(ws->C + c * d, ws->Y + best * d, d * sizeof(double));
+        double *tmp = ws->closest;
+        ws->closest = ws->best_cand_dist;
+        ws->best_cand_dist = tmp;
+    }
+}
+
+/* Assignment step with empty-cluster repair. Returns the number of labels changed. */
+static size_t assign(km_ws *ws)
+{
+    size_t s = ws->s, k = ws->k;
+    ckm_nearest(ws->Y, ws->ynorm, s, ws->d, ws->C, k, &ws->near, ws->lab, ws->dist);
+    memset(ws->count, 0, k * sizeof(size_t));
+    for (size_t t = 0; t < s; t++)
+        ws->count[ws->lab[t]]++;
+    for (size_t j = 0; j < k; j++) {
+        if (ws->count[j] > 0)
+            continue;
+        double far = -1.0;
+        size_t at = SIZE_MAX;
+        for (size_t t = 0; t < s; t++)
+            if (ws->count[ws->lab[t]] >= 2 && ws->dist[t] > far) {
+                far = ws->dist[t];
+                at = t;
+            }
+        if (at == SIZE_MAX)
+            break; /* fewer points than clusters: cannot happen when s >= k */
+        ws->count[ws->lab[at]]--;
+        ws->lab[at] = (int32_t)j;
+        ws->count[j] = 1;
+        ws->dist[at] = 0.0;
+        memcpy(ws->C + j * ws->d, ws->Y + at * ws->d, ws->d * sizeof(double));
+    }
+    size_t changed = 0;
+    for (size_t t = 0; t < s; t++)
+        changed += ws->lab[t] != ws->prev[t];
+    memcpy(ws->prev, ws->lab, s * sizeof(int32_t));
+    return changed;
+}
+
+/* Cnew = weighted means of the current labels; returns sum_j ||Cnew_j - C_j||^2. */
+static double update(km_ws *ws)
+{
+    size_t s = ws->s, d = ws->d, k = ws->k;
+    memset(ws->Cnew, 0, k * d * sizeof(double));
+    memset(ws->wsum, 0, k * sizeof(double));
+    for (size_t t = 0; t < s; t++) {
+        size_t j = (size_t)ws->lab[t];
+        double w = ws->w[t];
+        const double *y = ws->Y + t * d;
+        double *c = ws->Cnew + j * d;
+        for (size_t f = 0; f < d; f++)
+            c[f] += w * y[f];
+        ws->wsum[j] += w;
+    }
+    double shift = 0.0;
+    for (size_t j = 0; j < k; j++) {
+        double *c = ws->Cnew + j * d;
+        if (ws->wsum[j] > 0.0)
+            for (size_t f = 0; f < d; f++)
+                c[f] /= ws->wsum[j];
+        else
+            memcpy(c, ws->C + j * d, d * sizeof(double));
+        shift += sqdist(c, ws->C + j * d, d);
+    }
+    double *tmp = ws->C;
+    ws->C = ws->Cnew;
+    ws->Cnew = tmp;
+    return shift;
+}
+
+/* F(labels) with centers = weighted means of the labels. */
+static double objective(km_ws *ws)
+{
+    update(ws);
+    double f = 0.0;
+    for (size_t t = 0; t < ws->s; t++)
+        f += ws->w[t] * sqdist(ws->Y + t * ws->d, ws->C + (size_t)ws->lab[t] * ws->d, ws->d);
+    return f;
+}
+
+static void ws_free(km_ws *ws)
+{
+    free((void *)ws->ynorm);
+    free((void *)ws->w);
+    free(ws->C);
+    free(ws->Cnew);
+    free(ws->wsum);
+    free(ws->dist);
+    free(ws->closest);
+    free(ws->cand_dist);
+    free(ws->best_cand_dist);
+    free(ws->cumsum);
+    free(ws->lab);
+    free(ws->prev);
+    free(ws->count);
+    ckm_nearest_ws_free(&ws->near);
+}
+
+ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
+                          ckm_err *err)
+{
+    const ckm_settings *set = ctx->s;
+    size_t s = r->s, d = r->d, k = r->k;
+    out->lower_bound = -INFINITY;
+    if (s <= k) {
+        /* every group its own cluster (the rest stay empty, allowed by the bounds that
+           preprocessing accepted): SSE = scatter, optimal */
+        for (size_t t = 0; t < s; t++)
+            out->labels[t] = (int32_t)t;
+        out->has_labels = 1;
+        out->status = CKM_STATUS_OPTIMAL;
+        out->lower_bound = r->scatter;
+        snprintf(out->message, sizeof out->message, "each of the %zu groups of points is its own cluster", s);
+        return CKM_OK;
+    }
+    km_ws ws;
+    memset(&ws, 0, sizeof ws);
+    ws.s = s;
+    ws.d = d;
+    ws.k = k;
+    ws.Y = r->mean;
+    size_t kd = k * d; /* k <= s and s*d fits: checked by the problem */
+    double *ynorm = ckm_alloc_array(s, sizeof(double)), *w = ckm_alloc_array(s, sizeof(double));
+    ws.ynorm = ynorm;
+    ws.w = w;
+    ws.C = ckm_alloc_array(kd, sizeof(double));
+    ws.Cnew = ckm_alloc_array(kd, sizeof(double));
+    ws.wsum = ckm_alloc_array(k, sizeof(double));
+    ws.dist = ckm_alloc_array(s, sizeof(double));
+    ws.closest = ckm_alloc_array(s, sizeof(double));
+    ws.cand_dist = ckm_alloc_array(s, sizeof(double));
+    ws.best_cand_dist = ckm_alloc_array(s, sizeof(double));
+    ws.cumsum = ckm_alloc_array(s, sizeof(double));
+    ws.lab = ckm_alloc_array(s, sizeof(int32_t));
+    ws.prev = ckm_alloc_array(s, sizeof(int32_t));
+    ws.count = ckm_alloc_array(k, sizeof(size_t));
+    ckm_error rc = CKM_OK;
+    if (!ynorm || !w || !ws.C || !ws.Cnew || !ws.wsum || !ws.dist || !ws.closest ||
+        !ws.cand_dist || !ws.best_cand_dist || !ws.cumsum || !ws.lab || !ws.prev || !ws.count) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "k-means: out of memory (s = %zu, k = %zu, d = %zu)", s, k, d);
+        goto done;
+    }
+    if ((rc = ckm_nearest_ws_init(&ws.near, k, err)) != CKM_OK)
+        goto done;
+    /* tolerance scale: mean over features of the weighted variance of the super-points */
+    double wtot = 0.0, var = 0.0;
+    for (size_t t = 0; t < s; t++) {
+        w[t] = (double)r->weight[t];
+        wtot += w[t];
+        ynorm[t] = 0.0;
+        for (size_t f = 0; f < d; f++)
+            ynorm[t] += ws.Y[t * d + f] * ws.Y[t * d + f];
+    }
+    for (size_t f = 0; f < d; f++) {
+        double mu = 0.0, v = 0.0;
+        for (size_t t = 0; t < s; t++)
+            mu += w[t] * ws.Y[t * d + f];
+        mu /= wtot;
+        for (size_t t = 0; t < s; t++) {
+            double dv = ws.Y[t * d + f] - mu;
+            v += w[t] * dv * dv;
+        }
+        var += v / wtot;
+    }
+    double tol = set->tol * var / (double)d;
+    double best_f = INFINITY;
+    out->status = CKM_STATUS_FEASIBLE;
+    ckm_status why = CKM_STATUS_FEASIBLE;
+    int stopped = 0;
+    for (int rs = 0; rs < set->n_init && !stopped; rs++) {
+        ckm_rng rng;
+        ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
+        seed_kmeanspp(&ws, &rng);
+        for (size_t t = 0; t < s; t++)
+            ws.prev[t] = -1;
+        int it = 0;
+        bool have = false;
+        for (; it < set->max_iter; it++) {
+            if (ckm_ctx_stop(ctx, &why)) {
+                stopped = 1;
+                break;
+            }
+            size_t changed = assign(&ws);
+            have = true;
+            if (changed == 0)
+                break;
+            double shift = update(&ws);
+            ckm_ctx_log(ctx, 2, "kmeans restart %d iter %d: %zu labels changed, center shift %.3g",
+                        rs + 1, it + 1, changed, shift);
+            if (shift <= tol) {
+                it++;
+                assign(&ws);
+                break;
+            }
+        }
+        if (!have)
+            break;
+        double f = objective(&ws) + r->scatter;
+        ckm_ctx_log(ctx, 1, "kmeans restart %d/%d: SSE %.10g after %d iterations (%.2f s)",
+                    rs + 1, set->n_init, f, it, ckm_now() - ctx->start);
+        out->restarts = rs + 1;
+        if (f < best_f) {
+            best_f = f;
+            memcpy(out->labels, ws.lab, s * sizeof(int32_t));
+            out->iterations = it;
+            out->has_labels = 1;
+        }
+    }
+    if (stopped) {
+        out->status = why;
+        snprintf(out->message, sizeof out->message, "stopped (%s) after %d of %d restarts",
+                 ckm_status_string(why), out->restarts, set->n_init);
+    }
+done:
+    ws_free(&ws);
+    return rc;
+}

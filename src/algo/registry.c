@@ -1,0 +1,36 @@
+/*
+ * registry.c -- the table of algorithms compiled in. Adding an algorithm = one file in
+ * src/algo plus one row here (docs/architecture.md, "Adding an algorithm").
+ */
+#include "algo.h"
+
+#include <string.h>
+
+static const ckm_algo algorithms[] = {
+    {{"kmeans", "Lloyd's k-means with greedy k-means++ seeding and restarts (unconstrained baseline)",
+      0, 0},
+     ckm_algo_kmeans},
+};
+
+#define N_ALGOS (sizeof algorithms / sizeof algorithms[0])
+
+size_t ckm_algorithm_count(void) { return N_ALGOS; }
+
+const ckm_algorithm_info *ckm_algorithm_at(size_t i)
+{
+    return i < N_ALGOS ? &algorithms[i].info : NULL;
+}
+
+const ckm_algo *ckm_algo_lookup(const char *name)
+{
+    for (size_t i = 0; i < N_ALGOS; i++)
+        if (strcmp(algorithms[i].info.name, name) == 0)
+            return &algorithms[i];
+    return NULL;
+}
+
+const ckm_algorithm_info *ckm_algorithm_find(const char *name)
+{
+    const ckm_algo *a = name ? ckm_algo_lookup(name) : NULL;
+    return a ? &a->info : NULL;
+}

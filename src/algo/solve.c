@@ -1,0 +1,215 @@
+/*
+ * solve.c -- the driver every algorithm runs under (design.md section 2):
+ *   validate settings -> preprocess once (infeasible => result, not error) -> capability
+ *   check -> algorithm on super-points -> expand labels to points -> independent checker
+ *   (ckm_check) -> SSE, sizes and centers recomputed from the labels -> gap.
+ * A labelling that fails the checker is never returned: that is CKM_ERR_INTERNAL.
+ */
+#include "algo.h"
+#include "objective.h"
+#include "problem_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ckm_settings_default(ckm_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->algorithm, sizeof s->algorithm, "kmeans");
+    s->seed = 0;
+    s->n_init = 10;
+    s->max_iter = 300;
+    s->tol = 1e-4;
+    s->time_limit_s = 0.0;
+    s->threads = 0;
+    s->verbosity = 0;
+}
+
+void ckm_result_free(ckm_result *r)
+{
+    if (!r)
+        return;
+    free(r->labels);
+    free(r->centers);
+    free(r->sizes);
+    free(r);
+}
+
+static ckm_error validate_settings(const ckm_settings *s, const ckm_algo **algo, ckm_err *err)
+{
+    if (memchr(s->algorithm, '\0', sizeof s->algorithm) == NULL)
+        return ckm_fail(err, CKM_ERR_INVALID, "settings.algorithm is not NUL-terminated");
+    *algo = ckm_algo_lookup(s->algorithm);
+    if (!*algo) {
+        char names[256] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < ckm_algorithm_count() && used < sizeof names; i++)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                                     ckm_algorithm_at(i)->name);
+        return ckm_fail(err, CKM_ERR_INVALID, "unknown algorithm '%s' (available: %s)", s->algorithm,
+                        names);
+    }
+    if (s->n_init < 1)
+        return ckm_fail(err, CKM_ERR_INVALID, "n_init = %d: need at least 1 restart", s->n_init);
+    if (s->max_iter < 1)
+        return ckm_fail(err, CKM_ERR_INVALID, "max_iter = %d: need at least 1 iteration", s->max_iter);
+    if (!(s->tol >= 0.0) || !isfinite(s->tol))
+        return ckm_fail(err, CKM_ERR_INVALID, "tol = %g: need a finite value >= 0", s->tol);
+    if (isnan(s->time_limit_s))
+        return ckm_fail(err, CKM_ERR_INVALID, "time limit is NaN");
+    if (s->threads < 0)
+        return ckm_fail(err, CKM_ERR_INVALID, "threads = %d: need >= 0 (0 = all cores)", s->threads);
+    return CKM_OK;
+}
+
+/* Which constraint kinds p uses that algo cannot honour; 0 when none. */
+static ckm_error check_capability(const ckm_problem *p, const ckm_reduced *r, const ckm_algo *a,
+                                  ckm_err *err)
+{
+    const char *kind = NULL;
+    size_t count = 0;
+    unsigned need = 0;
+    if (p->n_ml > 0 && !(a->info.honours & CKM_HONOURS_MUST_LINK)) {
+        kind = "must-link constraints";
+        count = p->n_ml;
+        need = CKM_HONOURS_MUST_LINK;
+    } else if (p->n_cl > 0 && !(a->info.honours & CKM_HONOURS_CANNOT_LINK)) {
+        kind = "cannot-link constraints";
+        count = p->n_cl;
+        need = CKM_HONOURS_CANNOT_LINK;
+    } else if (r->has_sizes && !(a->info.honours & CKM_HONOURS_SIZE_BOUNDS)) {
+        kind = "cluster-size bounds";
+        need = CKM_HONOURS_SIZE_BOUNDS;
+    }
+    if (!kind)
+        return CKM_OK;
+    char names[256] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < ckm_algorithm_count() && used < sizeof names; i++)
+        if (ckm_algorithm_at(i)->honours & need)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                                     ckm_algorithm_at(i)->name);
+    char cnt[48] = "";
+    if (count)
+        snprintf(cnt, sizeof cnt, " (the problem has %zu)", count);
+    return ckm_fail(err, CKM_ERR_UNSUPPORTED, "algorithm '%s' does not honour %s%s; %s%s",
+                    a->info.name, kind, cnt,
+                    used ? "algorithms that do: " : "no algorithm in this build does yet",
+                    names);
+}
+
+ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result **out, ckm_err *err)
+{
+    *out = NULL;
+    ckm_settings defaults;
+    if (!s_in) {
+        ckm_settings_default(&defaults);
+        s_in = &defaults;
+    }
+    const ckm_algo *algo = NULL;
+    ckm_error rc = validate_settings(s_in, &algo, err);
+    if (rc != CKM_OK)
+        return rc;
+    ckm_context ctx = {s_in, ckm_now(), INFINITY};
+    if (s_in->time_limit_s > 0.0)
+        ctx.deadline = ctx.start + s_in->time_limit_s;
+
+    ckm_result *res = calloc(1, sizeof *res);
+    if (!res)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    res->n = p->n;
+    res->d = p->d;
+    res->k = p->k;
+    res->sse = NAN;
+    res->lower_bound = -INFINITY;
+    res->gap = NAN;
+    res->seed = s_in->seed;
+    snprintf(res->algorithm, sizeof res->algorithm, "%s", algo->info.name);
+
+    ckm_reduced *r = NULL;
+    int infeasible = 0;
+    ckm_algo_out ao;
+    memset(&ao, 0, sizeof ao);
+    ckm_check_report *chk = NULL;
+    rc = ckm_reduce(p, &r, &infeasible, res->message, sizeof res->message, err);
+    res->time.preprocess_s = ckm_now() - ctx.start;
+    if (rc != CKM_OK)
+        goto fail;
+    if (infeasible) {
+        res->status = CKM_STATUS_INFEASIBLE;
+        res->super_points = r ? r->s : 0;
+        ckm_ctx_log(&ctx, 1, "proven infeasible in preprocessing: %s", res->message);
+        goto finish;
+    }
+    res->super_points = r->s;
+    if ((rc = check_capability(p, r, algo, err)) != CKM_OK)
+        goto fail;
+    ckm_ctx_log(&ctx, 1, "%s: n = %zu, d = %zu, k = %zu, %zu must-link, %zu cannot-link, %zu groups after merging must-links",
+                algo->info.name, p->n, p->d, p->k, p->n_ml, p->n_cl, r->s);
+
+    ao.labels = ckm_alloc_array(r->s, sizeof(int32_t));
+    if (!ao.labels) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    double t_solve = ckm_now();
+    rc = algo->run(&ctx, r, &ao, err);
+    res->time.solve_s = ckm_now() - t_solve;
+    if (rc != CKM_OK)
+        goto fail;
+    res->status = ao.status;
+    res->iterations = ao.iterations;
+    res->restarts = ao.restarts;
+    res->lower_bound = ao.lower_bound;
+    snprintf(res->message, sizeof res->message, "%s", ao.message);
+    if (ao.status == CKM_STATUS_INFEASIBLE || ao.status == CKM_STATUS_NO_SOLUTION)
+        ao.has_labels = 0;
+    if (ao.has_labels) {
+        double t_check = ckm_now();
+        res->labels = ckm_alloc_array(p->n, sizeof(int32_t));
+        res->centers = ckm_alloc_array(p->k * p->d, sizeof(double));
+        res->sizes = ckm_alloc_array(p->k, sizeof(size_t));
+        if (!res->labels || !res->centers || !res->sizes) {
+            rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+        for (size_t i = 0; i < p->n; i++)
+            res->labels[i] = ao.labels[r->comp[i]];
+        if ((rc = ckm_check(p, res->labels, &chk, err)) != CKM_OK)
+            goto fail;
+        res->violations = chk->count;
+        if (chk->count > 0) {
+            rc = ckm_fail(err, CKM_ERR_INTERNAL,
+                          "algorithm '%s' returned a labelling that violates %zu constraint(s) "
+                          "(%zu must-link, %zu cannot-link, %zu size, %zu label): this is a bug",
+                          algo->info.name, chk->count, chk->must_link_violated,
+                          chk->cannot_link_violated, chk->size_violated, chk->label_invalid);
+            goto fail;
+        }
+        res->sse = chk->sse;
+        if ((rc = ckm_centers_from_labels(p->X, p->n, p->d, res->labels, p->k, res->centers,
+                                          res->sizes, err)) != CKM_OK)
+            goto fail;
+        res->has_labels = 1;
+        if (isfinite(res->lower_bound) && res->sse > 0.0)
+            res->gap = (res->sse - res->lower_bound) / res->sse;
+        else if (isfinite(res->lower_bound))
+            res->gap = 0.0;
+        res->time.check_s = ckm_now() - t_check;
+    }
+finish:
+    res->time.total_s = ckm_now() - ctx.start;
+    ckm_check_report_free(chk);
+    ckm_reduced_free(r);
+    free(ao.labels);
+    *out = res;
+    return CKM_OK;
+fail:
+    ckm_check_report_free(chk);
+    ckm_reduced_free(r);
+    free(ao.labels);
+    ckm_result_free(res);
+    return rc;
+}

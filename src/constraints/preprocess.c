@@ -1,0 +1,410 @@
+/*
+ * preprocess.c -- constraint preprocessing, run once per problem (see reduced.h).
+ *   1. union-find over must-links (union by size, path halving): O(m alpha(n));
+ *   2. super-points numbered in order of their smallest member (deterministic);
+ *   3. cannot-links lifted to super-points and deduplicated; one inside a component is a
+ *      contradiction, reported with the must-link chain that joins its two points;
+ *   4. quick infeasibility proofs, each with a one-line reason:
+ *      sum lo > n, sum hi < n, a component heavier than every maximum, fewer components
+ *      than clusters that need a point, a greedy cannot-link clique larger than k, and for
+ *      k = 2 an odd cannot-link cycle (2-colouring by BFS, exact for k = 2).
+ */
+#include "core.h"
+#include "pairset.h"
+#include "problem_impl.h"
+#include "reduced.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ckm_reduced_free(ckm_reduced *r)
+{
+    if (!r)
+        return;
+    free(r->comp);
+    free(r->weight);
+    free(r->mean);
+    free(r->member_start);
+    free(r->members);
+    free(r->cl);
+    free(r);
+}
+
+static size_t uf_find(size_t *parent, size_t x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+/* Adjacency in CSR form over `nodes` vertices from an edge list (a[e], b[e]). */
+typedef struct graph {
+    size_t *start, *adj;
+} graph;
+
+static bool graph_build(graph *g, size_t nodes, size_t m, const size_t *a, const size_t *b)
+{
+    g->start = ckm_calloc_array(nodes + 1, sizeof(size_t));
+    g->adj = ckm_alloc_array(2 * m, sizeof(size_t));
+    size_t *fill = ckm_alloc_array(nodes + 1, sizeof(size_t));
+    if (!g->start || !g->adj || !fill) {
+        free(fill);
+        return false;
+    }
+    for (size_t e = 0; e < m; e++) {
+        g->start[a[e] + 1]++;
+        g->start[b[e] + 1]++;
+    }
+    for (size_t v = 0; v < nodes; v++)
+        g->start[v + 1] += g->start[v];
+    memcpy(fill, g->start, (nodes + 1) * sizeof(size_t));
+    for (size_t e = 0; e < m; e++) {
+        g->adj[fill[a[e]]++] = b[e];
+        g->adj[fill[b[e]]++] = a[e];
+    }
+    free(fill);
+    return true;
+}
+
+static void graph_free(graph *g)
+{
+    free(g->start);
+    free(g->adj);
+}
+
+/* Shortest must-link path from i to j (BFS on the ML graph), written as "i-a-b-j". */
+static void ml_chain(const ckm_problem *p, size_t i, size_t j, char *out, size_t out_len)
+{
+    snprintf(out, out_len, "?");
+    size_t *ea = ckm_alloc_array(p->n_ml, sizeof(size_t)), *eb = ckm_alloc_array(p->n_ml, sizeof(size_t));
+    size_t *prev = ckm_alloc_array(p->n, sizeof(size_t)), *queue = ckm_alloc_array(p->n, sizeof(size_t));
+    graph g = {NULL, NULL};
+    if (ea && eb && prev && queue) {
+        size_t m = 0;
+        for (size_t q = 0; q < p->n_pairs; q++)
+            if (p->pairs[q].type == CKM_MUST_LINK) {
+                ea[m] = p->pairs[q].i;
+                eb[m++] = p->pairs[q].j;
+            }
+        if (graph_build(&g, p->n, m, ea, eb)) {
+            for (size_t v = 0; v < p->n; v++)
+                prev[v] = SIZE_MAX;
+            size_t head = 0, tail = 0;
+            queue[tail++] = i;
+            prev[i] = i;
+            while (head < tail && prev[j] == SIZE_MAX) {
+                size_t v = queue[head++];
+                for (size_t e = g.start[v]; e < g.start[v + 1]; e++)
+                    if (prev[g.adj[e]] == SIZE_MAX) {
+                        prev[g.adj[e]] = v;
+                        queue[tail++] = g.adj[e];
+                    }
+            }
+            if (prev[j] != SIZE_MAX) {
+                size_t len = 0, used = 0;
+                for (size_t v = j; v != i; v = prev[v])
+                    queue[len++] = v;
+                queue[len++] = i;
+                /* print from i to j; elide the middle of very long chains */
+                for (size_t t = len; t-- > 0;) {
+                    if (len > 12 && t < len - 6 && t > 5) {
+                        if (t == len - 7)
+                            used += (size_t)snprintf(out + used, used < out_len ? out_len - used : 0, "-...");
+                        continue;
+                    }
+                    used += (size_t)snprintf(out + used, used < out_len ? out_len - used : 0,
+                                             t == len - 1 ? "%zu" : "-%zu", queue[t]);
+                }
+            }
+        }
+    }
+    graph_free(&g);
+    free(ea);
+    free(eb);
+    free(prev);
+    free(queue);
+}
+
+/* Greedy cannot-link clique; returns its size and writes up to 8 members to rep. */
+static size_t greedy_clique(const ckm_reduced *r, const graph *g, const ckm_pairset *cl,
+                            size_t k, size_t *rep, size_t *best_members)
+{
+    size_t best = r->s > 0 ? 1 : 0;
+    size_t *order = ckm_alloc_array(r->s, sizeof(size_t));
+    size_t *clique = ckm_alloc_array(r->s, sizeof(size_t));
+    if (!order || !clique) {
+        free(order);
+        free(clique);
+        return best;
+    }
+    size_t cand = 0;
+    for (size_t v = 0; v < r->s; v++)
+        if (g->start[v + 1] - g->start[v] >= k)
+            order[cand++] = v;
+    size_t tries = cand < 2000 ? cand : 2000; /* bounded effort: a quick proof, not a search */
+    for (size_t t = 0; t < tries; t++) {
+        size_t v = order[t], size = 0;
+        clique[size++] = v;
+        for (size_t e = g->start[v]; e < g->start[v + 1]; e++) {
+            size_t u = g->adj[e];
+            bool all = true;
+            for (size_t c = 1; c < size && all; c++)
+                all = ckm_pairset_find(cl, u, clique[c], NULL) != 0;
+            if (all)
+                clique[size++] = u;
+        }
+        if (size > best) {
+            best = size;
+            *best_members = size;
+            for (size_t c = 0; c < size && c < 8; c++)
+                rep[c] = r->members[r->member_start[clique[c]]];
+        }
+    }
+    free(order);
+    free(clique);
+    return best;
+}
+
+/* k = 2: 2-colour the cannot-link graph; on an odd cycle write some of its points. */
+static bool odd_cycle(const ckm_reduced *r, const graph *g, char *out, size_t out_len)
+{
+    int *colour = ckm_alloc_array(r->s, sizeof(int));
+    size_t *prev = ckm_alloc_array(r->s, sizeof(size_t)), *queue = ckm_alloc_array(r->s, sizeof(size_t));
+    bool found = false;
+    if (colour && prev && queue) {
+        for (size_t v = 0; v < r->s; v++)
+            colour[v] = -1;
+        for (size_t s0 = 0; s0 < r->s && !found; s0++) {
+            if (colour[s0] >= 0)
+                continue;
+            size_t head = 0, tail = 0;
+            queue[tail++] = s0;
+            colour[s0] = 0;
+            prev[s0] = s0;
+            while (head < tail && !found) {
+                size_t v = queue[head++];
+                for (size_t e = g->start[v]; e < g->start[v + 1] && !found; e++) {
+                    size_t u = g->adj[e];
+                    if (colour[u] < 0) {
+                        colour[u] = 1 - colour[v];
+                        prev[u] = v;
+                        queue[tail++] = u;
+                    } else if (colour[u] == colour[v]) {
+                        snprintf(out, out_len, "points %zu and %zu",
+                                 r->members[r->member_start[v]], r->members[r->member_start[u]]);
+                        found = true;
+                    }
+                }
+            }
+        }
+    }
+    free(colour);
+    free(prev);
+    free(queue);
+    return found;
+}
+
+ckm_error ckm_reduce(const ckm_problem *p, ckm_reduced **out, int *infeasible, char *reason,
+                     size_t reason_len, ckm_err *err)
+{
+    *out = NULL;
+    *infeasible = 0;
+    reason[0] = '\0';
+    size_t n = p->n, d = p->d;
+    ckm_reduced *r = calloc(1, sizeof *r);
+    size_t *parent = ckm_alloc_array(n, sizeof(size_t)), *csize = ckm_alloc_array(n, sizeof(size_t));
+    size_t *root_id = ckm_alloc_array(n, sizeof(size_t));
+    ckm_pairset clset;
+    ckm_pairset_init(&clset);
+    graph g = {NULL, NULL};
+    ckm_error rc = CKM_OK;
+    if (!r || !parent || !csize || !root_id)
+        goto nomem;
+    r->n = n;
+    r->d = d;
+    r->k = p->k;
+    r->lo = p->lo;
+    r->hi = p->hi;
+    r->has_sizes = ckm_problem_has_size_bounds(p);
+    for (size_t i = 0; i < n; i++) {
+        parent[i] = i;
+        csize[i] = 1;
+        root_id[i] = SIZE_MAX;
+    }
+    for (size_t q = 0; q < p->n_pairs; q++) {
+        if (p->pairs[q].type != CKM_MUST_LINK)
+            continue;
+        size_t a = uf_find(parent, p->pairs[q].i), b = uf_find(parent, p->pairs[q].j);
+        if (a == b)
+            continue;
+        if (csize[a] < csize[b]) {
+            size_t t = a;
+            a = b;
+            b = t;
+        }
+        parent[b] = a;
+        csize[a] += csize[b];
+    }
+    r->comp = ckm_alloc_array(n, sizeof(size_t));
+    if (!r->comp)
+        goto nomem;
+    size_t s = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t root = uf_find(parent, i);
+        if (root_id[root] == SIZE_MAX)
+            root_id[root] = s++;
+        r->comp[i] = root_id[root];
+    }
+    r->s = s;
+    size_t sd;
+    if (!ckm_mul_ok(s, d, &sd))
+        goto nomem;
+    r->weight = ckm_calloc_array(s, sizeof(size_t));
+    r->mean = ckm_calloc_array(sd, sizeof(double));
+    r->member_start = ckm_calloc_array(s + 1, sizeof(size_t));
+    r->members = ckm_alloc_array(n, sizeof(size_t));
+    if (!r->weight || !r->mean || !r->member_start || !r->members)
+        goto nomem;
+    for (size_t i = 0; i < n; i++)
+        r->weight[r->comp[i]]++;
+    for (size_t t = 0; t < s; t++)
+        r->member_start[t + 1] = r->member_start[t] + r->weight[t];
+    memcpy(csize, r->member_start, s * sizeof(size_t)); /* reuse as fill pointers */
+    for (size_t i = 0; i < n; i++) {
+        size_t t = r->comp[i];
+        r->members[csize[t]++] = i;
+        for (size_t f = 0; f < d; f++)
+            r->mean[t * d + f] += p->X[i * d + f];
+    }
+    for (size_t t = 0; t < s; t++)
+        for (size_t f = 0; f < d; f++)
+            r->mean[t * d + f] /= (double)r->weight[t];
+    r->scatter = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const double *m = r->mean + r->comp[i] * d;
+        for (size_t f = 0; f < d; f++) {
+            double diff = p->X[i * d + f] - m[f];
+            r->scatter += diff * diff;
+        }
+    }
+    /* lift cannot-links */
+    size_t cl_cap = 0;
+    for (size_t q = 0; q < p->n_pairs; q++) {
+        const ckm_pair *pr = &p->pairs[q];
+        if (pr->type != CKM_CANNOT_LINK)
+            continue;
+        size_t a = r->comp[pr->i], b = r->comp[pr->j];
+        if (a == b) {
+            char chain[256];
+            ml_chain(p, pr->i, pr->j, chain, sizeof chain);
+            snprintf(reason, reason_len,
+                     "cannot-link (%zu, %zu) contradicts the must-links joining them (%s)", pr->i,
+                     pr->j, chain);
+            *infeasible = 1;
+            ckm_reduced_free(r);
+            r = NULL;
+            goto done;
+        }
+        if (a > b) {
+            size_t t = a;
+            a = b;
+            b = t;
+        }
+        if (ckm_pairset_find(&clset, a, b, NULL))
+            continue;
+        if (!ckm_pairset_insert(&clset, a, b, r->n_cl) ||
+            !ckm_grow((void **)&r->cl, &cl_cap, 2 * (r->n_cl + 1), sizeof(size_t)))
+            goto nomem;
+        r->cl[2 * r->n_cl] = a;
+        r->cl[2 * r->n_cl + 1] = b;
+        r->n_cl++;
+    }
+    /* quick infeasibility proofs, cheapest first */
+    size_t sum_lo = 0, sum_hi = 0, max_hi = 0, need_point = 0, wmax = 0, wmax_at = 0;
+    for (size_t j = 0; j < p->k; j++) {
+        sum_lo = sum_lo + p->lo[j] < sum_lo ? SIZE_MAX : sum_lo + p->lo[j];
+        sum_hi = sum_hi + p->hi[j] < sum_hi ? SIZE_MAX : sum_hi + p->hi[j];
+        if (p->hi[j] > max_hi)
+            max_hi = p->hi[j];
+        if (p->lo[j] > 0)
+            need_point++;
+    }
+    for (size_t t = 0; t < s; t++)
+        if (r->weight[t] > wmax) {
+            wmax = r->weight[t];
+            wmax_at = t;
+        }
+    if (sum_lo > n) {
+        snprintf(reason, reason_len, "size bounds: sum of minimums %zu > n = %zu", sum_lo, n);
+        *infeasible = 1;
+    } else if (sum_hi < n) {
+        snprintf(reason, reason_len, "size bounds: sum of maximums %zu < n = %zu", sum_hi, n);
+        *infeasible = 1;
+    } else if (wmax > max_hi) {
+        snprintf(reason, reason_len,
+                 "the must-link component of point %zu has %zu points, more than the largest "
+                 "cluster maximum %zu",
+                 r->members[r->member_start[wmax_at]], wmax, max_hi);
+        *infeasible = 1;
+    } else if (s < need_point) {
+        snprintf(reason, reason_len,
+                 "must-links leave only %zu groups of points for %zu clusters that each need "
+                 "at least one point",
+                 s, need_point);
+        *infeasible = 1;
+    }
+    if (!*infeasible && r->n_cl > 0) {
+        size_t *ea = ckm_alloc_array(r->n_cl, sizeof(size_t)), *eb = ckm_alloc_array(r->n_cl, sizeof(size_t));
+        bool built = ea && eb;
+        if (built) {
+            for (size_t e = 0; e < r->n_cl; e++) {
+                ea[e] = r->cl[2 * e];
+                eb[e] = r->cl[2 * e + 1];
+            }
+            built = graph_build(&g, s, r->n_cl, ea, eb);
+        }
+        free(ea);
+        free(eb);
+        if (!built)
+            goto nomem;
+        size_t rep[8], members = 0;
+        size_t q = greedy_clique(r, &g, &clset, p->k, rep, &members);
+        if (q > p->k) {
+            int used = snprintf(reason, reason_len,
+                                "cannot-links form a clique of %zu groups of points that need "
+                                "%zu different clusters but k = %zu (points",
+                                q, q, p->k);
+            for (size_t c = 0; c < members && c < 8 && used > 0 && (size_t)used < reason_len; c++)
+                used += snprintf(reason + used, reason_len - (size_t)used, " %zu", rep[c]);
+            if (used > 0 && (size_t)used < reason_len)
+                snprintf(reason + used, reason_len - (size_t)used, "%s)", members > 8 ? " ..." : "");
+            *infeasible = 1;
+        } else if (p->k == 2) {
+            char where[128];
+            if (odd_cycle(r, &g, where, sizeof where)) {
+                snprintf(reason, reason_len,
+                         "cannot-links form an odd cycle (through %s), which 2 clusters cannot "
+                         "separate",
+                         where);
+                *infeasible = 1;
+            }
+        }
+    }
+    goto done;
+nomem:
+    rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory in constraint preprocessing");
+    ckm_reduced_free(r);
+    r = NULL;
+done:
+    graph_free(&g);
+    ckm_pairset_free(&clset);
+    free(parent);
+    free(csize);
+    free(root_id);
+    if (rc == CKM_OK)
+        *out = r;
+    return rc;
+}

@@ -1,0 +1,161 @@
+/*
+ * problem.c -- the problem object: points, k, deduplicated pairs, size bounds.
+ * Validation at the boundary (indices, i = j, ML/CL clash on one pair, lo > hi); bounds
+ * that merely cannot be met are left for preprocessing to prove infeasible.
+ */
+#include "problem_impl.h"
+#include "core.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+ckm_error ckm_problem_create(const double *X, size_t n, size_t d, size_t k, ckm_problem **out,
+                             ckm_err *err)
+{
+    *out = NULL;
+    if (n == 0)
+        return ckm_fail(err, CKM_ERR_INVALID, "no points (n = 0)");
+    if (d == 0)
+        return ckm_fail(err, CKM_ERR_INVALID, "points have no features (d = 0)");
+    if (k < 1)
+        return ckm_fail(err, CKM_ERR_INVALID, "k = %zu: need at least one cluster", k);
+    if (k > n)
+        return ckm_fail(err, CKM_ERR_INVALID, "k = %zu is larger than the number of points n = %zu",
+                        k, n);
+    if (k > (size_t)INT32_MAX)
+        return ckm_fail(err, CKM_ERR_INVALID, "k = %zu is too large", k);
+    size_t nd, kd;
+    if (!ckm_mul_ok(n, d, &nd) || !ckm_mul_ok(nd, sizeof(double), &nd) ||
+        !ckm_mul_ok(k, d, &kd) || !ckm_mul_ok(n, k, &kd))
+        return ckm_fail(err, CKM_ERR_NOMEM, "problem size n = %zu, d = %zu, k = %zu overflows", n,
+                        d, k);
+    for (size_t i = 0; i < n * d; i++)
+        if (!(X[i] - X[i] == 0.0))
+            return ckm_fail(err, CKM_ERR_INVALID, "point %zu, feature %zu is not finite", i / d,
+                            i % d);
+    ckm_problem *p = calloc(1, sizeof *p);
+    if (!p)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    p->n = n;
+    p->d = d;
+    p->k = k;
+    ckm_pairset_init(&p->index);
+    p->X = malloc(nd);
+    p->lo = ckm_alloc_array(k, sizeof(size_t));
+    p->hi = ckm_alloc_array(k, sizeof(size_t));
+    if (!p->X || !p->lo || !p->hi) {
+        ckm_problem_free(p);
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for %zu x %zu points", n, d);
+    }
+    memcpy(p->X, X, nd);
+    for (size_t j = 0; j < k; j++) {
+        p->lo[j] = 1;
+        p->hi[j] = n;
+    }
+    *out = p;
+    return CKM_OK;
+}
+
+void ckm_problem_free(ckm_problem *p)
+{
+    if (!p)
+        return;
+    free(p->X);
+    free(p->pairs);
+    ckm_pairset_free(&p->index);
+    free(p->lo);
+    free(p->hi);
+    free(p);
+}
+
+size_t ckm_problem_n(const ckm_problem *p) { return p->n; }
+size_t ckm_problem_d(const ckm_problem *p) { return p->d; }
+size_t ckm_problem_k(const ckm_problem *p) { return p->k; }
+const double *ckm_problem_points(const ckm_problem *p) { return p->X; }
+size_t ckm_problem_must_link_count(const ckm_problem *p) { return p->n_ml; }
+size_t ckm_problem_cannot_link_count(const ckm_problem *p) { return p->n_cl; }
+ckm_pair ckm_problem_pair(const ckm_problem *p, size_t i) { return p->pairs[i]; }
+
+static const char *link_name(ckm_link t) { return t == CKM_MUST_LINK ? "must-link" : "cannot-link"; }
+
+ckm_error ckm_problem_add_pair(ckm_problem *p, size_t i, size_t j, ckm_link type, ckm_err *err)
+{
+    if (type != CKM_MUST_LINK && type != CKM_CANNOT_LINK)
+        return ckm_fail(err, CKM_ERR_INVALID, "constraint type %d is neither must-link nor cannot-link",
+                        (int)type);
+    if (i >= p->n || j >= p->n)
+        return ckm_fail(err, CKM_ERR_INVALID, "%s (%zu, %zu): index out of range (n = %zu)",
+                        link_name(type), i, j, p->n);
+    if (i == j)
+        return ckm_fail(err, CKM_ERR_INVALID, "%s (%zu, %zu) links a point with itself",
+                        link_name(type), i, j);
+    size_t prev;
+    if (ckm_pairset_find(&p->index, i, j, &prev)) {
+        if (p->pairs[prev].type != type)
+            return ckm_fail(err, CKM_ERR_INVALID, "pair (%zu, %zu) is both must-link and cannot-link",
+                            i, j);
+        return CKM_OK;
+    }
+    if (!ckm_grow((void **)&p->pairs, &p->pairs_cap, p->n_pairs + 1, sizeof *p->pairs) ||
+        !ckm_pairset_insert(&p->index, i, j, p->n_pairs))
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory adding constraints");
+    ckm_pair pr = {i, j, type, 0};
+    p->pairs[p->n_pairs++] = pr;
+    if (type == CKM_MUST_LINK)
+        p->n_ml++;
+    else
+        p->n_cl++;
+    return CKM_OK;
+}
+
+ckm_error ckm_problem_add_constraints(ckm_problem *p, const ckm_constraints *c, ckm_err *err)
+{
+    for (size_t q = 0; q < c->count; q++) {
+        const ckm_pair *pr = &c->pairs[q];
+        ckm_err e = {CKM_OK, ""};
+        ckm_error rc = ckm_problem_add_pair(p, pr->i, pr->j, pr->type, &e);
+        if (rc != CKM_OK) {
+            if (pr->line)
+                return ckm_fail(err, rc, "constraint on line %zu: %s", pr->line, e.message);
+            return ckm_fail(err, rc, "constraint %zu: %s", q, e.message);
+        }
+        p->pairs[p->n_pairs - 1].line = pr->line;
+    }
+    return CKM_OK;
+}
+
+ckm_error ckm_problem_set_size_range(ckm_problem *p, size_t lo, size_t hi, ckm_err *err)
+{
+    if (lo > hi)
+        return ckm_fail(err, CKM_ERR_INVALID, "size bounds: minimum %zu > maximum %zu", lo, hi);
+    for (size_t j = 0; j < p->k; j++) {
+        p->lo[j] = lo;
+        p->hi[j] = hi;
+    }
+    return CKM_OK;
+}
+
+ckm_error ckm_problem_set_sizes(ckm_problem *p, const size_t *lo, const size_t *hi, ckm_err *err)
+{
+    for (size_t j = 0; j < p->k; j++)
+        if (lo[j] > hi[j])
+            return ckm_fail(err, CKM_ERR_INVALID, "size bounds of cluster %zu: minimum %zu > maximum %zu",
+                            j, lo[j], hi[j]);
+    memcpy(p->lo, lo, p->k * sizeof *lo);
+    memcpy(p->hi, hi, p->k * sizeof *hi);
+    return CKM_OK;
+}
+
+void ckm_problem_size_bounds(const ckm_problem *p, size_t j, size_t *lo, size_t *hi)
+{
+    *lo = p->lo[j];
+    *hi = p->hi[j];
+}
+
+int ckm_problem_has_size_bounds(const ckm_problem *p)
+{
+    for (size_t j = 0; j < p->k; j++)
+        if (p->lo[j] > 1 || p->hi[j] < p->n)
+            return 1;
+    return 0;
+}

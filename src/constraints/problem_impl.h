@@ -1,0 +1,24 @@
+/*
+ * problem_impl.h -- the concrete layout of the opaque ckm_problem (internal).
+ * Invariants: 1 <= k <= n, d >= 1, X finite (n*d copy), pairs deduplicated (index i
+ * of the pair list is what checker reports refer to), lo[j] <= hi[j] for every j.
+ */
+#ifndef CKM_PROBLEM_IMPL_H
+#define CKM_PROBLEM_IMPL_H
+
+#include "ckm.h"
+#include "pairset.h"
+
+struct ckm_problem {
+    size_t n, d, k;
+    double *X;
+    ckm_pair *pairs;
+    size_t n_pairs, pairs_cap, n_ml, n_cl;
+    ckm_pairset index; /* {i, j} -> position in pairs */
+    size_t *lo, *hi;   /* k each */
+};
+
+/* True when some bound differs from the default lo = 1, hi = n. */
+int ckm_problem_has_size_bounds(const ckm_problem *p);
+
+#endif

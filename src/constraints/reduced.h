@@ -1,0 +1,39 @@
+/*
+ * reduced.h -- the problem after constraint preprocessing (internal), which every
+ * algorithm consumes.
+ *   Must-link components (union-find) become s super-points with weight w_t = |S_t|,
+ *   mean m_t and scatter q_t = sum_{i in S_t} ||x_i - m_t||^2, so for any center c
+ *     sum_{i in S_t} ||x_i - c||^2 = w_t ||m_t - c||^2 + q_t
+ *   and SSE(labels) = sum_t w_t ||m_t - c_{l(t)}||^2 + sum_t q_t  (exact).
+ *   Cannot-links are lifted to deduplicated super-point pairs (a < b).
+ * Invariant: no cannot-link inside a component (that case is reported infeasible).
+ */
+#ifndef CKM_REDUCED_H
+#define CKM_REDUCED_H
+
+#include "ckm.h"
+
+typedef struct ckm_reduced {
+    size_t n, d, k;
+    size_t s;             /* super-points */
+    size_t *comp;         /* n: point -> super-point */
+    size_t *weight;       /* s */
+    double *mean;         /* s*d */
+    double scatter;       /* sum_t q_t: the constant part of the SSE */
+    size_t *member_start; /* s+1: members of t are members[member_start[t] .. [t+1]) */
+    size_t *members;      /* n point indices, grouped by super-point */
+    size_t n_cl;
+    size_t *cl;           /* 2*n_cl: lifted cannot-link pairs (a, b), a < b */
+    const size_t *lo, *hi;/* k size bounds (borrowed from the problem) */
+    int has_sizes;        /* bounds other than lo <= 1, hi >= n */
+} ckm_reduced;
+
+/* Build the reduced problem and run the quick infeasibility proofs. *infeasible is set to
+ * 1 with a one-line reason when a proof succeeds (then *out is still a valid reduction
+ * unless the contradiction is a cannot-link inside a must-link component, when *out is
+ * NULL). Errors only for allocation failure. */
+ckm_error ckm_reduce(const ckm_problem *p, ckm_reduced **out, int *infeasible, char *reason,
+                     size_t reason_len, ckm_err *err);
+void ckm_reduced_free(ckm_reduced *r);
+
+#endif

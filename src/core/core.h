@@ -1,0 +1,42 @@
+/*
+ * core.h -- internal helpers shared by every module: error reporting, checked size
+ * arithmetic and allocation, the explicit RNG, wall-clock timers.
+ * Invariant: nothing here holds global mutable state.
+ */
+#ifndef CKM_CORE_H
+#define CKM_CORE_H
+
+#include "ckm.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Fill err (when non-NULL) and return code. printf-style message. */
+ckm_error ckm_fail(ckm_err *err, ckm_error code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* a*b without overflow; false when it would overflow SIZE_MAX. */
+bool ckm_mul_ok(size_t a, size_t b, size_t *out);
+/* malloc/calloc of count elements of size bytes with overflow check; NULL on failure. */
+void *ckm_alloc_array(size_t count, size_t size);
+void *ckm_calloc_array(size_t count, size_t size);
+/* Grow *buf (capacity *cap elements) to hold at least need elements. */
+bool ckm_grow(void **buf, size_t *cap, size_t need, size_t elem);
+
+/* xoshiro256** generator, seeded through splitmix64. State lives with the caller. */
+typedef struct ckm_rng {
+    uint64_t s[4];
+} ckm_rng;
+void ckm_rng_seed(ckm_rng *r, uint64_t seed, uint64_t stream);
+uint64_t ckm_rng_next(ckm_rng *r);
+/* Uniform in [0, 1). */
+double ckm_rng_uniform(ckm_rng *r);
+/* Uniform integer in [0, m), m >= 1, without modulo bias. */
+uint64_t ckm_rng_below(ckm_rng *r, uint64_t m);
+
+/* Monotonic wall-clock seconds. */
+double ckm_now(void);
+
+#endif

@@ -1,0 +1,66 @@
+/*
+ * sse.c -- cluster means and the SSE objective computed from a labelling alone:
+ *   c_j = (1/|C_j|) sum_{i in C_j} x_i,   SSE = sum_i ||x_i - c_{l(i)}||^2.
+ * Two passes (means, then squared deviations) avoid the cancellation of the
+ * sum-of-squares shortcut. Cost O(n d).
+ */
+#include "core.h"
+#include "objective.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+ckm_error ckm_centers_from_labels(const double *X, size_t n, size_t d, const int32_t *labels,
+                                  size_t k, double *centers, size_t *sizes, ckm_err *err)
+{
+    size_t *cnt = sizes ? sizes : ckm_calloc_array(k, sizeof(size_t));
+    if (!cnt)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    memset(cnt, 0, k * sizeof *cnt);
+    memset(centers, 0, k * d * sizeof *centers);
+    for (size_t i = 0; i < n; i++) {
+        if (labels[i] < 0 || (size_t)labels[i] >= k) {
+            if (!sizes)
+                free(cnt);
+            return ckm_fail(err, CKM_ERR_INVALID, "label %d of point %zu is outside [0, %zu)",
+                            (int)labels[i], i, k);
+        }
+        double *c = centers + (size_t)labels[i] * d;
+        const double *x = X + i * d;
+        for (size_t f = 0; f < d; f++)
+            c[f] += x[f];
+        cnt[labels[i]]++;
+    }
+    for (size_t j = 0; j < k; j++)
+        if (cnt[j] > 0)
+            for (size_t f = 0; f < d; f++)
+                centers[j * d + f] /= (double)cnt[j];
+    if (!sizes)
+        free(cnt);
+    return CKM_OK;
+}
+
+ckm_error ckm_sse(const double *X, size_t n, size_t d, const int32_t *labels, size_t k,
+                  double *sse, ckm_err *err)
+{
+    size_t kd;
+    if (!ckm_mul_ok(k, d, &kd))
+        return ckm_fail(err, CKM_ERR_NOMEM, "k * d overflows");
+    double *c = ckm_alloc_array(kd, sizeof(double));
+    if (!c)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    ckm_error rc = ckm_centers_from_labels(X, n, d, labels, k, c, NULL, err);
+    if (rc == CKM_OK) {
+        double s = 0.0;
+        for (size_t i = 0; i < n; i++) {
+            const double *x = X + i * d, *m = c + (size_t)labels[i] * d;
+            for (size_t f = 0; f < d; f++) {
+                double t = x[f] - m[f];
+                s += t * t;
+            }
+        }
+        *sse = s;
+    }
+    free(c);
+    return rc;
+}
