@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static void usage(FILE *f)
+static void usage(void)
 {
-    fprintf(f,
+    printf(
             "ckm %s -- constrained k-means (must-link, cannot-link, cluster sizes)\n\n"
             "usage: ckm COMMAND [options]   (ckm COMMAND --help for details)\n\n"
             "commands:\n"
@@ -24,7 +24,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        usage(stderr);
+        fprintf(stderr, "ckm: missing command (try 'ckm --help')\n");
         return EXIT_USAGE;
     }
     const char *c = argv[1];
@@ -52,10 +52,9 @@ int main(int argc, char **argv)
         return EXIT_SOLVED;
     }
     if (strcmp(c, "--help") == 0 || strcmp(c, "-h") == 0 || strcmp(c, "help") == 0) {
-        usage(stdout);
+        usage();
         return EXIT_SOLVED;
     }
-    fprintf(stderr, "ckm: unknown command '%s'\n", c);
-    usage(stderr);
+    fprintf(stderr, "ckm: unknown command '%s' (try 'ckm --help')\n", c);
     return EXIT_USAGE;
 }

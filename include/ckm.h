@@ -228,6 +228,24 @@ ckm_error ckm_problem_set_sizes(ckm_problem *p, const size_t *lo, const size_t *
 /* Current bounds of cluster j (j < k). */
 void ckm_problem_size_bounds(const ckm_problem *p, size_t j, size_t *lo, size_t *hi);
 
+/* What constraint preprocessing finds, without solving: must-link components ("groups"),
+ * lifted cannot-links, and the quick infeasibility proofs (sum of minimums > n, sum of
+ * maximums < n, a group heavier than every maximum, fewer groups than clusters that need a
+ * point, a cannot-link inside a group, a greedy cannot-link clique larger than k, an odd
+ * cannot-link cycle when k = 2). ckm_solve runs exactly this first. */
+typedef struct ckm_analysis {
+    int infeasible;                 /* 1 when a proof succeeded; reason says which */
+    char reason[CKM_MESSAGE_LEN];
+    size_t groups;                  /* must-link components (0 if a cannot-link lies inside one) */
+    size_t *group_of;               /* n: group of each point, groups numbered by smallest member;
+                                       NULL when groups = 0 */
+    size_t *group_size;             /* groups entries, or NULL */
+    size_t lifted_cannot_links;     /* distinct cannot-linked group pairs */
+} ckm_analysis;
+
+ckm_error ckm_problem_analyze(const ckm_problem *p, ckm_analysis **out, ckm_err *err);
+void ckm_analysis_free(ckm_analysis *a);
+
 /* ------------------------------------------------------------------------------------ */
 /* Independent checker                                                                   */
 /* ------------------------------------------------------------------------------------ */

@@ -408,3 +408,42 @@ done:
         *out = r;
     return rc;
 }
+
+void ckm_analysis_free(ckm_analysis *a)
+{
+    if (!a)
+        return;
+    free(a->group_of);
+    free(a->group_size);
+    free(a);
+}
+
+ckm_error ckm_problem_analyze(const ckm_problem *p, ckm_analysis **out, ckm_err *err)
+{
+    *out = NULL;
+    ckm_analysis *a = calloc(1, sizeof *a);
+    if (!a)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    ckm_reduced *r = NULL;
+    ckm_error rc = ckm_reduce(p, &r, &a->infeasible, a->reason, sizeof a->reason, err);
+    if (rc != CKM_OK) {
+        ckm_analysis_free(a);
+        return rc;
+    }
+    if (r) {
+        a->groups = r->s;
+        a->lifted_cannot_links = r->n_cl;
+        a->group_of = ckm_alloc_array(p->n, sizeof(size_t));
+        a->group_size = ckm_alloc_array(r->s, sizeof(size_t));
+        if (!a->group_of || !a->group_size) {
+            ckm_reduced_free(r);
+            ckm_analysis_free(a);
+            return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+        }
+        memcpy(a->group_of, r->comp, p->n * sizeof(size_t));
+        memcpy(a->group_size, r->weight, r->s * sizeof(size_t));
+    }
+    ckm_reduced_free(r);
+    *out = a;
+    return CKM_OK;
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# bootstrap.sh -- install the Debian packages ckm needs, only those missing.
+# Runs as root (or through sudo). Safe to run again: does nothing when all are present.
+set -euo pipefail
+packages=(build-essential cmake pkg-config libopenblas-dev liblapacke-dev
+          coinor-libclp-dev coinor-libcbc-dev)
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "bootstrap: installing ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+    echo "bootstrap: need root to install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

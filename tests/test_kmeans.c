@@ -1,0 +1,180 @@
+/*
+ * test_kmeans.c -- k-means against independent truth: brute-force optimum on tiny
+ * instances (every labelling with k non-empty clusters enumerated), the Lloyd fixed-point
+ * property of every returned labelling, iris's known optimum SSE 78.851, and determinism.
+ */
+#include "check.h"
+
+#include <stdint.h>
+
+/* splitmix64: the tests' own generator, independent of the library's */
+static uint64_t sm_state;
+static double unif(void)
+{
+    uint64_t z = (sm_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return (double)(z >> 11) * 0x1.0p-53;
+}
+
+/* Minimum SSE over all labellings with every cluster non-empty (k^n enumeration). */
+static double brute_force(const double *X, size_t n, size_t d, size_t k)
+{
+    int32_t lab[12];
+    size_t total = 1;
+    for (size_t i = 0; i < n; i++)
+        total *= k;
+    double best = INFINITY;
+    for (size_t code = 0; code < total; code++) {
+        size_t c = code, used = 0;
+        int seen[8] = {0};
+        for (size_t i = 0; i < n; i++) {
+            lab[i] = (int32_t)(c % k);
+            c /= k;
+            if (!seen[lab[i]]++)
+                used++;
+        }
+        if (used != k)
+            continue;
+        double sse;
+        ckm_err err = {CKM_OK, ""};
+        if (ckm_sse(X, n, d, lab, k, &sse, &err) == CKM_OK && sse < best)
+            best = sse;
+    }
+    return best;
+}
+
+static ckm_result *run(const double *X, size_t n, size_t d, size_t k, uint64_t seed, int n_init)
+{
+    ckm_problem *p = NULL;
+    ckm_err err = {CKM_OK, ""};
+    ckm_result *r = NULL;
+    CHECK(ckm_problem_create(X, n, d, k, &p, &err) == CKM_OK);
+    ckm_settings s;
+    ckm_settings_default(&s);
+    s.seed = seed;
+    s.n_init = n_init;
+    s.tol = 0.0;
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK);
+    ckm_problem_free(p);
+    return r;
+}
+
+/* Lloyd fixed point: each point's own center is (one of) its nearest centers. */
+static int is_lloyd_fixed_point(const double *X, size_t n, size_t d, const ckm_result *r)
+{
+    for (size_t i = 0; i < n; i++) {
+        double own = 0.0, best = INFINITY;
+        for (size_t j = 0; j < r->k; j++) {
+            double s = 0.0;
+            for (size_t f = 0; f < d; f++) {
+                double t = X[i * d + f] - r->centers[j * d + f];
+                s += t * t;
+            }
+            if ((int32_t)j == r->labels[i])
+                own = s;
+            if (s < best)
+                best = s;
+        }
+        if (own > best + 1e-9 * (1.0 + best))
+            return 0;
+    }
+    return 1;
+}
+
+static void test_brute_force(void)
+{
+    int matched = 0, runs = 0;
+    for (int inst = 0; inst < 30; inst++) {
+        sm_state = 1000 + (uint64_t)inst;
+        size_t n = 6 + (size_t)inst % 5, d = 1 + (size_t)inst % 3, k = 2 + (size_t)inst % 2;
+        double X[40];
+        for (size_t i = 0; i < n * d; i++)
+            X[i] = 10.0 * unif();
+        double opt = brute_force(X, n, d, k);
+        ckm_result *r = run(X, n, d, k, (uint64_t)inst, 20);
+        if (!r)
+            continue;
+        runs++;
+        CHECK(r->status == CKM_STATUS_FEASIBLE && r->has_labels);
+        CHECK(r->sse >= opt - 1e-9);          /* never below the true optimum */
+        CHECK(is_lloyd_fixed_point(X, n, d, r));
+        for (size_t j = 0; j < k; j++)
+            CHECK(r->sizes[j] >= 1);
+        if (fabs(r->sse - opt) <= 1e-9 * (1.0 + opt))
+            matched++;
+        ckm_result_free(r);
+    }
+    /* 20 greedy k-means++ restarts find the optimum of such tiny instances; allow one miss */
+    CHECK(runs == 30);
+    CHECK(matched >= 29);
+    if (matched < 29)
+        fprintf(stderr, "k-means matched the brute-force optimum on %d of %d instances\n", matched, runs);
+}
+
+static void test_iris(void)
+{
+    ckm_dataset *ds = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_dataset_read(CKM_SOURCE_DIR "/data/iris.csv", NULL, &ds, &err) == CKM_OK);
+    if (!ds)
+        return;
+    CHECK(ds->n == 150 && ds->d == 4);
+    ckm_result *r = run(ds->X, ds->n, ds->d, 3, 1, 10);
+    if (r) {
+        CHECK_NEAR(r->sse, 78.851441, 5e-6); /* known optimum of raw iris, k = 3 */
+        CHECK(is_lloyd_fixed_point(ds->X, ds->n, ds->d, r));
+        /* determinism: same seed -> identical labels */
+        ckm_result *r2 = run(ds->X, ds->n, ds->d, 3, 1, 10);
+        CHECK(r2 && memcmp(r->labels, r2->labels, 150 * sizeof(int32_t)) == 0);
+        CHECK(r2 && r2->sse == r->sse && r2->iterations == r->iterations);
+        ckm_result_free(r2);
+    }
+    ckm_result_free(r);
+    /* one restart from a different seed gives a valid, possibly different, local optimum */
+    r = run(ds->X, ds->n, ds->d, 7, 99, 1);
+    if (r) {
+        CHECK(r->restarts == 1 && is_lloyd_fixed_point(ds->X, ds->n, ds->d, r));
+        for (size_t j = 0; j < 7; j++)
+            CHECK(r->sizes[j] >= 1);
+    }
+    ckm_result_free(r);
+    ckm_dataset_free(ds);
+}
+
+static void test_degenerate(void)
+{
+    /* all points identical: any labelling with non-empty clusters has SSE 0 */
+    double same[12] = {3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+    ckm_result *r = run(same, 6, 2, 3, 5, 3);
+    if (r) {
+        CHECK(r->has_labels && r->sse == 0.0);
+        for (size_t j = 0; j < 3; j++)
+            CHECK(r->sizes[j] >= 1);
+    }
+    ckm_result_free(r);
+    /* k = n: each point alone, provably optimal */
+    double X[4] = {0, 1, 5, 9};
+    r = run(X, 4, 1, 4, 0, 1);
+    if (r) {
+        CHECK(r->status == CKM_STATUS_OPTIMAL && r->sse == 0.0 && r->lower_bound == 0.0);
+        CHECK(r->gap == 0.0);
+    }
+    ckm_result_free(r);
+    /* k = 1: the mean */
+    r = run(X, 4, 1, 1, 0, 2);
+    if (r) {
+        CHECK_NEAR(r->sse, 3.75 * 3.75 + 2.75 * 2.75 + 1.25 * 1.25 + 5.25 * 5.25, 1e-12);
+        CHECK_NEAR(r->centers[0], 3.75, 1e-15);
+    }
+    ckm_result_free(r);
+}
+
+int main(void)
+{
+    test_brute_force();
+    test_iris();
+    test_degenerate();
+    return ck_report();
+}
