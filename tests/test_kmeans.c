@@ -171,8 +171,42 @@ static void test_degenerate(void)
     ckm_result_free(r);
 }
 
+/* The labelling must not depend on the thread count (the distance blocks are split across
+ * threads; each row is computed the same way), nor on repeated runs. */
+static void test_threads(void)
+{
+    size_t n = 20000, d = 8, k = 40;
+    double *X = malloc(n * d * sizeof *X);
+    if (!X)
+        return;
+    sm_state = 77;
+    for (size_t i = 0; i < n * d; i++)
+        X[i] = unif() + (double)((i / d) % 13);
+    ckm_problem *p = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_problem_create(X, n, d, k, &p, &err) == CKM_OK);
+    ckm_result *r[3] = {NULL, NULL, NULL};
+    int threads[3] = {1, 2, 3};
+    for (int t = 0; t < 3 && p; t++) {
+        ckm_settings s;
+        ckm_settings_default(&s);
+        s.seed = 5;
+        s.n_init = 2;
+        s.threads = threads[t];
+        CHECK(ckm_solve(p, &s, &r[t], &err) == CKM_OK);
+    }
+    for (int t = 1; t < 3; t++)
+        CHECK(r[0] && r[t] && memcmp(r[0]->labels, r[t]->labels, n * sizeof(int32_t)) == 0 &&
+              r[0]->sse == r[t]->sse && r[0]->iterations == r[t]->iterations);
+    for (int t = 0; t < 3; t++)
+        ckm_result_free(r[t]);
+    ckm_problem_free(p);
+    free(X);
+}
+
 int main(void)
 {
+    test_threads();
     test_brute_force();
     test_iris();
     test_degenerate();

@@ -111,7 +111,7 @@ static void seed_kmeanspp(km_ws *ws, ckm_rng *rng)
 static size_t assign(km_ws *ws)
 {
     size_t s = ws->s, k = ws->k;
-    ckm_nearest(ws->Y, ws->ynorm, s, ws->d, ws->C, k, &ws->near, ws->lab, ws->dist);
+    ckm_nearest(ws->Y, ws->ynorm, s, ws->C, &ws->near, ws->lab, ws->dist);
     memset(ws->count, 0, k * sizeof(size_t));
     for (size_t t = 0; t < s; t++)
         ws->count[ws->lab[t]]++;
@@ -140,20 +140,42 @@ static size_t assign(km_ws *ws)
     return changed;
 }
 
-/* Cnew = weighted means of the current labels; returns sum_j ||Cnew_j - C_j||^2. */
-static double update(km_ws *ws)
+/* Weighted sums of the points of the clusters j with j % threads == tid: every cluster's
+ * sum is accumulated in point order by one thread, so the result does not depend on the
+ * thread count. */
+static void accumulate(void *ctx, size_t t0, size_t t1, int tid)
 {
-    size_t s = ws->s, d = ws->d, k = ws->k;
-    memset(ws->Cnew, 0, k * d * sizeof(double));
-    memset(ws->wsum, 0, k * sizeof(double));
-    for (size_t t = 0; t < s; t++) {
+    km_ws *ws = ctx;
+    (void)t0;
+    (void)t1;
+    size_t d = ws->d, T = (size_t)ws->near.threads;
+    for (size_t t = 0; t < ws->s; t++) {
         size_t j = (size_t)ws->lab[t];
+        if (j % T != (size_t)tid)
+            continue;
         double w = ws->w[t];
         const double *y = ws->Y + t * d;
         double *c = ws->Cnew + j * d;
         for (size_t f = 0; f < d; f++)
             c[f] += w * y[f];
         ws->wsum[j] += w;
+    }
+}
+
+/* Cnew = weighted means of the current labels; returns sum_j ||Cnew_j - C_j||^2. */
+static double update(km_ws *ws)
+{
+    size_t d = ws->d, k = ws->k;
+    memset(ws->Cnew, 0, k * d * sizeof(double));
+    memset(ws->wsum, 0, k * sizeof(double));
+    int T = ws->near.threads;
+    if (T > 1 && ws->s >= 4096)
+        ckm_parallel_for(T, (size_t)T, accumulate, ws);
+    else {
+        int saved = ws->near.threads;
+        ws->near.threads = 1;
+        accumulate(ws, 0, 1, 0);
+        ws->near.threads = saved;
     }
     double shift = 0.0;
     for (size_t j = 0; j < k; j++) {
@@ -243,7 +265,7 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
         rc = ckm_fail(err, CKM_ERR_NOMEM, "k-means: out of memory (s = %zu, k = %zu, d = %zu)", s, k, d);
         goto done;
     }
-    if ((rc = ckm_nearest_ws_init(&ws.near, k, err)) != CKM_OK)
+    if ((rc = ckm_nearest_ws_init(&ws.near, k, d, set->threads, err)) != CKM_OK)
         goto done;
     /* tolerance scale: mean over features of the weighted variance of the super-points */
     double wtot = 0.0, var = 0.0;

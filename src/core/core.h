@@ -36,6 +36,13 @@ double ckm_rng_uniform(ckm_rng *r);
 /* Uniform integer in [0, m), m >= 1, without modulo bias. */
 uint64_t ckm_rng_below(ckm_rng *r, uint64_t m);
 
+/* Worker threads for a request: requested if > 0, else the online cores. */
+int ckm_thread_count(int requested);
+/* Run fn(ctx, begin, end, tid) on `threads` contiguous ranges of [0, count), in parallel,
+ * and wait for all. The split is a pure function of (count, threads). */
+typedef void (*ckm_range_fn)(void *ctx, size_t begin, size_t end, int tid);
+void ckm_parallel_for(int threads, size_t count, ckm_range_fn fn, void *ctx);
+
 /* Monotonic wall-clock seconds. */
 double ckm_now(void);
 
