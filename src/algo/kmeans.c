@@ -27,7 +27,8 @@ typedef struct km_ws {
     size_t s, d, k;
     const double *Y, *ynorm;
     const double *w;
-    double *C, *Cnew, *wsum, *dist, *closest, *cand_dist, *best_cand_dist, *cumsum;
+    size_t trials;      /* k-means++ candidates per step: 2 + floor(ln k) */
+    double *C, *Cnew, *wsum, *dist, *closest, *cand_dist, *partial, *cumsum;
     int32_t *lab, *prev;
     size_t *count;
     ckm_nearest_ws near;
@@ -57,10 +58,42 @@ static size_t draw(const double *cumsum, size_t s, double x)
     return lo;
 }
 
+#define SEED_BLOCK 8192 /* points per partial sum: fixed, so sums do not depend on threads */
+
+typedef struct seed_job {
+    km_ws *ws;
+    const size_t *cand; /* trials candidate indices */
+    size_t trials;
+    double *partial;    /* nblocks * trials partial potentials */
+} seed_job;
+
+/* For blocks [b0, b1): D_q(t) = min(closest(t), ||y_t - y_cand_q||^2) for every trial q,
+ * and the block's share of each potential sum_t w_t D_q(t). */
+static void seed_blocks(void *ctx, size_t b0, size_t b1, int tid)
+{
+    seed_job *j = ctx;
+    km_ws *ws = j->ws;
+    size_t d = ws->d, s = ws->s;
+    (void)tid;
+    for (size_t b = b0; b < b1; b++) {
+        size_t t1 = (b + 1) * SEED_BLOCK < s ? (b + 1) * SEED_BLOCK : s;
+        for (size_t q = 0; q < j->trials; q++) {
+            const double *y = ws->Y + j->cand[q] * d;
+            double *out = ws->cand_dist + q * s, pot = 0.0;
+            for (size_t t = b * SEED_BLOCK; t < t1; t++) {
+                double dd = sqdist(ws->Y + t * d, y, d);
+                out[t] = dd < ws->closest[t] ? dd : ws->closest[t];
+                pot += ws->w[t] * out[t];
+            }
+            j->partial[b * j->trials + q] = pot;
+        }
+    }
+}
+
 static void seed_kmeanspp(km_ws *ws, ckm_rng *rng)
 {
-    size_t s = ws->s, d = ws->d, k = ws->k;
-    size_t trials = 2 + (size_t)floor(log((double)k));
+    size_t s = ws->s, d = ws->d, k = ws->k, trials = ws->trials;
+    size_t nblocks = (s + SEED_BLOCK - 1) / SEED_BLOCK, cand[64];
     double total = 0.0;
     for (size_t t = 0; t < s; t++) {
         total += ws->w[t];
@@ -68,42 +101,35 @@ static void seed_kmeanspp(km_ws *ws, ckm_rng *rng)
     }
     size_t first = draw(ws->cumsum, s, ckm_rng_uniform(rng) * total);
     memcpy(ws->C, ws->Y + first * d, d * sizeof(double));
-    double pot = 0.0;
-    for (size_t t = 0; t < s; t++) {
+    for (size_t t = 0; t < s; t++)
         ws->closest[t] = sqdist(ws->Y + t * d, ws->C, d);
-        pot += ws->w[t] * ws->closest[t];
-    }
+    seed_job job = {ws, cand, trials, ws->partial};
     for (size_t c = 1; c < k; c++) {
         double acc = 0.0;
         for (size_t t = 0; t < s; t++) {
             acc += ws->w[t] * ws->closest[t];
             ws->cumsum[t] = acc;
         }
-        pot = acc;
+        for (size_t q = 0; q < trials; q++)
+            cand[q] = acc > 0.0 ? draw(ws->cumsum, s, ckm_rng_uniform(rng) * acc)
+                                : (size_t)ckm_rng_below(rng, s);
+        if (ws->near.threads > 1 && nblocks > 1)
+            ckm_parallel_for(ws->near.threads, nblocks, seed_blocks, &job);
+        else
+            seed_blocks(&job, 0, nblocks, 0);
         double best_pot = INFINITY;
         size_t best = 0;
         for (size_t q = 0; q < trials; q++) {
-            size_t cand = pot > 0.0 ? draw(ws->cumsum, s, ckm_rng_uniform(rng) * pot)
-                                    : (size_t)ckm_rng_below(rng, s);
-            const double *y = ws->Y + cand * d;
-            double cpot = 0.0;
-            for (size_t t = 0; t < s; t++) {
-                double dd = sqdist(ws->Y + t * d, y, d);
-                ws->cand_dist[t] = dd < ws->closest[t] ? dd : ws->closest[t];
-                cpot += ws->w[t] * ws->cand_dist[t];
-            }
-            if (cpot < best_pot) {
-                best_pot = cpot;
-                best = cand;
-                double *tmp = ws->best_cand_dist;
-                ws->best_cand_dist = ws->cand_dist;
-                ws->cand_dist = tmp;
+            double pot = 0.0;
+            for (size_t b = 0; b < nblocks; b++)
+                pot += ws->partial[b * trials + q];
+            if (pot < best_pot) {
+                best_pot = pot;
+                best = q;
             }
         }
-        memcpy(ws->C + c * d, ws->Y + best * d, d * sizeof(double));
-        double *tmp = ws->closest;
-        ws->closest = ws->best_cand_dist;
-        ws->best_cand_dist = tmp;
+        memcpy(ws->C + c * d, ws->Y + cand[best] * d, d * sizeof(double));
+        memcpy(ws->closest, ws->cand_dist + best * s, s * sizeof(double));
     }
 }
 
@@ -213,7 +239,7 @@ static void ws_free(km_ws *ws)
     free(ws->dist);
     free(ws->closest);
     free(ws->cand_dist);
-    free(ws->best_cand_dist);
+    free(ws->partial);
     free(ws->cumsum);
     free(ws->lab);
     free(ws->prev);
@@ -253,15 +279,17 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
     ws.wsum = ckm_alloc_array(k, sizeof(double));
     ws.dist = ckm_alloc_array(s, sizeof(double));
     ws.closest = ckm_alloc_array(s, sizeof(double));
-    ws.cand_dist = ckm_alloc_array(s, sizeof(double));
-    ws.best_cand_dist = ckm_alloc_array(s, sizeof(double));
+    ws.trials = 2 + (size_t)floor(log((double)k));
+    size_t cand_len;
+    ws.cand_dist = ckm_mul_ok(ws.trials, s, &cand_len) ? ckm_alloc_array(cand_len, sizeof(double)) : NULL;
+    ws.partial = ckm_alloc_array((s / 8192 + 1) * ws.trials, sizeof(double));
     ws.cumsum = ckm_alloc_array(s, sizeof(double));
     ws.lab = ckm_alloc_array(s, sizeof(int32_t));
     ws.prev = ckm_alloc_array(s, sizeof(int32_t));
     ws.count = ckm_alloc_array(k, sizeof(size_t));
     ckm_error rc = CKM_OK;
     if (!ynorm || !w || !ws.C || !ws.Cnew || !ws.wsum || !ws.dist || !ws.closest ||
-        !ws.cand_dist || !ws.best_cand_dist || !ws.cumsum || !ws.lab || !ws.prev || !ws.count) {
+        !ws.cand_dist || !ws.partial || !ws.cumsum || !ws.lab || !ws.prev || !ws.count) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "k-means: out of memory (s = %zu, k = %zu, d = %zu)", s, k, d);
         goto done;
     }
