@@ -46,6 +46,12 @@ int cli_error(const char *cmd, ckm_error code, const ckm_err *err);
  * list, NULL entries skipped). */
 bool cli_output_ok(const char *cmd, const char *out, const char *const *inputs, size_t ninputs);
 
+/* --label-column IDX|last into ro; prints the error and returns false when invalid. */
+bool cli_label_column(const char *cmd, const char *v, ckm_read_options *ro);
+
+/* Read a constraint file and add it to p; EXIT_SOLVED or the exit code after printing. */
+int cli_add_constraints(const char *cmd, ckm_problem *p, const char *path);
+
 /* Size options shared by cluster and check: --min-size, --max-size, --sizes. */
 bool cli_apply_sizes(const char *cmd, ckm_problem *p, const char *min_s, const char *max_s,
                      const char *sizes_file);

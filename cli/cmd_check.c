@@ -44,19 +44,11 @@ int cmd_check(int argc, char **argv)
     ckm_read_options ro;
     ckm_read_options_default(&ro);
     const char *v;
-    if ((v = opts[C_LABEL_COL].value)) {
-        int col;
-        if (strcmp(v, "last") == 0)
-            ro.label_column = CKM_LABEL_COLUMN_LAST;
-        else if (cli_int(cmd, "label-column", v, 0, &col))
-            ro.label_column = col;
-        else
-            return EXIT_USAGE;
-    }
+    if ((v = opts[C_LABEL_COL].value) && !cli_label_column(cmd, v, &ro))
+        return EXIT_USAGE;
     int code = EXIT_INTERNAL;
     ckm_dataset *ds = NULL;
     ckm_problem *p = NULL;
-    ckm_constraints *cons = NULL;
     ckm_check_report *rep = NULL;
     int32_t *labels = NULL;
     size_t nl = 0;
@@ -89,12 +81,8 @@ int cmd_check(int argc, char **argv)
         code = cli_error(cmd, rc, &err);
         goto done;
     }
-    if (opts[C_CONS].value &&
-        ((rc = ckm_constraints_read(opts[C_CONS].value, ds->n, &cons, &err)) != CKM_OK ||
-         (rc = ckm_problem_add_constraints(p, cons, &err)) != CKM_OK)) {
-        code = cli_error(cmd, rc, &err);
+    if (opts[C_CONS].value && (code = cli_add_constraints(cmd, p, opts[C_CONS].value)) != EXIT_SOLVED)
         goto done;
-    }
     if (!cli_apply_sizes(cmd, p, opts[C_MIN].value, opts[C_MAX].value, opts[C_SIZES].value)) {
         code = EXIT_USAGE;
         goto done;
@@ -132,7 +120,6 @@ int cmd_check(int argc, char **argv)
     code = rep->count == 0 ? EXIT_SOLVED : EXIT_VIOLATIONS;
 done:
     ckm_check_report_free(rep);
-    ckm_constraints_free(cons);
     ckm_problem_free(p);
     ckm_dataset_free(ds);
     free(labels);

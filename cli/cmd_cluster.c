@@ -130,15 +130,8 @@ int cmd_cluster(int argc, char **argv)
         return EXIT_USAGE;
     if ((v = opts[O_THREADS].value) && !cli_int(cmd, "threads", v, 0, &s.threads))
         return EXIT_USAGE;
-    if ((v = opts[O_LABEL_COL].value)) {
-        int col;
-        if (strcmp(v, "last") == 0)
-            ro.label_column = CKM_LABEL_COLUMN_LAST;
-        else if (cli_int(cmd, "label-column", v, 0, &col))
-            ro.label_column = col;
-        else
-            return EXIT_USAGE;
-    }
+    if ((v = opts[O_LABEL_COL].value) && !cli_label_column(cmd, v, &ro))
+        return EXIT_USAGE;
     if ((v = opts[O_FORMAT].value)) {
         if (strcmp(v, "auto") == 0) ro.format = CKM_FORMAT_AUTO;
         else if (strcmp(v, "csv") == 0 || strcmp(v, "text") == 0) ro.format = CKM_FORMAT_DELIMITED;
@@ -179,7 +172,6 @@ int cmd_cluster(int argc, char **argv)
     ckm_err err = {CKM_OK, ""};
     ckm_dataset *ds = NULL;
     ckm_problem *p = NULL;
-    ckm_constraints *cons = NULL;
     ckm_result *res = NULL;
     char *json = NULL;
     ckm_error rc = ckm_dataset_read(data, &ro, &ds, &err);
@@ -204,13 +196,8 @@ int cmd_cluster(int argc, char **argv)
         code = cli_error(cmd, rc, &err);
         goto done;
     }
-    if (opts[O_CONS].value) {
-        if ((rc = ckm_constraints_read(opts[O_CONS].value, ds->n, &cons, &err)) != CKM_OK ||
-            (rc = ckm_problem_add_constraints(p, cons, &err)) != CKM_OK) {
-            code = cli_error(cmd, rc, &err);
-            goto done;
-        }
-    }
+    if (opts[O_CONS].value && (code = cli_add_constraints(cmd, p, opts[O_CONS].value)) != EXIT_SOLVED)
+        goto done;
     if (!cli_apply_sizes(cmd, p, opts[O_MIN].value, opts[O_MAX].value, opts[O_SIZES].value)) {
         code = EXIT_USAGE;
         goto done;
@@ -289,7 +276,6 @@ int cmd_cluster(int argc, char **argv)
 done:
     free(json);
     ckm_result_free(res);
-    ckm_constraints_free(cons);
     ckm_problem_free(p);
     ckm_dataset_free(ds);
     return code;

@@ -215,3 +215,26 @@ bool cli_apply_sizes(const char *cmd, ckm_problem *p, const char *min_s, const c
     }
     return true;
 }
+
+bool cli_label_column(const char *cmd, const char *v, ckm_read_options *ro)
+{
+    int col;
+    if (strcmp(v, "last") == 0)
+        ro->label_column = CKM_LABEL_COLUMN_LAST;
+    else if (cli_int(cmd, "label-column", v, 0, &col))
+        ro->label_column = col;
+    else
+        return false;
+    return true;
+}
+
+int cli_add_constraints(const char *cmd, ckm_problem *p, const char *path)
+{
+    ckm_err err = {CKM_OK, ""};
+    ckm_constraints *c = NULL;
+    ckm_error rc = ckm_constraints_read(path, ckm_problem_n(p), &c, &err);
+    if (rc == CKM_OK)
+        rc = ckm_problem_add_constraints(p, c, &err);
+    ckm_constraints_free(c);
+    return rc == CKM_OK ? EXIT_SOLVED : cli_error(cmd, rc, &err);
+}

@@ -98,7 +98,7 @@ typedef enum ckm_format {
 } ckm_format;
 
 typedef enum ckm_header_mode {
-    CKM_HEADER_AUTO = 0,  /* first data line is a header when any field is not a number */
+    CKM_HEADER_AUTO = 0,  /* first data line is a header when none of its fields is a number */
     CKM_HEADER_YES,
     CKM_HEADER_NO
 } ckm_header_mode;

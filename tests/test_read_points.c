@@ -134,6 +134,14 @@ static void test_malformed(void)
     ckm_read_options_default(&o);
     o.header = CKM_HEADER_NO;
     read_bad("noheader.csv", "a,b\n1,2\n", &o, CKM_ERR_PARSE, "noheader.csv:1:1: field 1: not a number: 'a'");
+    /* auto mode: a first row with a typo is an error, not a header that hides a row */
+    read_bad("typo.csv", "1,2x\n3,4\n", NULL, CKM_ERR_PARSE, "typo.csv:1:3: field 2: not a number: '2x'");
+    /* the scikit-learn bundle's first line mixes counts and names: needs --header yes */
+    o.header = CKM_HEADER_YES;
+    ckm_dataset *sk = read_ok("sk.csv", "2,2,a,b\n1,2\n3,4\n", &o);
+    if (sk)
+        CHECK(sk->n == 2 && sk->had_header);
+    ckm_dataset_free(sk);
     /* binary content */
     const char *p = ck_file("bin.csv", "1,2\n");
     FILE *f = fopen(p, "ab");

@@ -95,16 +95,6 @@ static void coder_free(label_coder *c)
     free(c->table);
 }
 
-static bool all_numeric(const ckm_field *f, size_t nf)
-{
-    for (size_t i = 0; i < nf; i++) {
-        double v;
-        if (ckm_parse_double(f[i].s, &v) == 1)
-            return false;
-    }
-    return true;
-}
-
 static bool none_numeric(const ckm_field *f, size_t nf)
 {
     for (size_t i = 0; i < nf; i++) {
@@ -217,8 +207,10 @@ static ckm_error read_delimited(const ckm_text *t, const ckm_read_options *opt, 
     if (!copy)
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
     size_t nf = ckm_split(copy, delim, &f, &fcap);
+    /* auto: a header has no numeric field at all, so a typo in the first data row is
+       reported as an error instead of silently dropping that row */
     bool header = opt->header == CKM_HEADER_YES ||
-                  (opt->header == CKM_HEADER_AUTO && !all_numeric(f, nf));
+                  (opt->header == CKM_HEADER_AUTO && none_numeric(f, nf));
     free(copy);
     if (header) {
         first = 1;
@@ -364,13 +356,9 @@ ckm_error ckm_dataset_read(const char *path, const ckm_read_options *opt, ckm_da
     }
     *out = NULL;
     ckm_text t;
-    ckm_error rc = ckm_text_load(path, &t, err);
+    ckm_error rc = ckm_text_load_nonempty(path, "data", &t, err);
     if (rc != CKM_OK)
         return rc;
-    if (t.count == 0) {
-        ckm_text_free(&t);
-        return ckm_fail(err, CKM_ERR_PARSE, "%s: no data (file is empty or only comments)", path);
-    }
     ckm_dataset *ds = calloc(1, sizeof *ds);
     if (!ds) {
         ckm_text_free(&t);

@@ -75,6 +75,16 @@ ckm_error ckm_text_load(const char *path, ckm_text *t, ckm_err *err)
     return CKM_OK;
 }
 
+ckm_error ckm_text_load_nonempty(const char *path, const char *what, ckm_text *t, ckm_err *err)
+{
+    ckm_error rc = ckm_text_load(path, t, err);
+    if (rc == CKM_OK && t->count == 0) {
+        ckm_text_free(t);
+        rc = ckm_fail(err, CKM_ERR_PARSE, "%s: no %s (file is empty or only comments)", path, what);
+    }
+    return rc;
+}
+
 void ckm_text_free(ckm_text *t)
 {
     free(t->buf);

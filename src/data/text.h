@@ -23,6 +23,9 @@ typedef struct ckm_text {
 /* Read path and split it. Errors: cannot open/read, NUL byte (binary file). */
 ckm_error ckm_text_load(const char *path, ckm_text *t, ckm_err *err);
 void ckm_text_free(ckm_text *t);
+/* ckm_text_load, and a parse error "path: no WHAT (file is empty or only comments)" when
+ * the file has no non-blank line. */
+ckm_error ckm_text_load_nonempty(const char *path, const char *what, ckm_text *t, ckm_err *err);
 
 typedef struct ckm_field {
     char *s;     /* trimmed, NUL-terminated, surrounding double quotes removed */

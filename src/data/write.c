@@ -120,13 +120,9 @@ ckm_error ckm_labels_read(const char *path, int32_t **labels, size_t *n, ckm_err
     *labels = NULL;
     *n = 0;
     ckm_text t;
-    ckm_error rc = ckm_text_load(path, &t, err);
+    ckm_error rc = ckm_text_load_nonempty(path, "labels", &t, err);
     if (rc != CKM_OK)
         return rc;
-    if (t.count == 0) {
-        ckm_text_free(&t);
-        return ckm_fail(err, CKM_ERR_PARSE, "%s: no labels (file is empty or only comments)", path);
-    }
     int32_t *l = ckm_alloc_array(t.count, sizeof(int32_t));
     if (!l) {
         ckm_text_free(&t);
