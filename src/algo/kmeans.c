@@ -320,6 +320,7 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
     out->status = CKM_STATUS_FEASIBLE;
     ckm_status why = CKM_STATUS_FEASIBLE;
     int stopped = 0;
+    double last_log = ckm_now();
     for (int rs = 0; rs < set->n_init && !stopped; rs++) {
         ckm_rng rng;
         ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
@@ -340,6 +341,16 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
             double shift = update(&ws);
             ckm_ctx_log(ctx, 2, "kmeans restart %d iter %d: %zu labels changed, center shift %.3g",
                         rs + 1, it + 1, changed, shift);
+            if (set->verbosity == 1 && set->log && ckm_now() - last_log >= 1.0) {
+                /* SSE of these labels against the centers they were assigned to: an upper
+                   bound on the SSE after this update */
+                double f = r->scatter;
+                for (size_t t = 0; t < s; t++)
+                    f += ws.w[t] * ws.dist[t];
+                ckm_ctx_log(ctx, 1, "kmeans restart %d/%d iter %d: SSE <= %.10g, %zu labels changed (%.1f s)",
+                            rs + 1, set->n_init, it + 1, f, changed, ckm_now() - ctx->start);
+                last_log = ckm_now();
+            }
             if (shift <= tol) {
                 it++;
                 assign(&ws);
