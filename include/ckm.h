@@ -285,11 +285,28 @@ typedef void (*ckm_log_fn)(void *user, const char *line);
 /* Polled during long runs; return non-zero to ask the solver to stop early. */
 typedef int (*ckm_stop_fn)(void *user);
 
+/* Distance used inside an algorithm's assignment step (the reported objective is always
+ * the SSE). */
+typedef enum ckm_distance {
+    CKM_DISTANCE_SQEUCLIDEAN = 0, /* ||x - c||^2: consistent with the SSE (default) */
+    CKM_DISTANCE_EUCLIDEAN        /* ||x - c||: BLPKM_CC's published code (blpkm only) */
+} ckm_distance;
+
+/* How initial centers are chosen. */
+typedef enum ckm_init {
+    CKM_INIT_DEFAULT = 0, /* the algorithm's own: kmeans, cop -> k-means++; blpkm -> random */
+    CKM_INIT_RANDOM,      /* k distinct data points, uniformly (BLPKM_CC as published) */
+    CKM_INIT_KMEANSPP     /* greedy k-means++ on the must-link groups (weights = sizes) */
+} ckm_init;
+
 typedef struct ckm_settings {
     char algorithm[32];    /* registry name; default "kmeans" */
     uint64_t seed;         /* RNG seed; default 0. Same seed + input => same output */
     int n_init;            /* restarts, best SSE kept; default 10, >= 1 */
-    int max_iter;          /* iterations per restart; default 300, >= 1 */
+    int max_iter;          /* iterations per restart; 0 = the algorithm's default
+                              (kmeans 300, blpkm 100, cop 300); default 0 */
+    ckm_distance distance; /* assignment-step distance; default SQEUCLIDEAN */
+    ckm_init init;         /* default CKM_INIT_DEFAULT */
     double tol;            /* k-means: stop when sum_j ||c_j - c_j'||^2 <= tol * mean
                               feature variance (scikit-learn's rule); default 1e-4, >= 0 */
     double time_limit_s;   /* wall-clock limit in seconds; <= 0 means none; default 0 */

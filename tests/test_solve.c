@@ -30,7 +30,8 @@ int main(void)
         return ck_report();
     ckm_settings s;
     ckm_settings_default(&s);
-    CHECK(strcmp(s.algorithm, "kmeans") == 0 && s.n_init == 10 && s.max_iter == 300);
+    CHECK(strcmp(s.algorithm, "kmeans") == 0 && s.n_init == 10 && s.max_iter == 0);
+    CHECK(s.distance == CKM_DISTANCE_SQEUCLIDEAN && s.init == CKM_INIT_DEFAULT);
     ckm_result *r = NULL;
 
     /* settings validation */
@@ -38,7 +39,14 @@ int main(void)
     CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_INVALID && r == NULL);
     CHECK_MSG(err, "n_init = 0");
     ckm_settings_default(&s);
-    s.max_iter = 0;
+    s.max_iter = -1;
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_INVALID);
+    ckm_settings_default(&s);
+    s.distance = (ckm_distance)9;
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_INVALID);
+    CHECK_MSG(err, "not a ckm_distance");
+    ckm_settings_default(&s);
+    s.init = (ckm_init)9;
     CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_INVALID);
     ckm_settings_default(&s);
     s.tol = NAN;

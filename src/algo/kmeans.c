@@ -3,8 +3,7 @@
  * weights are 1 without must-links), the unconstrained baseline and the engine others
  * reuse.
  *   objective  F(l, C) = sum_t w_t ||y_t - c_{l(t)}||^2   (+ the constant scatter)
- *   seeding    greedy k-means++ (Arthur & Vassilvitskii 2007; greedy variant with
- *              2 + floor(ln k) candidates per step, as scikit-learn): P(t) ~ w_t D(t)^2
+ *   seeding    greedy k-means++ (seeding.c), or k random points with init = random
  *   iteration  assign l(t) = argmin_j ||y_t - c_j||^2 (dgemm, nearest.c); an empty cluster
  *              takes the point farthest from its center among clusters of >= 2 points;
  *              c_j = weighted mean of its points
@@ -17,6 +16,7 @@
  */
 #include "algo.h"
 #include "objective.h"
+#include "seeding.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,11 +27,11 @@ typedef struct km_ws {
     size_t s, d, k;
     const double *Y, *ynorm;
     const double *w;
-    size_t trials;      /* k-means++ candidates per step: 2 + floor(ln k) */
-    double *C, *Cnew, *wsum, *dist, *closest, *cand_dist, *partial, *cumsum;
+    double *C, *Cnew, *wsum, *dist;
     int32_t *lab, *prev;
     size_t *count;
     ckm_nearest_ws near;
+    ckm_seeder seeder;
 } km_ws;
 
 static double sqdist(const double *a, const double *b, size_t d)
@@ -42,95 +42,6 @@ static double sqdist(const double *a, const double *b, size_t d)
         s += t * t;
     }
     return s;
-}
-
-/* Index t with cumsum[t-1] <= x < cumsum[t] (binary search), clamped to [0, s). */
-static size_t draw(const double *cumsum, size_t s, double x)
-{
-    size_t lo = 0, hi = s - 1;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cumsum[mid] <= x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-#define SEED_BLOCK 8192 /* points per partial sum: fixed, so sums do not depend on threads */
-
-typedef struct seed_job {
-    km_ws *ws;
-    const size_t *cand; /* trials candidate indices */
-    size_t trials;
-    double *partial;    /* nblocks * trials partial potentials */
-} seed_job;
-
-/* For blocks [b0, b1): D_q(t) = min(closest(t), ||y_t - y_cand_q||^2) for every trial q,
- * and the block's share of each potential sum_t w_t D_q(t). */
-static void seed_blocks(void *ctx, size_t b0, size_t b1, int tid)
-{
-    seed_job *j = ctx;
-    km_ws *ws = j->ws;
-    size_t d = ws->d, s = ws->s;
-    (void)tid;
-    for (size_t b = b0; b < b1; b++) {
-        size_t t1 = (b + 1) * SEED_BLOCK < s ? (b + 1) * SEED_BLOCK : s;
-        for (size_t q = 0; q < j->trials; q++) {
-            const double *y = ws->Y + j->cand[q] * d;
-            double *out = ws->cand_dist + q * s, pot = 0.0;
-            for (size_t t = b * SEED_BLOCK; t < t1; t++) {
-                double dd = sqdist(ws->Y + t * d, y, d);
-                out[t] = dd < ws->closest[t] ? dd : ws->closest[t];
-                pot += ws->w[t] * out[t];
-            }
-            j->partial[b * j->trials + q] = pot;
-        }
-    }
-}
-
-static void seed_kmeanspp(km_ws *ws, ckm_rng *rng)
-{
-    size_t s = ws->s, d = ws->d, k = ws->k, trials = ws->trials;
-    size_t nblocks = (s + SEED_BLOCK - 1) / SEED_BLOCK, cand[64];
-    double total = 0.0;
-    for (size_t t = 0; t < s; t++) {
-        total += ws->w[t];
-        ws->cumsum[t] = total;
-    }
-    size_t first = draw(ws->cumsum, s, ckm_rng_uniform(rng) * total);
-    memcpy(ws->C, ws->Y + first * d, d * sizeof(double));
-    for (size_t t = 0; t < s; t++)
-        ws->closest[t] = sqdist(ws->Y + t * d, ws->C, d);
-    seed_job job = {ws, cand, trials, ws->partial};
-    for (size_t c = 1; c < k; c++) {
-        double acc = 0.0;
-        for (size_t t = 0; t < s; t++) {
-            acc += ws->w[t] * ws->closest[t];
-            ws->cumsum[t] = acc;
-        }
-        for (size_t q = 0; q < trials; q++)
-            cand[q] = acc > 0.0 ? draw(ws->cumsum, s, ckm_rng_uniform(rng) * acc)
-                                : (size_t)ckm_rng_below(rng, s);
-        if (ws->near.threads > 1 && nblocks > 1)
-            ckm_parallel_for(ws->near.threads, nblocks, seed_blocks, &job);
-        else
-            seed_blocks(&job, 0, nblocks, 0);
-        double best_pot = INFINITY;
-        size_t best = 0;
-        for (size_t q = 0; q < trials; q++) {
-            double pot = 0.0;
-            for (size_t b = 0; b < nblocks; b++)
-                pot += ws->partial[b * trials + q];
-            if (pot < best_pot) {
-                best_pot = pot;
-                best = q;
-            }
-        }
-        memcpy(ws->C + c * d, ws->Y + cand[best] * d, d * sizeof(double));
-        memcpy(ws->closest, ws->cand_dist + best * s, s * sizeof(double));
-    }
 }
 
 /* Assignment step with empty-cluster repair. Returns the number of labels changed. */
@@ -237,10 +148,7 @@ static void ws_free(km_ws *ws)
     free(ws->Cnew);
     free(ws->wsum);
     free(ws->dist);
-    free(ws->closest);
-    free(ws->cand_dist);
-    free(ws->partial);
-    free(ws->cumsum);
+    ckm_seeder_free(&ws->seeder);
     free(ws->lab);
     free(ws->prev);
     free(ws->count);
@@ -278,22 +186,16 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
     ws.Cnew = ckm_alloc_array(kd, sizeof(double));
     ws.wsum = ckm_alloc_array(k, sizeof(double));
     ws.dist = ckm_alloc_array(s, sizeof(double));
-    ws.closest = ckm_alloc_array(s, sizeof(double));
-    ws.trials = 2 + (size_t)floor(log((double)k));
-    size_t cand_len;
-    ws.cand_dist = ckm_mul_ok(ws.trials, s, &cand_len) ? ckm_alloc_array(cand_len, sizeof(double)) : NULL;
-    ws.partial = ckm_alloc_array((s / 8192 + 1) * ws.trials, sizeof(double));
-    ws.cumsum = ckm_alloc_array(s, sizeof(double));
     ws.lab = ckm_alloc_array(s, sizeof(int32_t));
     ws.prev = ckm_alloc_array(s, sizeof(int32_t));
     ws.count = ckm_alloc_array(k, sizeof(size_t));
     ckm_error rc = CKM_OK;
-    if (!ynorm || !w || !ws.C || !ws.Cnew || !ws.wsum || !ws.dist || !ws.closest ||
-        !ws.cand_dist || !ws.partial || !ws.cumsum || !ws.lab || !ws.prev || !ws.count) {
+    if (!ynorm || !w || !ws.C || !ws.Cnew || !ws.wsum || !ws.dist || !ws.lab || !ws.prev || !ws.count) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "k-means: out of memory (s = %zu, k = %zu, d = %zu)", s, k, d);
         goto done;
     }
-    if ((rc = ckm_nearest_ws_init(&ws.near, k, d, set->threads, err)) != CKM_OK)
+    if ((rc = ckm_nearest_ws_init(&ws.near, k, d, set->threads, err)) != CKM_OK ||
+        (rc = ckm_seeder_init(&ws.seeder, r, set->threads, err)) != CKM_OK)
         goto done;
     /* tolerance scale: mean over features of the weighted variance of the super-points */
     double wtot = 0.0, var = 0.0;
@@ -316,6 +218,7 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
         var += v / wtot;
     }
     double tol = set->tol * var / (double)d;
+    int max_iter = set->max_iter > 0 ? set->max_iter : 300;
     double best_f = INFINITY;
     out->status = CKM_STATUS_FEASIBLE;
     ckm_status why = CKM_STATUS_FEASIBLE;
@@ -324,12 +227,13 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
     for (int rs = 0; rs < set->n_init && !stopped; rs++) {
         ckm_rng rng;
         ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
-        seed_kmeanspp(&ws, &rng);
+        ckm_seed_centers(&ws.seeder, set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP,
+                         &rng, ws.C);
         for (size_t t = 0; t < s; t++)
             ws.prev[t] = -1;
         int it = 0;
         bool have = false;
-        for (; it < set->max_iter; it++) {
+        for (; it < max_iter; it++) {
             if (ckm_ctx_stop(ctx, &why)) {
                 stopped = 1;
                 break;

@@ -20,7 +20,9 @@ void ckm_settings_default(ckm_settings *s)
     snprintf(s->algorithm, sizeof s->algorithm, "kmeans");
     s->seed = 0;
     s->n_init = 10;
-    s->max_iter = 300;
+    s->max_iter = 0;
+    s->distance = CKM_DISTANCE_SQEUCLIDEAN;
+    s->init = CKM_INIT_DEFAULT;
     s->tol = 1e-4;
     s->time_limit_s = 0.0;
     s->threads = 0;
@@ -53,8 +55,13 @@ static ckm_error validate_settings(const ckm_settings *s, const ckm_algo **algo,
     }
     if (s->n_init < 1)
         return ckm_fail(err, CKM_ERR_INVALID, "n_init = %d: need at least 1 restart", s->n_init);
-    if (s->max_iter < 1)
-        return ckm_fail(err, CKM_ERR_INVALID, "max_iter = %d: need at least 1 iteration", s->max_iter);
+    if (s->max_iter < 0)
+        return ckm_fail(err, CKM_ERR_INVALID, "max_iter = %d: need >= 1 (or 0 for the algorithm's default)",
+                        s->max_iter);
+    if (s->distance != CKM_DISTANCE_SQEUCLIDEAN && s->distance != CKM_DISTANCE_EUCLIDEAN)
+        return ckm_fail(err, CKM_ERR_INVALID, "distance = %d is not a ckm_distance", (int)s->distance);
+    if (s->init != CKM_INIT_DEFAULT && s->init != CKM_INIT_RANDOM && s->init != CKM_INIT_KMEANSPP)
+        return ckm_fail(err, CKM_ERR_INVALID, "init = %d is not a ckm_init", (int)s->init);
     if (!(s->tol >= 0.0) || !isfinite(s->tol))
         return ckm_fail(err, CKM_ERR_INVALID, "tol = %g: need a finite value >= 0", s->tol);
     if (isnan(s->time_limit_s))

@@ -225,6 +225,7 @@ ckm_error ckm_reduce(const ckm_problem *p, ckm_reduced **out, int *infeasible, c
         goto nomem;
     r->n = n;
     r->d = d;
+    r->X = p->X;
     r->k = p->k;
     r->lo = p->lo;
     r->hi = p->hi;

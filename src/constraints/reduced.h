@@ -15,6 +15,7 @@
 
 typedef struct ckm_reduced {
     size_t n, d, k;
+    const double *X;      /* n*d original points (borrowed from the problem) */
     size_t s;             /* super-points */
     size_t *comp;         /* n: point -> super-point */
     size_t *weight;       /* s */

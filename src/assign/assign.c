@@ -1,0 +1,188 @@
+/*
+ * assign.c -- see assign.h. Column (t, j) has index t*k + j and entries
+ *   row t (coefficient 1), row s + j (coefficient w_t), and row s + k + e*k + j
+ *   (coefficient 1) for every lifted cannot-link e incident to t.
+ * Integrality test on the LP vertex: every y within 1e-6 of 0 or 1.
+ */
+#include "assign.h"
+#include "core.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ckm_assign_free(ckm_assign *a)
+{
+    free(a->col_start);
+    free(a->row_index);
+    free(a->value);
+    free(a->obj);
+    free(a->col_lo);
+    free(a->col_hi);
+    free(a->row_lo);
+    free(a->row_hi);
+    free(a->x);
+    free(a->start);
+    memset(a, 0, sizeof *a);
+}
+
+ckm_error ckm_assign_init(ckm_assign *a, const ckm_reduced *r, ckm_err *err)
+{
+    memset(a, 0, sizeof *a);
+    a->r = r;
+    size_t s = r->s, k = r->k, cols, rows, nnz;
+    size_t *deg = ckm_calloc_array(s, sizeof(size_t));
+    if (!deg)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    for (size_t e = 0; e < r->n_cl; e++) {
+        deg[r->cl[2 * e]]++;
+        deg[r->cl[2 * e + 1]]++;
+    }
+    /* nnz = s k (assignment) + s k (sizes) + 2 k n_cl (cannot-links) */
+    if (!ckm_mul_ok(s, k, &cols) || !ckm_mul_ok(r->n_cl, k, &rows) || cols > INT_MAX / 4 ||
+        rows > INT_MAX / 4 || s + k + rows > INT_MAX || 2 * cols + 2 * rows > INT_MAX) {
+        free(deg);
+        return ckm_fail(err, CKM_ERR_INVALID,
+                        "assignment model too large for the LP backend (%zu groups x %zu clusters, %zu cannot-links)",
+                        s, k, r->n_cl);
+    }
+    rows = s + k + rows;
+    nnz = 2 * cols + 2 * r->n_cl * k;
+    a->col_start = ckm_alloc_array(cols + 1, sizeof(int));
+    a->row_index = ckm_alloc_array(nnz ? nnz : 1, sizeof(int));
+    a->value = ckm_alloc_array(nnz ? nnz : 1, sizeof(double));
+    a->obj = ckm_alloc_array(cols, sizeof(double));
+    a->col_lo = ckm_calloc_array(cols, sizeof(double));
+    a->col_hi = ckm_alloc_array(cols, sizeof(double));
+    a->row_lo = ckm_alloc_array(rows, sizeof(double));
+    a->row_hi = ckm_alloc_array(rows, sizeof(double));
+    a->x = ckm_alloc_array(cols, sizeof(double));
+    a->start = ckm_alloc_array(cols, sizeof(double));
+    /* incident cannot-links of each super-point, CSR */
+    size_t *inc_start = ckm_calloc_array(s + 1, sizeof(size_t));
+    size_t *inc = ckm_alloc_array(2 * r->n_cl + 1, sizeof(size_t));
+    if (!a->col_start || !a->row_index || !a->value || !a->obj || !a->col_lo || !a->col_hi ||
+        !a->row_lo || !a->row_hi || !a->x || !a->start || !inc_start || !inc) {
+        free(deg);
+        free(inc_start);
+        free(inc);
+        ckm_assign_free(a);
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the assignment model");
+    }
+    for (size_t t = 0; t < s; t++)
+        inc_start[t + 1] = inc_start[t] + deg[t];
+    memcpy(deg, inc_start, s * sizeof(size_t));
+    for (size_t e = 0; e < r->n_cl; e++) {
+        inc[deg[r->cl[2 * e]]++] = e;
+        inc[deg[r->cl[2 * e + 1]]++] = e;
+    }
+    free(deg);
+    size_t pos = 0;
+    for (size_t t = 0; t < s; t++)
+        for (size_t j = 0; j < k; j++) {
+            size_t c = t * k + j;
+            a->col_start[c] = (int)pos;
+            a->col_hi[c] = 1.0;
+            a->row_index[pos] = (int)t;
+            a->value[pos++] = 1.0;
+            a->row_index[pos] = (int)(s + j);
+            a->value[pos++] = (double)r->weight[t];
+            for (size_t q = inc_start[t]; q < inc_start[t + 1]; q++) {
+                a->row_index[pos] = (int)(s + k + inc[q] * k + j);
+                a->value[pos++] = 1.0;
+            }
+        }
+    a->col_start[cols] = (int)pos;
+    free(inc_start);
+    free(inc);
+    for (size_t t = 0; t < s; t++)
+        a->row_lo[t] = a->row_hi[t] = 1.0;
+    for (size_t j = 0; j < k; j++) {
+        a->row_lo[s + j] = (double)r->lo[j];
+        a->row_hi[s + j] = (double)r->hi[j];
+    }
+    for (size_t q = s + k; q < rows; q++) {
+        a->row_lo[q] = -CKM_BK_INF;
+        a->row_hi[q] = 1.0;
+    }
+    ckm_lp lp = {(int)cols, (int)rows, a->obj, a->col_lo, a->col_hi, a->row_lo, a->row_hi,
+                 a->col_start, a->row_index, a->value};
+    a->lp = lp;
+    return CKM_OK;
+}
+
+/* Labels from a 0/1 vector; false when some y is fractional. */
+static bool integral_labels(const ckm_assign *a, const double *x, int32_t *labels)
+{
+    size_t s = a->r->s, k = a->r->k;
+    for (size_t t = 0; t < s; t++) {
+        int32_t lab = -1;
+        for (size_t j = 0; j < k; j++) {
+            double v = x[t * k + j];
+            if (v > 1e-6 && v < 1.0 - 1e-6)
+                return false;
+            if (v >= 0.5)
+                lab = (int32_t)j;
+        }
+        if (lab < 0)
+            return false;
+        labels[t] = lab;
+    }
+    return true;
+}
+
+static double labels_cost(const ckm_assign *a, const double *cost, const int32_t *labels)
+{
+    double f = 0.0;
+    for (size_t t = 0; t < a->r->s; t++)
+        f += cost[t * a->r->k + (size_t)labels[t]];
+    return f;
+}
+
+ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *start,
+                           double time_limit_s, int32_t *labels, ckm_assign_result *res,
+                           ckm_err *err)
+{
+    double t0 = ckm_now();
+    memset(res, 0, sizeof *res);
+    size_t cols = (size_t)a->lp.ncols, k = a->r->k;
+    memcpy(a->obj, cost, cols * sizeof(double));
+    ckm_bk_result br;
+    ckm_error rc = ckm_bk_lp(&a->lp, time_limit_s, a->x, &br, err);
+    if (rc != CKM_OK)
+        return rc;
+    res->status = br.status;
+    if (br.status == CKM_BK_OPTIMAL && !integral_labels(a, a->x, labels)) {
+        /* fractional vertex: CBC, warm-started from the caller's feasible labelling */
+        double left = time_limit_s > 0.0 ? time_limit_s - (ckm_now() - t0) : 0.0;
+        if (time_limit_s > 0.0 && left <= 0.0) {
+            res->status = CKM_BK_LIMIT_NONE;
+        } else {
+            if (start) {
+                memset(a->start, 0, cols * sizeof(double));
+                for (size_t t = 0; t < a->r->s; t++)
+                    a->start[t * k + (size_t)start[t]] = 1.0;
+            }
+            res->used_mip = 1;
+            if ((rc = ckm_bk_mip(&a->lp, left, start ? a->start : NULL, a->x, &br, err)) != CKM_OK)
+                return rc;
+            res->status = br.status;
+            if ((br.status == CKM_BK_OPTIMAL || br.status == CKM_BK_LIMIT_FEASIBLE) &&
+                !integral_labels(a, a->x, labels))
+                res->status = CKM_BK_FAILED;
+        }
+        /* a time-out with nothing better still leaves the caller's labelling feasible */
+        if (res->status == CKM_BK_LIMIT_NONE && start) {
+            memcpy(labels, start, a->r->s * sizeof(int32_t));
+            res->status = CKM_BK_LIMIT_FEASIBLE;
+        }
+    } else if (br.status == CKM_BK_LIMIT_NONE && start) {
+        memcpy(labels, start, a->r->s * sizeof(int32_t));
+        res->status = CKM_BK_LIMIT_FEASIBLE;
+    }
+    if (res->status == CKM_BK_OPTIMAL || res->status == CKM_BK_LIMIT_FEASIBLE)
+        res->objective = labels_cost(a, cost, labels);
+    res->seconds = ckm_now() - t0;
+    return CKM_OK;
+}

@@ -1,0 +1,47 @@
+/*
+ * assign.h -- the exact assignment step of BLPKM_CC-style algorithms (internal).
+ * Given costs cost[t*k + j] of putting super-point t in cluster j, solve
+ *   min sum_tj cost_tj y_tj
+ *   s.t. sum_j y_tj = 1                      (every super-point in one cluster)
+ *        lo_j <= sum_t w_t y_tj <= hi_j       (size bounds, in points)
+ *        y_aj + y_bj <= 1   for every lifted cannot-link (a, b) and cluster j
+ *        y_tj in {0, 1}
+ * Strategy (measured, see docs/formulations.md): LP relaxation with CLP; if its optimal
+ * vertex is integral it is the MILP optimum; otherwise CBC (default settings) warm-started
+ * from a feasible labelling when one is given. The model's rows do not depend on the
+ * costs, so an infeasible model means the clustering problem itself is infeasible.
+ */
+#ifndef CKM_ASSIGN_H
+#define CKM_ASSIGN_H
+
+#include "backend.h"
+#include "reduced.h"
+
+typedef struct ckm_assign {
+    const ckm_reduced *r;
+    ckm_lp lp;
+    int *col_start, *row_index;
+    double *value, *obj, *col_lo, *col_hi, *row_lo, *row_hi;
+    double *x, *start;
+} ckm_assign;
+
+typedef struct ckm_assign_result {
+    ckm_bk_status status; /* OPTIMAL, INFEASIBLE, LIMIT_FEASIBLE, LIMIT_NONE, FAILED */
+    double objective;     /* sum of costs of the returned labels */
+    int used_mip;         /* 1 when the LP was fractional and CBC ran */
+    double seconds;
+} ckm_assign_result;
+
+/* Build the constraint matrix once per reduced problem. Errors: too large for int
+ * indices (s*k or nonzeros > INT_MAX), out of memory. */
+ckm_error ckm_assign_init(ckm_assign *a, const ckm_reduced *r, ckm_err *err);
+void ckm_assign_free(ckm_assign *a);
+
+/* Solve with the given costs (s*k). start: a feasible labelling of the super-points used
+ * as CBC's MIP start, or NULL. labels (s) written for OPTIMAL and LIMIT_FEASIBLE.
+ * time_limit_s <= 0: none. */
+ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *start,
+                           double time_limit_s, int32_t *labels, ckm_assign_result *res,
+                           ckm_err *err);
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * backend.h -- the internal LP/MILP contract. Algorithms build a model in plain C arrays
+ * (0-based, column-major CSC) and never see a COIN-OR type; lp_clp.c and mip_cbc.c are
+ * the only files that include COIN-OR headers.
+ *   min c'x  s.t.  row_lo <= A x <= row_hi,  col_lo <= x <= col_hi  (+ x integer for MILP)
+ * Infinite bounds are +-CKM_BK_INF. Every call is self-contained (no model is reused).
+ * CBC is not thread-safe (global state in its driver): mip_cbc.c serialises CBC calls
+ * behind one process-wide mutex -- the only shared state in ckm, guarding a dependency.
+ */
+#ifndef CKM_BACKEND_H
+#define CKM_BACKEND_H
+
+#include "ckm.h"
+
+#include <float.h>
+
+#define CKM_BK_INF DBL_MAX
+
+typedef struct ckm_lp {
+    int ncols, nrows;
+    const double *obj;              /* ncols */
+    const double *col_lo, *col_hi;  /* ncols */
+    const double *row_lo, *row_hi;  /* nrows */
+    const int *col_start;           /* ncols + 1 */
+    const int *row_index;           /* col_start[ncols] entries */
+    const double *value;            /* col_start[ncols] entries */
+} ckm_lp;
+
+typedef enum ckm_bk_status {
+    CKM_BK_OPTIMAL = 0,    /* x optimal */
+    CKM_BK_INFEASIBLE,     /* proven: no x satisfies the constraints */
+    CKM_BK_LIMIT_FEASIBLE, /* time limit; x is the best feasible point found */
+    CKM_BK_LIMIT_NONE,     /* time limit; no feasible point */
+    CKM_BK_FAILED          /* numerical trouble / unbounded: x meaningless */
+} ckm_bk_status;
+
+typedef struct ckm_bk_result {
+    ckm_bk_status status;
+    double objective;  /* c'x when x is set */
+    double bound;      /* MILP: best proven lower bound (or -inf); LP: = objective */
+    double seconds;
+} ckm_bk_result;
+
+/* Solve the LP relaxation with CLP (dual simplex). x: ncols, written when status is
+ * OPTIMAL. time_limit_s <= 0: none. */
+ckm_error ckm_bk_lp(const ckm_lp *m, double time_limit_s, double *x, ckm_bk_result *res,
+                    ckm_err *err);
+
+/* Solve with every column integer, CBC default settings. start (ncols, or NULL) is a
+ * feasible integer point handed to CBC as a MIP start. x: ncols, written when status is
+ * OPTIMAL or LIMIT_FEASIBLE. */
+ckm_error ckm_bk_mip(const ckm_lp *m, double time_limit_s, const double *start, double *x,
+                     ckm_bk_result *res, ckm_err *err);
+
+/* "Clp x.y.z, Cbc x.y.z" for reports. */
+const char *ckm_bk_versions(void);
+
+#endif
