@@ -32,7 +32,7 @@ static void log_stderr(void *user, const char *line)
     fprintf(stderr, "%s\n", line);
 }
 
-enum { O_K, O_CONS, O_MIN, O_MAX, O_SIZES, O_ALGO, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
+enum { O_K, O_CONS, O_MIN, O_MAX, O_SIZES, O_ALGO, O_DIST, O_INIT, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
        O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
        O_STD, O_VERBOSE, O_QUIET, O_HELP, O_COUNT };
 
@@ -44,8 +44,9 @@ static void usage(cli_opt *opts)
            "Cluster the points of DATA (CSV/TSV/whitespace text, KEEL .dat, or the PC-SOS-SDP\n"
            "'n d k' format) into K clusters, honouring the given constraints.\n\noptions:\n");
     cli_print_options(opts, O_COUNT);
-    printf("\ndefaults: --algorithm %s --seed %llu --n-init %d --max-iter %d --tol %g "
-           "--time-limit none --threads 0 (all cores); size bounds 1..n per cluster\n",
+    printf("\ndefaults: --algorithm %s --seed %llu --n-init %d --max-iter %d (0 = algorithm's own: kmeans 300,\n"
+           "          blpkm 100, cop 300) --tol %g --time-limit none --threads 0 (all cores);\n"
+           "          size bounds 1..n per cluster (no empty cluster)\n",
            s.algorithm, (unsigned long long)s.seed, s.n_init, s.max_iter, s.tol);
     printf("algorithms:\n");
     for (size_t i = 0; i < ckm_algorithm_count(); i++) {
@@ -76,9 +77,11 @@ int cmd_cluster(int argc, char **argv)
         [O_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
         [O_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
         [O_ALGO] = {"algorithm", 'a', "NAME", "algorithm (list below)", NULL},
+        [O_DIST] = {"distance", 0, "sqeuclidean|euclidean", "assignment distance of blpkm (default sqeuclidean; SSE is always reported)", NULL},
+        [O_INIT] = {"init", 0, "default|random|kmeans++", "initial centers (default: random for blpkm, kmeans++ otherwise)", NULL},
         [O_SEED] = {"seed", 's', "S", "random seed (same input + seed = same output)", NULL},
         [O_NINIT] = {"n-init", 0, "N", "restarts; the best SSE is kept", NULL},
-        [O_MAXIT] = {"max-iter", 0, "N", "iterations per restart", NULL},
+        [O_MAXIT] = {"max-iter", 0, "N", "iterations per restart (0 = the algorithm's default)", NULL},
         [O_TOL] = {"tol", 0, "X", "k-means center-shift tolerance (relative to mean variance)", NULL},
         [O_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; best labelling so far is returned", NULL},
         [O_THREADS] = {"threads", 'j', "N", "worker threads for parallel algorithms (0 = all cores)", NULL},
@@ -118,11 +121,28 @@ int cmd_cluster(int argc, char **argv)
         }
         snprintf(s.algorithm, sizeof s.algorithm, "%s", v);
     }
+    if ((v = opts[O_DIST].value)) {
+        if (strcmp(v, "sqeuclidean") == 0) s.distance = CKM_DISTANCE_SQEUCLIDEAN;
+        else if (strcmp(v, "euclidean") == 0) s.distance = CKM_DISTANCE_EUCLIDEAN;
+        else {
+            fprintf(stderr, "ckm cluster: --distance: '%s' is not one of sqeuclidean, euclidean\n", v);
+            return EXIT_USAGE;
+        }
+    }
+    if ((v = opts[O_INIT].value)) {
+        if (strcmp(v, "default") == 0) s.init = CKM_INIT_DEFAULT;
+        else if (strcmp(v, "random") == 0) s.init = CKM_INIT_RANDOM;
+        else if (strcmp(v, "kmeans++") == 0) s.init = CKM_INIT_KMEANSPP;
+        else {
+            fprintf(stderr, "ckm cluster: --init: '%s' is not one of default, random, kmeans++\n", v);
+            return EXIT_USAGE;
+        }
+    }
     if ((v = opts[O_SEED].value) && !cli_u64(cmd, "seed", v, &s.seed))
         return EXIT_USAGE;
     if ((v = opts[O_NINIT].value) && !cli_int(cmd, "n-init", v, 1, &s.n_init))
         return EXIT_USAGE;
-    if ((v = opts[O_MAXIT].value) && !cli_int(cmd, "max-iter", v, 1, &s.max_iter))
+    if ((v = opts[O_MAXIT].value) && !cli_int(cmd, "max-iter", v, 0, &s.max_iter))
         return EXIT_USAGE;
     if ((v = opts[O_TOL].value) && !cli_double(cmd, "tol", v, 0.0, &s.tol))
         return EXIT_USAGE;

@@ -46,5 +46,9 @@ const ckm_algo *ckm_algo_lookup(const char *name);
 /* Algorithms (one file each). */
 ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
                           ckm_err *err);
+ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
+                         ckm_err *err);
+ckm_error ckm_algo_cop(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
+                       ckm_err *err);
 
 #endif

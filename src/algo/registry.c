@@ -10,6 +10,13 @@ static const ckm_algo algorithms[] = {
     {{"kmeans", "Lloyd's k-means with greedy k-means++ seeding and restarts (unconstrained baseline)",
       0, 0},
      ckm_algo_kmeans},
+    {{"blpkm",
+      "BLPKM_CC (Baumann 2020): k-means with an exact binary-LP assignment step (CLP, then CBC)",
+      CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS, 0},
+     ckm_algo_blpkm},
+    {{"cop", "COP-KMeans (Wagstaff et al. 2001): greedy constrained assignment; may fail on feasible problems",
+      CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK, 0},
+     ckm_algo_cop},
 };
 
 #define N_ALGOS (sizeof algorithms / sizeof algorithms[0])

@@ -1,0 +1,154 @@
+/*
+ * blpkm.c -- BLPKM_CC (Baumann 2020): k-means whose assignment step is the exact binary
+ * linear program of assign.h, so must-links, cannot-links and size bounds hold in every
+ * iteration.
+ *   init     k distinct random data points (as published), or k-means++ on must-link
+ *            groups (settings.init = KMEANSPP)
+ *   repeat   cost_tj = w_t ||m_t - c_j||^2 (sqeuclidean; = sum_{i in S_t} ||x_i - c_j||^2
+ *            up to a constant) or sum_{i in S_t} ||x_i - c_j|| (euclidean, the author's code)
+ *            (labels, total) = exact assignment, warm-started from the previous labels
+ *            stop as soon as total does not strictly decrease (the labels of the previous
+ *            iteration are kept), or after max_iter (default 100) iterations
+ *            c_j = mean of the points of cluster j (an empty cluster, possible only with
+ *            lo_j = 0, keeps its center)
+ *   restarts n_init, seeded (seed, r); the lowest SSE of the kept labels wins.
+ * The assignment rows do not depend on the centers: if the first assignment model is
+ * infeasible, the clustering problem is (status infeasible, proved by CLP/CBC).
+ */
+#include "algo.h"
+#include "assign.h"
+#include "centers.h"
+#include "seeding.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void costs(const ckm_reduced *r, ckm_distance dist, const double *C, double *cost)
+{
+    size_t d = r->d, k = r->k;
+    for (size_t t = 0; t < r->s; t++)
+        for (size_t j = 0; j < k; j++) {
+            double c = 0.0;
+            if (dist == CKM_DISTANCE_EUCLIDEAN) {
+                for (size_t q = r->member_start[t]; q < r->member_start[t + 1]; q++)
+                    c += sqrt(ckm_sqdist(r->X + r->members[q] * d, C + j * d, d));
+            } else {
+                c = (double)r->weight[t] * ckm_sqdist(r->mean + t * d, C + j * d, d);
+            }
+            cost[t * k + j] = c;
+        }
+}
+
+ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
+                         ckm_err *err)
+{
+    const ckm_settings *set = ctx->s;
+    size_t s = r->s, d = r->d, k = r->k;
+    int max_iter = set->max_iter > 0 ? set->max_iter : 100;
+    ckm_init init = set->init == CKM_INIT_KMEANSPP ? CKM_INIT_KMEANSPP : CKM_INIT_RANDOM;
+    out->lower_bound = -INFINITY;
+    ckm_assign asg;
+    ckm_seeder seeder;
+    memset(&asg, 0, sizeof asg);
+    memset(&seeder, 0, sizeof seeder);
+    double *C = ckm_alloc_array(k * d, sizeof(double)), *wsum = ckm_alloc_array(k, sizeof(double));
+    double *cost = ckm_alloc_array(s * k, sizeof(double));
+    int32_t *cur = ckm_alloc_array(s, sizeof(int32_t)), *kept = ckm_alloc_array(s, sizeof(int32_t));
+    ckm_error rc = CKM_OK;
+    if (!C || !wsum || !cost || !cur || !kept) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "blpkm: out of memory");
+        goto done;
+    }
+    if ((rc = ckm_assign_init(&asg, r, err)) != CKM_OK ||
+        (rc = ckm_seeder_init(&seeder, r, set->threads, err)) != CKM_OK)
+        goto done;
+    double best_sse = INFINITY;
+    size_t lp_steps = 0, mip_steps = 0;
+    ckm_status why = CKM_STATUS_FEASIBLE;
+    int stopped = 0;
+    out->status = CKM_STATUS_FEASIBLE;
+    for (int rs = 0; rs < set->n_init && !stopped; rs++) {
+        ckm_rng rng;
+        ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
+        ckm_seed_centers(&seeder, init, &rng, C);
+        double best_total = INFINITY;
+        bool have = false;
+        int it = 0;
+        for (; it < max_iter; it++) {
+            if (ckm_ctx_stop(ctx, &why)) {
+                stopped = 1;
+                break;
+            }
+            costs(r, set->distance, C, cost);
+            double left = isfinite(ctx->deadline) ? ctx->deadline - ckm_now() : 0.0;
+            if (isfinite(ctx->deadline) && left <= 0.0)
+                left = 1e-3;
+            ckm_assign_result ar;
+            if ((rc = ckm_assign_solve(&asg, cost, have ? kept : NULL, left, cur, &ar, err)) != CKM_OK)
+                goto done;
+            ar.used_mip ? mip_steps++ : lp_steps++;
+            if (ar.status == CKM_BK_INFEASIBLE) {
+                out->status = CKM_STATUS_INFEASIBLE;
+                snprintf(out->message, sizeof out->message,
+                         "no labelling satisfies the constraints: the assignment model is infeasible "
+                         "(proved by %s)",
+                         ar.used_mip ? "CBC" : "CLP on its LP relaxation");
+                goto done;
+            }
+            if (ar.status == CKM_BK_FAILED) {
+                rc = ckm_fail(err, CKM_ERR_INTERNAL, "blpkm: the LP/MILP solver failed on an assignment step");
+                goto done;
+            }
+            if (ar.status == CKM_BK_LIMIT_NONE) {
+                why = CKM_STATUS_TIME_LIMIT;
+                stopped = 1;
+                break;
+            }
+            bool improved = ar.objective < best_total;
+            if (improved) {
+                best_total = ar.objective;
+                memcpy(kept, cur, s * sizeof(int32_t));
+                have = true;
+                ckm_group_means(r, kept, C, wsum);
+            }
+            ckm_ctx_log(ctx, 2, "blpkm restart %d iter %d: assignment total %.10g (%s, %.3f s)", rs + 1,
+                        it + 1, ar.objective, ar.used_mip ? "CBC" : "LP integral", ar.seconds);
+            if (ar.status == CKM_BK_LIMIT_FEASIBLE) {
+                why = CKM_STATUS_TIME_LIMIT;
+                stopped = 1;
+                break;
+            }
+            if (!improved)
+                break;
+        }
+        if (!have)
+            continue;
+        double sse = ckm_group_sse(r, kept, C, wsum);
+        out->restarts = rs + 1;
+        ckm_ctx_log(ctx, 1, "blpkm restart %d/%d: SSE %.10g after %d iterations (%.2f s)", rs + 1,
+                    set->n_init, sse, it, ckm_now() - ctx->start);
+        if (sse < best_sse) {
+            best_sse = sse;
+            memcpy(out->labels, kept, s * sizeof(int32_t));
+            out->has_labels = 1;
+            out->iterations = it;
+        }
+    }
+    if (stopped)
+        out->status = why;
+    snprintf(out->message, sizeof out->message,
+             "%s%d restart%s; %zu assignment step%s had an integral LP, %zu needed CBC",
+             stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit after " : "interrupted after ") : "",
+             out->restarts, out->restarts == 1 ? "" : "s", lp_steps, lp_steps == 1 ? "" : "s", mip_steps);
+done:
+    ckm_assign_free(&asg);
+    ckm_seeder_free(&seeder);
+    free(C);
+    free(wsum);
+    free(cost);
+    free(cur);
+    free(kept);
+    return rc;
+}

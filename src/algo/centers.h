@@ -1,0 +1,19 @@
+/*
+ * centers.h -- small helpers shared by the Lloyd-type algorithms on super-points.
+ */
+#ifndef CKM_CENTERS_H
+#define CKM_CENTERS_H
+
+#include "reduced.h"
+
+/* C_j = sum_{l(t)=j} w_t m_t / sum_{l(t)=j} w_t; a cluster without points keeps its
+ * previous center. Returns the number of empty clusters. */
+size_t ckm_group_means(const ckm_reduced *r, const int32_t *labels, double *C, double *wsum);
+
+/* SSE of a super-point labelling: sum_t w_t ||m_t - c_l(t)||^2 + scatter, with c the
+ * weighted means of the labels (computed into C). */
+double ckm_group_sse(const ckm_reduced *r, const int32_t *labels, double *C, double *wsum);
+
+double ckm_sqdist(const double *a, const double *b, size_t d);
+
+#endif
