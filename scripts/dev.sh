@@ -19,6 +19,10 @@ case "$cmd" in
     echo "== wine (data/wine.csv), standardised, scored against its class column"
     ./build/ckm cluster data/wine.csv -k 3 --label-column last --standardize --seed 1
     echo
+    echo "== BLPKM_CC on iris with 50 must/cannot-links and cluster sizes between 45 and 55"
+    ./build/ckm cluster data/iris.csv -k 3 --algorithm blpkm --constraints data/iris_constraints.txt \
+      --min-size 45 --max-size 55 --seed 1
+    echo
     echo "== constraint preprocessing: a contradictory constraint set is proven infeasible"
     set +e
     ./build/ckm cluster data/iris.csv -k 3 --constraints tests/cli/data/cons_contra.txt
