@@ -9,6 +9,7 @@
 #include "ckm.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,16 @@ static int ck_passed, ck_failed;
                     (err).message, (needle));                                                 \
         }                                                                                     \
     } while (0)
+
+/* splitmix64 stream: the tests' own generator, independent of the library's RNG. */
+__attribute__((unused)) static double ck_unif(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return (double)(z >> 11) * 0x1.0p-53;
+}
 
 static int ck_report(void)
 {

@@ -10,14 +10,7 @@
 #include <stdint.h>
 
 static uint64_t sm_state;
-static double unif(void)
-{
-    uint64_t z = (sm_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return (double)(z >> 11) * 0x1.0p-53;
-}
+static double unif(void) { return ck_unif(&sm_state); }
 
 static ckm_result *solve(const double *X, int n, int d, int k, const oracle_pair *pairs, int np,
                          const size_t *lo, const size_t *hi, const char *algo, int n_init, ckm_init init,

@@ -4,45 +4,18 @@
  * property of every returned labelling, iris's known optimum SSE 78.851, and determinism.
  */
 #include "check.h"
+#include "oracle.h"
 
 #include <stdint.h>
 
-/* splitmix64: the tests' own generator, independent of the library's */
 static uint64_t sm_state;
-static double unif(void)
-{
-    uint64_t z = (sm_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return (double)(z >> 11) * 0x1.0p-53;
-}
+static double unif(void) { return ck_unif(&sm_state); }
 
 /* Minimum SSE over all labellings with every cluster non-empty (k^n enumeration). */
 static double brute_force(const double *X, size_t n, size_t d, size_t k)
 {
-    int32_t lab[12];
-    size_t total = 1;
-    for (size_t i = 0; i < n; i++)
-        total *= k;
-    double best = INFINITY;
-    for (size_t code = 0; code < total; code++) {
-        size_t c = code, used = 0;
-        int seen[8] = {0};
-        for (size_t i = 0; i < n; i++) {
-            lab[i] = (int32_t)(c % k);
-            c /= k;
-            if (!seen[lab[i]]++)
-                used++;
-        }
-        if (used != k)
-            continue;
-        double sse;
-        ckm_err err = {CKM_OK, ""};
-        if (ckm_sse(X, n, d, lab, k, &sse, &err) == CKM_OK && sse < best)
-            best = sse;
-    }
-    return best;
+    size_t lo[3] = {1, 1, 1}, hi[3] = {n, n, n};
+    return oracle_best(X, (int)n, (int)d, (int)k, NULL, 0, lo, hi, NULL);
 }
 
 static ckm_result *run(const double *X, size_t n, size_t d, size_t k, uint64_t seed, int n_init)

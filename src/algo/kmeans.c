@@ -16,6 +16,7 @@
  */
 #include "algo.h"
 #include "objective.h"
+#include "centers.h"
 #include "seeding.h"
 
 #include <math.h>
@@ -34,15 +35,6 @@ typedef struct km_ws {
     ckm_seeder seeder;
 } km_ws;
 
-static double sqdist(const double *a, const double *b, size_t d)
-{
-    double s = 0.0;
-    for (size_t f = 0; f < d; f++) {
-        double t = a[f] - b[f];
-        s += t * t;
-    }
-    return s;
-}
 
 /* Assignment step with empty-cluster repair. Returns the number of labels changed. */
 static size_t assign(km_ws *ws)
@@ -122,7 +114,7 @@ static double update(km_ws *ws)
                 c[f] /= ws->wsum[j];
         else
             memcpy(c, ws->C + j * d, d * sizeof(double));
-        shift += sqdist(c, ws->C + j * d, d);
+        shift += ckm_sqdist(c, ws->C + j * d, d);
     }
     double *tmp = ws->C;
     ws->C = ws->Cnew;
@@ -136,7 +128,7 @@ static double objective(km_ws *ws)
     update(ws);
     double f = 0.0;
     for (size_t t = 0; t < ws->s; t++)
-        f += ws->w[t] * sqdist(ws->Y + t * ws->d, ws->C + (size_t)ws->lab[t] * ws->d, ws->d);
+        f += ws->w[t] * ckm_sqdist(ws->Y + t * ws->d, ws->C + (size_t)ws->lab[t] * ws->d, ws->d);
     return f;
 }
 

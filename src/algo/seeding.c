@@ -12,6 +12,7 @@
  * Cost: k-means++ O(k (2 + ln k) s d); random O(k).
  */
 #include "seeding.h"
+#include "centers.h"
 #include "core.h"
 
 #include <math.h>
@@ -19,16 +20,6 @@
 #include <string.h>
 
 #define SEED_BLOCK 8192 /* points per partial sum: fixed, so sums do not depend on threads */
-
-static double sqdist(const double *a, const double *b, size_t d)
-{
-    double s = 0.0;
-    for (size_t f = 0; f < d; f++) {
-        double t = a[f] - b[f];
-        s += t * t;
-    }
-    return s;
-}
 
 ckm_error ckm_seeder_init(ckm_seeder *ws, const ckm_reduced *r, int threads, ckm_err *err)
 {
@@ -105,7 +96,7 @@ static void seed_blocks(void *ctx, size_t b0, size_t b1, int tid)
             const double *y = ws->Y + j->cand[q] * d;
             double *out = ws->cand_dist + q * s, pot = 0.0;
             for (size_t t = b * SEED_BLOCK; t < t1; t++) {
-                double dd = sqdist(ws->Y + t * d, y, d);
+                double dd = ckm_sqdist(ws->Y + t * d, y, d);
                 out[t] = dd < ws->closest[t] ? dd : ws->closest[t];
                 pot += ws->w[t] * out[t];
             }
@@ -126,7 +117,7 @@ static void seed_kmeanspp(ckm_seeder *ws, ckm_rng *rng, double *C)
     size_t first = draw(ws->cumsum, s, ckm_rng_uniform(rng) * total);
     memcpy(C, ws->Y + first * d, d * sizeof(double));
     for (size_t t = 0; t < s; t++)
-        ws->closest[t] = sqdist(ws->Y + t * d, C, d);
+        ws->closest[t] = ckm_sqdist(ws->Y + t * d, C, d);
     seed_job job = {ws, cand, trials, ws->partial};
     for (size_t c = 1; c < k; c++) {
         double acc = 0.0;

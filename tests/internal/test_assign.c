@@ -11,14 +11,7 @@
 #include <stdint.h>
 
 static uint64_t st = 3;
-static double unif(void)
-{
-    uint64_t z = (st += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return (double)(z >> 11) * 0x1.0p-53;
-}
+static double unif(void) { return ck_unif(&st); }
 
 int main(void)
 {
