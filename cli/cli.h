@@ -52,13 +52,15 @@ bool cli_label_column(const char *cmd, const char *v, ckm_read_options *ro);
 /* Read a constraint file and add it to p; EXIT_SOLVED or the exit code after printing. */
 int cli_add_constraints(const char *cmd, ckm_problem *p, const char *path);
 
-/* Size options shared by cluster and check: --min-size, --max-size, --sizes. */
+/* Size options shared by cluster, check and assign: --min-size, --max-size, --sizes,
+ * --balanced (at most one kind). */
 bool cli_apply_sizes(const char *cmd, ckm_problem *p, const char *min_s, const char *max_s,
-                     const char *sizes_file);
+                     const char *sizes_file, const char *balanced);
 
 int cmd_cluster(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_assign(int argc, char **argv);
 
 #endif

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { C_LABELS, C_K, C_CONS, C_MIN, C_MAX, C_SIZES, C_LABEL_COL, C_HELP, C_COUNT };
+enum { C_LABELS, C_K, C_CONS, C_MIN, C_MAX, C_SIZES, C_BAL, C_LABEL_COL, C_HELP, C_COUNT };
 
 int cmd_check(int argc, char **argv)
 {
@@ -21,6 +21,7 @@ int cmd_check(int argc, char **argv)
         [C_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
         [C_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
         [C_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
+        [C_BAL] = {"balanced", 0, NULL, "sizes floor(n/k)..ceil(n/k) for every cluster", NULL},
         [C_LABEL_COL] = {"label-column", 'l', "IDX|last", "column of DATA to exclude as ground truth", NULL},
         [C_HELP] = {"help", 'h', NULL, "show this help", NULL},
     };
@@ -83,7 +84,7 @@ int cmd_check(int argc, char **argv)
     }
     if (opts[C_CONS].value && (code = cli_add_constraints(cmd, p, opts[C_CONS].value)) != EXIT_SOLVED)
         goto done;
-    if (!cli_apply_sizes(cmd, p, opts[C_MIN].value, opts[C_MAX].value, opts[C_SIZES].value)) {
+    if (!cli_apply_sizes(cmd, p, opts[C_MIN].value, opts[C_MAX].value, opts[C_SIZES].value, opts[C_BAL].value)) {
         code = EXIT_USAGE;
         goto done;
     }

@@ -32,7 +32,7 @@ static void log_stderr(void *user, const char *line)
     fprintf(stderr, "%s\n", line);
 }
 
-enum { O_K, O_CONS, O_MIN, O_MAX, O_SIZES, O_ALGO, O_DIST, O_INIT, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
+enum { O_K, O_CONS, O_MIN, O_MAX, O_SIZES, O_BAL, O_ALGO, O_DIST, O_INIT, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
        O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
        O_STD, O_VERBOSE, O_QUIET, O_HELP, O_COUNT };
 
@@ -45,7 +45,7 @@ static void usage(cli_opt *opts)
            "'n d k' format) into K clusters, honouring the given constraints.\n\noptions:\n");
     cli_print_options(opts, O_COUNT);
     printf("\ndefaults: --algorithm %s --seed %llu --n-init %d --max-iter %d (0 = algorithm's own: kmeans 300,\n"
-           "          blpkm 100, cop 300) --tol %g --time-limit none --threads 0 (all cores);\n"
+           "          blpkm 100, cop 300, sizeflow 300) --tol %g --time-limit none --threads 0 (all cores);\n"
            "          size bounds 1..n per cluster (no empty cluster)\n",
            s.algorithm, (unsigned long long)s.seed, s.n_init, s.max_iter, s.tol);
     printf("algorithms:\n");
@@ -76,6 +76,7 @@ int cmd_cluster(int argc, char **argv)
         [O_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
         [O_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
         [O_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
+        [O_BAL] = {"balanced", 0, NULL, "sizes floor(n/K)..ceil(n/K) for every cluster", NULL},
         [O_ALGO] = {"algorithm", 'a', "NAME", "algorithm (list below)", NULL},
         [O_DIST] = {"distance", 0, "sqeuclidean|euclidean", "assignment distance of blpkm (default sqeuclidean; SSE is always reported)", NULL},
         [O_INIT] = {"init", 0, "default|random|kmeans++", "initial centers (default: random for blpkm, kmeans++ otherwise)", NULL},
@@ -218,7 +219,7 @@ int cmd_cluster(int argc, char **argv)
     }
     if (opts[O_CONS].value && (code = cli_add_constraints(cmd, p, opts[O_CONS].value)) != EXIT_SOLVED)
         goto done;
-    if (!cli_apply_sizes(cmd, p, opts[O_MIN].value, opts[O_MAX].value, opts[O_SIZES].value)) {
+    if (!cli_apply_sizes(cmd, p, opts[O_MIN].value, opts[O_MAX].value, opts[O_SIZES].value, opts[O_BAL].value)) {
         code = EXIT_USAGE;
         goto done;
     }

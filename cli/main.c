@@ -14,6 +14,7 @@ static void usage(void)
             "commands:\n"
             "  cluster          cluster a dataset, honouring constraints\n"
             "  check            verify a labelling against constraints, recompute its SSE\n"
+            "  assign           assign points to given centers under size bounds (predict)\n"
             "  eval             compare two labellings (ARI, NMI, AMI, Mirkin, Hubert)\n"
             "  gen-constraints  random must/cannot-links from ground-truth labels\n"
             "  algorithms       list the algorithms in this build\n"
@@ -34,6 +35,8 @@ int main(int argc, char **argv)
         return cmd_check(argc, argv);
     if (strcmp(c, "eval") == 0)
         return cmd_eval(argc, argv);
+    if (strcmp(c, "assign") == 0)
+        return cmd_assign(argc, argv);
     if (strcmp(c, "gen-constraints") == 0)
         return cmd_gen(argc, argv);
     if (strcmp(c, "version") == 0 || strcmp(c, "--version") == 0) {

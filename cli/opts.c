@@ -180,13 +180,17 @@ bool cli_output_ok(const char *cmd, const char *out, const char *const *inputs, 
 }
 
 bool cli_apply_sizes(const char *cmd, ckm_problem *p, const char *min_s, const char *max_s,
-                     const char *sizes_file)
+                     const char *sizes_file, const char *balanced)
 {
     ckm_err err = {CKM_OK, ""};
     size_t k = ckm_problem_k(p), n = ckm_problem_n(p);
-    if (sizes_file && (min_s || max_s)) {
-        fprintf(stderr, "ckm %s: give either --sizes or --min-size/--max-size, not both\n", cmd);
+    if ((sizes_file != NULL) + (min_s || max_s) + (balanced != NULL) > 1) {
+        fprintf(stderr, "ckm %s: give only one of --sizes, --min-size/--max-size, --balanced\n", cmd);
         return false;
+    }
+    if (balanced) {
+        ckm_problem_set_balanced(p);
+        return true;
     }
     if (sizes_file) {
         size_t *lo = calloc(k, sizeof *lo), *hi = calloc(k, sizeof *hi);

@@ -225,6 +225,8 @@ ckm_error ckm_problem_set_size_range(ckm_problem *p, size_t lo, size_t hi, ckm_e
 /* Per-cluster bounds (arrays of length k); lo == hi gives exact sizes. */
 ckm_error ckm_problem_set_sizes(ckm_problem *p, const size_t *lo, const size_t *hi,
                                 ckm_err *err);
+/* Balanced sizes: floor(n/k) <= |C_j| <= ceil(n/k) for every cluster. */
+void ckm_problem_set_balanced(ckm_problem *p);
 /* Current bounds of cluster j (j < k). */
 void ckm_problem_size_bounds(const ckm_problem *p, size_t j, size_t *lo, size_t *hi);
 
@@ -371,6 +373,27 @@ typedef struct ckm_result {
 ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s, ckm_result **out,
                     ckm_err *err);
 void ckm_result_free(ckm_result *r);
+
+/* ------------------------------------------------------------------------------------ */
+/* Assigning points to given centers under size bounds ("predict")                      */
+/* ------------------------------------------------------------------------------------ */
+
+typedef enum ckm_assign_method {
+    CKM_ASSIGN_AUTO = 0,   /* the transportation solver */
+    CKM_ASSIGN_TRANSPORT,  /* exact successive-shortest-path transportation solver, O(n k) memory */
+    CKM_ASSIGN_LP          /* the same LP through COIN-OR CLP (for comparison; much slower) */
+} ckm_assign_method;
+
+/* Assign n points (X, n*d) to k fixed centers (k*d) minimising sum_i ||x_i - c_l(i)||^2
+ * subject to lo_j <= |C_j| <= hi_j (lo, hi: k entries each, or both NULL for plain
+ * nearest-center assignment). labels: n (written unless infeasible). objective: the sum
+ * of squared distances of the labels. prices (k, or NULL): the dual certificate of the
+ * transportation solver (see docs/formulations.md). *status = CKM_STATUS_OPTIMAL or
+ * CKM_STATUS_INFEASIBLE (sum lo > n or sum hi < n). Memory O(n k). */
+ckm_error ckm_assign_to_centers(const double *X, size_t n, size_t d, const double *centers,
+                                size_t k, const size_t *lo, const size_t *hi,
+                                ckm_assign_method method, int32_t *labels, double *objective,
+                                double *prices, ckm_status *status, ckm_err *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* Evaluation metrics (labels are arbitrary non-negative integers)                       */

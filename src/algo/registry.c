@@ -17,6 +17,10 @@ static const ckm_algo algorithms[] = {
     {{"cop", "COP-KMeans (Wagstaff et al. 2001): greedy constrained assignment; may fail on feasible problems",
       CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK, 0},
      ckm_algo_cop},
+    {{"sizeflow",
+      "size-constrained k-means (Bradley et al. 2000): exact transportation assignment; must-links via CLP/CBC",
+      CKM_HONOURS_MUST_LINK | CKM_HONOURS_SIZE_BOUNDS, 0},
+     ckm_algo_sizeflow},
 };
 
 #define N_ALGOS (sizeof algorithms / sizeof algorithms[0])

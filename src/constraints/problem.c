@@ -146,6 +146,14 @@ ckm_error ckm_problem_set_sizes(ckm_problem *p, const size_t *lo, const size_t *
     return CKM_OK;
 }
 
+void ckm_problem_set_balanced(ckm_problem *p)
+{
+    for (size_t j = 0; j < p->k; j++) {
+        p->lo[j] = p->n / p->k;
+        p->hi[j] = (p->n + p->k - 1) / p->k;
+    }
+}
+
 void ckm_problem_size_bounds(const ckm_problem *p, size_t j, size_t *lo, size_t *hi)
 {
     *lo = p->lo[j];

@@ -1,0 +1,139 @@
+/*
+ * cmd_assign.c -- `ckm assign DATA --centers FILE [size options]`: assign points to fixed
+ * centers minimising squared distances under size bounds (the "predict" of size-
+ * constrained k-means), through ckm_assign_to_centers.
+ */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { A_CENTERS, A_MIN, A_MAX, A_SIZES, A_BAL, A_METHOD, A_OUT, A_LABEL_COL, A_QUIET, A_HELP, A_COUNT };
+
+int cmd_assign(int argc, char **argv)
+{
+    const char *cmd = "assign";
+    cli_opt opts[A_COUNT] = {
+        [A_CENTERS] = {"centers", 0, "FILE", "K rows of center coordinates (CSV, as --centers-out writes)", NULL},
+        [A_MIN] = {"min-size", 0, "N", "every cluster gets at least N points", NULL},
+        [A_MAX] = {"max-size", 0, "N", "every cluster gets at most N points", NULL},
+        [A_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
+        [A_BAL] = {"balanced", 0, NULL, "sizes floor(n/K)..ceil(n/K)", NULL},
+        [A_METHOD] = {"method", 0, "transport|lp", "exact solver: own transportation solver (default) or CLP", NULL},
+        [A_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line", NULL},
+        [A_LABEL_COL] = {"label-column", 'l', "IDX|last", "column of DATA to exclude as ground truth", NULL},
+        [A_QUIET] = {"quiet", 'q', NULL, "print nothing on success", NULL},
+        [A_HELP] = {"help", 'h', NULL, "show this help", NULL},
+    };
+    const char *pos[1];
+    size_t npos;
+    if (!cli_parse(cmd, argc, argv, 2, opts, A_COUNT, pos, 1, &npos))
+        return EXIT_USAGE;
+    if (opts[A_HELP].value) {
+        printf("usage: ckm assign DATA --centers FILE [--min-size N] [--max-size N | --sizes FILE | --balanced]\n\n"
+               "Assign every point of DATA to one of the given centers, minimising the sum of squared\n"
+               "distances subject to the size bounds (exact; without bounds: nearest center).\n\noptions:\n");
+        cli_print_options(opts, A_COUNT);
+        printf("exit codes: 0 assigned, 2 usage/input error, 3 the size bounds cannot be met\n");
+        return EXIT_SOLVED;
+    }
+    if (npos != 1 || !opts[A_CENTERS].value) {
+        fprintf(stderr, "ckm assign: need DATA and --centers FILE (see 'ckm assign --help')\n");
+        return EXIT_USAGE;
+    }
+    const char *inputs[] = {pos[0], opts[A_CENTERS].value, opts[A_SIZES].value};
+    if (!cli_output_ok(cmd, opts[A_OUT].value, inputs, 3))
+        return EXIT_USAGE;
+    ckm_assign_method method = CKM_ASSIGN_AUTO;
+    const char *v;
+    if ((v = opts[A_METHOD].value)) {
+        if (strcmp(v, "transport") == 0)
+            method = CKM_ASSIGN_TRANSPORT;
+        else if (strcmp(v, "lp") == 0)
+            method = CKM_ASSIGN_LP;
+        else {
+            fprintf(stderr, "ckm assign: --method: '%s' is not one of transport, lp\n", v);
+            return EXIT_USAGE;
+        }
+    }
+    ckm_read_options ro, rc_opts;
+    ckm_read_options_default(&ro);
+    ckm_read_options_default(&rc_opts);
+    rc_opts.header = CKM_HEADER_NO;
+    if ((v = opts[A_LABEL_COL].value) && !cli_label_column(cmd, v, &ro))
+        return EXIT_USAGE;
+    ckm_err err = {CKM_OK, ""};
+    ckm_dataset *ds = NULL, *cs = NULL;
+    ckm_problem *p = NULL;
+    int32_t *labels = NULL;
+    size_t *lo = NULL, *hi = NULL;
+    int code = EXIT_INTERNAL;
+    ckm_error rc;
+    if ((rc = ckm_dataset_read(pos[0], &ro, &ds, &err)) != CKM_OK ||
+        (rc = ckm_dataset_read(opts[A_CENTERS].value, &rc_opts, &cs, &err)) != CKM_OK) {
+        code = cli_error(cmd, rc, &err);
+        goto done;
+    }
+    if (cs->d != ds->d) {
+        fprintf(stderr, "ckm assign: centers have %zu features but %s has %zu\n", cs->d, pos[0], ds->d);
+        code = EXIT_USAGE;
+        goto done;
+    }
+    size_t k = cs->n;
+    /* the problem object only carries and validates the size options */
+    if ((rc = ckm_problem_create(ds->X, ds->n, ds->d, k, &p, &err)) != CKM_OK) {
+        code = cli_error(cmd, rc, &err);
+        goto done;
+    }
+    if ((rc = ckm_problem_set_size_range(p, 0, ds->n, &err)) != CKM_OK ||
+        !cli_apply_sizes(cmd, p, opts[A_MIN].value, opts[A_MAX].value, opts[A_SIZES].value, opts[A_BAL].value)) {
+        code = EXIT_USAGE;
+        goto done;
+    }
+    lo = calloc(k, sizeof *lo);
+    hi = calloc(k, sizeof *hi);
+    labels = calloc(ds->n, sizeof *labels);
+    if (!lo || !hi || !labels) {
+        fprintf(stderr, "ckm assign: out of memory\n");
+        goto done;
+    }
+    for (size_t j = 0; j < k; j++)
+        ckm_problem_size_bounds(p, j, &lo[j], &hi[j]);
+    double objective = 0.0;
+    ckm_status st;
+    if ((rc = ckm_assign_to_centers(ds->X, ds->n, ds->d, cs->X, k, lo, hi, method, labels, &objective, NULL,
+                                    &st, &err)) != CKM_OK) {
+        code = cli_error(cmd, rc, &err);
+        goto done;
+    }
+    if (st == CKM_STATUS_INFEASIBLE) {
+        fprintf(stderr, "ckm assign: infeasible: the size bounds cannot hold %zu points in %zu clusters\n", ds->n, k);
+        code = EXIT_INFEASIBLE;
+        goto done;
+    }
+    if (opts[A_OUT].value && (rc = ckm_write_labels(opts[A_OUT].value, labels, ds->n, &err)) != CKM_OK) {
+        code = cli_error(cmd, rc, &err);
+        goto done;
+    }
+    if (!opts[A_QUIET].value) {
+        size_t *sizes = calloc(k, sizeof *sizes);
+        for (size_t i = 0; sizes && i < ds->n; i++)
+            sizes[labels[i]]++;
+        printf("ckm %s: assigned %zu points to %zu centers (optimal under the bounds)\n", ckm_version(), ds->n, k);
+        printf("  sum of squared distances  %.6f\n  sizes                    ", objective);
+        for (size_t j = 0; sizes && j < k; j++)
+            printf(" %zu", sizes[j]);
+        printf("\n");
+        free(sizes);
+    }
+    code = EXIT_SOLVED;
+done:
+    free(lo);
+    free(hi);
+    free(labels);
+    ckm_problem_free(p);
+    ckm_dataset_free(ds);
+    ckm_dataset_free(cs);
+    return code;
+}

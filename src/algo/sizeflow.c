@@ -1,0 +1,150 @@
+/*
+ * sizeflow.c -- size-constrained k-means (Bradley, Bennett & Demiriz 2000).
+ *   init     greedy k-means++ (or random points with init = random)
+ *   repeat   assignment: min sum_i ||x_i - c_l(i)||^2 s.t. lo_j <= |C_j| <= hi_j, an exact
+ *            transportation problem (transport.c), warm-started from the previous
+ *            iteration's cluster prices; c_j = mean of cluster j (an empty cluster, possible
+ *            only with lo_j = 0, keeps its center); until no label changes or max_iter
+ *            (default 300)
+ *   restarts n_init, seeded (seed, r); the lowest SSE wins.
+ * With must-links the groups have weights > 1 and the assignment is no longer a
+ * transportation problem (it is NP-hard in general: bin packing); those steps go to the
+ * exact LP/MILP model of assign.c (CLP, then CBC), and the result message says so.
+ */
+#include "algo.h"
+#include "assign.h"
+#include "centers.h"
+#include "objective.h"
+#include "seeding.h"
+#include "transport.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
+                            ckm_err *err)
+{
+    const ckm_settings *set = ctx->s;
+    size_t s = r->s, d = r->d, k = r->k;
+    int max_iter = set->max_iter > 0 ? set->max_iter : 300;
+    ckm_init init = set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP;
+    bool weighted = s < r->n;
+    out->lower_bound = -INFINITY;
+    ckm_assign asg;
+    ckm_seeder seeder;
+    memset(&asg, 0, sizeof asg);
+    memset(&seeder, 0, sizeof seeder);
+    size_t sk;
+    double *C = ckm_alloc_array(k * d, sizeof(double)), *wsum = ckm_alloc_array(k, sizeof(double));
+    double *cost = ckm_mul_ok(s, k, &sk) ? ckm_alloc_array(sk, sizeof(double)) : NULL;
+    double *price = ckm_alloc_array(k, sizeof(double));
+    int32_t *lab = ckm_alloc_array(s, sizeof(int32_t)), *prev = ckm_alloc_array(s, sizeof(int32_t));
+    ckm_error rc = CKM_OK;
+    size_t steps = 0, moves = 0;
+    double assign_s = 0.0;
+    if (!C || !wsum || !cost || !price || !lab || !prev) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "sizeflow: out of memory for the %zu x %zu cost matrix", s, k);
+        goto done;
+    }
+    if ((rc = ckm_seeder_init(&seeder, r, set->threads, err)) != CKM_OK)
+        goto done;
+    if (weighted && (rc = ckm_assign_init(&asg, r, err)) != CKM_OK)
+        goto done;
+    double best_sse = INFINITY;
+    ckm_status why = CKM_STATUS_FEASIBLE;
+    int stopped = 0;
+    out->status = CKM_STATUS_FEASIBLE;
+    for (int rs = 0; rs < set->n_init && !stopped; rs++) {
+        ckm_rng rng;
+        ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
+        ckm_seed_centers(&seeder, init, &rng, C);
+        memset(price, 0, k * sizeof(double));
+        bool have = false;
+        int it = 0;
+        for (; it < max_iter; it++) {
+            if (ckm_ctx_stop(ctx, &why)) {
+                stopped = 1;
+                break;
+            }
+            double t0 = ckm_now();
+            if (!weighted) {
+                ckm_sqdist_matrix(r->mean, s, d, C, k, cost);
+                int infeasible = 0;
+                ckm_transport_stats ts;
+                if ((rc = ckm_transport_solve(s, k, cost, r->lo, r->hi, price, lab, &infeasible, &ts, err)) != CKM_OK)
+                    goto done;
+                if (infeasible) {
+                    out->status = CKM_STATUS_INFEASIBLE;
+                    snprintf(out->message, sizeof out->message, "size bounds cannot be met");
+                    goto done;
+                }
+                moves += ts.moves;
+            } else {
+                for (size_t t = 0; t < s; t++)
+                    for (size_t j = 0; j < k; j++)
+                        cost[t * k + j] = (double)r->weight[t] * ckm_sqdist(r->mean + t * d, C + j * d, d);
+                double left = isfinite(ctx->deadline) ? fmax(ctx->deadline - ckm_now(), 1e-3) : 0.0;
+                ckm_assign_result ar;
+                if ((rc = ckm_assign_solve(&asg, cost, have ? prev : NULL, left, lab, &ar, err)) != CKM_OK)
+                    goto done;
+                if (ar.status == CKM_BK_INFEASIBLE) {
+                    out->status = CKM_STATUS_INFEASIBLE;
+                    snprintf(out->message, sizeof out->message,
+                             "no labelling meets the size bounds with these must-link groups (proved by %s)",
+                             ar.used_mip ? "CBC" : "CLP");
+                    goto done;
+                }
+                if (ar.status == CKM_BK_FAILED) {
+                    rc = ckm_fail(err, CKM_ERR_INTERNAL, "sizeflow: the LP/MILP solver failed");
+                    goto done;
+                }
+                if (ar.status == CKM_BK_LIMIT_NONE) {
+                    why = CKM_STATUS_TIME_LIMIT;
+                    stopped = 1;
+                    break;
+                }
+            }
+            steps++;
+            assign_s += ckm_now() - t0;
+            bool same = have && memcmp(lab, prev, s * sizeof(int32_t)) == 0;
+            memcpy(prev, lab, s * sizeof(int32_t));
+            have = true;
+            ckm_group_means(r, lab, C, wsum);
+            ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: assignment %.3f s", rs + 1, it + 1, ckm_now() - t0);
+            if (same)
+                break;
+        }
+        if (!have)
+            continue;
+        double sse = ckm_group_sse(r, prev, C, wsum);
+        out->restarts = rs + 1;
+        ckm_ctx_log(ctx, 1, "sizeflow restart %d/%d: SSE %.10g after %d iterations (%.2f s)", rs + 1,
+                    set->n_init, sse, it + (it < max_iter), ckm_now() - ctx->start);
+        if (sse < best_sse) {
+            best_sse = sse;
+            memcpy(out->labels, prev, s * sizeof(int32_t));
+            out->has_labels = 1;
+            out->iterations = it + (it < max_iter);
+        }
+    }
+    if (stopped)
+        out->status = why;
+    snprintf(out->message, sizeof out->message, "%s%zu assignment steps, %.3f s in total%s",
+             stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "", steps, assign_s,
+             weighted ? "; must-links present: groups weigh > 1, so assignments were solved by the LP/MILP "
+                        "model (CLP/CBC) instead of the transportation solver"
+                      : "");
+    (void)moves;
+done:
+    ckm_assign_free(&asg);
+    ckm_seeder_free(&seeder);
+    free(C);
+    free(wsum);
+    free(cost);
+    free(price);
+    free(lab);
+    free(prev);
+    return rc;
+}
