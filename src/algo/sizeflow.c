@@ -81,6 +81,8 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
                     goto done;
                 }
                 moves += ts.moves;
+                ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: transportation %.3f s, %zu augmentations, %zu moves",
+                            rs + 1, it + 1, ts.seconds, ts.augmentations, ts.moves);
             } else {
                 for (size_t t = 0; t < s; t++)
                     for (size_t j = 0; j < k; j++)

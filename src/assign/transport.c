@@ -9,15 +9,17 @@
  * non-negative; for points this is "every point sits in an argmin_j (c_ij - pi_j)".
  * Each round runs Dijkstra (dense, O(k^2) worst case, stopped at the first node with a
  * deficit) from one node with excess, raises pi_v by min(D_v, D_target), and augments
- * along the path. The cheapest point for a -> b is the top of a heap of the points of a
- * keyed by c_ib - c_ia: the key does not depend on pi, so heaps are never re-keyed; a
- * point that leaves a stays in a's heaps and is skipped lazily. Heaps of a cluster are
- * built the first time Dijkstra leaves it. At the end the certificate is
- * p_j = pi_j - pi_T (see transport.h).
+ * along the path. The cheapest point for a -> b, argmin over members i of a of
+ * c_ib - c_ia, does not depend on pi. Each pair (a, b) keeps a short sorted candidate list
+ * that is complete below a threshold tau (every member of a with key < tau is listed):
+ * built by one pass over the cost matrix, a point joining b is inserted where its key is
+ * below tau (the list drops its largest entry and lowers tau when full), a point leaving a
+ * is skipped lazily, and only an exhausted list rescans a's members (random accesses into
+ * the cost matrix: the expensive case, made rare by the list).
+ * At the end the certificate is p_j = pi_j - pi_T (see transport.h).
  * Warm start: prices from the previous Lloyd iteration make the first argmin labelling
  * nearly balanced, so few augmentations remain.
- * Memory: the n*k cost matrix (caller's) plus at most n*(k-1) heap entries (int32) per
- * cluster that is ever a Dijkstra source, i.e. O(n k).
+ * Memory: the n*k cost matrix (caller's), member lists O(n), candidate lists O(k^2).
  */
 #include "core.h"
 #include "transport.h"
@@ -27,10 +29,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct heap {
+typedef struct members {
     int32_t *a;
     size_t len, cap;
-} heap;
+} members;
+
+#define CAND 16
+
+typedef struct cand {
+    double key[CAND]; /* ascending */
+    int32_t pt[CAND];
+    int len;
+    double tau;       /* every member with key < tau is in the list */
+} cand;
 
 typedef struct tp {
     size_t n, k;
@@ -38,97 +49,103 @@ typedef struct tp {
     int32_t *lab;
     long long *size, *f, *cap, *e; /* size/f/cap: k; e: k + 1 */
     double *pi;                     /* k + 1 */
-    heap *h;                        /* k * k: h[a*k + b] */
-    char *built;                    /* k */
+    members *mem;                   /* k member lists */
+    size_t *pos;                    /* n: index of point i in its member list */
+    struct cand *cand;              /* k * k candidate lists for the move a -> b */
     double *dist;                   /* k + 1 */
     char *done;                     /* k + 1 */
     int *pred;                      /* k + 1 */
     int32_t *pred_pt;               /* k + 1: point moved on the arc into v, or -1 */
 } tp;
 
-static double key(const tp *t, int32_t i, size_t a, size_t b)
+static bool mem_add(tp *t, size_t a, int32_t i)
 {
-    const double *ci = t->c + (size_t)i * t->k;
-    return ci[b] - ci[a];
-}
-
-static void sift_down(const tp *t, heap *h, size_t a, size_t b, size_t pos)
-{
-    for (;;) {
-        size_t l = 2 * pos + 1, m = pos;
-        if (l < h->len && key(t, h->a[l], a, b) < key(t, h->a[m], a, b))
-            m = l;
-        if (l + 1 < h->len && key(t, h->a[l + 1], a, b) < key(t, h->a[m], a, b))
-            m = l + 1;
-        if (m == pos)
-            return;
-        int32_t tmp = h->a[m];
-        h->a[m] = h->a[pos];
-        h->a[pos] = tmp;
-        pos = m;
-    }
-}
-
-static bool heap_push(const tp *t, heap *h, size_t a, size_t b, int32_t i)
-{
-    if (!ckm_grow((void **)&h->a, &h->cap, h->len + 1, sizeof(int32_t)))
+    members *m = &t->mem[a];
+    if (!ckm_grow((void **)&m->a, &m->cap, m->len + 1, sizeof(int32_t)))
         return false;
-    size_t pos = h->len++;
-    h->a[pos] = i;
-    double ki = key(t, i, a, b);
-    while (pos > 0) {
-        size_t up = (pos - 1) / 2;
-        if (key(t, h->a[up], a, b) <= ki)
-            break;
-        h->a[pos] = h->a[up];
-        pos = up;
-    }
-    h->a[pos] = i;
+    t->pos[i] = m->len;
+    m->a[m->len++] = i;
     return true;
 }
 
-static void heap_pop(const tp *t, heap *h, size_t a, size_t b)
+static void mem_remove(tp *t, size_t a, int32_t i)
 {
-    h->a[0] = h->a[--h->len];
-    if (h->len > 0)
-        sift_down(t, h, a, b, 0);
+    members *m = &t->mem[a];
+    size_t p = t->pos[i];
+    int32_t last = m->a[--m->len];
+    m->a[p] = last;
+    t->pos[last] = p;
 }
 
-/* Cheapest point still in a for the move a -> b, or -1. */
-static int32_t heap_top(const tp *t, heap *h, size_t a, size_t b)
+static void cand_insert(cand *c, double key, int32_t i)
 {
-    while (h->len > 0 && t->lab[h->a[0]] != (int32_t)a)
-        heap_pop(t, h, a, b);
-    return h->len > 0 ? h->a[0] : -1;
+    if (!(key < c->tau))
+        return;
+    if (c->len == CAND) {
+        c->tau = c->key[CAND - 1]; /* dropped: the list stays complete below it */
+        c->len--;
+        if (!(key < c->tau))
+            return;
+    }
+    int q = c->len++;
+    while (q > 0 && c->key[q - 1] > key) {
+        c->key[q] = c->key[q - 1];
+        c->pt[q] = c->pt[q - 1];
+        q--;
+    }
+    c->key[q] = key;
+    c->pt[q] = i;
 }
 
-static bool build(tp *t, size_t a)
+static void rescan(tp *t, size_t a, size_t b)
+{
+    cand *c = &t->cand[a * t->k + b];
+    const members *m = &t->mem[a];
+    c->len = 0;
+    c->tau = INFINITY;
+    for (size_t q = 0; q < m->len; q++) {
+        const double *ci = t->c + (size_t)m->a[q] * t->k;
+        cand_insert(c, ci[b] - ci[a], m->a[q]);
+    }
+}
+
+/* Cheapest member of a to move to b: its key and index, or -1 when a is empty. */
+static int32_t best_move(tp *t, size_t a, size_t b, double *key)
+{
+    cand *c = &t->cand[a * t->k + b];
+    for (int pass = 0; pass < 2; pass++) {
+        int w = 0;
+        for (int q = 0; q < c->len; q++) /* drop stale entries, keep order */
+            if (t->lab[c->pt[q]] == (int32_t)a) {
+                c->key[w] = c->key[q];
+                c->pt[w++] = c->pt[q];
+            }
+        c->len = w;
+        if (w > 0) {
+            *key = c->key[0];
+            return c->pt[0];
+        }
+        if (t->mem[a].len == 0)
+            return -1;
+        rescan(t, a, b);
+    }
+    return -1;
+}
+
+/* Re-label point i from a to b, keeping member lists and candidate lists exact. */
+static bool move_point(tp *t, int32_t i, size_t a, size_t b)
 {
     size_t k = t->k;
-    size_t cnt = (size_t)t->size[a];
-    for (size_t b = 0; b < k; b++) {
-        if (b == a)
-            continue;
-        heap *h = &t->h[a * k + b];
-        h->len = 0;
-        if (!ckm_grow((void **)&h->a, &h->cap, cnt + 1, sizeof(int32_t)))
-            return false;
-    }
-    for (size_t i = 0; i < t->n; i++)
-        if (t->lab[i] == (int32_t)a)
-            for (size_t b = 0; b < k; b++)
-                if (b != a) {
-                    heap *h = &t->h[a * k + b];
-                    h->a[h->len++] = (int32_t)i;
-                }
-    for (size_t b = 0; b < k; b++) {
-        if (b == a)
-            continue;
-        heap *h = &t->h[a * k + b];
-        for (size_t pos = h->len / 2; pos-- > 0;)
-            sift_down(t, h, a, b, pos);
-    }
-    t->built[a] = 1;
+    mem_remove(t, a, i);
+    if (!mem_add(t, b, i))
+        return false;
+    t->lab[i] = (int32_t)b;
+    t->size[a]--;
+    t->size[b]++;
+    const double *ci = t->c + (size_t)i * k;
+    for (size_t q = 0; q < k; q++)
+        if (q != b)
+            cand_insert(&t->cand[b * k + q], ci[q] - ci[b], i);
     return true;
 }
 
@@ -174,14 +191,13 @@ static int round_from(tp *t, size_t s, ckm_transport_stats *st)
             break;
         }
         if (u < k) {
-            if (!t->built[u] && !build(t, u))
-                return -1;
             for (size_t b = 0; b < k; b++) {
                 if (b == u || t->done[b])
                     continue;
-                int32_t i = heap_top(t, &t->h[u * k + b], u, b);
+                double key;
+                int32_t i = best_move(t, u, b, &key);
                 if (i >= 0)
-                    relax(t, u, b, key(t, i, u, b) + t->pi[u] - t->pi[b], i);
+                    relax(t, u, b, key + t->pi[u] - t->pi[b], i);
             }
             if (t->f[u] < t->cap[u])
                 relax(t, u, T, t->pi[u] - t->pi[T], -1);
@@ -209,17 +225,9 @@ static int round_from(tp *t, size_t s, ckm_transport_stats *st)
         size_t u = (size_t)t->pred[v];
         int32_t i = t->pred_pt[v];
         if (i >= 0) {
-            heap *h = &t->h[u * k + v];
-            if (heap_top(t, h, u, v) == i)
-                heap_pop(t, h, u, v);
-            t->lab[i] = (int32_t)v;
-            t->size[u]--;
-            t->size[v]++;
+            if (!move_point(t, i, u, v))
+                return -1;
             st->moves++;
-            if (t->built[v])
-                for (size_t b = 0; b < k; b++)
-                    if (b != v && !heap_push(t, &t->h[v * k + b], v, b, i))
-                        return -1;
         } else if (v == T) {
             t->f[u] += delta;
         } else {
@@ -234,20 +242,67 @@ static int round_from(tp *t, size_t s, ckm_transport_stats *st)
 
 static void tp_free(tp *t)
 {
-    if (t->h)
-        for (size_t q = 0; q < t->k * t->k; q++)
-            free(t->h[q].a);
-    free(t->h);
+    if (t->mem)
+        for (size_t a = 0; a < t->k; a++)
+            free(t->mem[a].a);
+    free(t->mem);
+    free(t->pos);
+    free(t->cand);
     free(t->size);
     free(t->f);
     free(t->cap);
     free(t->e);
     free(t->pi);
-    free(t->built);
     free(t->dist);
     free(t->done);
     free(t->pred);
     free(t->pred_pt);
+}
+
+/* Poor start on a large instance: solve the problem restricted to every 8th point, with
+ * bounds scaled by the same factor (floor / ceil keep it feasible), and use its prices as
+ * the warm start. Prices of a sample approximate the full problem's, so the full SSP only
+ * has to repair a small imbalance; applied recursively. Only the starting point changes:
+ * the result is still exact and certified. */
+#define SAMPLE_FROM 20000
+#define SAMPLE_STRIDE 8
+
+static ckm_error sample_prices(size_t n, size_t k, const double *cost, const size_t *lo, const size_t *hi,
+                               double *price, ckm_transport_stats *st, ckm_err *err)
+{
+    size_t m = (n + SAMPLE_STRIDE - 1) / SAMPLE_STRIDE;
+    double *sc = ckm_alloc_array(m * k, sizeof(double));
+    size_t *slo = ckm_alloc_array(k, sizeof(size_t)), *shi = ckm_alloc_array(k, sizeof(size_t));
+    int32_t *slab = ckm_alloc_array(m, sizeof(int32_t));
+    ckm_error rc = CKM_OK;
+    if (!sc || !slo || !shi || !slab) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
+        goto done;
+    }
+    for (size_t q = 0; q < m; q++)
+        memcpy(sc + q * k, cost + q * SAMPLE_STRIDE * k, k * sizeof(double));
+    for (size_t j = 0; j < k; j++) {
+        double f = (double)m / (double)n;
+        slo[j] = (size_t)floor((double)lo[j] * f);
+        double h = ceil((double)(hi[j] > n ? n : hi[j]) * f);
+        shi[j] = h > (double)m ? m : (size_t)h;
+        if (shi[j] < slo[j])
+            shi[j] = slo[j];
+    }
+    int infeasible = 0;
+    ckm_transport_stats sub;
+    /* the caller's prices are the sample's warm start */
+    rc = ckm_transport_solve(m, k, sc, slo, shi, price, slab, &infeasible, &sub, err);
+    if (rc == CKM_OK && infeasible)
+        memset(price, 0, k * sizeof(double)); /* cannot happen (floor/ceil); fall back to a cold start */
+    st->augmentations += sub.augmentations;
+    st->moves += sub.moves;
+done:
+    free(sc);
+    free(slo);
+    free(shi);
+    free(slab);
+    return rc;
 }
 
 ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size_t *lo,
@@ -269,6 +324,35 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
     }
     if (n > INT32_MAX)
         return ckm_fail(err, CKM_ERR_INVALID, "transportation solver: n = %zu exceeds 2^31 - 1", n);
+    if (n >= SAMPLE_FROM && k > 1) {
+        /* a poor start (a cold one, or a warm one after the centers moved a lot) leaves a
+           large imbalance for SSP to repair unit by unit: improve the prices on a sample */
+        long long *cnt = ckm_calloc_array(k, sizeof(long long));
+        if (!cnt)
+            return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
+        for (size_t i = 0; i < n; i++) {
+            const double *ci = cost + i * k;
+            size_t bj = 0;
+            double best = ci[0] - price[0];
+            for (size_t j = 1; j < k; j++)
+                if (ci[j] - price[j] < best) {
+                    best = ci[j] - price[j];
+                    bj = j;
+                }
+            cnt[bj]++;
+        }
+        size_t imbalance = 0;
+        for (size_t j = 0; j < k; j++)
+            imbalance += cnt[j] > (long long)hi[j]   ? (size_t)(cnt[j] - (long long)hi[j])
+                         : cnt[j] < (long long)lo[j] ? (size_t)((long long)lo[j] - cnt[j])
+                                                     : 0;
+        free(cnt);
+        if (imbalance > n / 64) {
+            ckm_error rs = sample_prices(n, k, cost, lo, hi, price, &st, err);
+            if (rs != CKM_OK)
+                return rs;
+        }
+    }
     tp t;
     memset(&t, 0, sizeof t);
     t.n = n;
@@ -276,19 +360,21 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
     t.c = cost;
     t.lab = labels;
     size_t kk;
-    t.h = ckm_mul_ok(k, k, &kk) ? ckm_calloc_array(kk, sizeof(heap)) : NULL;
+    bool kk_ok = ckm_mul_ok(k, k, &kk);
+    t.mem = ckm_calloc_array(k, sizeof(members));
+    t.pos = ckm_alloc_array(n, sizeof(size_t));
+    t.cand = kk_ok ? ckm_alloc_array(kk, sizeof(cand)) : NULL;
     t.size = ckm_calloc_array(k, sizeof(long long));
     t.f = ckm_calloc_array(k, sizeof(long long));
     t.cap = ckm_alloc_array(k, sizeof(long long));
     t.e = ckm_alloc_array(k + 1, sizeof(long long));
     t.pi = ckm_alloc_array(k + 1, sizeof(double));
-    t.built = ckm_calloc_array(k, 1);
     t.dist = ckm_alloc_array(k + 1, sizeof(double));
     t.done = ckm_alloc_array(k + 1, 1);
     t.pred = ckm_alloc_array(k + 1, sizeof(int));
     t.pred_pt = ckm_alloc_array(k + 1, sizeof(int32_t));
-    if (!t.h || !t.size || !t.f || !t.cap || !t.e || !t.pi || !t.built || !t.dist || !t.done ||
-        !t.pred || !t.pred_pt) {
+    if (!t.mem || !t.pos || !t.cand || !t.size || !t.f || !t.cap || !t.e || !t.pi ||
+        !t.dist || !t.done || !t.pred || !t.pred_pt) {
         tp_free(&t);
         return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory (k = %zu)", k);
     }
@@ -313,6 +399,27 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
         }
         labels[i] = (int32_t)bj;
         t.size[bj]++;
+    }
+    /* member lists and the move table, in one pass over the cost matrix */
+    for (size_t q = 0; q < kk; q++) {
+        t.cand[q].len = 0;
+        t.cand[q].tau = INFINITY;
+    }
+    for (size_t a = 0; a < k; a++) {
+        members *m = &t.mem[a];
+        if (!ckm_grow((void **)&m->a, &m->cap, (size_t)t.size[a] + 1, sizeof(int32_t))) {
+            tp_free(&t);
+            return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t a = (size_t)labels[i];
+        mem_add(&t, a, (int32_t)i); /* capacity reserved above */
+        const double *ci = cost + i * k;
+        cand *row = t.cand + a * k;
+        for (size_t b = 0; b < k; b++)
+            if (b != a)
+                cand_insert(&row[b], ci[b] - ci[a], (int32_t)i);
     }
     long long sum_f = 0;
     for (size_t j = 0; j < k; j++) {
