@@ -9,6 +9,7 @@
  *   impl,n,d,k,iterations,seconds_per_iteration,seconds_total
  * usage: kmeans_speed N D K M OUT_PREFIX
  */
+#include "bench_util.h"
 #include "ckm.h"
 
 #include <math.h>
@@ -18,21 +19,9 @@
 #include <time.h>
 
 static uint64_t st = 20261122;
-static double unif(void)
-{
-    uint64_t z = (st += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) * 0x1.0p-53;
-}
+static double unif(void) { return bench_unif(&st); }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double now(void) { return bench_now(); }
 
 static int cmp_double(const void *a, const void *b)
 {

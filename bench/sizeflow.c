@@ -14,6 +14,7 @@
  *                                uniform in [-1,1]^D, N(0, SIGMA^2) noise; balanced sizeflow
  *                                vs kmeans (n_init 10); prints k,sigma,alg,sse,nmi,seconds
  */
+#include "bench_util.h"
 #include "ckm.h"
 
 #include <math.h>
@@ -24,22 +25,10 @@
 #include <time.h>
 
 static uint64_t st;
-static double unif(void)
-{
-    uint64_t z = (st += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return ((double)(z >> 11) + 0.5) * 0x1.0p-53;
-}
+static double unif(void) { return bench_unif(&st); }
 static double gauss(void) { return sqrt(-2.0 * log(unif())) * cos(6.283185307179586 * unif()); }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double now(void) { return bench_now(); }
 
 static void log_stderr(void *user, const char *line)
 {

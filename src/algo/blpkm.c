@@ -18,28 +18,13 @@
 #include "algo.h"
 #include "assign.h"
 #include "centers.h"
+#include "exact_step.h"
 #include "seeding.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void costs(const ckm_reduced *r, ckm_distance dist, const double *C, double *cost)
-{
-    size_t d = r->d, k = r->k;
-    for (size_t t = 0; t < r->s; t++)
-        for (size_t j = 0; j < k; j++) {
-            double c = 0.0;
-            if (dist == CKM_DISTANCE_EUCLIDEAN) {
-                for (size_t q = r->member_start[t]; q < r->member_start[t + 1]; q++)
-                    c += sqrt(ckm_sqdist(r->X + r->members[q] * d, C + j * d, d));
-            } else {
-                c = (double)r->weight[t] * ckm_sqdist(r->mean + t * d, C + j * d, d);
-            }
-            cost[t * k + j] = c;
-        }
-}
 
 ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
                          ckm_err *err)
@@ -81,27 +66,15 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
                 stopped = 1;
                 break;
             }
-            costs(r, set->distance, C, cost);
-            double left = isfinite(ctx->deadline) ? ctx->deadline - ckm_now() : 0.0;
-            if (isfinite(ctx->deadline) && left <= 0.0)
-                left = 1e-3;
+            ckm_group_costs(r, set->distance, C, cost);
             ckm_assign_result ar;
-            if ((rc = ckm_assign_solve(&asg, cost, have ? kept : NULL, left, cur, &ar, err)) != CKM_OK)
+            ckm_step step;
+            if ((rc = ckm_exact_step(ctx, &asg, cost, have ? kept : NULL, cur, &ar, &step, out, err)) != CKM_OK)
                 goto done;
             ar.used_mip ? mip_steps++ : lp_steps++;
-            if (ar.status == CKM_BK_INFEASIBLE) {
-                out->status = CKM_STATUS_INFEASIBLE;
-                snprintf(out->message, sizeof out->message,
-                         "no labelling satisfies the constraints: the assignment model is infeasible "
-                         "(proved by %s)",
-                         ar.used_mip ? "CBC" : "CLP on its LP relaxation");
+            if (step == CKM_STEP_INFEASIBLE)
                 goto done;
-            }
-            if (ar.status == CKM_BK_FAILED) {
-                rc = ckm_fail(err, CKM_ERR_INTERNAL, "blpkm: the LP/MILP solver failed on an assignment step");
-                goto done;
-            }
-            if (ar.status == CKM_BK_LIMIT_NONE) {
+            if (step == CKM_STEP_STOP) {
                 why = CKM_STATUS_TIME_LIMIT;
                 stopped = 1;
                 break;

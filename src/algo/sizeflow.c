@@ -14,6 +14,7 @@
 #include "algo.h"
 #include "assign.h"
 #include "centers.h"
+#include "exact_step.h"
 #include "objective.h"
 #include "seeding.h"
 #include "transport.h"
@@ -84,25 +85,14 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
                 ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: transportation %.3f s, %zu augmentations, %zu moves",
                             rs + 1, it + 1, ts.seconds, ts.augmentations, ts.moves);
             } else {
-                for (size_t t = 0; t < s; t++)
-                    for (size_t j = 0; j < k; j++)
-                        cost[t * k + j] = (double)r->weight[t] * ckm_sqdist(r->mean + t * d, C + j * d, d);
-                double left = isfinite(ctx->deadline) ? fmax(ctx->deadline - ckm_now(), 1e-3) : 0.0;
+                ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);
                 ckm_assign_result ar;
-                if ((rc = ckm_assign_solve(&asg, cost, have ? prev : NULL, left, lab, &ar, err)) != CKM_OK)
+                ckm_step step;
+                if ((rc = ckm_exact_step(ctx, &asg, cost, have ? prev : NULL, lab, &ar, &step, out, err)) != CKM_OK)
                     goto done;
-                if (ar.status == CKM_BK_INFEASIBLE) {
-                    out->status = CKM_STATUS_INFEASIBLE;
-                    snprintf(out->message, sizeof out->message,
-                             "no labelling meets the size bounds with these must-link groups (proved by %s)",
-                             ar.used_mip ? "CBC" : "CLP");
+                if (step == CKM_STEP_INFEASIBLE)
                     goto done;
-                }
-                if (ar.status == CKM_BK_FAILED) {
-                    rc = ckm_fail(err, CKM_ERR_INTERNAL, "sizeflow: the LP/MILP solver failed");
-                    goto done;
-                }
-                if (ar.status == CKM_BK_LIMIT_NONE) {
+                if (step == CKM_STEP_STOP) {
                     why = CKM_STATUS_TIME_LIMIT;
                     stopped = 1;
                     break;

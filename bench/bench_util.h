@@ -1,0 +1,28 @@
+/*
+ * bench_util.h -- helpers shared by the benchmark programs: a splitmix64 stream for
+ * generating data (independent of the library's RNG) and a monotonic clock.
+ */
+#ifndef CKM_BENCH_UTIL_H
+#define CKM_BENCH_UTIL_H
+
+#include <stdint.h>
+#include <time.h>
+
+/* Uniform in (0, 1): never 0, so log() of it is safe. */
+static inline double bench_unif(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return ((double)(z >> 11) + 0.5) * 0x1.0p-53;
+}
+
+static inline double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+#endif

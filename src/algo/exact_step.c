@@ -1,0 +1,51 @@
+/*
+ * exact_step.c -- one exact LP/MILP assignment step (assign.c) for Lloyd-type algorithms
+ * on must-link groups: group costs, the remaining time of the run, and the translation of
+ * the solver outcome into the run's status. Shared by blpkm and sizeflow (with must-links).
+ */
+#include "exact_step.h"
+#include "centers.h"
+
+#include <math.h>
+#include <stdio.h>
+
+void ckm_group_costs(const ckm_reduced *r, ckm_distance dist, const double *C, double *cost)
+{
+    size_t d = r->d, k = r->k;
+    for (size_t t = 0; t < r->s; t++)
+        for (size_t j = 0; j < k; j++) {
+            double c = 0.0;
+            if (dist == CKM_DISTANCE_EUCLIDEAN) {
+                for (size_t q = r->member_start[t]; q < r->member_start[t + 1]; q++)
+                    c += sqrt(ckm_sqdist(r->X + r->members[q] * d, C + j * d, d));
+            } else {
+                c = (double)r->weight[t] * ckm_sqdist(r->mean + t * d, C + j * d, d);
+            }
+            cost[t * k + j] = c;
+        }
+}
+
+ckm_error ckm_exact_step(const ckm_context *ctx, ckm_assign *asg, const double *cost, const int32_t *start,
+                         int32_t *labels, ckm_assign_result *ar, ckm_step *step, ckm_algo_out *out,
+                         ckm_err *err)
+{
+    double left = 0.0; /* none */
+    if (isfinite(ctx->deadline))
+        left = fmax(ctx->deadline - ckm_now(), 1e-3);
+    ckm_error rc = ckm_assign_solve(asg, cost, start, left, labels, ar, err);
+    if (rc != CKM_OK)
+        return rc;
+    *step = CKM_STEP_OK;
+    if (ar->status == CKM_BK_INFEASIBLE) {
+        *step = CKM_STEP_INFEASIBLE;
+        out->status = CKM_STATUS_INFEASIBLE;
+        snprintf(out->message, sizeof out->message,
+                 "no labelling satisfies the constraints: the assignment model is infeasible (proved by %s)",
+                 ar->used_mip ? "CBC" : "CLP on its LP relaxation");
+    } else if (ar->status == CKM_BK_FAILED) {
+        return ckm_fail(err, CKM_ERR_INTERNAL, "the LP/MILP solver failed on an assignment step");
+    } else if (ar->status == CKM_BK_LIMIT_NONE) {
+        *step = CKM_STEP_STOP;
+    }
+    return CKM_OK;
+}

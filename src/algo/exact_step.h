@@ -1,0 +1,26 @@
+/*
+ * exact_step.h -- one exact LP/MILP assignment step for Lloyd-type algorithms (internal).
+ */
+#ifndef CKM_EXACT_STEP_H
+#define CKM_EXACT_STEP_H
+
+#include "algo.h"
+#include "assign.h"
+
+/* cost (s*k) of each group in each cluster: w_t ||m_t - c_j||^2 (sqeuclidean) or
+ * sum_{i in S_t} ||x_i - c_j|| (euclidean). */
+void ckm_group_costs(const ckm_reduced *r, ckm_distance dist, const double *C, double *cost);
+
+typedef enum ckm_step {
+    CKM_STEP_OK,         /* labels written (optimal, or feasible at the time limit: see ar) */
+    CKM_STEP_STOP,       /* time limit before any labelling */
+    CKM_STEP_INFEASIBLE  /* proven: out->status and out->message are set */
+} ckm_step;
+
+/* Solve the step with the run's remaining time; start = feasible labels for the MIP
+ * start, or NULL. */
+ckm_error ckm_exact_step(const ckm_context *ctx, ckm_assign *asg, const double *cost, const int32_t *start,
+                         int32_t *labels, ckm_assign_result *ar, ckm_step *step, ckm_algo_out *out,
+                         ckm_err *err);
+
+#endif
