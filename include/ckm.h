@@ -296,7 +296,7 @@ typedef enum ckm_distance {
 
 /* How initial centers are chosen. */
 typedef enum ckm_init {
-    CKM_INIT_DEFAULT = 0, /* the algorithm's own: kmeans, cop -> k-means++; blpkm -> random */
+    CKM_INIT_DEFAULT = 0, /* the algorithm's own: blpkm -> random; the others -> k-means++ */
     CKM_INIT_RANDOM,      /* k distinct data points, uniformly (BLPKM_CC as published) */
     CKM_INIT_KMEANSPP     /* greedy k-means++ on the must-link groups (weights = sizes) */
 } ckm_init;
@@ -306,7 +306,8 @@ typedef struct ckm_settings {
     uint64_t seed;         /* RNG seed; default 0. Same seed + input => same output */
     int n_init;            /* restarts, best SSE kept; default 10, >= 1 */
     int max_iter;          /* iterations per restart; 0 = the algorithm's default
-                              (kmeans 300, blpkm 100, cop 300); default 0 */
+                              (kmeans 300, blpkm 100, cop 300, sizeflow 300,
+                              bckm 100); default 0 */
     ckm_distance distance; /* assignment-step distance; default SQEUCLIDEAN */
     ckm_init init;         /* default CKM_INIT_DEFAULT */
     double tol;            /* k-means: stop when sum_j ||c_j - c_j'||^2 <= tol * mean

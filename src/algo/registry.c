@@ -21,6 +21,10 @@ static const ckm_algo algorithms[] = {
       "size-constrained k-means (Bradley et al. 2000): exact transportation assignment; must-links via CLP/CBC",
       CKM_HONOURS_MUST_LINK | CKM_HONOURS_SIZE_BOUNDS, 0},
      ckm_algo_sizeflow},
+    {{"bckm",
+      "BCKM (Le et al. 2018): LP / penalty alternation for the assignment; exact step when it stalls",
+      CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS, 0},
+     ckm_algo_bckm},
 };
 
 #define N_ALGOS (sizeof algorithms / sizeof algorithms[0])

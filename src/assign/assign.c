@@ -186,3 +186,14 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
     res->seconds = ckm_now() - t0;
     return CKM_OK;
 }
+
+ckm_error ckm_assign_lp(ckm_assign *a, const double *cost, double time_limit_s, double *x,
+                        ckm_bk_status *status, ckm_err *err)
+{
+    memcpy(a->obj, cost, (size_t)a->lp.ncols * sizeof(double));
+    ckm_bk_result br;
+    ckm_error rc = ckm_bk_lp(&a->lp, time_limit_s, x, &br, err);
+    if (rc == CKM_OK)
+        *status = br.status;
+    return rc;
+}

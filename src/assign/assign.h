@@ -44,4 +44,9 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
                            double time_limit_s, int32_t *labels, ckm_assign_result *res,
                            ckm_err *err);
 
+/* The LP relaxation only, with the given costs: x (s*k) written when *status is
+ * CKM_BK_OPTIMAL. Used by algorithms that work with fractional assignments (bckm). */
+ckm_error ckm_assign_lp(ckm_assign *a, const double *cost, double time_limit_s, double *x,
+                        ckm_bk_status *status, ckm_err *err);
+
 #endif

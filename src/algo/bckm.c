@@ -1,0 +1,275 @@
+/*
+ * bckm.c -- BCKM (Le, Eriksson, Do & Milford 2018, Algorithms 1 and 2) on must-link groups.
+ *   outer   C = X S^T (S S^T + lambda I)^-1, lambda = 1e-4: for a 0/1 assignment S this is
+ *           c_j = (sum of cluster j's points) / (|C_j| + lambda); stop when
+ *           ||C - C_prev||_F^2 <= eps_c (1e-10 (1 + ||C||_F^2)) or max_iter (default 100)
+ *   inner   Y_tj = w_t ||m_t - c_j||^2; V = S; rho+ = rho- = rho0 = 0.5 elementwise; repeat
+ *           (13) S = argmin <Y, S> + sum rho+ [S - V]^- + rho- [V - S]^-  over 0 <= S <= 1,
+ *                S in Omega (one cluster per group, size bounds, cannot-links). For binary V
+ *                the penalty is exactly rho+ (1 - S) where V = 1 and rho- S where V = 0 (as
+ *                0 <= S <= 1), so the gamma variables of (13) are eliminated and (13) is the
+ *                LP of assign.c with costs Y - rho+ [V = 1] + rho- [V = 0] (scaled by w_t
+ *                per group: every member carries its own penalty);
+ *           (15) V_tj = 0 if rho-_tj S_tj <= rho+_tj (1 - S_tj), else 1;
+ *           (16) rho- *= kappa where V = 0, rho+ *= kappa where V = 1 (kappa = 1.1);
+ *           until ||S - S_prev||^2 + ||V - V_prev||^2 <= eps_s (1e-9) or 100 rounds.
+ *   guard   the paper's rule can stall on a half-integral vertex (S stays at 0.5 while V
+ *           flips, e.g. cannot-link triangles whose points prefer one cluster). Whenever
+ *           the final V is not a labelling that satisfies every constraint, the step is
+ *           finished by the exact assignment (CLP, then CBC) with costs Y and counted.
+ *   init    unconstrained k-means on the groups (greedy k-means++ seeds, Lloyd to a fixed
+ *           point), as the paper initialises from k-means.
+ *   restarts n_init, seeded (seed, r); lowest SSE wins.
+ */
+#include "algo.h"
+#include "assign.h"
+#include "centers.h"
+#include "exact_step.h"
+#include "seeding.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BCKM_LAMBDA 1e-4
+#define BCKM_RHO0 0.5
+#define BCKM_KAPPA 1.1
+#define BCKM_INNER 100
+
+typedef struct bckm_ws {
+    const ckm_reduced *r;
+    double *C, *Cprev, *wsum, *Y, *cost, *S, *Sprev, *V, *Vprev, *rp, *rm;
+    int32_t *lab, *best_lab;
+    ckm_assign asg;
+    ckm_seeder seeder;
+} bckm_ws;
+
+/* c_j = sum_{l(t)=j} w_t m_t / (sum_{l(t)=j} w_t + lambda) */
+static void regularized_centers(const ckm_reduced *r, const int32_t *lab, double *C, double *wsum)
+{
+    size_t d = r->d, k = r->k;
+    memset(C, 0, k * d * sizeof(double));
+    memset(wsum, 0, k * sizeof(double));
+    for (size_t t = 0; t < r->s; t++) {
+        size_t j = (size_t)lab[t];
+        double w = (double)r->weight[t];
+        wsum[j] += w;
+        for (size_t f = 0; f < d; f++)
+            C[j * d + f] += w * r->mean[t * d + f];
+    }
+    for (size_t j = 0; j < k; j++)
+        for (size_t f = 0; f < d; f++)
+            C[j * d + f] /= wsum[j] + BCKM_LAMBDA;
+}
+
+/* Unconstrained Lloyd on the groups from the seeded centers in C. */
+static void kmeans_init(const ckm_reduced *r, double *C, double *wsum, int32_t *lab)
+{
+    size_t d = r->d, k = r->k;
+    for (size_t t = 0; t < r->s; t++)
+        lab[t] = -1;
+    for (int it = 0; it < 300; it++) {
+        size_t changed = 0;
+        for (size_t t = 0; t < r->s; t++) {
+            size_t bj = 0;
+            double best = INFINITY;
+            for (size_t j = 0; j < k; j++) {
+                double v = ckm_sqdist(r->mean + t * d, C + j * d, d);
+                if (v < best) {
+                    best = v;
+                    bj = j;
+                }
+            }
+            changed += lab[t] != (int32_t)bj;
+            lab[t] = (int32_t)bj;
+        }
+        ckm_group_means(r, lab, C, wsum);
+        if (changed == 0)
+            break;
+    }
+}
+
+/* V as a labelling, if it is one and it satisfies every constraint. */
+static bool v_labelling(const ckm_reduced *r, const double *V, double *wsum, int32_t *lab)
+{
+    size_t k = r->k;
+    memset(wsum, 0, k * sizeof(double));
+    for (size_t t = 0; t < r->s; t++) {
+        int ones = 0;
+        for (size_t j = 0; j < k; j++)
+            if (V[t * k + j] > 0.5) {
+                ones++;
+                lab[t] = (int32_t)j;
+            }
+        if (ones != 1)
+            return false;
+        wsum[lab[t]] += (double)r->weight[t];
+    }
+    for (size_t j = 0; j < k; j++)
+        if (wsum[j] < (double)r->lo[j] || wsum[j] > (double)r->hi[j])
+            return false;
+    for (size_t e = 0; e < r->n_cl; e++)
+        if (lab[r->cl[2 * e]] == lab[r->cl[2 * e + 1]])
+            return false;
+    return true;
+}
+
+static double sqdiff(const double *a, const double *b, size_t m)
+{
+    double s = 0.0;
+    for (size_t q = 0; q < m; q++)
+        s += (a[q] - b[q]) * (a[q] - b[q]);
+    return s;
+}
+
+static void ws_free(bckm_ws *w)
+{
+    double *arrs[] = {w->C, w->Cprev, w->wsum, w->Y, w->cost, w->S, w->Sprev, w->V, w->Vprev, w->rp, w->rm};
+    for (size_t q = 0; q < sizeof arrs / sizeof arrs[0]; q++)
+        free(arrs[q]);
+    free(w->lab);
+    free(w->best_lab);
+    ckm_assign_free(&w->asg);
+    ckm_seeder_free(&w->seeder);
+}
+
+ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
+{
+    const ckm_settings *set = ctx->s;
+    size_t s = r->s, d = r->d, k = r->k, sk = s * k;
+    int max_iter = set->max_iter > 0 ? set->max_iter : 100;
+    out->lower_bound = -INFINITY;
+    bckm_ws w;
+    memset(&w, 0, sizeof w);
+    w.r = r;
+    w.C = ckm_alloc_array(k * d, sizeof(double));
+    w.Cprev = ckm_alloc_array(k * d, sizeof(double));
+    w.wsum = ckm_alloc_array(k, sizeof(double));
+    double **big[] = {&w.Y, &w.cost, &w.S, &w.Sprev, &w.V, &w.Vprev, &w.rp, &w.rm};
+    bool ok = w.C && w.Cprev && w.wsum;
+    for (size_t q = 0; q < sizeof big / sizeof big[0]; q++)
+        ok = ok && (*big[q] = ckm_alloc_array(sk, sizeof(double))) != NULL;
+    w.lab = ckm_alloc_array(s, sizeof(int32_t));
+    w.best_lab = ckm_alloc_array(s, sizeof(int32_t));
+    ckm_error rc = CKM_OK;
+    if (!ok || !w.lab || !w.best_lab) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "bckm: out of memory");
+        goto done;
+    }
+    if ((rc = ckm_assign_init(&w.asg, r, err)) != CKM_OK || (rc = ckm_seeder_init(&w.seeder, r, set->threads, err)) != CKM_OK)
+        goto done;
+    double best_sse = INFINITY;
+    size_t stalls = 0, inner_total = 0, steps = 0;
+    ckm_status why = CKM_STATUS_FEASIBLE;
+    int stopped = 0;
+    out->status = CKM_STATUS_FEASIBLE;
+    for (int rs = 0; rs < set->n_init && !stopped; rs++) {
+        ckm_rng rng;
+        ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
+        ckm_seed_centers(&w.seeder, set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP, &rng, w.C);
+        kmeans_init(r, w.C, w.wsum, w.lab); /* S(0): may violate constraints; only a start */
+        bool have = false; /* w.lab holds a feasible labelling */
+        int it = 0;
+        for (; it < max_iter; it++) {
+            if (ckm_ctx_stop(ctx, &why)) {
+                stopped = 1;
+                break;
+            }
+            memcpy(w.Cprev, w.C, k * d * sizeof(double));
+            regularized_centers(r, w.lab, w.C, w.wsum);
+            for (size_t t = 0; t < s; t++)
+                for (size_t j = 0; j < k; j++)
+                    w.Y[t * k + j] = (double)r->weight[t] * ckm_sqdist(r->mean + t * d, w.C + j * d, d);
+            /* Algorithm 2 from S = current labels */
+            for (size_t q = 0; q < sk; q++) {
+                w.V[q] = 0.0;
+                w.rp[q] = w.rm[q] = BCKM_RHO0;
+            }
+            for (size_t t = 0; t < s; t++)
+                w.V[t * k + (size_t)w.lab[t]] = 1.0;
+            memcpy(w.S, w.V, sk * sizeof(double));
+            int inner = 0;
+            for (; inner < BCKM_INNER; inner++) {
+                memcpy(w.Sprev, w.S, sk * sizeof(double));
+                memcpy(w.Vprev, w.V, sk * sizeof(double));
+                for (size_t t = 0; t < s; t++)
+                    for (size_t j = 0; j < k; j++) {
+                        size_t q = t * k + j;
+                        w.cost[q] = w.Y[q] + (double)r->weight[t] * (w.V[q] > 0.5 ? -w.rp[q] : w.rm[q]);
+                    }
+                double left = isfinite(ctx->deadline) ? fmax(ctx->deadline - ckm_now(), 1e-3) : 0.0;
+                ckm_bk_status bs;
+                if ((rc = ckm_assign_lp(&w.asg, w.cost, left, w.S, &bs, err)) != CKM_OK)
+                    goto done;
+                if (bs == CKM_BK_INFEASIBLE) {
+                    out->status = CKM_STATUS_INFEASIBLE;
+                    snprintf(out->message, sizeof out->message,
+                             "no labelling satisfies the constraints: the LP relaxation of the assignment "
+                             "model is infeasible (proved by CLP)");
+                    goto done;
+                }
+                if (bs != CKM_BK_OPTIMAL)
+                    break; /* time limit or numerical trouble: the exact step below decides */
+                for (size_t q = 0; q < sk; q++) {
+                    w.V[q] = w.rm[q] * w.S[q] <= w.rp[q] * (1.0 - w.S[q]) ? 0.0 : 1.0; /* (15) */
+                    if (w.V[q] > 0.5)                                                 /* (16) */
+                        w.rp[q] *= BCKM_KAPPA;
+                    else
+                        w.rm[q] *= BCKM_KAPPA;
+                }
+                if (sqdiff(w.S, w.Sprev, sk) + sqdiff(w.V, w.Vprev, sk) <= 1e-9)
+                    break;
+            }
+            inner_total += (size_t)inner + 1;
+            steps++;
+            if (!v_labelling(r, w.V, w.wsum, w.lab)) {
+                /* the stall guard: finish this assignment exactly */
+                stalls++;
+                ckm_assign_result ar;
+                ckm_step step;
+                if ((rc = ckm_exact_step(ctx, &w.asg, w.Y, have ? w.best_lab : NULL, w.lab, &ar, &step, out, err)) !=
+                    CKM_OK)
+                    goto done;
+                if (step == CKM_STEP_INFEASIBLE)
+                    goto done;
+                if (step == CKM_STEP_STOP) {
+                    why = CKM_STATUS_TIME_LIMIT;
+                    stopped = 1;
+                    break;
+                }
+            }
+            have = true;
+            memcpy(w.best_lab, w.lab, s * sizeof(int32_t)); /* the latest feasible labelling */
+            ckm_ctx_log(ctx, 2, "bckm restart %d iter %d: %d inner rounds", rs + 1, it + 1, inner + 1);
+            regularized_centers(r, w.lab, w.C, w.wsum);
+            double cn = 0.0;
+            for (size_t q = 0; q < k * d; q++)
+                cn += w.C[q] * w.C[q];
+            if (sqdiff(w.C, w.Cprev, k * d) <= 1e-10 * (1.0 + cn))
+                break;
+        }
+        if (!have)
+            continue;
+        double sse = ckm_group_sse(r, w.best_lab, w.C, w.wsum);
+        out->restarts = rs + 1;
+        ckm_ctx_log(ctx, 1, "bckm restart %d/%d: SSE %.10g after %d iterations (%.2f s)", rs + 1, set->n_init, sse,
+                    it + 1, ckm_now() - ctx->start);
+        if (sse < best_sse) {
+            best_sse = sse;
+            memcpy(out->labels, w.best_lab, s * sizeof(int32_t));
+            out->has_labels = 1;
+            out->iterations = it + 1;
+        }
+    }
+    if (stopped)
+        out->status = why;
+    snprintf(out->message, sizeof out->message,
+             "%s%zu assignment steps (%zu LP rounds); %zu stalled on a fractional point and were finished by the "
+             "exact assignment step",
+             stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "", steps, inner_total,
+             stalls);
+done:
+    ws_free(&w);
+    return rc;
+}
