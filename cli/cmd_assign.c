@@ -81,16 +81,7 @@ int cmd_assign(int argc, char **argv)
         goto done;
     }
     size_t k = cs->n;
-    /* the problem object only carries and validates the size options */
-    if ((rc = ckm_problem_create(ds->X, ds->n, ds->d, k, &p, &err)) != CKM_OK) {
-        code = cli_error(cmd, rc, &err);
-        goto done;
-    }
-    if ((rc = ckm_problem_set_size_range(p, 0, ds->n, &err)) != CKM_OK ||
-        !cli_apply_sizes(cmd, p, opts[A_MIN].value, opts[A_MAX].value, opts[A_SIZES].value, opts[A_BAL].value)) {
-        code = EXIT_USAGE;
-        goto done;
-    }
+    bool sized = opts[A_MIN].value || opts[A_MAX].value || opts[A_SIZES].value || opts[A_BAL].value;
     lo = calloc(k, sizeof *lo);
     hi = calloc(k, sizeof *hi);
     labels = calloc(ds->n, sizeof *labels);
@@ -99,7 +90,21 @@ int cmd_assign(int argc, char **argv)
         goto done;
     }
     for (size_t j = 0; j < k; j++)
-        ckm_problem_size_bounds(p, j, &lo[j], &hi[j]);
+        hi[j] = ds->n; /* no size options: plain nearest center, any k */
+    if (sized) {
+        /* the problem object carries and validates the size options (it needs k <= n) */
+        if ((rc = ckm_problem_create(ds->X, ds->n, ds->d, k, &p, &err)) != CKM_OK) {
+            code = cli_error(cmd, rc, &err);
+            goto done;
+        }
+        if ((rc = ckm_problem_set_size_range(p, 0, ds->n, &err)) != CKM_OK ||
+            !cli_apply_sizes(cmd, p, opts[A_MIN].value, opts[A_MAX].value, opts[A_SIZES].value, opts[A_BAL].value)) {
+            code = EXIT_USAGE;
+            goto done;
+        }
+        for (size_t j = 0; j < k; j++)
+            ckm_problem_size_bounds(p, j, &lo[j], &hi[j]);
+    }
     double objective = 0.0;
     ckm_status st;
     if ((rc = ckm_assign_to_centers(ds->X, ds->n, ds->d, cs->X, k, lo, hi, method, labels, &objective, NULL,
