@@ -11,7 +11,8 @@
  *   sizeflow clp N D K           one balanced assignment step with both solvers;
  *                                prints n,d,k,s_transport,s_clp,speedup
  *   sizeflow le N D K SIGMA SEED Le et al. synthetic: K clusters of N/K points, centers
- *                                uniform in [-1,1]^D, N(0, SIGMA^2) noise; balanced sizeflow
+ *                                uniform in [-1,1]^D, Gaussian noise with covariance SIGMA I
+ *                                (as the paper: std sqrt(SIGMA)); balanced sizeflow
  *                                vs kmeans (n_init 10); prints k,sigma,alg,sse,nmi,seconds
  */
 #include "bench_util.h"
@@ -166,7 +167,7 @@ int main(int argc, char **argv)
         st = strtoull(argv[6], NULL, 10);
         n = n / k * k;
         int32_t *truth = malloc(n * sizeof *truth);
-        double *X = blobs(n, d, k, 1.0, sigma, truth, 1);
+        double *X = blobs(n, d, k, 1.0, sqrt(sigma), truth, 1); /* covariance sigma I */
         const char *algs[2] = {"kmeans", "sizeflow"};
         for (int a = 0; a < 2; a++) {
             ckm_problem *p = NULL;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # sizeflow_run.sh -- size-constrained k-means benchmarks (see bench/sizeflow.c).
 # Writes bench/results/sizeflow_{check,scale,clp,le}.csv and bench/results/sizeflow.md.
-# usage: bench/sizeflow_run.sh [quick]   (quick: skips n = 10^6 and the CLP timing)
+# usage: bench/sizeflow_run.sh [quick|le]   (quick: skips n = 10^6 and the CLP timing;
+#        le: reruns only part (c) and re-renders the summary from the existing CSVs)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 b=$root/build/bench/sizeflow_bench
@@ -11,6 +12,9 @@ quick=${1:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+if [ "$quick" = le ]; then
+  for f in check scale clp; do cp "$out/sizeflow_$f.csv" "$tmp/$f.csv"; done
+else
 echo "n,k,objective_transport,objective_clp,rel_diff,s_transport,s_clp" >"$tmp/check.csv"
 for spec in "1000 3" "2000 5" "5000 10" "10000 20" "20000 10" "20000 50"; do
   set -- $spec
@@ -31,6 +35,7 @@ done
 echo "n,d,k,s_transport,s_clp,speedup,rel_diff" >"$tmp/clp.csv"
 if [ "$quick" != quick ]; then
   "$b" clp 100000 16 50 >>"$tmp/clp.csv"
+fi
 fi
 
 echo "k,sigma,algorithm,sse,nmi,seconds" >"$tmp/le.csv"
@@ -70,7 +75,7 @@ if c:
     print("|---|---|---|---|---|---|")
     for r in c:
         print(f"| {r['n']} | {r['k']} | {r['s_transport']} | {r['s_clp']} | {r['speedup']}x | {r['rel_diff']} |")
-print("\n## (c) Le et al. synthetic (N = 500, d = 512, equal clusters, balanced bounds): kmeans vs sizeflow\n")
+print("\n## (c) Le et al. synthetic (N = 500, d = 512, equal clusters, noise covariance sigma I, balanced bounds): kmeans vs sizeflow\n")
 print("| sigma | k | kmeans SSE | kmeans NMI | sizeflow SSE | sizeflow NMI |")
 print("|---|---|---|---|---|---|")
 le = {}

@@ -95,9 +95,10 @@ static void test_stall(void)
     if (r) {
         CHECK(r->status == CKM_STATUS_FEASIBLE && r->violations == 0);
         CHECK(r->labels[0] != r->labels[1] && r->labels[1] != r->labels[2] && r->labels[0] != r->labels[2]);
-        /* the guard fired: "N stalled" with N >= 1 */
-        const char *at = strstr(r->message, " stalled");
-        CHECK(at != NULL && at > r->message && at[-1] != '0');
+        /* the guard fired: "S assignment steps (R LP rounds); N stalled ..." with N >= 1 */
+        size_t steps = 0, rounds = 0, stalled = 0;
+        CHECK(sscanf(r->message, "%zu assignment steps (%zu LP rounds); %zu stalled", &steps, &rounds, &stalled) == 3);
+        CHECK(stalled >= 1 && stalled <= steps);
     }
     ckm_result_free(r);
     ckm_problem_free(p);
