@@ -47,8 +47,9 @@ ckm_error ckm_bk_lp(const ckm_lp *m, double time_limit_s, double *x, ckm_bk_resu
                     ckm_err *err);
 
 /* Solve with every column integer, CBC default settings. start (ncols, or NULL) is a
- * feasible integer point handed to CBC as a MIP start. x: ncols, written when status is
- * OPTIMAL or LIMIT_FEASIBLE. */
+ * feasible integer point: CBC then searches only strictly better points (objective
+ * cutoff) and the start is returned when none exists (OPTIMAL) or none was found in time
+ * (LIMIT_FEASIBLE). x: ncols, written when status is OPTIMAL or LIMIT_FEASIBLE. */
 ckm_error ckm_bk_mip(const ckm_lp *m, double time_limit_s, const double *start, double *x,
                      ckm_bk_result *res, ckm_err *err);
 

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# run.sh -- Le et al. 2018 synthetic experiment (Figure 1 shape): NMI and seconds of
+# kmeans, cop, sizeflow, blpkm, bckm for sigma in {0.1, 0.5, 0.7} and k in {5,10,20,30,50},
+# N ~ 500, d = 512, seed 1. (admm joins when it exists.) Writes bench/results/le2018.csv,
+# le2018.md and le2018.svg. About 15 minutes on the 2-core machine.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=$root/bench/results
+mkdir -p "$out"
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+echo "sigma,k,algorithm,status,nmi,ari,sse,violations_all,seconds" >"$tmp"
+for sigma in 0.1 0.5 0.7; do
+  for k in 5 10 20 30 50; do
+    "$root/build/bench/le2018" 500 512 "$sigma" "$k" 1 >>"$tmp"
+  done
+done
+cp "$tmp" "$out/le2018.csv.tmp" && mv "$out/le2018.csv.tmp" "$out/le2018.csv"
+python3 "$root/bench/le2018/summarize.py" "$out/le2018.csv" "$out/le2018.svg" >"$out/le2018.md.tmp"
+mv "$out/le2018.md.tmp" "$out/le2018.md"
+cat "$out/le2018.md"
