@@ -370,7 +370,10 @@ typedef struct ckm_result {
 
 /* Solve p with settings s (NULL = defaults). On CKM_OK *out owns a new result whatever
  * the status. Errors: unknown algorithm, algorithm that cannot honour the problem's
- * constraint kinds (CKM_ERR_UNSUPPORTED), invalid settings, out of memory. */
+ * constraint kinds (CKM_ERR_UNSUPPORTED), invalid settings, out of memory.
+ * Thread safety: distinct calls may run concurrently; MILP solves (CBC) are serialised
+ * internally, and while one runs file descriptor 1 points at /dev/null (CBC prints to
+ * stdout regardless of its log level). */
 ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s, ckm_result **out,
                     ckm_err *err);
 void ckm_result_free(ckm_result *r);
