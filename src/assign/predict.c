@@ -123,11 +123,8 @@ ckm_error ckm_assign_to_centers(const double *X, size_t n, size_t d, const doubl
     ckm_sqdist_matrix(X, n, d, centers, k, cost);
     int infeasible = 0;
     if (method == CKM_ASSIGN_LP) {
-        size_t sum_lo = 0, sum_hi = 0;
-        for (size_t j = 0; j < k; j++) {
-            sum_lo += lo[j];
-            sum_hi = sum_hi + hi[j] < sum_hi ? SIZE_MAX : sum_hi + hi[j];
-        }
+        size_t sum_lo, sum_hi;
+        ckm_bound_sums(lo, hi, k, &sum_lo, &sum_hi);
         infeasible = sum_lo > n || sum_hi < n;
         if (!infeasible)
             rc = assign_lp(n, k, cost, lo, hi, labels, err);

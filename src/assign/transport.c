@@ -311,11 +311,8 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
 {
     double t0 = ckm_now();
     ckm_transport_stats st = {0, 0, 0.0};
-    size_t sum_lo = 0, sum_hi = 0;
-    for (size_t j = 0; j < k; j++) {
-        sum_lo += lo[j];
-        sum_hi = sum_hi + hi[j] < sum_hi ? SIZE_MAX : sum_hi + hi[j];
-    }
+    size_t sum_lo, sum_hi;
+    ckm_bound_sums(lo, hi, k, &sum_lo, &sum_hi);
     *infeasible = sum_lo > n || sum_hi < n;
     if (*infeasible) {
         if (stats)

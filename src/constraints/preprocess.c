@@ -324,10 +324,9 @@ ckm_error ckm_reduce(const ckm_problem *p, ckm_reduced **out, int *infeasible, c
         r->n_cl++;
     }
     /* quick infeasibility proofs, cheapest first */
-    size_t sum_lo = 0, sum_hi = 0, max_hi = 0, need_point = 0, wmax = 0, wmax_at = 0;
+    size_t sum_lo, sum_hi, max_hi = 0, need_point = 0, wmax = 0, wmax_at = 0;
+    ckm_bound_sums(p->lo, p->hi, p->k, &sum_lo, &sum_hi);
     for (size_t j = 0; j < p->k; j++) {
-        sum_lo = sum_lo + p->lo[j] < sum_lo ? SIZE_MAX : sum_lo + p->lo[j];
-        sum_hi = sum_hi + p->hi[j] < sum_hi ? SIZE_MAX : sum_hi + p->hi[j];
         if (p->hi[j] > max_hi)
             max_hi = p->hi[j];
         if (p->lo[j] > 0)

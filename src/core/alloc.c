@@ -14,6 +14,17 @@ bool ckm_mul_ok(size_t a, size_t b, size_t *out)
     return true;
 }
 
+void ckm_bound_sums(const size_t *lo, const size_t *hi, size_t k, size_t *sum_lo, size_t *sum_hi)
+{
+    size_t a = 0, b = 0;
+    for (size_t j = 0; j < k; j++) {
+        a = a + lo[j] < a ? SIZE_MAX : a + lo[j];
+        b = b + hi[j] < b ? SIZE_MAX : b + hi[j];
+    }
+    *sum_lo = a;
+    *sum_hi = b;
+}
+
 void *ckm_alloc_array(size_t count, size_t size)
 {
     size_t bytes;

@@ -19,6 +19,10 @@ ckm_error ckm_fail(ckm_err *err, ckm_error code, const char *fmt, ...)
 
 /* a*b without overflow; false when it would overflow SIZE_MAX. */
 bool ckm_mul_ok(size_t a, size_t b, size_t *out);
+/* sum_j lo[j] and sum_j hi[j] over k clusters, saturating at SIZE_MAX (so huge bounds
+ * cannot wrap around and fake feasibility). Size bounds admit n points iff
+ * *sum_lo <= n <= *sum_hi. */
+void ckm_bound_sums(const size_t *lo, const size_t *hi, size_t k, size_t *sum_lo, size_t *sum_hi);
 /* malloc/calloc of count elements of size bytes with overflow check; NULL on failure. */
 void *ckm_alloc_array(size_t count, size_t size);
 void *ckm_calloc_array(size_t count, size_t size);
