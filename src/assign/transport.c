@@ -305,6 +305,25 @@ done:
     return rc;
 }
 
+/* labels[i] = argmin_j (c_ij - price_j) (ties to the lower j); size[j] = its counts. */
+static void argmin_labels(size_t n, size_t k, const double *cost, const double *price, int32_t *labels,
+                          long long *size)
+{
+    memset(size, 0, k * sizeof(long long));
+    for (size_t i = 0; i < n; i++) {
+        const double *ci = cost + i * k;
+        size_t bj = 0;
+        double best = ci[0] - price[0];
+        for (size_t j = 1; j < k; j++)
+            if (ci[j] - price[j] < best) {
+                best = ci[j] - price[j];
+                bj = j;
+            }
+        labels[i] = (int32_t)bj;
+        size[bj]++;
+    }
+}
+
 ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size_t *lo,
                               const size_t *hi, double *price, int32_t *labels, int *infeasible,
                               ckm_transport_stats *stats, ckm_err *err)
@@ -321,35 +340,34 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
     }
     if (n > INT32_MAX)
         return ckm_fail(err, CKM_ERR_INVALID, "transportation solver: n = %zu exceeds 2^31 - 1", n);
+    for (size_t j = 0; j < k; j++)
+        if (!isfinite(price[j]))
+            price[j] = 0.0;
+    long long *cnt = ckm_alloc_array(k, sizeof(long long));
+    if (!cnt)
+        return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
+    bool labelled = false; /* labels/cnt hold the argmin under the current prices */
     if (n >= SAMPLE_FROM && k > 1) {
         /* a poor start (a cold one, or a warm one after the centers moved a lot) leaves a
            large imbalance for SSP to repair unit by unit: improve the prices on a sample */
-        long long *cnt = ckm_calloc_array(k, sizeof(long long));
-        if (!cnt)
-            return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
-        for (size_t i = 0; i < n; i++) {
-            const double *ci = cost + i * k;
-            size_t bj = 0;
-            double best = ci[0] - price[0];
-            for (size_t j = 1; j < k; j++)
-                if (ci[j] - price[j] < best) {
-                    best = ci[j] - price[j];
-                    bj = j;
-                }
-            cnt[bj]++;
-        }
+        argmin_labels(n, k, cost, price, labels, cnt);
+        labelled = true;
         size_t imbalance = 0;
         for (size_t j = 0; j < k; j++)
             imbalance += cnt[j] > (long long)hi[j]   ? (size_t)(cnt[j] - (long long)hi[j])
                          : cnt[j] < (long long)lo[j] ? (size_t)((long long)lo[j] - cnt[j])
                                                      : 0;
-        free(cnt);
         if (imbalance > n / 64) {
             ckm_error rs = sample_prices(n, k, cost, lo, hi, price, &st, err);
-            if (rs != CKM_OK)
+            if (rs != CKM_OK) {
+                free(cnt);
                 return rs;
+            }
+            labelled = false; /* the prices changed */
         }
     }
+    if (!labelled)
+        argmin_labels(n, k, cost, price, labels, cnt);
     tp t;
     memset(&t, 0, sizeof t);
     t.n = n;
@@ -361,7 +379,7 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
     t.mem = ckm_calloc_array(k, sizeof(members));
     t.pos = ckm_alloc_array(n, sizeof(size_t));
     t.cand = kk_ok ? ckm_alloc_array(kk, sizeof(cand)) : NULL;
-    t.size = ckm_calloc_array(k, sizeof(long long));
+    t.size = cnt; /* owned by t from here on */
     t.f = ckm_calloc_array(k, sizeof(long long));
     t.cap = ckm_alloc_array(k, sizeof(long long));
     t.e = ckm_alloc_array(k + 1, sizeof(long long));
@@ -376,27 +394,12 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
         return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory (k = %zu)", k);
     }
     for (size_t j = 0; j < k; j++) {
-        t.pi[j] = isfinite(price[j]) ? price[j] : 0.0;
+        t.pi[j] = price[j];
         t.cap[j] = (long long)(hi[j] > n ? n : hi[j]) - (long long)lo[j];
         if (t.cap[j] < 0)
             t.cap[j] = 0;
     }
     t.pi[k] = 0.0;
-    /* argmin labelling under the warm-start prices */
-    for (size_t i = 0; i < n; i++) {
-        const double *ci = cost + i * k;
-        size_t bj = 0;
-        double best = ci[0] - t.pi[0];
-        for (size_t j = 1; j < k; j++) {
-            double v = ci[j] - t.pi[j];
-            if (v < best) {
-                best = v;
-                bj = j;
-            }
-        }
-        labels[i] = (int32_t)bj;
-        t.size[bj]++;
-    }
     /* member lists and the move table, in one pass over the cost matrix */
     for (size_t q = 0; q < kk; q++) {
         t.cand[q].len = 0;
