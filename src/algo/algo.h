@@ -43,6 +43,12 @@ typedef struct ckm_algo {
 
 const ckm_algo *ckm_algo_lookup(const char *name);
 
+/* End of a successful restart rs (0-based) of a restarting algorithm: count it in
+ * out->restarts, log "NAME restart r/N: SSE f after it iterations (t s)", and make labels
+ * (s entries) the result when sse < *best_sse (ties keep the earlier restart). */
+void ckm_restart_done(const ckm_context *ctx, const char *name, int rs, const int32_t *labels, size_t s,
+                      double sse, int iterations, double *best_sse, ckm_algo_out *out);
+
 /* Algorithms (one file each). */
 ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
                           ckm_err *err);

@@ -252,15 +252,7 @@ ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
         if (!have)
             continue;
         double sse = ckm_group_sse(r, w.best_lab, w.C, w.wsum);
-        out->restarts = rs + 1;
-        ckm_ctx_log(ctx, 1, "bckm restart %d/%d: SSE %.10g after %d iterations (%.2f s)", rs + 1, set->n_init, sse,
-                    it + 1, ckm_now() - ctx->start);
-        if (sse < best_sse) {
-            best_sse = sse;
-            memcpy(out->labels, w.best_lab, s * sizeof(int32_t));
-            out->has_labels = 1;
-            out->iterations = it + 1;
-        }
+        ckm_restart_done(ctx, "bckm", rs, w.best_lab, s, sse, it + 1, &best_sse, out);
     }
     if (stopped)
         out->status = why;

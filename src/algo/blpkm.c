@@ -99,15 +99,7 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
         if (!have)
             continue;
         double sse = ckm_group_sse(r, kept, C, wsum);
-        out->restarts = rs + 1;
-        ckm_ctx_log(ctx, 1, "blpkm restart %d/%d: SSE %.10g after %d iterations (%.2f s)", rs + 1,
-                    set->n_init, sse, it, ckm_now() - ctx->start);
-        if (sse < best_sse) {
-            best_sse = sse;
-            memcpy(out->labels, kept, s * sizeof(int32_t));
-            out->has_labels = 1;
-            out->iterations = it;
-        }
+        ckm_restart_done(ctx, "blpkm", rs, kept, s, sse, it, &best_sse, out);
     }
     if (stopped)
         out->status = why;

@@ -4,6 +4,7 @@
 #include "algo.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int ckm_ctx_stop(const ckm_context *ctx, ckm_status *why)
 {
@@ -16,6 +17,20 @@ int ckm_ctx_stop(const ckm_context *ctx, ckm_status *why)
         return 1;
     }
     return 0;
+}
+
+void ckm_restart_done(const ckm_context *ctx, const char *name, int rs, const int32_t *labels, size_t s,
+                      double sse, int iterations, double *best_sse, ckm_algo_out *out)
+{
+    out->restarts = rs + 1;
+    ckm_ctx_log(ctx, 1, "%s restart %d/%d: SSE %.10g after %d iterations (%.2f s)", name, rs + 1, ctx->s->n_init,
+                sse, iterations, ckm_now() - ctx->start);
+    if (sse < *best_sse) {
+        *best_sse = sse;
+        memcpy(out->labels, labels, s * sizeof(int32_t));
+        out->has_labels = 1;
+        out->iterations = iterations;
+    }
 }
 
 void ckm_ctx_log(const ckm_context *ctx, int level, const char *fmt, ...)

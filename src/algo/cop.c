@@ -147,13 +147,7 @@ ckm_error ckm_algo_cop(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_ou
             continue;
         }
         double sse = ckm_group_sse(r, lab, C, wsum);
-        ckm_ctx_log(ctx, 1, "cop restart %d/%d: SSE %.10g after %d iterations", rs + 1, set->n_init, sse, it + 1);
-        if (sse < best_sse) {
-            best_sse = sse;
-            memcpy(out->labels, lab, s * sizeof(int32_t));
-            out->has_labels = 1;
-            out->iterations = it + 1;
-        }
+        ckm_restart_done(ctx, "cop", rs, lab, s, sse, it + 1, &best_sse, out);
     }
     if (stopped)
         out->status = why;

@@ -256,15 +256,7 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
         if (!have)
             break;
         double f = objective(&ws) + r->scatter;
-        ckm_ctx_log(ctx, 1, "kmeans restart %d/%d: SSE %.10g after %d iterations (%.2f s)",
-                    rs + 1, set->n_init, f, it, ckm_now() - ctx->start);
-        out->restarts = rs + 1;
-        if (f < best_f) {
-            best_f = f;
-            memcpy(out->labels, ws.lab, s * sizeof(int32_t));
-            out->iterations = it;
-            out->has_labels = 1;
-        }
+        ckm_restart_done(ctx, "kmeans", rs, ws.lab, s, f, it, &best_f, out);
     }
     if (stopped) {
         out->status = why;

@@ -111,15 +111,7 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
         if (!have)
             continue;
         double sse = ckm_group_sse(r, prev, C, wsum);
-        out->restarts = rs + 1;
-        ckm_ctx_log(ctx, 1, "sizeflow restart %d/%d: SSE %.10g after %d iterations (%.2f s)", rs + 1,
-                    set->n_init, sse, it + (it < max_iter), ckm_now() - ctx->start);
-        if (sse < best_sse) {
-            best_sse = sse;
-            memcpy(out->labels, prev, s * sizeof(int32_t));
-            out->has_labels = 1;
-            out->iterations = it + (it < max_iter);
-        }
+        ckm_restart_done(ctx, "sizeflow", rs, prev, s, sse, it + (it < max_iter), &best_sse, out);
     }
     if (stopped)
         out->status = why;
