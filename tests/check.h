@@ -61,6 +61,20 @@ __attribute__((unused)) static double ck_unif(uint64_t *state)
     return (double)(z >> 11) * 0x1.0p-53;
 }
 
+/* Solve p with algorithm algo and n_init restarts (other settings default); the call
+ * itself must succeed. Returns the result (caller frees). */
+__attribute__((unused)) static ckm_result *ck_solve(const ckm_problem *p, const char *algo, int n_init)
+{
+    ckm_settings s;
+    ckm_settings_default(&s);
+    snprintf(s.algorithm, sizeof s.algorithm, "%s", algo);
+    s.n_init = n_init;
+    ckm_result *r = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK);
+    return r;
+}
+
 static int ck_report(void)
 {
     printf("%d passed, %d failed\n", ck_passed, ck_failed);

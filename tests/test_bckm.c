@@ -11,18 +11,6 @@
 static uint64_t sm_state;
 static double unif(void) { return ck_unif(&sm_state); }
 
-static ckm_result *solve(ckm_problem *p, int n_init)
-{
-    ckm_settings s;
-    ckm_settings_default(&s);
-    snprintf(s.algorithm, sizeof s.algorithm, "bckm");
-    s.n_init = n_init;
-    ckm_result *r = NULL;
-    ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK);
-    return r;
-}
-
 static void test_oracle(void)
 {
     int feasible = 0, infeasible = 0;
@@ -53,7 +41,7 @@ static void test_oracle(void)
             CHECK(ckm_problem_add_pair(p, (size_t)pairs[q].i, (size_t)pairs[q].j,
                                        pairs[q].ml ? CKM_MUST_LINK : CKM_CANNOT_LINK, &err) == CKM_OK);
         CHECK(ckm_problem_set_sizes(p, lo, hi, &err) == CKM_OK);
-        ckm_result *r = solve(p, 5);
+        ckm_result *r = ck_solve(p, "bckm", 5);
         if (r) {
             if (isinf(opt)) {
                 infeasible++;
@@ -91,7 +79,7 @@ static void test_stall(void)
     CHECK(ckm_problem_add_pair(p, 0, 1, CKM_CANNOT_LINK, &err) == CKM_OK);
     CHECK(ckm_problem_add_pair(p, 1, 2, CKM_CANNOT_LINK, &err) == CKM_OK);
     CHECK(ckm_problem_add_pair(p, 0, 2, CKM_CANNOT_LINK, &err) == CKM_OK);
-    ckm_result *r = solve(p, 2);
+    ckm_result *r = ck_solve(p, "bckm", 2);
     if (r) {
         CHECK(r->status == CKM_STATUS_FEASIBLE && r->violations == 0);
         CHECK(r->labels[0] != r->labels[1] && r->labels[1] != r->labels[2] && r->labels[0] != r->labels[2]);

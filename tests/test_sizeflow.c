@@ -10,18 +10,6 @@
 static uint64_t sm_state;
 static double unif(void) { return ck_unif(&sm_state); }
 
-static ckm_result *run(ckm_problem *p, const char *algo, int n_init)
-{
-    ckm_settings s;
-    ckm_settings_default(&s);
-    snprintf(s.algorithm, sizeof s.algorithm, "%s", algo);
-    s.n_init = n_init;
-    ckm_result *r = NULL;
-    ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK);
-    return r;
-}
-
 static void test_oracle(void)
 {
     int matched = 0, total = 0;
@@ -47,7 +35,7 @@ static void test_oracle(void)
         ckm_err err = {CKM_OK, ""};
         CHECK(ckm_problem_create(X, n, 2, k, &p, &err) == CKM_OK);
         CHECK(ckm_problem_set_sizes(p, lo, hi, &err) == CKM_OK);
-        ckm_result *r = run(p, "sizeflow", 20);
+        ckm_result *r = ck_solve(p, "sizeflow", 20);
         if (r) {
             total++;
             CHECK(r->status == CKM_STATUS_FEASIBLE && r->violations == 0 && r->sse >= opt - 1e-9);
@@ -72,7 +60,7 @@ static void test_iris(void)
     ckm_problem *p = NULL;
     CHECK(ckm_problem_create(ds->X, ds->n, ds->d, 3, &p, &err) == CKM_OK);
     ckm_problem_set_balanced(p);
-    ckm_result *r = run(p, "sizeflow", 10);
+    ckm_result *r = ck_solve(p, "sizeflow", 10);
     if (r) {
         CHECK_NEAR(r->sse, 81.2778, 5e-5); /* published optimum for sizes 50/50/50 */
         CHECK(r->sizes[0] == 50 && r->sizes[1] == 50 && r->sizes[2] == 50);
@@ -121,13 +109,13 @@ static void test_special(void)
     size_t lo, hi;
     ckm_problem_size_bounds(p, 2, &lo, &hi);
     CHECK(lo == 3 && hi == 4);
-    ckm_result *r = run(p, "sizeflow", 3);
+    ckm_result *r = ck_solve(p, "sizeflow", 3);
     CHECK(r && r->violations == 0 && r->sizes[0] + r->sizes[1] + r->sizes[2] == 10);
     ckm_result_free(r);
     /* must-links: routed to the LP/MILP model and said so */
     CHECK(ckm_problem_add_pair(p, 0, 1, CKM_MUST_LINK, &err) == CKM_OK);
     CHECK(ckm_problem_add_pair(p, 2, 3, CKM_MUST_LINK, &err) == CKM_OK);
-    r = run(p, "sizeflow", 3);
+    r = ck_solve(p, "sizeflow", 3);
     if (r) {
         CHECK(r->status == CKM_STATUS_FEASIBLE && r->violations == 0);
         CHECK(strstr(r->message, "must-links present") != NULL);
@@ -145,18 +133,18 @@ static void test_special(void)
     CHECK(ckm_problem_create(same, 6, 2, 2, &p, &err) == CKM_OK);
     size_t ex_lo[2] = {2, 4};
     CHECK(ckm_problem_set_sizes(p, ex_lo, ex_lo, &err) == CKM_OK);
-    r = run(p, "sizeflow", 2);
+    r = ck_solve(p, "sizeflow", 2);
     CHECK(r && r->sse == 0.0 && r->sizes[0] == 2 && r->sizes[1] == 4);
     ckm_result_free(r);
     ckm_problem_free(p);
     CHECK(ckm_problem_create(X, 10, 2, 1, &p, &err) == CKM_OK);
-    r = run(p, "sizeflow", 1);
+    r = ck_solve(p, "sizeflow", 1);
     CHECK(r && r->sizes[0] == 10);
     ckm_result_free(r);
     ckm_problem_free(p);
     CHECK(ckm_problem_create(X, 10, 2, 10, &p, &err) == CKM_OK);
     ckm_problem_set_balanced(p);
-    r = run(p, "sizeflow", 1);
+    r = ck_solve(p, "sizeflow", 1);
     CHECK(r && r->sse == 0.0);
     ckm_result_free(r);
     ckm_problem_free(p);
