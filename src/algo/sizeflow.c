@@ -71,7 +71,8 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
             }
             double t0 = ckm_now();
             if (!weighted) {
-                ckm_sqdist_matrix(r->mean, s, d, C, k, cost);
+                if ((rc = ckm_sqdist_matrix(r->mean, s, d, C, k, cost, err)) != CKM_OK)
+                    goto done;
                 int infeasible = 0;
                 ckm_transport_stats ts;
                 if ((rc = ckm_transport_solve(s, k, cost, r->lo, r->hi, price, lab, &infeasible, &ts, err)) != CKM_OK)

@@ -120,7 +120,8 @@ ckm_error ckm_assign_to_centers(const double *X, size_t n, size_t d, const doubl
         rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the %zu x %zu cost matrix", n, k);
         goto done;
     }
-    ckm_sqdist_matrix(X, n, d, centers, k, cost);
+    if ((rc = ckm_sqdist_matrix(X, n, d, centers, k, cost, err)) != CKM_OK)
+        goto done;
     int infeasible = 0;
     if (method == CKM_ASSIGN_LP) {
         size_t sum_lo, sum_hi;

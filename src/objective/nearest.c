@@ -110,30 +110,21 @@ void ckm_nearest(const double *Y, const double *ynorm, size_t m, const double *C
         ckm_parallel_for(ws->threads, nblocks, near_range, &job);
 }
 
-void ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out)
+ckm_error ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out,
+                            ckm_err *err)
 {
-    /* out = -2 Y C^T, then add ||y||^2 + ||c||^2 row by row */
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)k, (int)d, -2.0, Y, (int)d, C,
-                (int)d, 0.0, out, (int)k);
-    double cn[1024], *cnorm = k <= 1024 ? cn : malloc(k * sizeof(double));
-    if (!cnorm) { /* fall back to direct sums */
-        for (size_t i = 0; i < m; i++)
-            for (size_t j = 0; j < k; j++) {
-                double s = 0.0;
-                for (size_t f = 0; f < d; f++) {
-                    double t = Y[i * d + f] - C[j * d + f];
-                    s += t * t;
-                }
-                out[i * k + j] = s;
-            }
-        return;
-    }
+    double *cnorm = ckm_alloc_array(k, sizeof(double));
+    if (!cnorm)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
     for (size_t j = 0; j < k; j++) {
         double s = 0.0;
         for (size_t f = 0; f < d; f++)
             s += C[j * d + f] * C[j * d + f];
         cnorm[j] = s;
     }
+    /* out = -2 Y C^T, then add ||y||^2 + ||c||^2 row by row */
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)k, (int)d, -2.0, Y, (int)d, C,
+                (int)d, 0.0, out, (int)k);
     for (size_t i = 0; i < m; i++) {
         double yn = 0.0;
         for (size_t f = 0; f < d; f++)
@@ -144,6 +135,6 @@ void ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C, siz
             o[j] = v > 0.0 ? v : 0.0;
         }
     }
-    if (cnorm != cn)
-        free(cnorm);
+    free(cnorm);
+    return CKM_OK;
 }

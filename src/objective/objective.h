@@ -33,6 +33,7 @@ void ckm_nearest(const double *Y, const double *ynorm, size_t m, const double *C
                  ckm_nearest_ws *ws, int32_t *label, double *dist);
 
 /* out (m*k) = squared distances ||y_i - c_j||^2 (clamped at 0), by one dgemm. */
-void ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out);
+ckm_error ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out,
+                            ckm_err *err);
 
 #endif
