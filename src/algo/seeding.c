@@ -149,8 +149,8 @@ static void seed_kmeanspp(ckm_seeder *ws, ckm_rng *rng, double *C)
 }
 
 
-/* k distinct points by partial Fisher-Yates over indices, without an n-sized array:
-   rejection of repeats is cheap because k <= n and typically k << n. */
+/* k distinct points by rejection of repeats (no n-sized array needed):
+   cheap because k <= n and typically k << n. */
 static void seed_random(ckm_seeder *ws, ckm_rng *rng, double *C)
 {
     const ckm_reduced *r = ws->r;
