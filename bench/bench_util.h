@@ -1,11 +1,14 @@
 /*
  * bench_util.h -- helpers shared by the benchmark programs: a splitmix64 stream for
- * generating data (independent of the library's RNG) and a monotonic clock.
+ * generating data (independent of the library's RNG), a monotonic clock and a
+ * comma-list membership test.
  */
 #ifndef CKM_BENCH_UTIL_H
 #define CKM_BENCH_UTIL_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 /* Uniform in (0, 1): never 0, so log() of it is safe. */
@@ -23,6 +26,22 @@ static inline double bench_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Is name one of the comma-separated entries of list? */
+static inline bool bench_in_list(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t l = end ? (size_t)(end - p) : strlen(p);
+        if (l == len && strncmp(p, name, len) == 0)
+            return true;
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    return false;
 }
 
 #endif

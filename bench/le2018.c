@@ -7,10 +7,10 @@
  * points of a cluster are chained by must-links, and each sampled point gets one
  * cannot-link to a random sampled point of another cluster.
  * Algorithms get what they honour: kmeans nothing; cop the links; sizeflow sizes + must-links;
- * blpkm and bckm everything. Prints CSV rows:
+ * blpkm, bckm and admm everything. Prints CSV rows:
  *   sigma,k,algorithm,status,nmi,ari,sse,violations_all,seconds
  * where violations_all counts broken constraints of the full set (links and sizes).
- * usage: le2018 N D SIGMA K SEED
+ * usage: le2018 N D SIGMA K SEED [ALGORITHMS]   (comma list; default all six)
  */
 #include "bench_util.h"
 #include "ckm.h"
@@ -26,8 +26,8 @@ static double unif(void) { return bench_unif(&st); }
 
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: le2018 N D SIGMA K SEED\n");
+    if (argc != 6 && argc != 7) {
+        fprintf(stderr, "usage: le2018 N D SIGMA K SEED [ALGORITHMS]\n");
         return 2;
     }
     size_t N = strtoull(argv[1], NULL, 10), d = strtoull(argv[2], NULL, 10), k = strtoull(argv[4], NULL, 10);
@@ -61,8 +61,10 @@ int main(int argc, char **argv)
             } while (dup);
             sample[c * per + q] = i;
         }
-    const char *algs[5] = {"kmeans", "cop", "sizeflow", "blpkm", "bckm"};
-    for (int a = 0; a < 5; a++) {
+    const char *algs[6] = {"kmeans", "cop", "sizeflow", "blpkm", "bckm", "admm"};
+    for (int a = 0; a < 6; a++) {
+        if (argc == 7 && !bench_in_list(argv[6], algs[a]))
+            continue;
         bool links = a != 0, cls = a == 1 || a >= 3, sizes = a >= 2;
         ckm_problem *p = NULL, *full = NULL;
         ckm_err err = {CKM_OK, ""};

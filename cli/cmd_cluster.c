@@ -45,7 +45,7 @@ static void usage(cli_opt *opts)
            "'n d k' format) into K clusters, honouring the given constraints.\n\noptions:\n");
     cli_print_options(opts, O_COUNT);
     printf("\ndefaults: --algorithm %s --seed %llu --n-init %d --max-iter %d (0 = algorithm's own: kmeans 300,\n"
-           "          blpkm 100, cop 300, sizeflow 300, bckm 100) --tol %g --time-limit none --threads 0 (all cores);\n"
+           "          blpkm 100, cop 300, sizeflow 300, bckm 100, admm 1000) --tol %g --time-limit none --threads 0 (all cores);\n"
            "          size bounds 1..n per cluster (no empty cluster)\n",
            s.algorithm, (unsigned long long)s.seed, s.n_init, s.max_iter, s.tol);
     printf("algorithms:\n");
@@ -78,12 +78,12 @@ int cmd_cluster(int argc, char **argv)
         [O_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
         [O_BAL] = {"balanced", 0, NULL, "sizes floor(n/K)..ceil(n/K) for every cluster", NULL},
         [O_ALGO] = {"algorithm", 'a', "NAME", "algorithm (list below)", NULL},
-        [O_DIST] = {"distance", 0, "sqeuclidean|euclidean", "assignment distance of blpkm (default sqeuclidean; SSE is always reported)", NULL},
+        [O_DIST] = {"distance", 0, "sqeuclidean|euclidean", "assignment distance of blpkm (default sqeuclidean; the other algorithms refuse euclidean; SSE is always reported)", NULL},
         [O_INIT] = {"init", 0, "default|random|kmeans++", "initial centers (default: random for blpkm, kmeans++ otherwise)", NULL},
         [O_SEED] = {"seed", 's', "S", "random seed (same input + seed = same output)", NULL},
         [O_NINIT] = {"n-init", 0, "N", "restarts; the best SSE is kept", NULL},
         [O_MAXIT] = {"max-iter", 0, "N", "iterations per restart (0 = the algorithm's default)", NULL},
-        [O_TOL] = {"tol", 0, "X", "k-means center-shift tolerance (relative to mean variance)", NULL},
+        [O_TOL] = {"tol", 0, "X", "kmeans: center-shift tolerance (relative to mean variance); admm: relative std of the last 10 objective values", NULL},
         [O_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; best labelling so far is returned", NULL},
         [O_THREADS] = {"threads", 'j', "N", "worker threads for parallel algorithms (0 = all cores)", NULL},
         [O_LABELS_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line, input order", NULL},

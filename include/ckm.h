@@ -66,7 +66,9 @@ const char *ckm_version(void);
 enum {
     CKM_HONOURS_MUST_LINK = 1u << 0,
     CKM_HONOURS_CANNOT_LINK = 1u << 1,
-    CKM_HONOURS_SIZE_BOUNDS = 1u << 2
+    CKM_HONOURS_SIZE_BOUNDS = 1u << 2,
+    CKM_HONOURS_EUCLIDEAN = 1u << 3 /* uses ckm_settings.distance = EUCLIDEAN; the others
+                                       refuse it (CKM_ERR_UNSUPPORTED) */
 };
 
 /* Description of one registered algorithm. */
@@ -307,11 +309,13 @@ typedef struct ckm_settings {
     int n_init;            /* restarts, best SSE kept; default 10, >= 1 */
     int max_iter;          /* iterations per restart; 0 = the algorithm's default
                               (kmeans 300, blpkm 100, cop 300, sizeflow 300,
-                              bckm 100); default 0 */
+                              bckm 100, admm 1000); default 0 */
     ckm_distance distance; /* assignment-step distance; default SQEUCLIDEAN */
     ckm_init init;         /* default CKM_INIT_DEFAULT */
     double tol;            /* k-means: stop when sum_j ||c_j - c_j'||^2 <= tol * mean
-                              feature variance (scikit-learn's rule); default 1e-4, >= 0 */
+                              feature variance (scikit-learn's rule); admm: stop when the
+                              std of the last 10 objective values <= tol * |their mean|
+                              (and the primal residual <= 1e-4); default 1e-4, >= 0 */
     double time_limit_s;   /* wall-clock limit in seconds; <= 0 means none; default 0 */
     int threads;           /* worker threads for algorithms that run in parallel;
                               0 = all cores (default). BLAS threads follow

@@ -63,33 +63,6 @@ static void regularized_centers(const ckm_reduced *r, const int32_t *lab, double
             C[j * d + f] /= wsum[j] + BCKM_LAMBDA;
 }
 
-/* Unconstrained Lloyd on the groups from the seeded centers in C. */
-static void kmeans_init(const ckm_reduced *r, double *C, double *wsum, int32_t *lab)
-{
-    size_t d = r->d, k = r->k;
-    for (size_t t = 0; t < r->s; t++)
-        lab[t] = -1;
-    for (int it = 0; it < 300; it++) {
-        size_t changed = 0;
-        for (size_t t = 0; t < r->s; t++) {
-            size_t bj = 0;
-            double best = INFINITY;
-            for (size_t j = 0; j < k; j++) {
-                double v = ckm_sqdist(r->mean + t * d, C + j * d, d);
-                if (v < best) {
-                    best = v;
-                    bj = j;
-                }
-            }
-            changed += lab[t] != (int32_t)bj;
-            lab[t] = (int32_t)bj;
-        }
-        ckm_group_means(r, lab, C, wsum);
-        if (changed == 0)
-            break;
-    }
-}
-
 /* V as a labelling, if it is one and it satisfies every constraint. */
 static bool v_labelling(const ckm_reduced *r, const double *V, double *wsum, int32_t *lab)
 {
@@ -168,7 +141,7 @@ ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
         ckm_rng rng;
         ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
         ckm_seed_centers(&w.seeder, set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP, &rng, w.C);
-        kmeans_init(r, w.C, w.wsum, w.lab); /* S(0): may violate constraints; only a start */
+        ckm_group_lloyd(r, w.C, w.wsum, w.lab); /* S(0): may violate constraints; only a start */
         bool have = false; /* w.lab holds a feasible labelling */
         int it = 0;
         for (; it < max_iter; it++) {

@@ -3,6 +3,7 @@
  */
 #include "centers.h"
 
+#include <math.h>
 #include <string.h>
 
 double ckm_sqdist(const double *a, const double *b, size_t d)
@@ -42,4 +43,30 @@ double ckm_group_sse(const ckm_reduced *r, const int32_t *labels, double *C, dou
     for (size_t t = 0; t < r->s; t++)
         f += (double)r->weight[t] * ckm_sqdist(r->mean + t * r->d, C + (size_t)labels[t] * r->d, r->d);
     return f;
+}
+
+void ckm_group_lloyd(const ckm_reduced *r, double *C, double *wsum, int32_t *labels)
+{
+    size_t d = r->d, k = r->k;
+    for (size_t t = 0; t < r->s; t++)
+        labels[t] = -1;
+    for (int it = 0; it < 300; it++) {
+        size_t changed = 0;
+        for (size_t t = 0; t < r->s; t++) {
+            size_t bj = 0;
+            double best = INFINITY;
+            for (size_t j = 0; j < k; j++) {
+                double v = ckm_sqdist(r->mean + t * d, C + j * d, d);
+                if (v < best) {
+                    best = v;
+                    bj = j;
+                }
+            }
+            changed += labels[t] != (int32_t)bj;
+            labels[t] = (int32_t)bj;
+        }
+        ckm_group_means(r, labels, C, wsum);
+        if (changed == 0)
+            break;
+    }
 }

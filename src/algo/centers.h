@@ -16,4 +16,9 @@ double ckm_group_sse(const ckm_reduced *r, const int32_t *labels, double *C, dou
 
 double ckm_sqdist(const double *a, const double *b, size_t d);
 
+/* Unconstrained weighted Lloyd on the groups from the centers in C until the labels stop
+ * changing (at most 300 rounds); C, wsum and labels (s) hold the result. Used to start
+ * bckm and admm "from k-means", as their papers do. O(s k d) per round. */
+void ckm_group_lloyd(const ckm_reduced *r, double *C, double *wsum, int32_t *labels);
+
 #endif

@@ -12,7 +12,7 @@ static const ckm_algo algorithms[] = {
      ckm_algo_kmeans},
     {{"blpkm",
       "BLPKM_CC (Baumann 2020): k-means with an exact binary-LP assignment step (CLP, then CBC)",
-      CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS, 0},
+      CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS | CKM_HONOURS_EUCLIDEAN, 0},
      ckm_algo_blpkm},
     {{"cop", "COP-KMeans (Wagstaff et al. 2001): greedy constrained assignment; may fail on feasible problems",
       CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK, 0},
@@ -25,6 +25,10 @@ static const ckm_algo algorithms[] = {
       "BCKM (Le et al. 2018): LP / penalty alternation for the assignment; exact step when it stalls",
       CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS, 0},
      ckm_algo_bckm},
+    {{"admm",
+      "lp-box ADMM (Bibi et al.): continuous reformulation, binary = box cap sphere; exact repair if needed",
+      CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS, 0},
+     ckm_algo_admm},
 };
 
 #define N_ALGOS (sizeof algorithms / sizeof algorithms[0])

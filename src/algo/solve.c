@@ -60,6 +60,11 @@ static ckm_error validate_settings(const ckm_settings *s, const ckm_algo **algo,
                         s->max_iter);
     if (s->distance != CKM_DISTANCE_SQEUCLIDEAN && s->distance != CKM_DISTANCE_EUCLIDEAN)
         return ckm_fail(err, CKM_ERR_INVALID, "distance = %d is not a ckm_distance", (int)s->distance);
+    if (s->distance == CKM_DISTANCE_EUCLIDEAN && !((*algo)->info.honours & CKM_HONOURS_EUCLIDEAN))
+        return ckm_fail(err, CKM_ERR_UNSUPPORTED,
+                        "algorithm '%s' minimises squared distances only; the euclidean assignment distance is "
+                        "available with blpkm",
+                        s->algorithm);
     if (s->init != CKM_INIT_DEFAULT && s->init != CKM_INIT_RANDOM && s->init != CKM_INIT_KMEANSPP)
         return ckm_fail(err, CKM_ERR_INVALID, "init = %d is not a ckm_init", (int)s->init);
     if (!(s->tol >= 0.0) || !isfinite(s->tol))

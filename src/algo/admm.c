@@ -1,0 +1,146 @@
+/*
+ * admm.c -- `admm`: constrained k-means by lp-box ADMM (Bibi et al., after Wu & Ghanem),
+ * the restart driver around admm_iterate.c.
+ *   start    a feasible labelling, as the paper's Algorithm 1 starts from a feasible point:
+ *            centers seeded by greedy k-means++ and refined by unconstrained Lloyd
+ *            (init = DEFAULT / KMEANSPP: "the same k-means initialisation as the other
+ *            methods"), or k random data points (init = RANDOM); then one exact assignment
+ *            step (CLP, then CBC) to those centers makes it satisfy every constraint. An
+ *            infeasible assignment model proves the problem infeasible.
+ *   iterate  ADMM (admm_iterate.c): rho = 20, x 1.1 every 5 iterations, costs scaled to
+ *            mean 1000 (below); stop when the std of the last 10 objective values
+ *            <= tol * |mean| (settings.tol, default 1e-4) with primal residual <= 1e-4,
+ *            or after max_iter (default 1000) iterations.
+ *   round    t -> argmax_j p_tj. When the rounded labels violate a constraint (the
+ *            iteration did not reach a feasible binary point), they are repaired by one
+ *            exact assignment step to the centers of the rounded labels, and the repair is
+ *            counted in the message. Never is an infeasible labelling returned.
+ *   restarts n_init, seeded (seed, r); the lowest SSE wins.
+ */
+#include "admm.h"
+#include "assign.h"
+#include "centers.h"
+#include "exact_step.h"
+#include "seeding.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The costs are scaled to mean ADMM_COST_WEIGHT at the start, i.e. 50 x the initial
+ * penalty rho = 20: the first iterations follow the objective, the growing penalty
+ * (x 1.1 every 5 iterations) overtakes it after about 5 ln(50) / ln(1.1) = 205
+ * iterations and pulls the iterate onto a feasible binary point. The paper fixes rho but
+ * not the data scale; measured on iris, glass, seeds and Le et al. (docs/formulations.md):
+ * weights 1-30 leave the start almost unchanged, 100-10000 behave alike. */
+#define ADMM_COST_WEIGHT 1000.0
+
+/* labels (s) satisfy one-cluster-per-group (by construction), the size bounds and the
+ * lifted cannot-links. */
+static bool labels_feasible(const ckm_reduced *r, const int32_t *lab, double *wsum)
+{
+    memset(wsum, 0, r->k * sizeof(double));
+    for (size_t t = 0; t < r->s; t++)
+        wsum[lab[t]] += (double)r->weight[t];
+    for (size_t j = 0; j < r->k; j++)
+        if (wsum[j] < (double)r->lo[j] || wsum[j] > (double)r->hi[j])
+            return false;
+    for (size_t e = 0; e < r->n_cl; e++)
+        if (lab[r->cl[2 * e]] == lab[r->cl[2 * e + 1]])
+            return false;
+    return true;
+}
+
+ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
+{
+    const ckm_settings *set = ctx->s;
+    size_t s = r->s, d = r->d, k = r->k;
+    ckm_admm_params par = {set->max_iter > 0 ? set->max_iter : 1000, set->tol, 20.0, 1.1, 5, ADMM_COST_WEIGHT};
+    out->lower_bound = -INFINITY;
+    ckm_assign asg;
+    ckm_seeder seeder;
+    ckm_admm_ws *ws = NULL;
+    memset(&asg, 0, sizeof asg);
+    memset(&seeder, 0, sizeof seeder);
+    double *C = ckm_alloc_array(k * d, sizeof(double)), *wsum = ckm_alloc_array(k, sizeof(double));
+    double *cost = ckm_alloc_array(s * k, sizeof(double));
+    int32_t *start = ckm_alloc_array(s, sizeof(int32_t)), *lab = ckm_alloc_array(s, sizeof(int32_t));
+    ckm_error rc = CKM_OK;
+    if (!C || !wsum || !cost || !start || !lab) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "admm: out of memory");
+        goto done;
+    }
+    if ((rc = ckm_assign_init(&asg, r, err)) != CKM_OK ||
+        (rc = ckm_seeder_init(&seeder, r, set->threads, err)) != CKM_OK ||
+        (rc = ckm_admm_ws_init(&ws, r, err)) != CKM_OK)
+        goto done;
+    double best_sse = INFINITY;
+    int repaired = 0, converged = 0, total_iter = 0;
+    ckm_status why = CKM_STATUS_FEASIBLE;
+    int stopped = 0;
+    out->status = CKM_STATUS_FEASIBLE;
+    for (int rs = 0; rs < set->n_init && !stopped; rs++) {
+        ckm_rng rng;
+        ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
+        ckm_init init = set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP;
+        ckm_seed_centers(&seeder, init, &rng, C);
+        if (init == CKM_INIT_KMEANSPP)
+            ckm_group_lloyd(r, C, wsum, start);
+        ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);
+        ckm_assign_result ar;
+        ckm_step step;
+        if ((rc = ckm_exact_step(ctx, &asg, cost, NULL, start, &ar, &step, out, err)) != CKM_OK)
+            goto done;
+        if (step == CKM_STEP_INFEASIBLE)
+            goto done;
+        if (step == CKM_STEP_STOP) {
+            why = CKM_STATUS_TIME_LIMIT;
+            stopped = 1;
+            break;
+        }
+        double sse0 = ckm_group_sse(r, start, C, wsum);
+        ckm_admm_info info;
+        if ((rc = ckm_admm_iterate(ws, ctx, &par, start, lab, &info, NULL, NULL, err)) != CKM_OK)
+            goto done;
+        total_iter += info.iterations;
+        converged += info.converged;
+        if (info.stopped) {
+            ckm_ctx_stop(ctx, &why);
+            stopped = 1;
+        }
+        if (!labels_feasible(r, lab, wsum)) {
+            /* repair: exact step to the centers of the rounded labels */
+            ckm_group_means(r, lab, C, wsum);
+            ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);
+            if ((rc = ckm_exact_step(ctx, &asg, cost, start, lab, &ar, &step, out, err)) != CKM_OK)
+                goto done;
+            if (step != CKM_STEP_OK) /* infeasible is impossible here: start is feasible */
+                memcpy(lab, start, s * sizeof(int32_t));
+            repaired++;
+        }
+        ckm_ctx_log(ctx, 2, "admm restart %d: start SSE %.6g, %d iterations, %s, residual %.3g, binary gap %.3g, rho %.4g", rs + 1,
+                    sse0, info.iterations, info.converged ? "converged" : "not converged", info.residual, info.binary_gap,
+                    info.rho);
+        double sse = ckm_group_sse(r, lab, C, wsum);
+        ckm_restart_done(ctx, "admm", rs, lab, s, sse, info.iterations, &best_sse, out);
+    }
+    if (stopped)
+        out->status = why;
+    if (out->status == CKM_STATUS_FEASIBLE || stopped)
+        snprintf(out->message, sizeof out->message,
+                 "%s%d restart%s, %d ADMM iterations; %d converged to a binary point, %d rounded labellings "
+                 "violated a constraint and were repaired by the exact assignment step",
+                 stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "", out->restarts,
+                 out->restarts == 1 ? "" : "s", total_iter, converged, repaired);
+done:
+    ckm_admm_ws_free(ws);
+    ckm_assign_free(&asg);
+    ckm_seeder_free(&seeder);
+    free(C);
+    free(wsum);
+    free(cost);
+    free(start);
+    free(lab);
+    return rc;
+}

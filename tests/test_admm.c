@@ -1,0 +1,151 @@
+/*
+ * test_admm.c -- lp-box ADMM (`admm`) through the public API: on random tiny instances
+ * (must-links, cannot-links, sizes) every result satisfies all constraints and is never
+ * below the brute-force optimum, infeasible instances are proven; the cannot-link triangle
+ * that stalls BCKM ends feasible; same seed => same labels, other seeds still feasible;
+ * the euclidean distance is refused (admm minimises the SSE only).
+ */
+#include "check.h"
+#include "oracle.h"
+
+static uint64_t sm_state;
+static double unif(void) { return ck_unif(&sm_state); }
+
+static void test_oracle(void)
+{
+    int feasible = 0, infeasible = 0, optimal = 0;
+    for (int inst = 0; inst < 40; inst++) {
+        sm_state = 9100 + (uint64_t)inst;
+        int n = 6 + inst % 4, k = 2 + inst % 2;
+        double X[20];
+        for (int i = 0; i < 2 * n; i++)
+            X[i] = 10 * unif();
+        oracle_pair pairs[6];
+        int np = 0;
+        for (int q = 0; q < 4; q++) {
+            int i = (int)(unif() * n), j = (int)(unif() * n), dup = 0;
+            for (int t = 0; t < np; t++)
+                dup |= (pairs[t].i == i && pairs[t].j == j) || (pairs[t].i == j && pairs[t].j == i);
+            if (i != j && !dup)
+                pairs[np++] = (oracle_pair){i, j, unif() < 0.5};
+        }
+        size_t lo[3] = {1, 1, 1}, hi[3] = {(size_t)n, (size_t)n, (size_t)n};
+        if (inst % 2)
+            for (int j = 0; j < k; j++)
+                hi[j] = (size_t)(n / k + 1);
+        if (inst % 5 == 0)
+            lo[0] = hi[0] = (size_t)(n / k); /* an exact size */
+        double opt = oracle_best(X, n, 2, k, pairs, np, lo, hi, NULL);
+        ckm_problem *p = NULL;
+        ckm_err err = {CKM_OK, ""};
+        CHECK(ckm_problem_create(X, (size_t)n, 2, (size_t)k, &p, &err) == CKM_OK);
+        for (int q = 0; q < np; q++)
+            CHECK(ckm_problem_add_pair(p, (size_t)pairs[q].i, (size_t)pairs[q].j,
+                                       pairs[q].ml ? CKM_MUST_LINK : CKM_CANNOT_LINK, &err) == CKM_OK);
+        CHECK(ckm_problem_set_sizes(p, lo, hi, &err) == CKM_OK);
+        ckm_result *r = ck_solve(p, "admm", 3);
+        if (r) {
+            if (isinf(opt)) {
+                infeasible++;
+                CHECK(r->status == CKM_STATUS_INFEASIBLE && !r->has_labels);
+            } else {
+                feasible++;
+                CHECK(r->status == CKM_STATUS_FEASIBLE && r->violations == 0 && r->sse >= opt - 1e-9);
+                optimal += r->sse <= opt + 1e-9 * (1 + opt);
+            }
+        }
+        ckm_result_free(r);
+        ckm_problem_free(p);
+    }
+    CHECK(feasible >= 25 && infeasible >= 1);
+    /* a heuristic, but on these tiny instances it should usually find the optimum */
+    CHECK(optimal * 10 >= feasible * 7);
+    printf("admm oracle: %d feasible (%d at the optimum), %d infeasible\n", feasible, optimal, infeasible);
+}
+
+static void test_cannot_link_triangle(void)
+{
+    /* three nearly identical points, pairwise cannot-linked, next to two tight groups: the
+     * BCKM stall case; admm must end on a feasible labelling */
+    double X[46];
+    sm_state = 3;
+    X[0] = 0;
+    X[1] = 0;
+    X[2] = 0.01;
+    X[3] = 0;
+    X[4] = 0;
+    X[5] = 0.01;
+    for (int i = 3; i < 23; i++) {
+        X[2 * i] = (i < 13 ? 5.0 : 0.0) + 0.3 * (unif() - 0.5);
+        X[2 * i + 1] = (i < 13 ? 0.0 : 5.0) + 0.3 * (unif() - 0.5);
+    }
+    ckm_problem *p = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_problem_create(X, 23, 2, 3, &p, &err) == CKM_OK);
+    CHECK(ckm_problem_add_pair(p, 0, 1, CKM_CANNOT_LINK, &err) == CKM_OK);
+    CHECK(ckm_problem_add_pair(p, 1, 2, CKM_CANNOT_LINK, &err) == CKM_OK);
+    CHECK(ckm_problem_add_pair(p, 0, 2, CKM_CANNOT_LINK, &err) == CKM_OK);
+    ckm_result *r = ck_solve(p, "admm", 2);
+    if (r) {
+        CHECK(r->status == CKM_STATUS_FEASIBLE && r->violations == 0);
+        CHECK(r->labels[0] != r->labels[1] && r->labels[1] != r->labels[2] && r->labels[0] != r->labels[2]);
+        int restarts = 0, iters = 0, conv = 0, repaired = 0;
+        CHECK(sscanf(r->message, "%d restarts, %d ADMM iterations; %d converged to a binary point, %d rounded",
+                     &restarts, &iters, &conv, &repaired) == 4);
+        CHECK(restarts == 2 && conv + repaired >= 1 && repaired <= restarts);
+    }
+    ckm_result_free(r);
+    ckm_problem_free(p);
+}
+
+static void test_determinism(void)
+{
+    double X[120];
+    sm_state = 77;
+    for (int i = 0; i < 60; i++) {
+        X[2 * i] = (i % 3) * 4.0 + unif();
+        X[2 * i + 1] = (i % 2) * 3.0 + unif();
+    }
+    ckm_problem *p = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_problem_create(X, 60, 2, 4, &p, &err) == CKM_OK);
+    for (int q = 0; q < 8; q++) {
+        CHECK(ckm_problem_add_pair(p, (size_t)q, (size_t)q + 20, CKM_MUST_LINK, &err) == CKM_OK);
+        CHECK(ckm_problem_add_pair(p, (size_t)q + 30, (size_t)q + 31, CKM_CANNOT_LINK, &err) == CKM_OK);
+    }
+    CHECK(ckm_problem_set_size_range(p, 12, 18, &err) == CKM_OK);
+    ckm_result *r[3] = {NULL, NULL, NULL};
+    for (int a = 0; a < 3; a++) {
+        ckm_settings s;
+        ckm_settings_default(&s);
+        snprintf(s.algorithm, sizeof s.algorithm, "admm");
+        s.n_init = 3;
+        s.seed = a == 2 ? 5 : 1;
+        s.threads = a == 1 ? 1 : 0;
+        CHECK(ckm_solve(p, &s, &r[a], &err) == CKM_OK);
+    }
+    if (r[0] && r[1] && r[2]) {
+        CHECK(r[0]->status == CKM_STATUS_FEASIBLE && r[0]->violations == 0);
+        CHECK(r[2]->status == CKM_STATUS_FEASIBLE && r[2]->violations == 0);
+        CHECK(memcmp(r[0]->labels, r[1]->labels, 60 * sizeof(int32_t)) == 0 && r[0]->sse == r[1]->sse);
+    }
+    for (int a = 0; a < 3; a++)
+        ckm_result_free(r[a]);
+    /* the euclidean assignment distance is blpkm's; admm refuses it */
+    ckm_settings s;
+    ckm_settings_default(&s);
+    snprintf(s.algorithm, sizeof s.algorithm, "admm");
+    s.distance = CKM_DISTANCE_EUCLIDEAN;
+    ckm_result *bad = NULL;
+    CHECK(ckm_solve(p, &s, &bad, &err) == CKM_ERR_UNSUPPORTED && bad == NULL);
+    CHECK(strstr(err.message, "squared distances") != NULL);
+    ckm_problem_free(p);
+}
+
+int main(void)
+{
+    test_oracle();
+    test_cannot_link_triangle();
+    test_determinism();
+    return ck_report();
+}
