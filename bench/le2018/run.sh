@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh -- Le et al. 2018 synthetic experiment (Figure 1 shape): NMI and seconds of
-# kmeans, cop, sizeflow, blpkm, bckm for sigma in {0.1, 0.5, 0.7} and k in {5,10,20,30,50},
-# N ~ 500, d = 512, seed 1. (admm joins when it exists.) Writes bench/results/le2018.csv,
+# kmeans, cop, sizeflow, blpkm, bckm, admm for sigma in {0.1, 0.5, 0.7} and k in {5,10,20,30,50},
+# N ~ 500, d = 512, seed 1. Writes bench/results/le2018.csv,
 # le2018.md and le2018.svg. About 15 minutes on the 2-core machine.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)

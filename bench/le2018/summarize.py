@@ -21,7 +21,7 @@ print("N ~ 500 (k clusters of floor(500/k) points), d = 512, centers uniform in 
       "covariance sigma I, every cluster at least (so exactly) n points; 20 % of each cluster's points "
       "sampled, chained by must-links, each with one cannot-link to a sampled point of another cluster; "
       "seed 1, each algorithm with its defaults (n_init 10) and only the constraints it honours "
-      "(kmeans none, cop links, sizeflow sizes + must-links, blpkm and bckm all). `violations` counts "
+      "(kmeans none, cop links, sizeflow sizes + must-links, blpkm, bckm and admm all). `violations` counts "
       "broken constraints of the full set. Plot: `le2018.svg`.\n")
 for s in sigmas:
     print(f"## sigma = {s}\n")

@@ -5,7 +5,8 @@
  *            centers seeded by greedy k-means++ and refined by unconstrained Lloyd
  *            (init = DEFAULT / KMEANSPP: "the same k-means initialisation as the other
  *            methods"), or k random data points (init = RANDOM); then one exact assignment
- *            step (CLP, then CBC) to those centers makes it satisfy every constraint. An
+ *            step (CLP, then CBC) to those centers (matched to the size slots when the
+ *            bounds differ between clusters, centers.h) makes it satisfy every constraint. An
  *            infeasible assignment model proves the problem infeasible.
  *   iterate  ADMM (admm_iterate.c): rho = 20, x 1.1 every 5 iterations, costs scaled to
  *            mean 1000 (below); stop when the std of the last 10 objective values
@@ -87,6 +88,8 @@ ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
         ckm_seed_centers(&seeder, init, &rng, C);
         if (init == CKM_INIT_KMEANSPP)
             ckm_group_lloyd(r, C, wsum, start);
+        if ((rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
+            goto done;
         ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);
         ckm_assign_result ar;
         ckm_step step;

@@ -18,7 +18,8 @@
  *           the final V is not a labelling that satisfies every constraint, the step is
  *           finished by the exact assignment (CLP, then CBC) with costs Y and counted.
  *   init    unconstrained k-means on the groups (greedy k-means++ seeds, Lloyd to a fixed
- *           point), as the paper initialises from k-means.
+ *           point), as the paper initialises from k-means; with bounds that differ between
+ *           clusters its centers are matched to the size slots (centers.h) and relabelled.
  *   restarts n_init, seeded (seed, r); lowest SSE wins.
  */
 #include "algo.h"
@@ -142,6 +143,11 @@ ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
         ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
         ckm_seed_centers(&w.seeder, set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP, &rng, w.C);
         ckm_group_lloyd(r, w.C, w.wsum, w.lab); /* S(0): may violate constraints; only a start */
+        if (r->has_sizes) { /* match the k-means clusters to the size slots, then relabel */
+            if ((rc = ckm_order_centers_by_size(r, w.C, err)) != CKM_OK)
+                goto done;
+            ckm_group_lloyd(r, w.C, w.wsum, w.lab);
+        }
         bool have = false; /* w.lab holds a feasible labelling */
         int it = 0;
         for (; it < max_iter; it++) {

@@ -3,7 +3,8 @@
  * linear program of assign.h, so must-links, cannot-links and size bounds hold in every
  * iteration.
  *   init     k distinct random data points (as published), or k-means++ on must-link
- *            groups (settings.init = KMEANSPP)
+ *            groups (settings.init = KMEANSPP); with bounds that differ between clusters
+ *            the centers are then matched to the size slots (ckm_order_centers_by_size)
  *   repeat   cost_tj = w_t ||m_t - c_j||^2 (sqeuclidean; = sum_{i in S_t} ||x_i - c_j||^2
  *            up to a constant) or sum_{i in S_t} ||x_i - c_j|| (euclidean, the author's code)
  *            (labels, total) = exact assignment, warm-started from the previous labels
@@ -58,6 +59,8 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
         ckm_rng rng;
         ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
         ckm_seed_centers(&seeder, init, &rng, C);
+        if ((rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
+            goto done;
         double best_total = INFINITY;
         bool have = false;
         int it = 0;

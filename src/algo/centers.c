@@ -3,7 +3,10 @@
  */
 #include "centers.h"
 
+#include "core.h"
+
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 double ckm_sqdist(const double *a, const double *b, size_t d)
@@ -69,4 +72,64 @@ void ckm_group_lloyd(const ckm_reduced *r, double *C, double *wsum, int32_t *lab
         if (changed == 0)
             break;
     }
+}
+
+/* qsort helpers: indices by a key, descending, ties by index */
+typedef struct keyed {
+    double key;
+    size_t idx;
+} keyed;
+
+static int by_key_desc(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key > y->key ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+ckm_error ckm_order_centers_by_size(const ckm_reduced *r, double *C, ckm_err *err)
+{
+    size_t k = r->k, d = r->d;
+    if (!r->has_sizes || k < 2)
+        return CKM_OK;
+    bool uniform = true;
+    for (size_t j = 1; j < k; j++)
+        uniform = uniform && r->lo[j] == r->lo[0] && r->hi[j] == r->hi[0];
+    if (uniform)
+        return CKM_OK;
+    keyed *cen = ckm_alloc_array(k, sizeof(keyed)), *slot = ckm_alloc_array(k, sizeof(keyed));
+    double *copy = ckm_alloc_array(k * d, sizeof(double));
+    if (!cen || !slot || !copy) {
+        free(cen);
+        free(slot);
+        free(copy);
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory ordering the initial centers");
+    }
+    for (size_t j = 0; j < k; j++) {
+        cen[j] = (keyed){0.0, j};
+        double hi = (double)(r->hi[j] < r->n ? r->hi[j] : r->n);
+        slot[j] = (keyed){0.5 * ((double)r->lo[j] + hi), j};
+    }
+    for (size_t t = 0; t < r->s; t++) {
+        size_t bj = 0;
+        double best = INFINITY;
+        for (size_t j = 0; j < k; j++) {
+            double v = ckm_sqdist(r->mean + t * d, C + j * d, d);
+            if (v < best) {
+                best = v;
+                bj = j;
+            }
+        }
+        cen[bj].key += (double)r->weight[t];
+    }
+    qsort(cen, k, sizeof(keyed), by_key_desc);
+    qsort(slot, k, sizeof(keyed), by_key_desc);
+    memcpy(copy, C, k * d * sizeof(double));
+    for (size_t q = 0; q < k; q++)
+        memcpy(C + slot[q].idx * d, copy + cen[q].idx * d, d * sizeof(double));
+    free(cen);
+    free(slot);
+    free(copy);
+    return CKM_OK;
 }

@@ -6,6 +6,8 @@
 
 #include "reduced.h"
 
+#include <stdbool.h>
+
 /* C_j = sum_{l(t)=j} w_t m_t / sum_{l(t)=j} w_t; a cluster without points keeps its
  * previous center. Returns the number of empty clusters. */
 size_t ckm_group_means(const ckm_reduced *r, const int32_t *labels, double *C, double *wsum);
@@ -20,5 +22,14 @@ double ckm_sqdist(const double *a, const double *b, size_t d);
  * changing (at most 300 rounds); C, wsum and labels (s) hold the result. Used to start
  * bckm and admm "from k-means", as their papers do. O(s k d) per round. */
 void ckm_group_lloyd(const ckm_reduced *r, double *C, double *wsum, int32_t *labels);
+
+/* Size bounds name clusters (cluster j must have lo_j..hi_j points) but seeded centers come
+ * in random order. When the bounds differ between clusters, permute the centers C so that
+ * the center with the most (weighted) nearest points takes the slot with the largest
+ * bound midpoint (lo_j + min(hi_j, n)) / 2, and so on down: any order of the initial
+ * centers is a valid start, and this one does not pit a large natural cluster against a
+ * small exact size. No-op without size bounds or with the same bounds everywhere.
+ * O(s k d). */
+ckm_error ckm_order_centers_by_size(const ckm_reduced *r, double *C, ckm_err *err);
 
 #endif

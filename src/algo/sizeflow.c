@@ -1,6 +1,7 @@
 /*
  * sizeflow.c -- size-constrained k-means (Bradley, Bennett & Demiriz 2000).
- *   init     greedy k-means++ (or random points with init = random)
+ *   init     greedy k-means++ (or random points with init = random); with bounds that
+ *            differ between clusters, centers matched to the size slots (centers.h)
  *   repeat   assignment: min sum_i ||x_i - c_l(i)||^2 s.t. lo_j <= |C_j| <= hi_j, an exact
  *            transportation problem (transport.c), warm-started from the previous
  *            iteration's cluster prices; c_j = mean of cluster j (an empty cluster, possible
@@ -61,6 +62,8 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
         ckm_rng rng;
         ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
         ckm_seed_centers(&seeder, init, &rng, C);
+        if ((rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
+            goto done;
         memset(price, 0, k * sizeof(double));
         bool have = false;
         int it = 0;
