@@ -21,7 +21,8 @@
  * (not rescaled). glass: the KEEL file has 6 classes present (the paper's table says 7);
  * k = 6.
  * Pairs are drawn by ckm_constraints_generate from the true labels (exactly m ML and m CL),
- * once per experiment cell (seed 1000 + m); runs r = 0..RUNS-1 use seed r and n_init 1
+ * once per experiment cell (seed 1000 + m; the paper gives every method the same pairs),
+ * except fig3, where every run draws its own pairs (a curve over m averaged over draws); runs r = 0..RUNS-1 use seed r and n_init 1
  * (the paper repeats each clustering 10 times with different initialisations).
  * Prints CSV rows:
  *   experiment,dataset,variant,algorithm,m,run,status,sse,ari,mirkin,hubert,ml_viol,cl_viol,size_viol,seconds
@@ -101,41 +102,32 @@ static ckm_dataset *synthetic(size_t n1, double s1, size_t n2, double cx, double
 }
 
 /* One cell: algorithm alg on ds with (sizes?) and m ML + m CL pairs, RUNS runs. The
- * algorithm gets only what it honours; the check uses everything. */
+ * algorithm gets only what it honours; the check uses everything. Pairs: one draw for the
+ * cell (seed 1000 + m), or a new draw per run when per_run (seed 1000 + m + 7919 run). */
 static void cell(const char *exp, const char *dname, const ckm_dataset *ds, const char *variant, const char *alg,
-                 int use_sizes, size_t m, int runs)
+                 int use_sizes, size_t m, int runs, int per_run)
 {
     ckm_err err = {CKM_OK, ""};
     size_t k = ds->n_classes, truth_size[16] = {0};
     for (size_t i = 0; i < ds->n; i++)
         truth_size[ds->labels[i]]++;
-    ckm_constraints *cons = NULL;
-    if (m > 0 && ckm_constraints_generate(ds->labels, ds->n, 2 * m, 0.5, 1000 + m, &cons, &err) != CKM_OK) {
-        fprintf(stderr, "bibi: %s: %s\n", dname, err.message);
-        exit(1);
-    }
     const ckm_algorithm_info *info = ckm_algorithm_find(alg);
     int links = m > 0 && (info->honours & CKM_HONOURS_MUST_LINK) && (info->honours & CKM_HONOURS_CANNOT_LINK);
     int sizes = use_sizes && (info->honours & CKM_HONOURS_SIZE_BOUNDS);
-    ckm_problem *p = NULL, *full = NULL;
-    if (ckm_problem_create(ds->X, ds->n, ds->d, k, &p, &err) != CKM_OK ||
-        ckm_problem_create(ds->X, ds->n, ds->d, k, &full, &err) != CKM_OK) {
-        fprintf(stderr, "bibi: %s\n", err.message);
-        exit(1);
-    }
-    if (cons && ((links && ckm_problem_add_constraints(p, cons, &err) != CKM_OK) ||
-                 ckm_problem_add_constraints(full, cons, &err) != CKM_OK)) {
-        fprintf(stderr, "bibi: %s\n", err.message);
-        exit(1);
-    }
-    if (use_sizes) {
-        if ((sizes && ckm_problem_set_sizes(p, truth_size, truth_size, &err) != CKM_OK) ||
-            ckm_problem_set_sizes(full, truth_size, truth_size, &err) != CKM_OK) {
-            fprintf(stderr, "bibi: %s\n", err.message);
+    for (int run = 0; run < runs; run++) {
+        ckm_constraints *cons = NULL;
+        ckm_problem *p = NULL, *full = NULL;
+        uint64_t cseed = 1000 + m + (per_run ? 7919 * (uint64_t)run : 0);
+        if ((m > 0 && ckm_constraints_generate(ds->labels, ds->n, 2 * m, 0.5, cseed, &cons, &err) != CKM_OK) ||
+            ckm_problem_create(ds->X, ds->n, ds->d, k, &p, &err) != CKM_OK ||
+            ckm_problem_create(ds->X, ds->n, ds->d, k, &full, &err) != CKM_OK ||
+            (cons && links && ckm_problem_add_constraints(p, cons, &err) != CKM_OK) ||
+            (cons && ckm_problem_add_constraints(full, cons, &err) != CKM_OK) ||
+            (sizes && ckm_problem_set_sizes(p, truth_size, truth_size, &err) != CKM_OK) ||
+            (use_sizes && ckm_problem_set_sizes(full, truth_size, truth_size, &err) != CKM_OK)) {
+            fprintf(stderr, "bibi: %s: %s\n", dname, err.message);
             exit(1);
         }
-    }
-    for (int run = 0; run < runs; run++) {
         ckm_settings s;
         ckm_settings_default(&s);
         snprintf(s.algorithm, sizeof s.algorithm, "%s", alg);
@@ -165,10 +157,10 @@ static void cell(const char *exp, const char *dname, const ckm_dataset *ds, cons
                r->has_labels ? sc.mirkin : NAN, r->has_labels ? sc.hubert : NAN, mlv, clv, szv, secs);
         fflush(stdout);
         ckm_result_free(r);
+        ckm_problem_free(p);
+        ckm_problem_free(full);
+        ckm_constraints_free(cons);
     }
-    ckm_problem_free(p);
-    ckm_problem_free(full);
-    ckm_constraints_free(cons);
 }
 
 int main(int argc, char **argv)
@@ -194,15 +186,15 @@ int main(int argc, char **argv)
     if (bench_in_list(only, "table2")) {
         data *t2[3] = {&iris, &wine, &glass};
         for (int q = 0; q < 3; q++) {
-            cell("table2", t2[q]->name, t2[q]->ds, "none", "kmeans", 0, 0, runs);
-            cell("table2", t2[q]->name, t2[q]->ds, "none", "admm", 0, 0, runs);
+            cell("table2", t2[q]->name, t2[q]->ds, "none", "kmeans", 0, 0, runs, 0);
+            cell("table2", t2[q]->name, t2[q]->ds, "none", "admm", 0, 0, runs, 0);
         }
     }
     if (bench_in_list(only, "table3")) {
         data *t3[5] = {&bal[0], &bal[1], &bal[2], &imb[0], &imb[1]};
         for (int q = 0; q < 5; q++) {
-            cell("table3", t3[q]->name, t3[q]->ds, "car", "kmeans", 1, 0, runs);
-            cell("table3", t3[q]->name, t3[q]->ds, "car", "admm", 1, 0, runs);
+            cell("table3", t3[q]->name, t3[q]->ds, "car", "kmeans", 1, 0, runs, 0);
+            cell("table3", t3[q]->name, t3[q]->ds, "car", "admm", 1, 0, runs, 0);
         }
     }
     if (bench_in_list(only, "table45")) {
@@ -211,7 +203,7 @@ int main(int argc, char **argv)
         for (int q = 0; q < 2; q++)
             for (size_t m = 20; m <= 100; m += 20)
                 for (int a = 0; a < 4; a++)
-                    cell("table45", t4[q]->name, t4[q]->ds, "pair", algs[a], 0, m, runs);
+                    cell("table45", t4[q]->name, t4[q]->ds, "pair", algs[a], 0, m, runs, 0);
     }
     if (bench_in_list(only, "table6")) {
         data *t6[6] = {&iris, &wine, &glass, &breast, &bal[1], &imb[0]};
@@ -221,15 +213,15 @@ int main(int argc, char **argv)
             for (int v = 0; v < 4; v++)
                 for (int a = 0; a < 2; a++)
                     cell("table6", t6[q]->name, t6[q]->ds, variants[v], a ? "blpkm" : "admm", v == 1 || v == 3,
-                         v >= 2 ? ms[q] : 0, runs);
+                         v >= 2 ? ms[q] : 0, runs, 0);
     }
     if (bench_in_list(only, "fig3")) {
         data *f3[2] = {&imb[0], &wine};
         size_t ms[7] = {0, 10, 20, 40, 60, 80, 100};
         for (int q = 0; q < 2; q++)
             for (int i = 0; i < 7; i++) {
-                cell("fig3", f3[q]->name, f3[q]->ds, "mix", "kmeans", 1, ms[i], runs);
-                cell("fig3", f3[q]->name, f3[q]->ds, "mix", "admm", 1, ms[i], runs);
+                cell("fig3", f3[q]->name, f3[q]->ds, "mix", "kmeans", 1, ms[i], runs, 1);
+                cell("fig3", f3[q]->name, f3[q]->ds, "mix", "admm", 1, ms[i], runs, 1);
             }
     }
     ckm_dataset *all[9] = {iris.ds, wine.ds, glass.ds, breast.ds, bal[0].ds, bal[1].ds, bal[2].ds, imb[0].ds, imb[1].ds};
