@@ -3,7 +3,8 @@
  * (must-links, cannot-links, sizes) every result satisfies all constraints and is never
  * below the brute-force optimum, infeasible instances are proven; the cannot-link triangle
  * that stalls BCKM ends feasible; same seed => same labels, other seeds still feasible;
- * the euclidean distance is refused (admm minimises the SSE only).
+ * the euclidean distance is refused (admm minimises the SSE only); time limit and stop
+ * requests end the run with a feasible labelling (or none) and the right status.
  */
 #include "check.h"
 #include "oracle.h"
@@ -142,10 +143,64 @@ static void test_determinism(void)
     ckm_problem_free(p);
 }
 
+static int polls_left;
+static int stop_after(void *user)
+{
+    (void)user;
+    return --polls_left < 0;
+}
+
+static void test_limits(void)
+{
+    size_t n = 400;
+    double *X = malloc(n * 2 * sizeof *X);
+    sm_state = 99;
+    for (size_t i = 0; i < n * 2; i++)
+        X[i] = unif() * 10.0;
+    ckm_problem *p = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_problem_create(X, n, 2, 4, &p, &err) == CKM_OK);
+    for (size_t q = 0; q < 40; q++)
+        CHECK(ckm_problem_add_pair(p, q, q + 200, CKM_CANNOT_LINK, &err) == CKM_OK);
+    CHECK(ckm_problem_set_size_range(p, 80, 120, &err) == CKM_OK);
+    ckm_settings s;
+    ckm_settings_default(&s);
+    snprintf(s.algorithm, sizeof s.algorithm, "admm");
+    ckm_result *r = NULL;
+    /* an already-expired limit: no labelling */
+    s.time_limit_s = 1e-9;
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK);
+    CHECK(r && r->status == CKM_STATUS_TIME_LIMIT && !r->has_labels);
+    ckm_result_free(r);
+    /* many restarts under a short limit: the best feasible labelling so far */
+    s.time_limit_s = 0.3;
+    s.n_init = 1000000;
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK);
+    if (r) {
+        CHECK(r->status == CKM_STATUS_TIME_LIMIT && r->has_labels && r->violations == 0);
+        CHECK(r->time.total_s < 3.0 && r->restarts >= 1 && r->restarts < 1000000);
+    }
+    ckm_result_free(r);
+    /* a stop request in the middle of the ADMM iterations of the first restart */
+    s.time_limit_s = 0.0;
+    s.n_init = 3;
+    s.should_stop = stop_after;
+    polls_left = 20;
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK);
+    if (r) {
+        CHECK(r->status == CKM_STATUS_INTERRUPTED && r->has_labels && r->violations == 0);
+        CHECK(r->restarts == 1);
+    }
+    ckm_result_free(r);
+    ckm_problem_free(p);
+    free(X);
+}
+
 int main(void)
 {
     test_oracle();
     test_cannot_link_triangle();
     test_determinism();
+    test_limits();
     return ck_report();
 }
