@@ -173,46 +173,6 @@ ckm_error ckm_admm_ws_init(ckm_admm_ws **out, const ckm_reduced *r, ckm_err *err
     return CKM_OK;
 }
 
-/* In-place Cholesky A = L L' of a k x k SPD matrix (lower triangle read and written).
- * Own code rather than LAPACK: these blocks are small and called per group, where a
- * threaded BLAS spends its time waking threads. Returns 0 when A is not positive definite. */
-static int chol(double *A, size_t k)
-{
-    for (size_t j = 0; j < k; j++) {
-        double dj = A[j * k + j];
-        for (size_t q = 0; q < j; q++)
-            dj -= A[j * k + q] * A[j * k + q];
-        if (!(dj > 0.0))
-            return 0;
-        dj = sqrt(dj);
-        A[j * k + j] = dj;
-        for (size_t i = j + 1; i < k; i++) {
-            double v = A[i * k + j];
-            for (size_t q = 0; q < j; q++)
-                v -= A[i * k + q] * A[j * k + q];
-            A[i * k + j] = v / dj;
-        }
-    }
-    return 1;
-}
-
-/* x = (L L')^{-1} x */
-static void chol_solve(const double *L, size_t k, double *x)
-{
-    for (size_t i = 0; i < k; i++) {
-        double v = x[i];
-        for (size_t q = 0; q < i; q++)
-            v -= L[i * k + q] * x[q];
-        x[i] = v / L[i * k + i];
-    }
-    for (size_t i = k; i-- > 0;) {
-        double v = x[i];
-        for (size_t q = i + 1; q < k; q++)
-            v -= L[q * k + i] * x[q];
-        x[i] = v / L[i * k + i];
-    }
-}
-
 /* out = (3I + A'A + UU' + P) x */
 static void apply_M(const ckm_admm_ws *w, const double *x, double *out)
 {
@@ -259,7 +219,7 @@ static int factor_blocks(ckm_admm_ws *w)
                 for (size_t b = 0; b <= a; b++)
                     F[a * k + b] += vb[a] * vb[b];
         }
-        if (!chol(F, k))
+        if (!ckm_chol(F, k))
             return 0;
     }
     return 1;
@@ -281,7 +241,7 @@ static void apply_prec(const ckm_admm_ws *w, const double *x, double *z)
                 zt[j] = (xt[j] - rs) / 3.0;
         } else {
             memcpy(zt, xt, k * sizeof(double));
-            chol_solve(w->fac + w->fac_of[t] * k * k, k, zt);
+            ckm_chol_solve(w->fac + w->fac_of[t] * k * k, k, zt);
         }
     }
 }
@@ -347,8 +307,8 @@ static void solve_v(ckm_admm_ws *w, double rho)
                     F[a * k + c] += ya[a] * ya[c];
             }
         }
-        if (chol(F, k)) {
-            chol_solve(F, k, rhs);
+        if (ckm_chol(F, k)) {
+            ckm_chol_solve(F, k, rhs);
             memcpy(vb, rhs, k * sizeof(double));
         }
     }

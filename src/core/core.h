@@ -50,4 +50,11 @@ void ckm_parallel_for(int threads, size_t count, ckm_range_fn fn, void *ctx);
 /* Monotonic wall-clock seconds. */
 double ckm_now(void);
 
+/* Small dense SPD systems (dense.c), row-major k x k, lower triangle used. ckm_chol
+ * factors A = L L' in place and returns 0 when A is not positive definite; ckm_chol_solve
+ * overwrites x with (L L')^{-1} x. Own code: called per group on tiny blocks, where a
+ * threaded LAPACK spends its time waking threads. */
+int ckm_chol(double *A, size_t k);
+void ckm_chol_solve(const double *L, size_t k, double *x);
+
 #endif

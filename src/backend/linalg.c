@@ -1,0 +1,14 @@
+/*
+ * linalg.c -- symmetric eigen-decomposition through LAPACKE (see linalg.h).
+ */
+#include "linalg.h"
+
+#include <lapacke.h>
+
+int ckm_eig_sym(size_t n, double *A, double *w, int vectors)
+{
+    if (n == 0)
+        return 0;
+    lapack_int info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, vectors ? 'V' : 'N', 'L', (lapack_int)n, A, (lapack_int)n, w);
+    return info == LAPACK_WORK_MEMORY_ERROR ? -1 : (int)info;
+}

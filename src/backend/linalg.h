@@ -1,0 +1,17 @@
+/*
+ * linalg.h -- the dense symmetric eigensolver ckm needs (internal), behind the backend
+ * boundary: linalg.c is the only file that includes lapacke.h.
+ */
+#ifndef CKM_LINALG_H
+#define CKM_LINALG_H
+
+#include <stddef.h>
+
+/* Eigen-decomposition of the symmetric n x n row-major matrix A (both triangles must hold
+ * the same values; the lower one is read): eigenvalues ascending into w (n). With
+ * vectors != 0, A is overwritten by the eigenvectors as COLUMNS (A[i*n + j] = component i
+ * of eigenvector j); otherwise A is destroyed. LAPACK dsyevd (divide and conquer).
+ * Returns 0 on success, else LAPACK's info (no convergence) or -1 (out of memory). */
+int ckm_eig_sym(size_t n, double *A, double *w, int vectors);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * sdp.h -- the Peng-Wei SDP relaxation of constrained MSSC on must-link groups and its
+ * first-order solver (internal). Formulation (docs/formulations.md, "SDP lower bound"):
+ * with v_t = sqrt(w_t), the group matrix X = D^{1/2} Z D^{1/2} (D = Diag(w)) and
+ * W^ = G G', G_t = v_t (m_t - mu) (mu = the data mean),
+ *   (P)  min tau0 - <W^, X>  s.t.  X v = v,  tr X = k,  X_ab = 0 for lifted cannot-links,
+ *        X >= 0 elementwise,  X PSD,
+ * tau0 = sum_i ||x_i - mu||^2. Every clustering feasible for the problem (with every cluster
+ * non-empty) gives a feasible X whose objective is its SSE, so any valid lower bound of (P)
+ * bounds the optimal SSE from below. Only the SAFE bound (sdp_bound.c) is ever reported.
+ */
+#ifndef CKM_SDP_H
+#define CKM_SDP_H
+
+#include "algo.h"
+
+typedef struct ckm_sdp ckm_sdp;
+
+/* Build the relaxation of r (needs r->s >= 2). */
+ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err);
+void ckm_sdp_free(ckm_sdp *p);
+
+typedef struct ckm_sdp_params {
+    int max_iter;        /* iteration cap (default 3000) */
+    double tol;          /* relative KKT residual to stop at (default 1e-5) */
+    double upper_bound;  /* incumbent SSE: stop once the safe bound reaches it within prune_tol */
+    double prune_tol;    /* relative (default 1e-4) */
+} ckm_sdp_params;
+
+void ckm_sdp_params_default(ckm_sdp_params *par);
+
+typedef struct ckm_sdp_info {
+    double lower_bound;  /* best safe bound seen (SSE units), -INFINITY if none */
+    double dual_obj;     /* raw dual objective tau0 + b'y (SSE units): NOT a bound; logging only */
+    double primal_obj;   /* tau0 - <W^, Xhat> (SSE units) */
+    double eta_p, eta_d, eta_g; /* final relative primal / dual infeasibility and gap */
+    int iterations;
+    int converged;       /* max(eta) <= tol */
+    int stopped;         /* deadline or stop request */
+    int pruned;          /* stopped because the bound reached upper_bound */
+    double sigma;        /* final penalty */
+} ckm_sdp_info;
+
+/* Run the sGS-ADMM on the dual from the current state (cold after create; later calls
+ * continue from the previous iterate: warm start). ctx supplies the deadline / stop. */
+ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params *par, ckm_sdp_info *info,
+                        ckm_err *err);
+
+/* Xhat (s x s, row-major): the PSD primal estimate of the last iteration, in X units. */
+const double *ckm_sdp_xhat(const ckm_sdp *p);
+
+/* Safe lower bound (paper Theorem 3.2, Jansson et al.) from ANY duals in SSE units: y
+ * (s + 1 + #cannot-links entries: rows, trace, cannot-links) and V >= 0 (s x s symmetric):
+ *   LB = tau0 + b'y + sum_i min(0, lambda_i(S~) - eps),  S~ = -W^ - A*(y) - V,
+ * using lambda(X) in [0, 1] for every feasible X; eps = 10 s DBL_EPSILON ||S~||_F covers the
+ * eigensolver's rounding. Returns NAN when V has a negative entry or eigenvalues fail. */
+double ckm_sdp_safe_bound(ckm_sdp *p, const double *y, const double *V);
+
+/* Number of dual entries y of ckm_sdp_safe_bound. */
+size_t ckm_sdp_dual_size(const ckm_sdp *p);
+
+#endif

@@ -1,0 +1,313 @@
+/*
+ * sdp_admm.c -- the relaxation's setup and its solver: the symmetric Gauss-Seidel ADMM on
+ * the dual (ADMM+ of Sun, Toh & Yang; the first phase of SDPNAL+, which PC-SOS-SDP used):
+ *   (D)  max b'y  s.t.  A*(y) + S + V = C,  S PSD,  V >= 0
+ * with the primal X as multiplier, penalty sigma, step tau = 1.618. One iteration:
+ *   1. V = max(C - A*y - S - X/sigma, 0)
+ *   2. y = (AA*)^{-1} ((b - A(X))/sigma - A(S + V - C))
+ *   3. M = C - A*y - V - X/sigma = Q Lam Q';  S = Pi_+(M);  Xhat = sigma Pi_+(-M) (PSD)
+ *   4. y again, with the new S
+ *   5. X += tau sigma (A*y + S + V - C), symmetrised
+ * AA* is fixed (docs/formulations.md gives it in closed form) and factored once. Residuals
+ * eta_p = max(||A(Xhat) - b|| / (1 + ||b||), ||min(Xhat, 0)|| / (1 + ||Xhat||)),
+ * eta_d = ||A*y + S + V - C|| / (1 + ||C||), eta_g = |<C,Xhat> - b'y| / (1 + |.| + |.|);
+ * stop at max <= tol. sigma: every 10 iterations note whether eta_p > 2 eta_d or the
+ * reverse; at most every 50 iterations divide (resp. multiply) sigma by 1.25 when 3 of the
+ * last 5 notes agree; sigma in [1e-4, 1e4]. The safe bound (sdp_bound.c) is evaluated
+ * every 20 iterations and at the end; the best one is kept.
+ */
+#include "linalg.h"
+#include "sdp_impl.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ckm_sdp_params_default(ckm_sdp_params *par)
+{
+    par->max_iter = 3000;
+    par->tol = 1e-5;
+    par->upper_bound = INFINITY;
+    par->prune_tol = 1e-4;
+}
+
+void ckm_sdp_free(ckm_sdp *p)
+{
+    if (!p)
+        return;
+    double *arrs[] = {p->v, p->C, p->X, p->S, p->V, p->Xhat, p->M, p->N, p->Q, p->ev, p->T, p->y, p->rhs, p->AAt, p->ax};
+    for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++)
+        free(arrs[i]);
+    free(p->cl);
+    free(p);
+}
+
+/* AA* in closed form (||v||^2 = n):
+ *   rows x rows (n I + v v')/2, rows x trace v, trace x trace s, rows x link e = (a, b):
+ *   v_b / sqrt 2 in row a and v_a / sqrt 2 in row b, link x link I, trace x link 0. */
+static void build_AAt(ckm_sdp *p)
+{
+    size_t s = p->s, m = p->m;
+    double *K = p->AAt;
+    memset(K, 0, m * m * sizeof(double));
+    for (size_t i = 0; i < s; i++) {
+        for (size_t j = 0; j < s; j++)
+            K[i * m + j] = 0.5 * p->v[i] * p->v[j] + (i == j ? 0.5 * p->n : 0.0);
+        K[i * m + s] = K[s * m + i] = p->v[i];
+    }
+    K[s * m + s] = (double)s;
+    for (size_t e = 0; e < p->nl; e++) {
+        size_t a = p->cl[2 * e], b = p->cl[2 * e + 1], q = s + 1 + e;
+        K[a * m + q] = K[q * m + a] = p->v[b] / CKM_SQRT2;
+        K[b * m + q] = K[q * m + b] = p->v[a] / CKM_SQRT2;
+        K[q * m + q] = 1.0;
+    }
+}
+
+ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
+{
+    *out = NULL;
+    size_t s = r->s, d = r->d, ss;
+    if (s < 2)
+        return ckm_fail(err, CKM_ERR_INVALID, "sdp: needs at least 2 groups (got %zu)", s);
+    if (!ckm_mul_ok(s, s, &ss))
+        return ckm_fail(err, CKM_ERR_NOMEM, "sdp: %zu x %zu overflows", s, s);
+    ckm_sdp *p = calloc(1, sizeof *p);
+    if (!p)
+        return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory");
+    p->s = s;
+    p->k = r->k;
+    p->nl = r->n_cl;
+    p->m = s + 1 + r->n_cl;
+    double **mats[] = {&p->C, &p->X, &p->S, &p->V, &p->Xhat, &p->M, &p->N, &p->Q, &p->T};
+    bool ok = true;
+    for (size_t i = 0; i < sizeof mats / sizeof mats[0]; i++)
+        ok = ok && (*mats[i] = ckm_calloc_array(ss, sizeof(double))) != NULL;
+    ok = ok && (p->v = ckm_alloc_array(s, sizeof(double))) && (p->ev = ckm_alloc_array(s, sizeof(double))) &&
+         (p->y = ckm_calloc_array(p->m, sizeof(double))) && (p->rhs = ckm_alloc_array(p->m, sizeof(double))) &&
+         (p->ax = ckm_alloc_array(p->m, sizeof(double))) && (p->AAt = ckm_alloc_array(p->m * p->m, sizeof(double))) &&
+         (p->cl = ckm_alloc_array(2 * p->nl + 1, sizeof(size_t)));
+    double *G = ok ? ckm_alloc_array(s * d, sizeof(double)) : NULL, *mu = ok ? ckm_calloc_array(d, sizeof(double)) : NULL;
+    if (!ok || !G || !mu) {
+        free(G);
+        free(mu);
+        ckm_sdp_free(p);
+        return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory for %zu x %zu matrices", s, s);
+    }
+    memcpy(p->cl, r->cl, 2 * p->nl * sizeof(size_t));
+    /* centre: mu = data mean; G_t = v_t (m_t - mu); tau0 = scatter + sum_t w_t ||m_t - mu||^2 */
+    p->n = (double)r->n;
+    for (size_t t = 0; t < s; t++)
+        for (size_t f = 0; f < d; f++)
+            mu[f] += (double)r->weight[t] * r->mean[t * d + f] / p->n;
+    p->tau0 = r->scatter;
+    for (size_t t = 0; t < s; t++) {
+        p->v[t] = sqrt((double)r->weight[t]);
+        for (size_t f = 0; f < d; f++) {
+            double c = r->mean[t * d + f] - mu[f];
+            G[t * d + f] = p->v[t] * c;
+            p->tau0 += (double)r->weight[t] * c * c;
+        }
+    }
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)s, (int)s, (int)d, -1.0, G, (int)d, G, (int)d, 0.0,
+                p->C, (int)s);
+    free(G);
+    free(mu);
+    double fro = 0.0;
+    for (size_t q = 0; q < ss; q++)
+        fro += p->C[q] * p->C[q];
+    p->cs = fmax(1.0, sqrt(fro));
+    for (size_t i = 0; i < s; i++) /* exact symmetry, then scale */
+        for (size_t j = 0; j <= i; j++) {
+            double a = 0.5 * (p->C[i * s + j] + p->C[j * s + i]) / p->cs;
+            p->C[i * s + j] = p->C[j * s + i] = a;
+        }
+    build_AAt(p);
+    if (!ckm_chol(p->AAt, p->m)) {
+        ckm_sdp_free(p);
+        return ckm_fail(err, CKM_ERR_INTERNAL, "sdp: AA* is not positive definite (s = %zu)", s);
+    }
+    p->sigma = 1.0;
+    p->best_lb = -INFINITY;
+    *out = p;
+    return CKM_OK;
+}
+
+const double *ckm_sdp_xhat(const ckm_sdp *p) { return p->Xhat; }
+
+/* y = (AA*)^{-1} ((b - A(X))/sigma - A(S + V - C)) */
+static void solve_y(ckm_sdp *p)
+{
+    size_t s = p->s, ss = s * s, m = p->m;
+    for (size_t q = 0; q < ss; q++)
+        p->T[q] = p->S[q] + p->V[q] - p->C[q];
+    ckm_sdp_A(p, p->T, p->rhs);
+    ckm_sdp_A(p, p->X, p->ax);
+    for (size_t i = 0; i < m; i++) {
+        double b = i < s ? p->v[i] : (i == s ? (double)p->k : 0.0);
+        p->rhs[i] = (b - p->ax[i]) / p->sigma - p->rhs[i];
+    }
+    memcpy(p->y, p->rhs, m * sizeof(double));
+    ckm_chol_solve(p->AAt, m, p->y);
+}
+
+/* M = C - A*y - V - X/sigma; S = Pi_+(M); Xhat = sigma Pi_+(-M). Returns 0 on eigensolver failure. */
+static int project(ckm_sdp *p)
+{
+    size_t s = p->s, ss = s * s;
+    for (size_t q = 0; q < ss; q++)
+        p->M[q] = p->C[q] - p->V[q] - p->X[q] / p->sigma;
+    ckm_sdp_At_add(p, p->y, -1.0, p->M);
+    for (size_t i = 0; i < s; i++)
+        for (size_t j = 0; j < i; j++) {
+            double a = 0.5 * (p->M[i * s + j] + p->M[j * s + i]);
+            p->M[i * s + j] = p->M[j * s + i] = a;
+        }
+    memcpy(p->Q, p->M, ss * sizeof(double));
+    if (ckm_eig_sym(s, p->Q, p->ev, 1) != 0)
+        return 0;
+    size_t neg = 0;
+    while (neg < s && p->ev[neg] < 0.0)
+        neg++;
+    /* N = -Pi_-(M) = sum_{lambda < 0} (-lambda) q q': columns scaled by sqrt(-lambda) into T (s x neg) */
+    for (size_t i = 0; i < s; i++)
+        for (size_t c = 0; c < neg; c++)
+            p->T[i * (neg ? neg : 1) + c] = p->Q[i * s + c] * sqrt(-p->ev[c]);
+    if (neg > 0)
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)s, (int)s, (int)neg, 1.0, p->T, (int)neg, p->T,
+                    (int)neg, 0.0, p->N, (int)s);
+    else
+        memset(p->N, 0, ss * sizeof(double));
+    for (size_t i = 0; i < s; i++)
+        for (size_t j = 0; j <= i; j++) {
+            double a = 0.5 * (p->N[i * s + j] + p->N[j * s + i]);
+            p->N[i * s + j] = p->N[j * s + i] = a;
+        }
+    for (size_t q = 0; q < ss; q++) {
+        p->S[q] = p->M[q] + p->N[q];
+        p->Xhat[q] = p->sigma * p->N[q];
+    }
+    return 1;
+}
+
+ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params *par, ckm_sdp_info *info,
+                        ckm_err *err)
+{
+    size_t s = p->s, ss = s * s, m = p->m;
+    const double tau = 1.618;
+    memset(info, 0, sizeof *info);
+    double bnorm = sqrt(p->n + (double)(p->k * p->k)), cnorm = 0.0;
+    for (size_t q = 0; q < ss; q++)
+        cnorm += p->C[q] * p->C[q];
+    cnorm = sqrt(cnorm);
+    int notes[5] = {0, 0, 0, 0, 0}, n_notes = 0, last_change = 0, it = 0;
+    double eta_p = INFINITY, eta_d = INFINITY, eta_g = INFINITY, pobj = 0.0, dobj = 0.0;
+    ckm_status why;
+    for (; it < par->max_iter; it++) {
+        if (ctx && ckm_ctx_stop(ctx, &why)) {
+            info->stopped = 1;
+            break;
+        }
+        /* 1. V */
+        for (size_t q = 0; q < ss; q++)
+            p->T[q] = p->C[q] - p->S[q] - p->X[q] / p->sigma;
+        ckm_sdp_At_add(p, p->y, -1.0, p->T);
+        for (size_t q = 0; q < ss; q++)
+            p->V[q] = fmax(p->T[q], 0.0);
+        for (size_t i = 0; i < s; i++) /* exact symmetry of V */
+            for (size_t j = 0; j < i; j++) {
+                double a = fmax(0.0, 0.5 * (p->V[i * s + j] + p->V[j * s + i]));
+                p->V[i * s + j] = p->V[j * s + i] = a;
+            }
+        /* 2-4. y, S (and Xhat), y */
+        solve_y(p);
+        if (!project(p))
+            return ckm_fail(err, CKM_ERR_INTERNAL, "sdp: the eigensolver failed (s = %zu)", s);
+        solve_y(p);
+        /* 5. X update; residuals */
+        double rd = 0.0;
+        for (size_t q = 0; q < ss; q++)
+            p->T[q] = p->S[q] + p->V[q] - p->C[q];
+        ckm_sdp_At_add(p, p->y, 1.0, p->T);
+        for (size_t q = 0; q < ss; q++) {
+            rd += p->T[q] * p->T[q];
+            p->X[q] += tau * p->sigma * p->T[q];
+        }
+        for (size_t i = 0; i < s; i++)
+            for (size_t j = 0; j < i; j++) {
+                double a = 0.5 * (p->X[i * s + j] + p->X[j * s + i]);
+                p->X[i * s + j] = p->X[j * s + i] = a;
+            }
+        ckm_sdp_A(p, p->Xhat, p->ax);
+        double rp = 0.0, neg = 0.0, xn = 0.0;
+        for (size_t i = 0; i < m; i++) {
+            double b = i < s ? p->v[i] : (i == s ? (double)p->k : 0.0);
+            rp += (p->ax[i] - b) * (p->ax[i] - b);
+        }
+        pobj = 0.0;
+        for (size_t q = 0; q < ss; q++) {
+            double x = p->Xhat[q];
+            xn += x * x;
+            if (x < 0.0)
+                neg += x * x;
+            pobj += p->C[q] * x;
+        }
+        dobj = ckm_sdp_by(p, p->y);
+        eta_p = fmax(sqrt(rp) / (1.0 + bnorm), sqrt(neg) / (1.0 + sqrt(xn)));
+        eta_d = sqrt(rd) / (1.0 + cnorm);
+        eta_g = fabs(pobj - dobj) / (1.0 + fabs(pobj) + fabs(dobj));
+        bool done = fmax(eta_p, fmax(eta_d, eta_g)) <= par->tol;
+        if ((it + 1) % 20 == 0 || done) {
+            double lb = ckm_sdp_bound_units(p, p->y, p->V, p->cs);
+            if (lb > p->best_lb)
+                p->best_lb = lb;
+            if (isfinite(par->upper_bound) &&
+                p->best_lb >= par->upper_bound - par->prune_tol * fmax(1.0, fabs(par->upper_bound))) {
+                info->pruned = 1;
+                it++;
+                break;
+            }
+            if (ctx)
+                ckm_ctx_log(ctx, 2, "sdp iter %d: safe bound %.8g, dual %.8g, eta_p %.2e eta_d %.2e eta_g %.2e, sigma %.3g",
+                        it + 1, p->best_lb, p->tau0 + p->cs * dobj, eta_p, eta_d, eta_g, p->sigma);
+        }
+        if (done) {
+            info->converged = 1;
+            it++;
+            break;
+        }
+        if ((it + 1) % 10 == 0) {
+            notes[n_notes++ % 5] = eta_p > 2.0 * eta_d ? 1 : (eta_d > 2.0 * eta_p ? -1 : 0);
+            if (n_notes >= 5 && it + 1 - last_change >= 50) {
+                int up = 0, down = 0;
+                for (int q = 0; q < 5; q++) {
+                    up += notes[q] == -1;
+                    down += notes[q] == 1;
+                }
+                if (down >= 3 && p->sigma > 1e-4) {
+                    p->sigma = fmax(1e-4, p->sigma / 1.25);
+                    last_change = it + 1;
+                } else if (up >= 3 && p->sigma < 1e4) {
+                    p->sigma = fmin(1e4, p->sigma * 1.25);
+                    last_change = it + 1;
+                }
+            }
+        }
+    }
+    if (!info->pruned && !info->converged) { /* the final iterate's bound too */
+        double lb = ckm_sdp_bound_units(p, p->y, p->V, p->cs);
+        if (lb > p->best_lb)
+            p->best_lb = lb;
+    }
+    info->lower_bound = p->best_lb;
+    info->dual_obj = p->tau0 + p->cs * dobj;
+    info->primal_obj = p->tau0 + p->cs * pobj;
+    info->eta_p = eta_p;
+    info->eta_d = eta_d;
+    info->eta_g = eta_g;
+    info->iterations = it;
+    info->sigma = p->sigma;
+    return CKM_OK;
+}

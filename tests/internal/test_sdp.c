@@ -1,0 +1,178 @@
+/*
+ * test_sdp.c -- the Peng-Wei relaxation and its solver (src/sdp): the adjoint identity
+ * <A(X), y> = <X, A*(y)>; the hand-computed safe-bound certificate of sdp-notes 4.1
+ * (points 0, 1, 4, 5, k = 2, optimum 1) and its perturbed duals (1.0, 0.931768, 0.477319,
+ * where the naive dual value would exceed the optimum); the solver reaching the optimum
+ * there and on the must-link / cannot-link variant (26/3); and on random tiny instances
+ * the safe bound never exceeds the brute-force optimum and is within 1 % of it on
+ * well-separated data.
+ * Internal-contract test (includes src headers).
+ */
+#include "../check.h"
+#include "../oracle.h"
+#include "sdp_impl.h"
+
+static uint64_t st = 17;
+static double unif(void) { return ck_unif(&st); }
+
+static ckm_reduced *reduce(const double *X, size_t n, size_t d, size_t k, const oracle_pair *pairs, int np,
+                           ckm_problem **pp)
+{
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_problem_create(X, n, d, k, pp, &err) == CKM_OK);
+    for (int q = 0; q < np; q++)
+        CHECK(ckm_problem_add_pair(*pp, (size_t)pairs[q].i, (size_t)pairs[q].j,
+                                   pairs[q].ml ? CKM_MUST_LINK : CKM_CANNOT_LINK, &err) == CKM_OK);
+    ckm_reduced *r = NULL;
+    int infeasible = 0;
+    char why[256];
+    CHECK(ckm_reduce(*pp, &r, &infeasible, why, sizeof why, &err) == CKM_OK);
+    return infeasible ? (ckm_reduced_free(r), NULL) : r;
+}
+
+static void test_adjoint(void)
+{
+    double X[7 * 2];
+    for (int i = 0; i < 14; i++)
+        X[i] = unif();
+    oracle_pair cl[2] = {{0, 3, 0}, {2, 5, 0}};
+    ckm_problem *p = NULL;
+    ckm_reduced *r = reduce(X, 7, 2, 3, cl, 2, &p);
+    ckm_sdp *sdp = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(r && ckm_sdp_create(r, &sdp, &err) == CKM_OK);
+    if (sdp) {
+        size_t s = 7, m = ckm_sdp_dual_size(sdp);
+        CHECK(m == 7 + 1 + 2);
+        double Z[49], At[49], y[10], ax[10];
+        for (size_t i = 0; i < s; i++)
+            for (size_t j = 0; j <= i; j++)
+                Z[i * s + j] = Z[j * s + i] = unif() - 0.5;
+        for (size_t q = 0; q < m; q++)
+            y[q] = unif() - 0.5;
+        memset(At, 0, sizeof At);
+        ckm_sdp_At_add(sdp, y, 1.0, At);
+        ckm_sdp_A(sdp, Z, ax);
+        double l = 0, rr = 0;
+        for (size_t q = 0; q < m; q++)
+            l += ax[q] * y[q];
+        for (size_t q = 0; q < s * s; q++)
+            rr += Z[q] * At[q];
+        CHECK(fabs(l - rr) <= 1e-12);
+    }
+    ckm_sdp_free(sdp);
+    ckm_reduced_free(r);
+    ckm_problem_free(p);
+}
+
+static void test_certificate(void)
+{
+    double X[4] = {0, 1, 4, 5};
+    ckm_problem *p = NULL;
+    ckm_reduced *r = reduce(X, 4, 1, 2, NULL, 0, &p);
+    ckm_sdp *sdp = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(r && ckm_sdp_create(r, &sdp, &err) == CKM_OK);
+    if (!sdp)
+        return;
+    /* sdp-notes 4.1: y_R = (-2, 2, 2, -2), y_T = -8, V_13 = V_24 = V_23 = 2, V_14 = 10 (1-based) */
+    double y[5] = {-2, 2, 2, -2, -8}, V[16];
+    memset(V, 0, sizeof V);
+    V[0 * 4 + 2] = V[2 * 4 + 0] = 2;
+    V[1 * 4 + 3] = V[3 * 4 + 1] = 2;
+    V[1 * 4 + 2] = V[2 * 4 + 1] = 2;
+    V[0 * 4 + 3] = V[3 * 4 + 0] = 10;
+    CHECK(fabs(ckm_sdp_safe_bound(sdp, y, V) - 1.0) <= 1e-9);
+    y[4] = -7.9; /* P1: the naive value 1.2 exceeds the optimum */
+    CHECK(fabs(ckm_sdp_safe_bound(sdp, y, V) - 1.0) <= 1e-9);
+    y[4] = -8;
+    y[0] = -1.7; /* P2 */
+    CHECK(fabs(ckm_sdp_safe_bound(sdp, y, V) - 0.931768) <= 1e-6);
+    y[0] = -2;
+    V[0 * 4 + 3] = V[3 * 4 + 0] = 9; /* P3 */
+    CHECK(fabs(ckm_sdp_safe_bound(sdp, y, V) - 0.477319) <= 1e-6);
+    V[0] = -1e-3; /* a negative V is not a certificate */
+    CHECK(isnan(ckm_sdp_safe_bound(sdp, y, V)));
+    /* the solver: tight relaxation, bound 1 */
+    ckm_sdp_params par;
+    ckm_sdp_params_default(&par);
+    ckm_sdp_info info;
+    CHECK(ckm_sdp_solve(sdp, NULL, &par, &info, &err) == CKM_OK);
+    CHECK(info.converged && info.lower_bound <= 1.0 + 1e-9 && info.lower_bound >= 1.0 - 1e-4);
+    printf("4 points: bound %.9f after %d iterations\n", info.lower_bound, info.iterations);
+    ckm_sdp_free(sdp);
+    ckm_reduced_free(r);
+    ckm_problem_free(p);
+    /* with must-link {3,4} and cannot-link {1,2} (1-based): optimum {0},{1,4,5} = 26/3 */
+    oracle_pair pr[2] = {{2, 3, 1}, {0, 1, 0}};
+    r = reduce(X, 4, 1, 2, pr, 2, &p);
+    CHECK(r && r->s == 3 && ckm_sdp_create(r, &sdp, &err) == CKM_OK);
+    if (sdp) {
+        CHECK(ckm_sdp_solve(sdp, NULL, &par, &info, &err) == CKM_OK);
+        CHECK(info.lower_bound <= 26.0 / 3.0 + 1e-9 && info.lower_bound >= 26.0 / 3.0 - 1e-4);
+        printf("with links: bound %.9f after %d iterations\n", info.lower_bound, info.iterations);
+    }
+    ckm_sdp_free(sdp);
+    ckm_reduced_free(r);
+    ckm_problem_free(p);
+}
+
+static void test_oracle(void)
+{
+    int tight = 0, separated = 0, checked = 0;
+    for (int inst = 0; inst < 30; inst++) {
+        int n = 7 + inst % 3, k = 2 + inst % 2, sep = inst % 2 == 0;
+        double X[20];
+        for (int i = 0; i < n; i++) {
+            int g = i % k;
+            X[2 * i] = (sep ? 10.0 * g : 0.0) + (sep ? 1.0 : 10.0) * unif();
+            X[2 * i + 1] = (sep ? 5.0 * (g % 2) : 0.0) + (sep ? 1.0 : 10.0) * unif();
+        }
+        oracle_pair pairs[4];
+        int np = 0;
+        if (inst % 3 != 0) /* links consistent with the groups i % k */
+            for (int q = 0; q < 2; q++) {
+                int i = (int)(unif() * n), j = (int)(unif() * n);
+                if (i != j && !(np == 1 && ((pairs[0].i == i && pairs[0].j == j) || (pairs[0].i == j && pairs[0].j == i))))
+                    pairs[np++] = (oracle_pair){i, j, i % k == j % k};
+            }
+        size_t lo[3] = {1, 1, 1}, hi[3] = {(size_t)n, (size_t)n, (size_t)n};
+        double opt = oracle_best(X, n, 2, k, pairs, np, lo, hi, NULL);
+        ckm_problem *p = NULL;
+        ckm_reduced *r = reduce(X, (size_t)n, 2, (size_t)k, pairs, np, &p);
+        if (!r || r->s < 2 || isinf(opt)) {
+            ckm_reduced_free(r);
+            ckm_problem_free(p);
+            continue;
+        }
+        ckm_sdp *sdp = NULL;
+        ckm_err err = {CKM_OK, ""};
+        CHECK(ckm_sdp_create(r, &sdp, &err) == CKM_OK);
+        ckm_sdp_params par;
+        ckm_sdp_params_default(&par);
+        ckm_sdp_info info;
+        CHECK(ckm_sdp_solve(sdp, NULL, &par, &info, &err) == CKM_OK);
+        checked++;
+        CHECK(info.lower_bound <= opt + 1e-9 * (1.0 + opt));
+        if (info.lower_bound > opt + 1e-9 * (1.0 + opt))
+            printf("  instance %d: bound %.9f above the optimum %.9f\n", inst, info.lower_bound, opt);
+        if (sep) {
+            separated++;
+            tight += info.lower_bound >= 0.99 * opt;
+        }
+        ckm_sdp_free(sdp);
+        ckm_reduced_free(r);
+        ckm_problem_free(p);
+    }
+    CHECK(checked >= 25 && tight == separated);
+    printf("oracle: %d instances, bound within 1%% of the optimum on %d of %d well-separated\n", checked, tight,
+           separated);
+}
+
+int main(void)
+{
+    test_adjoint();
+    test_certificate();
+    test_oracle();
+    return ck_report();
+}
