@@ -45,7 +45,7 @@ static void usage(cli_opt *opts)
            "'n d k' format) into K clusters, honouring the given constraints.\n\noptions:\n");
     cli_print_options(opts, O_COUNT);
     printf("\ndefaults: --algorithm %s --seed %llu --n-init %d --max-iter %d (0 = algorithm's own: kmeans 300,\n"
-           "          blpkm 100, cop 300, sizeflow 300, bckm 100, admm 1000) --tol %g --time-limit none --threads 0 (all cores);\n"
+           "          blpkm 100, cop 300, sizeflow 300, bckm 100, admm 1000, ipc 100) --tol %g --time-limit none --threads 0 (all cores);\n"
            "          size bounds 1..n per cluster (no empty cluster)\n",
            s.algorithm, (unsigned long long)s.seed, s.n_init, s.max_iter, s.tol);
     printf("algorithms:\n");

@@ -309,7 +309,7 @@ typedef struct ckm_settings {
     int n_init;            /* restarts, best SSE kept; default 10, >= 1 */
     int max_iter;          /* iterations per restart; 0 = the algorithm's default
                               (kmeans 300, blpkm 100, cop 300, sizeflow 300,
-                              bckm 100, admm 1000); default 0 */
+                              bckm 100, admm 1000, ipc 100); default 0 */
     ckm_distance distance; /* assignment-step distance; default SQEUCLIDEAN */
     ckm_init init;         /* default CKM_INIT_DEFAULT */
     double tol;            /* k-means: stop when sum_j ||c_j - c_j'||^2 <= tol * mean

@@ -61,44 +61,20 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
         ckm_seed_centers(&seeder, init, &rng, C);
         if ((rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
             goto done;
-        double best_total = INFINITY;
-        bool have = false;
-        int it = 0;
-        for (; it < max_iter; it++) {
-            if (ckm_ctx_stop(ctx, &why)) {
-                stopped = 1;
-                break;
-            }
-            ckm_group_costs(r, set->distance, C, cost);
-            ckm_assign_result ar;
-            ckm_step step;
-            if ((rc = ckm_exact_step(ctx, &asg, cost, have ? kept : NULL, cur, &ar, &step, out, err)) != CKM_OK)
-                goto done;
-            ar.used_mip ? mip_steps++ : lp_steps++;
-            if (step == CKM_STEP_INFEASIBLE)
-                goto done;
-            if (step == CKM_STEP_STOP) {
-                why = CKM_STATUS_TIME_LIMIT;
-                stopped = 1;
-                break;
-            }
-            bool improved = ar.objective < best_total;
-            if (improved) {
-                best_total = ar.objective;
-                memcpy(kept, cur, s * sizeof(int32_t));
-                have = true;
-                ckm_group_means(r, kept, C, wsum);
-            }
-            ckm_ctx_log(ctx, 2, "blpkm restart %d iter %d: assignment total %.10g (%s, %.3f s)", rs + 1,
-                        it + 1, ar.objective, ar.used_mip ? "CBC" : "LP integral", ar.seconds);
-            if (ar.status == CKM_BK_LIMIT_FEASIBLE) {
-                why = CKM_STATUS_TIME_LIMIT;
-                stopped = 1;
-                break;
-            }
-            if (!improved)
-                break;
+        ckm_lloyd_stats st;
+        if ((rc = ckm_exact_lloyd(ctx, &asg, r, set->distance, max_iter, "blpkm", rs, C, wsum, cost, cur, kept, &st,
+                                  out, err)) != CKM_OK)
+            goto done;
+        lp_steps += st.lp_steps;
+        mip_steps += st.mip_steps;
+        if (st.infeasible)
+            goto done;
+        if (st.stopped) {
+            why = st.why;
+            stopped = 1;
         }
+        bool have = st.have;
+        int it = st.iterations;
         if (!have)
             continue;
         double sse = ckm_group_sse(r, kept, C, wsum);

@@ -1,13 +1,15 @@
 /*
  * exact_step.c -- one exact LP/MILP assignment step (assign.c) for Lloyd-type algorithms
  * on must-link groups: group costs, the remaining time of the run, and the translation of
- * the solver outcome into the run's status. Shared by blpkm and sizeflow (with must-links).
+ * the solver outcome into the run's status; and the BLPKM_CC iteration built on it. Shared
+ * by blpkm, ipc, bckm, admm and sizeflow (with must-links).
  */
 #include "exact_step.h"
 #include "centers.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 void ckm_group_costs(const ckm_reduced *r, ckm_distance dist, const double *C, double *cost)
 {
@@ -23,6 +25,57 @@ void ckm_group_costs(const ckm_reduced *r, ckm_distance dist, const double *C, d
             }
             cost[t * k + j] = c;
         }
+}
+
+ckm_error ckm_exact_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_reduced *r, ckm_distance dist,
+                          int max_iter, const char *name, int rs, double *C, double *wsum, double *cost,
+                          int32_t *cur, int32_t *kept, ckm_lloyd_stats *st, ckm_algo_out *out, ckm_err *err)
+{
+    size_t s = r->s;
+    double best_total = INFINITY;
+    memset(st, 0, sizeof *st);
+    st->why = CKM_STATUS_FEASIBLE;
+    int it = 0;
+    for (; it < max_iter; it++) {
+        if (ckm_ctx_stop(ctx, &st->why)) {
+            st->stopped = true;
+            break;
+        }
+        ckm_group_costs(r, dist, C, cost);
+        ckm_assign_result ar;
+        ckm_step step;
+        ckm_error rc = ckm_exact_step(ctx, asg, cost, st->have ? kept : NULL, cur, &ar, &step, out, err);
+        if (rc != CKM_OK)
+            return rc;
+        ar.used_mip ? st->mip_steps++ : st->lp_steps++;
+        if (step == CKM_STEP_INFEASIBLE) {
+            st->infeasible = true;
+            break;
+        }
+        if (step == CKM_STEP_STOP) {
+            st->why = CKM_STATUS_TIME_LIMIT;
+            st->stopped = true;
+            break;
+        }
+        bool improved = ar.objective < best_total;
+        if (improved) {
+            best_total = ar.objective;
+            memcpy(kept, cur, s * sizeof(int32_t));
+            st->have = true;
+            ckm_group_means(r, kept, C, wsum);
+        }
+        ckm_ctx_log(ctx, 2, "%s restart %d iter %d: assignment total %.10g (%s, %.3f s)", name, rs + 1, it + 1,
+                    ar.objective, ar.used_mip ? "CBC" : "LP integral", ar.seconds);
+        if (ar.status == CKM_BK_LIMIT_FEASIBLE) {
+            st->why = CKM_STATUS_TIME_LIMIT;
+            st->stopped = true;
+            break;
+        }
+        if (!improved)
+            break;
+    }
+    st->iterations = it;
+    return CKM_OK;
 }
 
 ckm_error ckm_exact_step(const ckm_context *ctx, ckm_assign *asg, const double *cost, const int32_t *start,

@@ -23,4 +23,22 @@ ckm_error ckm_exact_step(const ckm_context *ctx, ckm_assign *asg, const double *
                          int32_t *labels, ckm_assign_result *ar, ckm_step *step, ckm_algo_out *out,
                          ckm_err *err);
 
+/* The BLPKM_CC iteration from the centers in C (k*d): cost -> exact assignment (warm-
+ * started from the kept labels) -> means of the new labels, until the assignment total
+ * does not strictly decrease (the previous labels are kept) or max_iter iterations.
+ * kept (s) receives the best labels (valid when st->have), C their means. cost (s*k),
+ * wsum (k) and cur (s) are scratch. Logs at verbosity 2 as "NAME restart R iter I". */
+typedef struct ckm_lloyd_stats {
+    int iterations;
+    bool have;          /* kept holds a feasible labelling */
+    bool stopped;       /* time limit / interrupt: why says which */
+    bool infeasible;    /* proven: out->status and out->message are set */
+    ckm_status why;
+    size_t lp_steps, mip_steps;
+} ckm_lloyd_stats;
+
+ckm_error ckm_exact_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_reduced *r, ckm_distance dist,
+                          int max_iter, const char *name, int rs, double *C, double *wsum, double *cost,
+                          int32_t *cur, int32_t *kept, ckm_lloyd_stats *st, ckm_algo_out *out, ckm_err *err);
+
 #endif

@@ -29,6 +29,10 @@ static const ckm_algo algorithms[] = {
       "lp-box ADMM (Bibi et al.): continuous reformulation, binary = box cap sphere; exact repair if needed",
       CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS, 0},
      ckm_algo_admm},
+    {{"ipc",
+      "IPC-k-means (Piccialli et al. 2022): SDP-seeded BLPKM with a safe SDP lower bound and certified gap",
+      CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS, 1},
+     ckm_algo_ipc},
 };
 
 #define N_ALGOS (sizeof algorithms / sizeof algorithms[0])

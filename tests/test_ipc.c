@@ -1,0 +1,100 @@
+/*
+ * test_ipc.c -- IPC-k-means with the safe SDP bound (`ipc`) through the public API: on random
+ * tiny instances (must-links, cannot-links, size bounds) the labelling satisfies every
+ * constraint, its SSE is never below the brute-force optimum, the reported lower bound is
+ * never above it, and gap = (SSE - bound) / SSE; "optimal" only when that gap is <= 1e-4;
+ * infeasible instances are proven; clusters allowed to be empty are refused (the bound
+ * assumes k non-empty clusters); the trivial k = 1 case is optimal with bound = SSE.
+ */
+#include "check.h"
+#include "oracle.h"
+
+static uint64_t sm_state;
+static double unif(void) { return ck_unif(&sm_state); }
+
+static void test_oracle(void)
+{
+    int feasible = 0, infeasible = 0, optimal = 0, proven = 0;
+    for (int inst = 0; inst < 30; inst++) {
+        sm_state = 5100 + (uint64_t)inst;
+        int n = 6 + inst % 4, k = 2 + inst % 2;
+        double X[20];
+        for (int i = 0; i < 2 * n; i++)
+            X[i] = 10 * unif();
+        oracle_pair pairs[6];
+        int np = 0;
+        for (int q = 0; q < 4; q++) {
+            int i = (int)(unif() * n), j = (int)(unif() * n), dup = 0;
+            for (int t = 0; t < np; t++)
+                dup |= (pairs[t].i == i && pairs[t].j == j) || (pairs[t].i == j && pairs[t].j == i);
+            if (i != j && !dup)
+                pairs[np++] = (oracle_pair){i, j, unif() < 0.5};
+        }
+        size_t lo[3] = {1, 1, 1}, hi[3] = {(size_t)n, (size_t)n, (size_t)n};
+        if (inst % 2)
+            for (int j = 0; j < k; j++)
+                hi[j] = (size_t)(n / k + 1);
+        double opt = oracle_best(X, n, 2, k, pairs, np, lo, hi, NULL);
+        ckm_problem *p = NULL;
+        ckm_err err = {CKM_OK, ""};
+        CHECK(ckm_problem_create(X, (size_t)n, 2, (size_t)k, &p, &err) == CKM_OK);
+        for (int q = 0; q < np; q++)
+            CHECK(ckm_problem_add_pair(p, (size_t)pairs[q].i, (size_t)pairs[q].j,
+                                       pairs[q].ml ? CKM_MUST_LINK : CKM_CANNOT_LINK, &err) == CKM_OK);
+        CHECK(ckm_problem_set_sizes(p, lo, hi, &err) == CKM_OK);
+        ckm_result *r = ck_solve(p, "ipc", 3);
+        if (r) {
+            if (isinf(opt)) {
+                infeasible++;
+                CHECK(r->status == CKM_STATUS_INFEASIBLE && !r->has_labels);
+            } else {
+                feasible++;
+                CHECK((r->status == CKM_STATUS_FEASIBLE || r->status == CKM_STATUS_OPTIMAL) && r->violations == 0);
+                CHECK(r->sse >= opt - 1e-9 * (1 + opt));
+                CHECK(isfinite(r->lower_bound) && r->lower_bound <= opt + 1e-9 * (1 + opt));
+                CHECK(fabs(r->gap - (r->sse - r->lower_bound) / r->sse) <= 1e-12);
+                if (r->status == CKM_STATUS_OPTIMAL) {
+                    proven++;
+                    CHECK(r->gap <= 1e-4 && r->sse <= opt + 1e-4 * opt);
+                }
+                optimal += r->sse <= opt + 1e-9 * (1 + opt);
+            }
+        }
+        ckm_result_free(r);
+        ckm_problem_free(p);
+    }
+    CHECK(feasible >= 20 && infeasible >= 1 && optimal * 10 >= feasible * 8);
+    printf("ipc oracle: %d feasible (%d at the optimum, %d proven optimal), %d infeasible\n", feasible, optimal,
+           proven, infeasible);
+}
+
+static void test_refusals_and_trivial(void)
+{
+    double X[12] = {0, 0, 1, 0, 0, 1, 5, 5, 6, 5, 5, 6};
+    ckm_problem *p = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_problem_create(X, 6, 2, 2, &p, &err) == CKM_OK);
+    CHECK(ckm_problem_set_size_range(p, 0, 6, &err) == CKM_OK);
+    ckm_settings s;
+    ckm_settings_default(&s);
+    snprintf(s.algorithm, sizeof s.algorithm, "ipc");
+    ckm_result *r = NULL;
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_UNSUPPORTED && r == NULL && strstr(err.message, "non-empty"));
+    ckm_problem_free(p);
+    CHECK(ckm_problem_create(X, 6, 2, 1, &p, &err) == CKM_OK);
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK);
+    if (r) {
+        CHECK(r->status == CKM_STATUS_OPTIMAL && r->gap == 0.0 && fabs(r->lower_bound - r->sse) <= 1e-12);
+        /* by hand: x = 0,1,0,5,6,5 (sum 17, sum of squares 87) -> 87 - 17^2/6 = 233/6; y the same */
+        CHECK(fabs(r->sse - 233.0 / 3.0) <= 1e-9);
+    }
+    ckm_result_free(r);
+    ckm_problem_free(p);
+}
+
+int main(void)
+{
+    test_oracle();
+    test_refusals_and_trivial();
+    return ck_report();
+}
