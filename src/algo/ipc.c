@@ -13,6 +13,11 @@
  *   refine   the BLPKM_CC iteration (exact CLP/CBC assignment honouring every constraint,
  *            means) from those centers until the assignment total stops decreasing.
  *   restarts n_init k-means seeds on M, each refined; the lowest SSE wins.
+ *   cuts     then up to 50 cutting-plane rounds (the paper's root limit): at most 1000 new
+ *            pair / triangle / clique cuts per round (sdp_cuts.c), warm-started solve,
+ *            until the gap is <= 1e-4, no cut is violated, or a round raises the bound by
+ *            less than 1e-5 (relative); IPC-k-means is run again from the final solution
+ *            and the better labelling kept.
  *   status   optimal when (SSE - bound) / SSE <= 1e-4 (the paper's tolerance), else
  *            feasible with the gap reported by the driver.
  * Trivial cases: k = 1 or s = k have one partition (up to relabelling); its SSE is the bound.
@@ -31,6 +36,9 @@
 #include <string.h>
 
 #define IPC_GAP_TOL 1e-4
+#define IPC_CUT_ROUNDS 50      /* root rounds (paper: 50) */
+#define IPC_CUTS_PER_ROUND 1000
+#define IPC_STALL 1e-5         /* stop when a round raises the bound by less (relative) */
 
 /* rows of M = Z_k P: the centroid estimates of every group's cluster */
 static ckm_error centroid_estimates(const ckm_reduced *r, const double *Xhat, double *M, ckm_err *err)
@@ -74,6 +82,67 @@ static ckm_error centroid_estimates(const ckm_reduced *r, const double *Xhat, do
     return CKM_OK;
 }
 
+typedef struct ipc_run {
+    const ckm_context *ctx;
+    const ckm_reduced *r;
+    ckm_assign *asg;
+    double *C, *wsum, *cost, *M;
+    int32_t *cur, *kept;
+    int max_iter;
+    double best_sse;
+    size_t lp_steps, mip_steps;
+    int stopped;
+    ckm_status why;
+    int infeasible;
+} ipc_run;
+
+/* IPC-k-means from the current SDP solution: centroid estimates, n_init weighted k-means
+ * seeds on them, each refined by the BLPKM iteration; the best labels go to out. */
+static ckm_error ipc_heuristic(ipc_run *run, const ckm_sdp *sdp, ckm_algo_out *out, ckm_err *err)
+{
+    const ckm_reduced *r = run->r;
+    const ckm_settings *set = run->ctx->s;
+    ckm_error rc = centroid_estimates(r, ckm_sdp_xhat(sdp), run->M, err);
+    if (rc != CKM_OK)
+        return rc;
+    ckm_reduced est = *r; /* the rows of M as weighted points for seeding and Lloyd */
+    est.mean = run->M;
+    est.n_cl = 0;
+    est.has_sizes = 0;
+    ckm_seeder seeder;
+    memset(&seeder, 0, sizeof seeder);
+    if ((rc = ckm_seeder_init(&seeder, &est, set->threads, err)) != CKM_OK)
+        return rc;
+    for (int rs = 0; rs < set->n_init && (rs == 0 || !run->stopped); rs++) {
+        ckm_rng rng;
+        ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
+        ckm_seed_centers(&seeder, CKM_INIT_KMEANSPP, &rng, run->C);
+        ckm_group_lloyd(&est, run->C, run->wsum, run->cur);
+        if ((rc = ckm_order_centers_by_size(r, run->C, err)) != CKM_OK)
+            break;
+        ckm_lloyd_stats st;
+        if ((rc = ckm_exact_lloyd(run->ctx, run->asg, r, CKM_DISTANCE_SQEUCLIDEAN, run->max_iter, "ipc", rs, run->C,
+                                  run->wsum, run->cost, run->cur, run->kept, &st, out, err)) != CKM_OK)
+            break;
+        run->lp_steps += st.lp_steps;
+        run->mip_steps += st.mip_steps;
+        if (st.infeasible) {
+            run->infeasible = 1;
+            break;
+        }
+        if (st.stopped) {
+            run->why = st.why;
+            run->stopped = 1;
+        }
+        if (!st.have)
+            continue;
+        double sse = ckm_group_sse(r, run->kept, run->C, run->wsum);
+        ckm_restart_done(run->ctx, "ipc", rs, run->kept, r->s, sse, st.iterations, &run->best_sse, out);
+    }
+    ckm_seeder_free(&seeder);
+    return rc;
+}
+
 ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
@@ -87,10 +156,8 @@ ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_ou
                             "(lower size bound 0); use blpkm, or a lower bound >= 1",
                             j);
     ckm_assign asg;
-    ckm_seeder seeder;
     ckm_sdp *sdp = NULL;
     memset(&asg, 0, sizeof asg);
-    memset(&seeder, 0, sizeof seeder);
     double *C = ckm_alloc_array(k * d, sizeof(double)), *wsum = ckm_alloc_array(k, sizeof(double));
     double *cost = ckm_alloc_array(s * k, sizeof(double)), *M = ckm_alloc_array(s * d, sizeof(double));
     int32_t *cur = ckm_alloc_array(s, sizeof(int32_t)), *kept = ckm_alloc_array(s, sizeof(int32_t));
@@ -123,7 +190,7 @@ ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_ou
                  k == 1 ? "k = 1" : "as many must-link groups as clusters");
         goto done;
     }
-    /* 1. the bound */
+    /* 1. the root bound, 2. IPC-k-means from it, 3. cutting-plane rounds, IPC again */
     if ((rc = ckm_sdp_create(r, &sdp, err)) != CKM_OK)
         goto done;
     ckm_sdp_params par;
@@ -132,63 +199,64 @@ ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_ou
     double t0 = ckm_now();
     if ((rc = ckm_sdp_solve(sdp, ctx, &par, &si, err)) != CKM_OK)
         goto done;
-    out->lower_bound = si.lower_bound;
     ckm_ctx_log(ctx, 1, "ipc: SDP safe bound %.10g after %d iterations (%s, %.2f s)", si.lower_bound, si.iterations,
                 si.converged ? "converged" : "not converged", ckm_now() - t0);
-    /* 2. centroid estimates, k-means on them, 3. BLPKM refinement */
-    if ((rc = centroid_estimates(r, ckm_sdp_xhat(sdp), M, err)) != CKM_OK)
+    ipc_run run = {ctx, r, &asg, C, wsum, cost, M, cur, kept, max_iter, INFINITY, 0, 0, 0, CKM_STATUS_FEASIBLE, 0};
+    run.stopped = si.stopped;
+    if (run.stopped)
+        ckm_ctx_stop(ctx, &run.why);
+    if ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible)
         goto done;
-    ckm_reduced est = *r; /* the rows of M as weighted points for seeding and Lloyd */
-    est.mean = M;
-    est.n_cl = 0;
-    est.has_sizes = 0;
-    if ((rc = ckm_seeder_init(&seeder, &est, set->threads, err)) != CKM_OK)
-        goto done;
-    double best_sse = INFINITY;
-    size_t lp_steps = 0, mip_steps = 0;
-    int stopped = si.stopped;
-    ckm_status why = CKM_STATUS_FEASIBLE;
-    if (stopped)
-        ckm_ctx_stop(ctx, &why);
-    for (int rs = 0; rs < set->n_init && (rs == 0 || !stopped); rs++) {
-        ckm_rng rng;
-        ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
-        ckm_seed_centers(&seeder, CKM_INIT_KMEANSPP, &rng, C);
-        ckm_group_lloyd(&est, C, wsum, cur);
-        if ((rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
+    ckm_rng crng;
+    ckm_rng_seed(&crng, set->seed, 0x5d9);
+    int rounds = 0;
+    size_t cuts_total = 0;
+    double prev = si.lower_bound;
+    while (!run.stopped && rounds < IPC_CUT_ROUNDS && isfinite(run.best_sse) &&
+           (run.best_sse - si.lower_bound) > IPC_GAP_TOL * run.best_sse) {
+        ckm_cut_stats cs;
+        if ((rc = ckm_sdp_separate(sdp, &crng, IPC_CUTS_PER_ROUND, &cs, err)) != CKM_OK)
             goto done;
-        ckm_lloyd_stats st;
-        if ((rc = ckm_exact_lloyd(ctx, &asg, r, CKM_DISTANCE_SQEUCLIDEAN, max_iter, "ipc", rs, C, wsum, cost, cur,
-                                  kept, &st, out, err)) != CKM_OK)
+        size_t added = cs.added_pair + cs.added_triangle + cs.added_clique;
+        if (added == 0)
+            break;
+        rounds++;
+        cuts_total += added;
+        par.upper_bound = run.best_sse;
+        if ((rc = ckm_sdp_solve(sdp, ctx, &par, &si, err)) != CKM_OK)
             goto done;
-        lp_steps += st.lp_steps;
-        mip_steps += st.mip_steps;
-        if (st.infeasible)
-            goto done;
-        if (st.stopped) {
-            why = st.why;
-            stopped = 1;
+        ckm_ctx_log(ctx, 1,
+                    "ipc: cut round %d: +%zu pair +%zu triangle +%zu clique, -%zu inactive, %zu active; safe bound "
+                    "%.10g (%d iterations, %.2f s)",
+                    rounds, cs.added_pair, cs.added_triangle, cs.added_clique, cs.removed, cs.active, si.lower_bound,
+                    si.iterations, ckm_now() - t0);
+        if (si.stopped) {
+            run.stopped = 1;
+            ckm_ctx_stop(ctx, &run.why);
         }
-        if (!st.have)
-            continue;
-        double sse = ckm_group_sse(r, kept, C, wsum);
-        ckm_restart_done(ctx, "ipc", rs, kept, s, sse, st.iterations, &best_sse, out);
+        if (si.lower_bound - prev <= IPC_STALL * fabs(si.lower_bound))
+            break;
+        prev = si.lower_bound;
     }
-    double gap = isfinite(best_sse) ? (best_sse - si.lower_bound) / fmax(best_sse, 1e-300) : INFINITY;
-    if (stopped)
-        out->status = why;
+    if (rounds > 0 && !run.stopped && (run.best_sse - si.lower_bound) > IPC_GAP_TOL * run.best_sse)
+        if ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible)
+            goto done;
+    out->lower_bound = si.lower_bound;
+    double gap = isfinite(run.best_sse) ? (run.best_sse - si.lower_bound) / fmax(run.best_sse, 1e-300) : INFINITY;
+    if (run.stopped)
+        out->status = run.why;
     else if (gap <= IPC_GAP_TOL)
         out->status = CKM_STATUS_OPTIMAL;
     snprintf(out->message, sizeof out->message,
-             "%sSDP: safe bound after %d ADMM iterations (%s, eta %.1e); IPC-k-means: %d restart%s, %zu assignment "
-             "steps with an integral LP, %zu with CBC",
-             stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "", si.iterations,
-             si.converged ? "converged" : "not converged", fmax(si.eta_p, fmax(si.eta_d, si.eta_g)), out->restarts,
-             out->restarts == 1 ? "" : "s", lp_steps, mip_steps);
+             "%sSDP: %d cutting-plane round%s (%zu cuts added), last solve %d ADMM iterations (%s); IPC-k-means: %d "
+             "restart%s, %zu assignment steps with an integral LP, %zu with CBC",
+             run.stopped ? (run.why == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "", rounds,
+             rounds == 1 ? "" : "s", cuts_total, si.iterations,
+             si.pruned ? "stopped: the bound reached the incumbent" : si.converged ? "converged" : "not converged",
+             out->restarts, out->restarts == 1 ? "" : "s", run.lp_steps, run.mip_steps);
 done:
     ckm_sdp_free(sdp);
     ckm_assign_free(&asg);
-    ckm_seeder_free(&seeder);
     free(C);
     free(wsum);
     free(cost);

@@ -1,5 +1,5 @@
 /*
- * linalg.c -- symmetric eigen-decomposition through LAPACKE (see linalg.h).
+ * linalg.c -- symmetric eigen-decomposition and Cholesky through LAPACKE (see linalg.h).
  */
 #include "linalg.h"
 
@@ -12,3 +12,11 @@ int ckm_eig_sym(size_t n, double *A, double *w, int vectors)
     lapack_int info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, vectors ? 'V' : 'N', 'L', (lapack_int)n, A, (lapack_int)n, w);
     return info == LAPACK_WORK_MEMORY_ERROR ? -1 : (int)info;
 }
+
+int ckm_chol_factor(size_t n, double *A)
+{
+    if (n == 0)
+        return 0;
+    return (int)LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, A, (lapack_int)n);
+}
+

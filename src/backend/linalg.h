@@ -1,6 +1,7 @@
 /*
  * linalg.h -- the dense symmetric eigensolver ckm needs (internal), behind the backend
- * boundary: linalg.c is the only file that includes lapacke.h.
+ * boundary: linalg.c is the only file that includes lapacke.h. Also a Cholesky factorisation
+ * for the larger SPD systems of the SDP solver.
  */
 #ifndef CKM_LINALG_H
 #define CKM_LINALG_H
@@ -13,5 +14,9 @@
  * of eigenvector j); otherwise A is destroyed. LAPACK dsyevd (divide and conquer).
  * Returns 0 on success, else LAPACK's info (no convergence) or -1 (out of memory). */
 int ckm_eig_sym(size_t n, double *A, double *w, int vectors);
+
+/* Cholesky factor L (L L' = A) of the SPD n x n row-major matrix A in place, lower triangle
+ * (LAPACK dpotrf, for the larger systems; solve with ckm_chol_solve). Returns 0 on success. */
+int ckm_chol_factor(size_t n, double *A);
 
 #endif

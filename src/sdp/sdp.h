@@ -51,10 +51,22 @@ const double *ckm_sdp_xhat(const ckm_sdp *p);
 
 /* Safe lower bound (paper Theorem 3.2, Jansson et al.) from ANY duals in SSE units: y
  * (s + 1 + #cannot-links entries: rows, trace, cannot-links) and V >= 0 (s x s symmetric):
- *   LB = tau0 + b'y + sum_i min(0, lambda_i(S~) - eps),  S~ = -W^ - A*(y) - V,
+ *   LB = tau0 + b'y + sum_i min(0, lambda_i(S~) - eps),  S~ = -W^ - A*(y) - V
+ * (cut multipliers taken as 0, which is always valid),
  * using lambda(X) in [0, 1] for every feasible X; eps = 10 s DBL_EPSILON ||S~||_F covers the
  * eigensolver's rounding. Returns NAN when V has a negative entry or eigenvalues fail. */
 double ckm_sdp_safe_bound(ckm_sdp *p, const double *y, const double *V);
+
+/* One cutting-plane round on the current Xhat: remove inactive cuts (slack > 1e-6 and zero
+ * multiplier), then add the most violated pair / triangle / clique inequalities (violation
+ * > 1e-4), taking the worst of each kind in turn, at most max_add, at most CKM_SDP_MAX_CUTS
+ * (3000) active. The next ckm_sdp_solve warm-starts from the current iterate. */
+typedef struct ckm_cut_stats {
+    size_t added_pair, added_triangle, added_clique, removed, active;
+    double max_violation; /* largest violation found (Z units), 0 if none */
+} ckm_cut_stats;
+
+ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_stats *st, ckm_err *err);
 
 /* Number of dual entries y of ckm_sdp_safe_bound. */
 size_t ckm_sdp_dual_size(const ckm_sdp *p);

@@ -2,12 +2,13 @@
  * sdp_admm.c -- the relaxation's setup and its solver: the symmetric Gauss-Seidel ADMM on
  * the dual (ADMM+ of Sun, Toh & Yang; the first phase of SDPNAL+, which PC-SOS-SDP used):
  *   (D)  max b'y  s.t.  A*(y) + S + V = C,  S PSD,  V >= 0
- * with the primal X as multiplier, penalty sigma, step tau = 1.618. One iteration:
- *   1. V = max(C - A*y - S - X/sigma, 0)
- *   2. y = (AA*)^{-1} ((b - A(X))/sigma - A(S + V - C))
- *   3. M = C - A*y - V - X/sigma = Q Lam Q';  S = Pi_+(M);  Xhat = sigma Pi_+(-M) (PSD)
- *   4. y again, with the new S
- *   5. X += tau sigma (A*y + S + V - C), symmetrised
+ * (cuts: + B*(u), u = r >= 0, B(X) - t = d, t >= 0)
+ * with the primal X (and t) as multipliers, penalty sigma, step tau = 1.618. One iteration:
+ *   1. V = max(C - A*y - B*u - S - X/sigma, 0);  r = max(u - t/sigma, 0)
+ *   2. (y, u) from the fixed linear system of solve_yu (Schur complement with cuts)
+ *   3. M = C - A*y - B*u - V - X/sigma = Q Lam Q';  S = Pi_+(M);  Xhat = sigma Pi_+(-M) (PSD)
+ *   4. (y, u) again, with the new S
+ *   5. X += tau sigma (A*y + B*u + S + V - C), symmetrised;  t += tau sigma (r - u)
  * AA* is fixed (docs/formulations.md gives it in closed form) and factored once. Residuals
  * eta_p = max(||A(Xhat) - b|| / (1 + ||b||), ||min(Xhat, 0)|| / (1 + ||Xhat||)),
  * eta_d = ||A*y + S + V - C|| / (1 + ||C||), eta_g = |<C,Xhat> - b'y| / (1 + |.| + |.|);
@@ -37,10 +38,15 @@ void ckm_sdp_free(ckm_sdp *p)
 {
     if (!p)
         return;
-    double *arrs[] = {p->v, p->C, p->X, p->S, p->V, p->Xhat, p->M, p->N, p->Q, p->ev, p->T, p->y, p->rhs, p->AAt, p->ax};
+    double *arrs[] = {p->v, p->C, p->X, p->S, p->V, p->Xhat, p->M, p->N, p->Q, p->ev, p->T, p->y, p->rhs, p->AAt, p->ax,
+                      p->d, p->u, p->r, p->t, p->bx, p->AB, p->F, p->H, p->Ht, p->wy, p->gb};
     for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++)
         free(arrs[i]);
     free(p->cl);
+    free(p->is_cl);
+    free(p->bstart);
+    free(p->bent);
+    free(p->btype);
     free(p);
 }
 
@@ -96,7 +102,66 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
         ckm_sdp_free(p);
         return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory for %zu x %zu matrices", s, s);
     }
-    memcpy(p->cl, r->cl, 2 * p->nl * sizeof(size_t));
+    size_t mc = CKM_SDP_MAX_CUTS;
+    ok = (p->is_cl = calloc(ss, 1)) && (p->bstart = ckm_calloc_array(mc + 1, sizeof(size_t))) &&
+         (p->btype = calloc(mc, 1)) && (p->d = ckm_calloc_array(mc, sizeof(double))) &&
+         (p->u = ckm_calloc_array(mc, sizeof(double))) && (p->r = ckm_calloc_array(mc, sizeof(double))) &&
+         (p->t = ckm_calloc_array(mc, sizeof(double))) && (p->bx = ckm_calloc_array(mc, sizeof(double))) &&
+         (p->gb = ckm_calloc_array(mc, sizeof(double))) && (p->wy = ckm_calloc_array(p->m, sizeof(double))) &&
+         (p->AB = ckm_alloc_array(p->m * mc, sizeof(double))) && (p->F = ckm_alloc_array(p->m * mc, sizeof(double))) &&
+         (p->H = ckm_alloc_array(mc * mc, sizeof(double))) && (p->Ht = ckm_alloc_array(mc * mc, sizeof(double)));
+    if (!ok) {
+        free(G);
+        free(mu);
+        ckm_sdp_free(p);
+        return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory for the cut system");
+    }
+    if (p->nl > 0)
+        memcpy(p->cl, r->cl, 2 * p->nl * sizeof(size_t));
+    for (size_t e = 0; e < p->nl; e++)
+        p->is_cl[p->cl[2 * e] * s + p->cl[2 * e + 1]] = p->is_cl[p->cl[2 * e + 1] * s + p->cl[2 * e]] = 1;
+    /* c_max: any cluster has at most n - (k-1 smallest group weights) points, and at most
+     * n - (sum of the k-1 smallest max(lo_j, 1)) and max_j hi_j with size bounds */
+    {
+        size_t k = r->k, *ws = ckm_alloc_array(s, sizeof(size_t)), *ls = ckm_alloc_array(k, sizeof(size_t));
+        if (!ws || !ls) {
+            free(ws);
+            free(ls);
+            free(G);
+            free(mu);
+            ckm_sdp_free(p);
+            return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory");
+        }
+        memcpy(ws, r->weight, s * sizeof(size_t));
+        size_t hmax = 0;
+        for (size_t j = 0; j < k; j++) {
+            ls[j] = r->lo[j] > 1 ? r->lo[j] : 1;
+            hmax = r->hi[j] > hmax ? r->hi[j] : hmax;
+        }
+        for (size_t a2 = 1; a2 < s; a2++) /* insertion sorts: tiny k, s up to a few thousand */
+            for (size_t b2 = a2; b2 > 0 && ws[b2 - 1] > ws[b2]; b2--) {
+                size_t x = ws[b2];
+                ws[b2] = ws[b2 - 1];
+                ws[b2 - 1] = x;
+            }
+        for (size_t a2 = 1; a2 < k; a2++)
+            for (size_t b2 = a2; b2 > 0 && ls[b2 - 1] > ls[b2]; b2--) {
+                size_t x = ls[b2];
+                ls[b2] = ls[b2 - 1];
+                ls[b2 - 1] = x;
+            }
+        size_t sw = 0, sl = 0;
+        for (size_t j = 0; j + 1 < k; j++) {
+            sw += ws[j];
+            sl += ls[j];
+        }
+        double cm = (double)(r->n - sw);
+        cm = fmin(cm, (double)(r->n > sl ? r->n - sl : 1));
+        cm = fmin(cm, (double)hmax);
+        p->c_max = fmax(cm, 1.0);
+        free(ws);
+        free(ls);
+    }
     /* centre: mu = data mean; G_t = v_t (m_t - mu); tau0 = scatter + sum_t w_t ||m_t - mu||^2 */
     p->n = (double)r->n;
     for (size_t t = 0; t < s; t++)
@@ -137,10 +202,12 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
 
 const double *ckm_sdp_xhat(const ckm_sdp *p) { return p->Xhat; }
 
-/* y = (AA*)^{-1} ((b - A(X))/sigma - A(S + V - C)) */
-static void solve_y(ckm_sdp *p)
+/* [AA* AB*; BA* BB* + I] [y; u] = [(b - A(X))/sigma - A(G); (d - B(X) + t)/sigma - B(G) + r],
+ * G = S + V - C, through the Schur complement (sdp_cuts.c): w = (AA*)^{-1} r_y,
+ * u = H^{-1} (r_u - (AB*)' w), y = w - F u. */
+static void solve_yu(ckm_sdp *p)
 {
-    size_t s = p->s, ss = s * s, m = p->m;
+    size_t s = p->s, ss = s * s, m = p->m, nb = p->nb;
     for (size_t q = 0; q < ss; q++)
         p->T[q] = p->S[q] + p->V[q] - p->C[q];
     ckm_sdp_A(p, p->T, p->rhs);
@@ -151,6 +218,23 @@ static void solve_y(ckm_sdp *p)
     }
     memcpy(p->y, p->rhs, m * sizeof(double));
     ckm_chol_solve(p->AAt, m, p->y);
+    if (nb == 0)
+        return;
+    ckm_sdp_B(p, p->T, p->gb);
+    ckm_sdp_B(p, p->X, p->bx);
+    for (size_t l = 0; l < nb; l++) {
+        double z = (p->d[l] - p->bx[l] + p->t[l]) / p->sigma - p->gb[l] + p->r[l];
+        for (size_t q = 0; q < m; q++)
+            z -= p->AB[q * nb + l] * p->y[q];
+        p->u[l] = z;
+    }
+    ckm_sdp_H_solve(p, p->u);
+    for (size_t q = 0; q < m; q++) {
+        double c = 0.0;
+        for (size_t l = 0; l < nb; l++)
+            c += p->F[q * nb + l] * p->u[l];
+        p->y[q] -= c;
+    }
 }
 
 /* M = C - A*y - V - X/sigma; S = Pi_+(M); Xhat = sigma Pi_+(-M). Returns 0 on eigensolver failure. */
@@ -160,6 +244,7 @@ static int project(ckm_sdp *p)
     for (size_t q = 0; q < ss; q++)
         p->M[q] = p->C[q] - p->V[q] - p->X[q] / p->sigma;
     ckm_sdp_At_add(p, p->y, -1.0, p->M);
+    ckm_sdp_Bt_add(p, p->u, -1.0, p->M);
     for (size_t i = 0; i < s; i++)
         for (size_t j = 0; j < i; j++) {
             double a = 0.5 * (p->M[i * s + j] + p->M[j * s + i]);
@@ -214,26 +299,37 @@ ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params
         for (size_t q = 0; q < ss; q++)
             p->T[q] = p->C[q] - p->S[q] - p->X[q] / p->sigma;
         ckm_sdp_At_add(p, p->y, -1.0, p->T);
+        ckm_sdp_Bt_add(p, p->u, -1.0, p->T);
         for (size_t q = 0; q < ss; q++)
             p->V[q] = fmax(p->T[q], 0.0);
+        for (size_t l = 0; l < p->nb; l++)
+            p->r[l] = fmax(p->u[l] - p->t[l] / p->sigma, 0.0);
         for (size_t i = 0; i < s; i++) /* exact symmetry of V */
             for (size_t j = 0; j < i; j++) {
                 double a = fmax(0.0, 0.5 * (p->V[i * s + j] + p->V[j * s + i]));
                 p->V[i * s + j] = p->V[j * s + i] = a;
             }
         /* 2-4. y, S (and Xhat), y */
-        solve_y(p);
+        solve_yu(p);
         if (!project(p))
             return ckm_fail(err, CKM_ERR_INTERNAL, "sdp: the eigensolver failed (s = %zu)", s);
-        solve_y(p);
+        solve_yu(p);
         /* 5. X update; residuals */
         double rd = 0.0;
         for (size_t q = 0; q < ss; q++)
             p->T[q] = p->S[q] + p->V[q] - p->C[q];
         ckm_sdp_At_add(p, p->y, 1.0, p->T);
+        ckm_sdp_Bt_add(p, p->u, 1.0, p->T);
         for (size_t q = 0; q < ss; q++) {
             rd += p->T[q] * p->T[q];
             p->X[q] += tau * p->sigma * p->T[q];
+        }
+        double dn = 0.0, cutinf = 0.0;
+        for (size_t l = 0; l < p->nb; l++) {
+            double rr = p->r[l] - p->u[l];
+            rd += rr * rr;
+            p->t[l] += tau * p->sigma * rr;
+            dn += p->d[l] * p->d[l];
         }
         for (size_t i = 0; i < s; i++)
             for (size_t j = 0; j < i; j++) {
@@ -255,12 +351,20 @@ ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params
             pobj += p->C[q] * x;
         }
         dobj = ckm_sdp_by(p, p->y);
-        eta_p = fmax(sqrt(rp) / (1.0 + bnorm), sqrt(neg) / (1.0 + sqrt(xn)));
+        if (p->nb > 0) {
+            ckm_sdp_B(p, p->Xhat, p->bx);
+            for (size_t l = 0; l < p->nb; l++) {
+                double g = fmax(p->d[l] - p->bx[l], 0.0);
+                cutinf += g * g;
+                dobj += p->d[l] * p->u[l];
+            }
+        }
+        eta_p = fmax(fmax(sqrt(rp) / (1.0 + bnorm), sqrt(neg) / (1.0 + sqrt(xn))), sqrt(cutinf) / (1.0 + sqrt(dn)));
         eta_d = sqrt(rd) / (1.0 + cnorm);
         eta_g = fabs(pobj - dobj) / (1.0 + fabs(pobj) + fabs(dobj));
         bool done = fmax(eta_p, fmax(eta_d, eta_g)) <= par->tol;
         if ((it + 1) % 20 == 0 || done) {
-            double lb = ckm_sdp_bound_units(p, p->y, p->V, p->cs);
+            double lb = ckm_sdp_bound_units(p, p->y, p->r, p->V, p->cs);
             if (lb > p->best_lb)
                 p->best_lb = lb;
             if (isfinite(par->upper_bound) &&
@@ -297,7 +401,7 @@ ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params
         }
     }
     if (!info->pruned && !info->converged) { /* the final iterate's bound too */
-        double lb = ckm_sdp_bound_units(p, p->y, p->V, p->cs);
+        double lb = ckm_sdp_bound_units(p, p->y, p->r, p->V, p->cs);
         if (lb > p->best_lb)
             p->best_lb = lb;
     }

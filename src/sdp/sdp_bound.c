@@ -1,10 +1,11 @@
 /*
  * sdp_bound.c -- the linear maps of the relaxation and its safe lower bound
  * (Piccialli, Russo Russo & Sudoso 2022, Theorem 3.2; Jansson, Chaykin & Keil 2008).
- * For any y, any V >= 0 and every feasible X (X PSD, X >= 0, A(X) = b, 0 <= lambda(X) <= 1):
- *   <C, X> = <S~, X> + b'y + <V, X> >= <S~, X> + b'y >= b'y + sum_i min(0, lambda_i(S~)),
- *   S~ = C - A*(y) - V,
- * since <V, X> >= 0 and <S~, X> >= lambda_min-part of S~ times lambda_max(X) <= 1 (every
+ * For any y, any r >= 0, any V >= 0 and every feasible X (X PSD, X >= 0, A(X) = b,
+ * B(X) >= d, 0 <= lambda(X) <= 1):
+ *   <C, X> = <S~, X> + b'y + r'B(X) + <V, X> >= b'y + d'r + sum_i min(0, lambda_i(S~)),
+ *   S~ = C - A*(y) - B*(r) - V,
+ * since r'B(X) >= r'd, <V, X> >= 0 and <S~, X> >= (negative eigenvalues of S~) x 1 (every
  * feasible X has X v = v with X >= 0, so its spectral radius is 1). Adding tau0 gives a
  * bound on the SSE. Eigenvalues are shifted down by eps = 10 s DBL_EPSILON ||S~||_F, so
  * that the eigensolver's backward error cannot lift the bound.
@@ -58,7 +59,7 @@ double ckm_sdp_by(const ckm_sdp *p, const double *y)
     return f;
 }
 
-double ckm_sdp_bound_units(ckm_sdp *p, const double *y, const double *V, double unit)
+double ckm_sdp_bound_units(ckm_sdp *p, const double *y, const double *r, const double *V, double unit)
 {
     size_t s = p->s, ss = s * s;
     double *T = p->T, ratio = p->cs / unit, fro = 0.0;
@@ -68,6 +69,15 @@ double ckm_sdp_bound_units(ckm_sdp *p, const double *y, const double *V, double 
         T[q] = p->C[q] * ratio - V[q];
     }
     ckm_sdp_At_add(p, y, -1.0, T);
+    double dr = 0.0;
+    if (r) {
+        for (size_t l = 0; l < p->nb; l++) {
+            if (r[l] < 0.0)
+                return NAN;
+            dr += p->d[l] * r[l];
+        }
+        ckm_sdp_Bt_add(p, r, -1.0, T);
+    }
     for (size_t i = 0; i < s; i++) /* exact symmetry: average the two triangles */
         for (size_t j = 0; j < i; j++) {
             double a = 0.5 * (T[i * s + j] + T[j * s + i]);
@@ -81,12 +91,12 @@ double ckm_sdp_bound_units(ckm_sdp *p, const double *y, const double *V, double 
     double neg = 0.0;
     for (size_t i = 0; i < s; i++)
         neg += fmin(0.0, p->ev[i] - eps);
-    return p->tau0 + unit * (ckm_sdp_by(p, y) + neg);
+    return p->tau0 + unit * (ckm_sdp_by(p, y) + dr + neg);
 }
 
 double ckm_sdp_safe_bound(ckm_sdp *p, const double *y, const double *V)
 {
-    return ckm_sdp_bound_units(p, y, V, 1.0);
+    return ckm_sdp_bound_units(p, y, NULL, V, 1.0);
 }
 
 size_t ckm_sdp_dual_size(const ckm_sdp *p) { return p->m; }

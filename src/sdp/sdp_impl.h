@@ -7,6 +7,9 @@
  *   link e     <(e_a e_b' + e_b e_a')/sqrt 2, X> = sqrt 2 X_ab = 0   (unit Frobenius norm)
  *   A*(y) = (y_R v' + v y_R')/2 + y_T I + sum_e y_e (e_a e_b' + e_b e_a')/sqrt 2
  * C = -W^ / cs with cs = max(1, ||W^||_F): the solver works in units of cs.
+ * Cuts (sdp_cuts.c): rows B_l = sum g Sym_ij (Sym_ii = e_i e_i', Sym_ij = (e_i e_j' + e_j e_i')/2,
+ * so <B_l, X> = sum g X_ij), B(X) >= d, each row scaled to unit Frobenius norm; duals u
+ * (free in the ADMM) with the nonnegative copy r, primal slacks t (B(X) - t = d, t >= 0).
  */
 #ifndef CKM_SDP_IMPL_H
 #define CKM_SDP_IMPL_H
@@ -14,6 +17,13 @@
 #include "sdp.h"
 
 #define CKM_SQRT2 1.41421356237309504880
+
+#define CKM_SDP_MAX_CUTS 3000
+
+typedef struct ckm_cut_entry {
+    size_t i, j; /* i <= j */
+    double g;    /* coefficient of X_ij */
+} ckm_cut_entry;
 
 struct ckm_sdp {
     size_t s, k, nl, m;  /* groups, clusters, lifted cannot-links, equality rows */
@@ -25,16 +35,36 @@ struct ckm_sdp {
     double *y, *rhs, *AAt, *ax; /* m, m, m*m (Cholesky factor), m */
     double sigma;
     double best_lb;
+    /* size information for the clique right-hand side */
+    double c_max;        /* upper bound on any cluster's point count */
+    unsigned char *is_cl; /* s*s: 1 for lifted cannot-link entries */
+    /* cuts */
+    size_t nb;           /* active cut rows */
+    size_t *bstart;      /* CKM_SDP_MAX_CUTS + 1 */
+    ckm_cut_entry *bent; /* entries of all rows */
+    size_t bent_cap;
+    double *d, *u, *r, *t, *bx; /* per row: rhs, dual, nonneg. dual copy, slack, B(X) scratch */
+    unsigned char *btype;       /* 0 pair, 1 triangle, 2 clique */
+    double *AB, *F, *H, *Ht; /* m x nb: <A_q, B_l>; (AA*)^{-1} AB*; nb x nb Cholesky factor L of the Schur
+                                complement and its transpose (row access in both triangular solves) */
+    double *wy, *gb;     /* m and CKM_SDP_MAX_CUTS scratch */
 };
 
 /* out (m) = A(X) */
 void ckm_sdp_A(const ckm_sdp *p, const double *X, double *out);
 /* Out (s*s) += alpha A*(y) */
 void ckm_sdp_At_add(const ckm_sdp *p, const double *y, double alpha, double *Out);
+/* out (nb) = B(X);  Out += alpha B*(u) */
+void ckm_sdp_B(const ckm_sdp *p, const double *X, double *out);
+void ckm_sdp_Bt_add(const ckm_sdp *p, const double *u, double alpha, double *Out);
+/* AB, F and the factored Schur complement H for the current cuts; 0 on failure. */
+int ckm_sdp_prepare_cuts(ckm_sdp *p);
+/* u = H^{-1} u with the factor of ckm_sdp_prepare_cuts */
+void ckm_sdp_H_solve(const ckm_sdp *p, double *u);
 /* b'y */
 double ckm_sdp_by(const ckm_sdp *p, const double *y);
 /* The safe bound from duals (y, V) in units of `unit` (cs inside the solver, 1 outside),
  * into the work matrix T; see ckm_sdp_safe_bound. */
-double ckm_sdp_bound_units(ckm_sdp *p, const double *y, const double *V, double unit);
+double ckm_sdp_bound_units(ckm_sdp *p, const double *y, const double *r, const double *V, double unit);
 
 #endif

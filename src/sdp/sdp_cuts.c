@@ -1,0 +1,448 @@
+/*
+ * sdp_cuts.c -- cutting planes for the Peng-Wei relaxation (paper eqs. (8)-(10)), written on
+ * Z = D^{-1/2} X D^{-1/2} (entries of the expanded matrix, so valid on groups unchanged):
+ *   pair      Z_ii - Z_ij >= 0                           (i != j)
+ *   triangle  Z_ii + Z_jh - Z_ij - Z_ih >= 0             (apex i; j < h; all distinct)
+ *   clique    sum_{a<b in Q} Z_ab >= 1 / c_max           (|Q| = k + 1: two members share a
+ *             cluster C, and Z_ab = 1/|C| >= 1/c_max)
+ * Terms on cannot-link entries are dropped (Z = 0 there). In X, Z_ab = X_ab / (v_a v_b); each
+ * row is scaled to unit Frobenius norm (||B||^2 = sum g_ii^2 + sum_{i<j} g_ij^2 / 2).
+ * Separation on Zhat = Xhat / (v v'), violation tolerance 1e-4: pairs and triangles by full
+ * scan (triangles sampled, 50 s^2 random triples, when s > 300), cliques by the greedy
+ * heuristic of the SOS-SDP code (from each start, add the group with the smallest sum of Zhat
+ * to the current set, k times). The most violated of each kind are taken in turn until
+ * max_add or CKM_SDP_MAX_CUTS active rows. Cuts whose slack exceeds 1e-6 with r = 0 are
+ * removed first (inactive).
+ * The (y, u) system of the ADMM, [AA* AB*; BA* BB* + I] [y; u] = [r_y; r_u], is solved by the
+ * Schur complement H = BB* + I - BA* (AA*)^{-1} AB* (positive definite: the +I), factored
+ * here once per cut round; sigma never enters it.
+ */
+#include "linalg.h"
+#include "sdp_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VIOL_TOL 1e-4
+#define ACTIVE_TOL 1e-6
+
+void ckm_sdp_B(const ckm_sdp *p, const double *X, double *out)
+{
+    size_t s = p->s;
+    for (size_t l = 0; l < p->nb; l++) {
+        double v = 0.0;
+        for (size_t e = p->bstart[l]; e < p->bstart[l + 1]; e++)
+            v += p->bent[e].g * X[p->bent[e].i * s + p->bent[e].j];
+        out[l] = v;
+    }
+}
+
+void ckm_sdp_Bt_add(const ckm_sdp *p, const double *u, double alpha, double *Out)
+{
+    size_t s = p->s;
+    for (size_t l = 0; l < p->nb; l++) {
+        double c = alpha * u[l];
+        if (c == 0.0)
+            continue;
+        for (size_t e = p->bstart[l]; e < p->bstart[l + 1]; e++) {
+            const ckm_cut_entry *q = &p->bent[e];
+            if (q->i == q->j) {
+                Out[q->i * s + q->i] += c * q->g;
+            } else {
+                Out[q->i * s + q->j] += 0.5 * c * q->g;
+                Out[q->j * s + q->i] += 0.5 * c * q->g;
+            }
+        }
+    }
+}
+
+/* column l of AB*: A(B_l) */
+static void A_of_row(const ckm_sdp *p, size_t l, double *out)
+{
+    size_t s = p->s;
+    memset(out, 0, p->m * sizeof(double));
+    for (size_t e = p->bstart[l]; e < p->bstart[l + 1]; e++) {
+        const ckm_cut_entry *q = &p->bent[e];
+        if (q->i == q->j) {
+            out[q->i] += q->g * p->v[q->i];
+            out[s] += q->g;
+        } else {
+            out[q->i] += 0.5 * q->g * p->v[q->j];
+            out[q->j] += 0.5 * q->g * p->v[q->i];
+        }
+    }
+}
+
+typedef struct keyed_entry {
+    size_t key, row;
+    double g;
+} keyed_entry;
+
+static int by_key(const void *a, const void *b)
+{
+    const keyed_entry *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+int ckm_sdp_prepare_cuts(ckm_sdp *p)
+{
+    size_t m = p->m, nb = p->nb, s = p->s;
+    if (nb == 0)
+        return 1;
+    for (size_t l = 0; l < nb; l++) {
+        A_of_row(p, l, p->wy);
+        for (size_t q = 0; q < m; q++)
+            p->AB[q * nb + l] = p->wy[q];
+    }
+    /* F = (AA*)^{-1} AB*, column by column */
+    for (size_t l = 0; l < nb; l++) {
+        for (size_t q = 0; q < m; q++)
+            p->wy[q] = p->AB[q * nb + l];
+        ckm_chol_solve(p->AAt, m, p->wy);
+        for (size_t q = 0; q < m; q++)
+            p->F[q * nb + l] = p->wy[q];
+    }
+    /* H = I - (AB*)' F + BB* */
+    for (size_t a = 0; a < nb; a++)
+        for (size_t b = 0; b <= a; b++) {
+            double h = a == b ? 1.0 : 0.0;
+            for (size_t q = 0; q < m; q++)
+                h -= p->AB[q * nb + a] * p->F[q * nb + b];
+            p->H[a * nb + b] = p->H[b * nb + a] = h;
+        }
+    size_t ne = p->bstart[nb];
+    keyed_entry *ke = malloc((ne ? ne : 1) * sizeof *ke);
+    if (!ke)
+        return 0;
+    for (size_t l = 0; l < nb; l++)
+        for (size_t e = p->bstart[l]; e < p->bstart[l + 1]; e++)
+            ke[e] = (keyed_entry){p->bent[e].i * s + p->bent[e].j, l, p->bent[e].g};
+    qsort(ke, ne, sizeof *ke, by_key);
+    for (size_t a = 0; a < ne;) {
+        size_t b = a;
+        while (b < ne && ke[b].key == ke[a].key)
+            b++;
+        double w = ke[a].key / s == ke[a].key % s ? 1.0 : 0.5; /* <Sym, Sym> */
+        for (size_t x = a; x < b; x++)
+            for (size_t y = a; y < b; y++)
+                p->H[ke[x].row * nb + ke[y].row] += w * ke[x].g * ke[y].g;
+        a = b;
+    }
+    free(ke);
+    if (ckm_chol_factor(nb, p->H) != 0)
+        return 0;
+    for (size_t a = 0; a < nb; a++)
+        for (size_t b = 0; b <= a; b++)
+            p->Ht[b * nb + a] = p->H[a * nb + b];
+    return 1;
+}
+
+void ckm_sdp_H_solve(const ckm_sdp *p, double *u)
+{
+    size_t nb = p->nb;
+    const double *L = p->H, *Lt = p->Ht;
+    for (size_t i = 0; i < nb; i++) { /* L z = u */
+        double v = u[i];
+        const double *li = L + i * nb;
+        for (size_t q = 0; q < i; q++)
+            v -= li[q] * u[q];
+        u[i] = v / li[i];
+    }
+    for (size_t i = nb; i-- > 0;) { /* L' x = z, rows of L' */
+        double v = u[i];
+        const double *ti = Lt + i * nb;
+        for (size_t q = i + 1; q < nb; q++)
+            v -= ti[q] * u[q];
+        u[i] = v / ti[i];
+    }
+}
+
+/* ---- separation ---- */
+
+typedef struct cand {
+    double viol;
+    size_t a, b, c; /* pair (a, b): apex a; triangle apex a, b < c; clique: offset a into the clique buffer */
+} cand;
+
+static int by_viol_desc(const void *x, const void *y)
+{
+    const cand *a = x, *b = y;
+    if (a->viol != b->viol)
+        return a->viol > b->viol ? -1 : 1;
+    if (a->a != b->a)
+        return a->a < b->a ? -1 : 1;
+    if (a->b != b->b)
+        return a->b < b->b ? -1 : 1;
+    return a->c < b->c ? -1 : a->c > b->c;
+}
+
+typedef struct cand_list {
+    cand *v;
+    size_t n, cap;
+} cand_list;
+
+static bool push(cand_list *l, cand c)
+{
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? 2 * l->cap : 1024;
+        cand *nv = realloc(l->v, nc * sizeof *nv);
+        if (!nv)
+            return false;
+        l->v = nv;
+        l->cap = nc;
+    }
+    l->v[l->n++] = c;
+    return true;
+}
+
+/* append one row from (i, j, Z-coefficient) terms; CL terms dropped; normalised */
+static bool add_row(ckm_sdp *p, const size_t *ti, const size_t *tj, const double *zc, size_t nt, double rhs,
+                    unsigned char type)
+{
+    size_t s = p->s, l = p->nb, at = p->bstart[l];
+    if (l >= CKM_SDP_MAX_CUTS)
+        return false;
+    if (at + nt > p->bent_cap) {
+        size_t nc = 2 * (at + nt);
+        ckm_cut_entry *ne = realloc(p->bent, nc * sizeof *ne);
+        if (!ne)
+            return false;
+        p->bent = ne;
+        p->bent_cap = nc;
+    }
+    double norm = 0.0;
+    size_t used = 0;
+    for (size_t q = 0; q < nt; q++) {
+        size_t i = ti[q] < tj[q] ? ti[q] : tj[q], j = ti[q] < tj[q] ? tj[q] : ti[q];
+        if (i != j && p->is_cl[i * s + j])
+            continue;
+        double g = zc[q] / (p->v[i] * p->v[j]);
+        p->bent[at + used++] = (ckm_cut_entry){i, j, g};
+        norm += i == j ? g * g : 0.5 * g * g;
+    }
+    if (used == 0 || !(norm > 0.0))
+        return true; /* nothing left: no row */
+    norm = sqrt(norm);
+    for (size_t q = 0; q < used; q++)
+        p->bent[at + q].g /= norm;
+    p->d[l] = rhs / norm;
+    p->u[l] = p->r[l] = 0.0;
+    p->btype[l] = type;
+    p->bstart[l + 1] = at + used;
+    p->nb = l + 1;
+    return true;
+}
+
+static double zhat(const ckm_sdp *p, size_t i, size_t j)
+{
+    return p->Xhat[i * p->s + j] / (p->v[i] * p->v[j]);
+}
+
+/* drop rows with slack > tol and r = 0 (compacting every per-row array) */
+static size_t remove_inactive(ckm_sdp *p)
+{
+    ckm_sdp_B(p, p->Xhat, p->bx);
+    size_t keep = 0, e_out = 0;
+    for (size_t l = 0; l < p->nb; l++) {
+        if (p->bx[l] - p->d[l] > ACTIVE_TOL && p->r[l] <= 0.0)
+            continue;
+        size_t e0 = p->bstart[l], e1 = p->bstart[l + 1];
+        memmove(p->bent + e_out, p->bent + e0, (e1 - e0) * sizeof(ckm_cut_entry));
+        p->bstart[keep] = e_out;
+        e_out += e1 - e0;
+        p->d[keep] = p->d[l];
+        p->u[keep] = p->u[l];
+        p->r[keep] = p->r[l];
+        p->t[keep] = p->t[l];
+        p->btype[keep] = p->btype[l];
+        keep++;
+    }
+    size_t removed = p->nb - keep;
+    p->nb = keep;
+    p->bstart[keep] = e_out;
+    return removed;
+}
+
+ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_stats *st, ckm_err *err)
+{
+    size_t s = p->s, k = p->k;
+    memset(st, 0, sizeof *st);
+    st->removed = remove_inactive(p);
+    cand_list L[3] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
+    size_t *cliques = NULL, ncl = 0;
+    bool ok = true;
+    /* pairs: Zhat_ij - Zhat_ii > tol */
+    for (size_t i = 0; i < s && ok; i++)
+        for (size_t j = 0; j < s && ok; j++) {
+            if (i == j || p->is_cl[i * s + j])
+                continue;
+            double v = zhat(p, i, j) - zhat(p, i, i);
+            if (v > VIOL_TOL)
+                ok = push(&L[0], (cand){v, i, j, 0});
+        }
+    /* triangles: Zhat_ij + Zhat_ih - Zhat_ii - Zhat_jh > tol */
+    if (s <= 300) {
+        for (size_t i = 0; i < s && ok; i++)
+            for (size_t j = 0; j < s && ok; j++) {
+                if (j == i)
+                    continue;
+                double zij = p->is_cl[i * s + j] ? 0.0 : zhat(p, i, j), zii = zhat(p, i, i);
+                for (size_t h = j + 1; h < s && ok; h++) {
+                    if (h == i)
+                        continue;
+                    double zih = p->is_cl[i * s + h] ? 0.0 : zhat(p, i, h);
+                    double zjh = p->is_cl[j * s + h] ? 0.0 : zhat(p, j, h);
+                    double v = zij + zih - zii - zjh;
+                    if (v > VIOL_TOL)
+                        ok = push(&L[1], (cand){v, i, j, h});
+                }
+            }
+    } else {
+        for (size_t trial = 0; trial < 50 * s * s && ok; trial++) {
+            size_t i = (size_t)ckm_rng_below(rng, s), j = (size_t)ckm_rng_below(rng, s),
+                   h = (size_t)ckm_rng_below(rng, s);
+            if (i == j || i == h || j == h)
+                continue;
+            if (j > h) {
+                size_t x = j;
+                j = h;
+                h = x;
+            }
+            double zij = p->is_cl[i * s + j] ? 0.0 : zhat(p, i, j), zih = p->is_cl[i * s + h] ? 0.0 : zhat(p, i, h);
+            double zjh = p->is_cl[j * s + h] ? 0.0 : zhat(p, j, h);
+            double v = zij + zih - zhat(p, i, i) - zjh;
+            if (v > VIOL_TOL)
+                ok = push(&L[1], (cand){v, i, j, h});
+        }
+    }
+    /* cliques of k + 1 groups: greedy from every start */
+    size_t q1 = k + 1;
+    if (ok && q1 <= s && (cliques = malloc(s * q1 * sizeof(size_t))) != NULL) {
+        unsigned char *in = calloc(s, 1);
+        double *acc = malloc(s * sizeof(double));
+        if (!in || !acc)
+            ok = false;
+        for (size_t start = 0; start < s && ok; start++) {
+            size_t *Q = cliques + ncl * q1;
+            memset(in, 0, s);
+            for (size_t x = 0; x < s; x++)
+                acc[x] = p->is_cl[start * s + x] ? 0.0 : zhat(p, start, x);
+            Q[0] = start;
+            in[start] = 1;
+            double total = 0.0;
+            for (size_t c = 1; c < q1; c++) {
+                size_t best = s;
+                for (size_t x = 0; x < s; x++)
+                    if (!in[x] && (best == s || acc[x] < acc[best]))
+                        best = x;
+                total += acc[best];
+                Q[c] = best;
+                in[best] = 1;
+                for (size_t x = 0; x < s; x++)
+                    acc[x] += p->is_cl[best * s + x] ? 0.0 : zhat(p, best, x);
+            }
+            double v = 1.0 / p->c_max - total;
+            if (v <= VIOL_TOL)
+                continue;
+            /* sort the members; skip a set already found */
+            for (size_t a = 1; a < q1; a++)
+                for (size_t b = a; b > 0 && Q[b - 1] > Q[b]; b--) {
+                    size_t x = Q[b];
+                    Q[b] = Q[b - 1];
+                    Q[b - 1] = x;
+                }
+            bool dup = false;
+            for (size_t c = 0; c < ncl && !dup; c++)
+                dup = memcmp(cliques + c * q1, Q, q1 * sizeof(size_t)) == 0;
+            if (!dup)
+                ok = push(&L[2], (cand){v, ncl++, 0, 0});
+        }
+        free(in);
+        free(acc);
+    }
+    if (!ok) {
+        free(L[0].v);
+        free(L[1].v);
+        free(L[2].v);
+        free(cliques);
+        return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory separating cuts");
+    }
+    for (int kind = 0; kind < 3; kind++) {
+        if (L[kind].n > 1)
+            qsort(L[kind].v, L[kind].n, sizeof(cand), by_viol_desc);
+        if (L[kind].n)
+            st->max_violation = fmax(st->max_violation, L[kind].v[0].viol);
+    }
+    /* take the most violated of each kind in turn */
+    size_t next[3] = {0, 0, 0}, added = 0;
+    size_t ti[64], tj[64];
+    double zc[64];
+    bool more = true;
+    while (more && added < max_add && p->nb < CKM_SDP_MAX_CUTS && ok) {
+        more = false;
+        for (int kind = 0; kind < 3 && added < max_add && p->nb < CKM_SDP_MAX_CUTS && ok; kind++) {
+            if (next[kind] >= L[kind].n)
+                continue;
+            more = true;
+            cand c = L[kind].v[next[kind]++];
+            size_t nt = 0;
+            double rhs = 0.0;
+            if (kind == 0) {
+                ti[0] = tj[0] = c.a;
+                zc[0] = 1.0;
+                ti[1] = c.a;
+                tj[1] = c.b;
+                zc[1] = -1.0;
+                nt = 2;
+            } else if (kind == 1) {
+                size_t tt[4][2] = {{c.a, c.a}, {c.b, c.c}, {c.a, c.b}, {c.a, c.c}};
+                double cc[4] = {1.0, 1.0, -1.0, -1.0};
+                for (int q = 0; q < 4; q++) {
+                    ti[q] = tt[q][0];
+                    tj[q] = tt[q][1];
+                    zc[q] = cc[q];
+                }
+                nt = 4;
+            } else {
+                const size_t *Q = cliques + c.a * q1;
+                for (size_t a = 0; a < q1; a++)
+                    for (size_t b = a + 1; b < q1 && nt < 64; b++) {
+                        ti[nt] = Q[a];
+                        tj[nt] = Q[b];
+                        zc[nt++] = 1.0;
+                    }
+                if (q1 * (q1 - 1) / 2 > 64)
+                    continue; /* k > 10: clique rows too long for this buffer; skipped */
+                rhs = 1.0 / p->c_max;
+            }
+            size_t before = p->nb;
+            ok = add_row(p, ti, tj, zc, nt, rhs, (unsigned char)kind);
+            if (p->nb > before) {
+                added++;
+                if (kind == 0)
+                    st->added_pair++;
+                else if (kind == 1)
+                    st->added_triangle++;
+                else
+                    st->added_clique++;
+            }
+        }
+    }
+    free(L[0].v);
+    free(L[1].v);
+    free(L[2].v);
+    free(cliques);
+    if (!ok)
+        return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory adding cuts");
+    /* new rows: slack from the current estimate */
+    ckm_sdp_B(p, p->Xhat, p->bx);
+    for (size_t l = p->nb - added; l < p->nb; l++)
+        p->t[l] = fmax(p->bx[l] - p->d[l], 0.0);
+    st->active = p->nb;
+    if (!ckm_sdp_prepare_cuts(p))
+        return ckm_fail(err, CKM_ERR_INTERNAL, "sdp: the cut system is not positive definite (%zu cuts)", p->nb);
+    return CKM_OK;
+}
