@@ -319,7 +319,10 @@ typedef struct ckm_settings {
     double time_limit_s;   /* wall-clock limit in seconds; <= 0 means none; default 0 */
     int threads;           /* worker threads for algorithms that run in parallel;
                               0 = all cores (default). BLAS threads follow
-                              OPENBLAS_NUM_THREADS. */
+                              OPENBLAS_NUM_THREADS; ipc's eigensolver rounds
+                              differently with another BLAS thread count, so its
+                              iterates (and possibly its result) are reproducible
+                              for a fixed OPENBLAS_NUM_THREADS. */
     int verbosity;         /* 0 quiet (default), 1 progress, 2 debug */
     ckm_log_fn log;        /* receives progress lines; NULL = discard */
     void *log_user;
