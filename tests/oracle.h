@@ -9,6 +9,8 @@
 #include "ckm.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 
 typedef struct oracle_pair {
     int i, j, ml;
@@ -47,6 +49,47 @@ static double oracle_best(const double *X, int n, int d, int k, const oracle_pai
         }
     }
     return best;
+}
+
+/* A random tiny instance, drawn from the caller's uniform stream: n points uniform in
+ * [0, 10)^2 into X, then `tries` candidate pairs (i, j) (i first, then j); distinct, new ones
+ * are kept, each a must-link with probability 1/2 (one more draw). Returns the pairs kept. */
+__attribute__((unused)) static int oracle_random_instance(double (*unif)(void), int n, int tries, double *X,
+                                                          oracle_pair *pairs)
+{
+    for (int i = 0; i < 2 * n; i++)
+        X[i] = 10 * unif();
+    int np = 0;
+    for (int q = 0; q < tries; q++) {
+        int i = (int)(unif() * n), j = (int)(unif() * n), dup = 0;
+        for (int t = 0; t < np; t++)
+            dup |= (pairs[t].i == i && pairs[t].j == j) || (pairs[t].i == j && pairs[t].j == i);
+        if (i != j && !dup)
+            pairs[np++] = (oracle_pair){i, j, unif() < 0.5};
+    }
+    return np;
+}
+
+/* The instance as a problem: points, pairs, and the size bounds lo/hi (k entries) unless
+ * lo is NULL. NULL when the library refuses it (the reason is printed). */
+__attribute__((unused)) static ckm_problem *oracle_problem(const double *X, int n, int d, int k,
+                                                           const oracle_pair *pairs, int np, const size_t *lo,
+                                                           const size_t *hi)
+{
+    ckm_problem *p = NULL;
+    ckm_err err = {CKM_OK, ""};
+    bool ok = ckm_problem_create(X, (size_t)n, (size_t)d, (size_t)k, &p, &err) == CKM_OK;
+    for (int q = 0; q < np && ok; q++)
+        ok = ckm_problem_add_pair(p, (size_t)pairs[q].i, (size_t)pairs[q].j,
+                                  pairs[q].ml ? CKM_MUST_LINK : CKM_CANNOT_LINK, &err) == CKM_OK;
+    if (ok && lo)
+        ok = ckm_problem_set_sizes(p, lo, hi, &err) == CKM_OK;
+    if (!ok) {
+        fprintf(stderr, "oracle_problem: %s\n", err.message);
+        ckm_problem_free(p);
+        return NULL;
+    }
+    return p;
 }
 
 #endif

@@ -7,7 +7,7 @@
  * requests end the run with a feasible labelling (or none) and the right status.
  */
 #include "check.h"
-#include "oracle.h"
+#include "fixtures.h"
 
 static uint64_t sm_state;
 static double unif(void) { return ck_unif(&sm_state); }
@@ -19,17 +19,8 @@ static void test_oracle(void)
         sm_state = 9100 + (uint64_t)inst;
         int n = 6 + inst % 4, k = 2 + inst % 2;
         double X[20];
-        for (int i = 0; i < 2 * n; i++)
-            X[i] = 10 * unif();
         oracle_pair pairs[6];
-        int np = 0;
-        for (int q = 0; q < 4; q++) {
-            int i = (int)(unif() * n), j = (int)(unif() * n), dup = 0;
-            for (int t = 0; t < np; t++)
-                dup |= (pairs[t].i == i && pairs[t].j == j) || (pairs[t].i == j && pairs[t].j == i);
-            if (i != j && !dup)
-                pairs[np++] = (oracle_pair){i, j, unif() < 0.5};
-        }
+        int np = oracle_random_instance(unif, n, 4, X, pairs);
         size_t lo[3] = {1, 1, 1}, hi[3] = {(size_t)n, (size_t)n, (size_t)n};
         if (inst % 2)
             for (int j = 0; j < k; j++)
@@ -37,14 +28,9 @@ static void test_oracle(void)
         if (inst % 5 == 0)
             lo[0] = hi[0] = (size_t)(n / k); /* an exact size */
         double opt = oracle_best(X, n, 2, k, pairs, np, lo, hi, NULL);
-        ckm_problem *p = NULL;
-        ckm_err err = {CKM_OK, ""};
-        CHECK(ckm_problem_create(X, (size_t)n, 2, (size_t)k, &p, &err) == CKM_OK);
-        for (int q = 0; q < np; q++)
-            CHECK(ckm_problem_add_pair(p, (size_t)pairs[q].i, (size_t)pairs[q].j,
-                                       pairs[q].ml ? CKM_MUST_LINK : CKM_CANNOT_LINK, &err) == CKM_OK);
-        CHECK(ckm_problem_set_sizes(p, lo, hi, &err) == CKM_OK);
-        ckm_result *r = ck_solve(p, "admm", 3);
+        ckm_problem *p = oracle_problem(X, n, 2, k, pairs, np, lo, hi);
+        CHECK(p != NULL);
+        ckm_result *r = p ? ck_solve(p, "admm", 3) : NULL;
         if (r) {
             if (isinf(opt)) {
                 infeasible++;
@@ -68,25 +54,9 @@ static void test_cannot_link_triangle(void)
 {
     /* three nearly identical points, pairwise cannot-linked, next to two tight groups: the
      * BCKM stall case; admm must end on a feasible labelling */
-    double X[46];
-    sm_state = 3;
-    X[0] = 0;
-    X[1] = 0;
-    X[2] = 0.01;
-    X[3] = 0;
-    X[4] = 0;
-    X[5] = 0.01;
-    for (int i = 3; i < 23; i++) {
-        X[2 * i] = (i < 13 ? 5.0 : 0.0) + 0.3 * (unif() - 0.5);
-        X[2 * i + 1] = (i < 13 ? 0.0 : 5.0) + 0.3 * (unif() - 0.5);
-    }
-    ckm_problem *p = NULL;
-    ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_problem_create(X, 23, 2, 3, &p, &err) == CKM_OK);
-    CHECK(ckm_problem_add_pair(p, 0, 1, CKM_CANNOT_LINK, &err) == CKM_OK);
-    CHECK(ckm_problem_add_pair(p, 1, 2, CKM_CANNOT_LINK, &err) == CKM_OK);
-    CHECK(ckm_problem_add_pair(p, 0, 2, CKM_CANNOT_LINK, &err) == CKM_OK);
-    ckm_result *r = ck_solve(p, "admm", 2);
+    ckm_problem *p = ck_cl_triangle();
+    CHECK(p != NULL);
+    ckm_result *r = p ? ck_solve(p, "admm", 2) : NULL;
     if (r) {
         CHECK(r->status == CKM_STATUS_FEASIBLE && r->violations == 0);
         CHECK(r->labels[0] != r->labels[1] && r->labels[1] != r->labels[2] && r->labels[0] != r->labels[2]);
@@ -101,20 +71,11 @@ static void test_cannot_link_triangle(void)
 
 static void test_determinism(void)
 {
-    double X[120];
-    sm_state = 77;
-    for (int i = 0; i < 60; i++) {
-        X[2 * i] = (i % 3) * 4.0 + unif();
-        X[2 * i + 1] = (i % 2) * 3.0 + unif();
-    }
-    ckm_problem *p = NULL;
+    ckm_problem *p = ck_linked();
+    CHECK(p != NULL);
+    if (!p)
+        return;
     ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_problem_create(X, 60, 2, 4, &p, &err) == CKM_OK);
-    for (int q = 0; q < 8; q++) {
-        CHECK(ckm_problem_add_pair(p, (size_t)q, (size_t)q + 20, CKM_MUST_LINK, &err) == CKM_OK);
-        CHECK(ckm_problem_add_pair(p, (size_t)q + 30, (size_t)q + 31, CKM_CANNOT_LINK, &err) == CKM_OK);
-    }
-    CHECK(ckm_problem_set_size_range(p, 12, 18, &err) == CKM_OK);
     ckm_result *r[3] = {NULL, NULL, NULL};
     for (int a = 0; a < 3; a++) {
         ckm_settings s;

@@ -19,30 +19,16 @@ static void test_oracle(void)
         sm_state = 5100 + (uint64_t)inst;
         int n = 6 + inst % 4, k = 2 + inst % 2;
         double X[20];
-        for (int i = 0; i < 2 * n; i++)
-            X[i] = 10 * unif();
         oracle_pair pairs[6];
-        int np = 0;
-        for (int q = 0; q < 4; q++) {
-            int i = (int)(unif() * n), j = (int)(unif() * n), dup = 0;
-            for (int t = 0; t < np; t++)
-                dup |= (pairs[t].i == i && pairs[t].j == j) || (pairs[t].i == j && pairs[t].j == i);
-            if (i != j && !dup)
-                pairs[np++] = (oracle_pair){i, j, unif() < 0.5};
-        }
+        int np = oracle_random_instance(unif, n, 4, X, pairs);
         size_t lo[3] = {1, 1, 1}, hi[3] = {(size_t)n, (size_t)n, (size_t)n};
         if (inst % 2)
             for (int j = 0; j < k; j++)
                 hi[j] = (size_t)(n / k + 1);
         double opt = oracle_best(X, n, 2, k, pairs, np, lo, hi, NULL);
-        ckm_problem *p = NULL;
-        ckm_err err = {CKM_OK, ""};
-        CHECK(ckm_problem_create(X, (size_t)n, 2, (size_t)k, &p, &err) == CKM_OK);
-        for (int q = 0; q < np; q++)
-            CHECK(ckm_problem_add_pair(p, (size_t)pairs[q].i, (size_t)pairs[q].j,
-                                       pairs[q].ml ? CKM_MUST_LINK : CKM_CANNOT_LINK, &err) == CKM_OK);
-        CHECK(ckm_problem_set_sizes(p, lo, hi, &err) == CKM_OK);
-        ckm_result *r = ck_solve(p, "ipc", 3);
+        ckm_problem *p = oracle_problem(X, n, 2, k, pairs, np, lo, hi);
+        CHECK(p != NULL);
+        ckm_result *r = p ? ck_solve(p, "ipc", 3) : NULL;
         if (r) {
             if (isinf(opt)) {
                 infeasible++;

@@ -21,10 +21,10 @@ static ckm_reduced *reduce(const double *X, size_t n, size_t d, size_t k, const 
                            ckm_problem **pp)
 {
     ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_problem_create(X, n, d, k, pp, &err) == CKM_OK);
-    for (int q = 0; q < np; q++)
-        CHECK(ckm_problem_add_pair(*pp, (size_t)pairs[q].i, (size_t)pairs[q].j,
-                                   pairs[q].ml ? CKM_MUST_LINK : CKM_CANNOT_LINK, &err) == CKM_OK);
+    *pp = oracle_problem(X, (int)n, (int)d, (int)k, pairs, np, NULL, NULL);
+    CHECK(*pp != NULL);
+    if (!*pp)
+        return NULL;
     ckm_reduced *r = NULL;
     int infeasible = 0;
     char why[256];
@@ -179,18 +179,8 @@ static void test_cuts(void)
     for (int inst = 0; inst < 16; inst++) {
         int n = 8 + inst % 3, k = 2 + inst % 2;
         double X[20];
-        for (int i = 0; i < 2 * n; i++)
-            X[i] = 10 * unif();
         oracle_pair pairs[4];
-        int np = 0;
-        if (inst % 2)
-            for (int q = 0; q < 3; q++) {
-                int i = (int)(unif() * n), j = (int)(unif() * n), dup = 0;
-                for (int t = 0; t < np; t++)
-                    dup |= (pairs[t].i == i && pairs[t].j == j) || (pairs[t].i == j && pairs[t].j == i);
-                if (i != j && !dup)
-                    pairs[np++] = (oracle_pair){i, j, unif() < 0.5};
-            }
+        int np = oracle_random_instance(unif, n, inst % 2 ? 3 : 0, X, pairs);
         size_t lo[3] = {1, 1, 1}, hi[3] = {(size_t)n, (size_t)n, (size_t)n};
         double opt = oracle_best(X, n, 2, k, pairs, np, lo, hi, NULL);
         ckm_problem *p = NULL;
