@@ -37,22 +37,6 @@
  * weights 1-30 leave the start almost unchanged, 100-10000 behave alike. */
 #define ADMM_COST_WEIGHT 1000.0
 
-/* labels (s) satisfy one-cluster-per-group (by construction), the size bounds and the
- * lifted cannot-links. */
-static bool labels_feasible(const ckm_reduced *r, const int32_t *lab, double *wsum)
-{
-    memset(wsum, 0, r->k * sizeof(double));
-    for (size_t t = 0; t < r->s; t++)
-        wsum[lab[t]] += (double)r->weight[t];
-    for (size_t j = 0; j < r->k; j++)
-        if (wsum[j] < (double)r->lo[j] || wsum[j] > (double)r->hi[j])
-            return false;
-    for (size_t e = 0; e < r->n_cl; e++)
-        if (lab[r->cl[2 * e]] == lab[r->cl[2 * e + 1]])
-            return false;
-    return true;
-}
-
 ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
@@ -112,7 +96,7 @@ ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
             ckm_ctx_stop(ctx, &why);
             stopped = 1;
         }
-        if (!labels_feasible(r, lab, wsum)) {
+        if (!ckm_group_labels_feasible(r, lab, wsum)) {
             /* repair: exact step to the centers of the rounded labels */
             ckm_group_means(r, lab, C, wsum);
             ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);

@@ -68,7 +68,6 @@ static void regularized_centers(const ckm_reduced *r, const int32_t *lab, double
 static bool v_labelling(const ckm_reduced *r, const double *V, double *wsum, int32_t *lab)
 {
     size_t k = r->k;
-    memset(wsum, 0, k * sizeof(double));
     for (size_t t = 0; t < r->s; t++) {
         int ones = 0;
         for (size_t j = 0; j < k; j++)
@@ -78,15 +77,8 @@ static bool v_labelling(const ckm_reduced *r, const double *V, double *wsum, int
             }
         if (ones != 1)
             return false;
-        wsum[lab[t]] += (double)r->weight[t];
     }
-    for (size_t j = 0; j < k; j++)
-        if (wsum[j] < (double)r->lo[j] || wsum[j] > (double)r->hi[j])
-            return false;
-    for (size_t e = 0; e < r->n_cl; e++)
-        if (lab[r->cl[2 * e]] == lab[r->cl[2 * e + 1]])
-            return false;
-    return true;
+    return ckm_group_labels_feasible(r, lab, wsum);
 }
 
 static double sqdiff(const double *a, const double *b, size_t m)

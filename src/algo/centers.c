@@ -48,25 +48,45 @@ double ckm_group_sse(const ckm_reduced *r, const int32_t *labels, double *C, dou
     return f;
 }
 
+/* argmin_j ||m_t - c_j||^2, ties to the lowest j */
+static size_t nearest_center(const ckm_reduced *r, size_t t, const double *C)
+{
+    size_t d = r->d, bj = 0;
+    double best = INFINITY;
+    for (size_t j = 0; j < r->k; j++) {
+        double v = ckm_sqdist(r->mean + t * d, C + j * d, d);
+        if (v < best) {
+            best = v;
+            bj = j;
+        }
+    }
+    return bj;
+}
+
+bool ckm_group_labels_feasible(const ckm_reduced *r, const int32_t *labels, double *wsum)
+{
+    memset(wsum, 0, r->k * sizeof(double));
+    for (size_t t = 0; t < r->s; t++)
+        wsum[labels[t]] += (double)r->weight[t];
+    for (size_t j = 0; j < r->k; j++)
+        if (wsum[j] < (double)r->lo[j] || wsum[j] > (double)r->hi[j])
+            return false;
+    for (size_t e = 0; e < r->n_cl; e++)
+        if (labels[r->cl[2 * e]] == labels[r->cl[2 * e + 1]])
+            return false;
+    return true;
+}
+
 void ckm_group_lloyd(const ckm_reduced *r, double *C, double *wsum, int32_t *labels)
 {
-    size_t d = r->d, k = r->k;
     for (size_t t = 0; t < r->s; t++)
         labels[t] = -1;
     for (int it = 0; it < 300; it++) {
         size_t changed = 0;
         for (size_t t = 0; t < r->s; t++) {
-            size_t bj = 0;
-            double best = INFINITY;
-            for (size_t j = 0; j < k; j++) {
-                double v = ckm_sqdist(r->mean + t * d, C + j * d, d);
-                if (v < best) {
-                    best = v;
-                    bj = j;
-                }
-            }
-            changed += labels[t] != (int32_t)bj;
-            labels[t] = (int32_t)bj;
+            int32_t bj = (int32_t)nearest_center(r, t, C);
+            changed += labels[t] != bj;
+            labels[t] = bj;
         }
         ckm_group_means(r, labels, C, wsum);
         if (changed == 0)
@@ -111,18 +131,8 @@ ckm_error ckm_order_centers_by_size(const ckm_reduced *r, double *C, ckm_err *er
         double hi = (double)(r->hi[j] < r->n ? r->hi[j] : r->n);
         slot[j] = (keyed){0.5 * ((double)r->lo[j] + hi), j};
     }
-    for (size_t t = 0; t < r->s; t++) {
-        size_t bj = 0;
-        double best = INFINITY;
-        for (size_t j = 0; j < k; j++) {
-            double v = ckm_sqdist(r->mean + t * d, C + j * d, d);
-            if (v < best) {
-                best = v;
-                bj = j;
-            }
-        }
-        cen[bj].key += (double)r->weight[t];
-    }
+    for (size_t t = 0; t < r->s; t++)
+        cen[nearest_center(r, t, C)].key += (double)r->weight[t];
     qsort(cen, k, sizeof(keyed), by_key_desc);
     qsort(slot, k, sizeof(keyed), by_key_desc);
     memcpy(copy, C, k * d * sizeof(double));

@@ -18,6 +18,10 @@ double ckm_group_sse(const ckm_reduced *r, const int32_t *labels, double *C, dou
 
 double ckm_sqdist(const double *a, const double *b, size_t d);
 
+/* Does a group labelling (s labels in [0, k)) meet the size bounds and the lifted
+ * cannot-links? wsum (k) receives the cluster weights. (Must-links hold by construction.) */
+bool ckm_group_labels_feasible(const ckm_reduced *r, const int32_t *labels, double *wsum);
+
 /* Unconstrained weighted Lloyd on the groups from the centers in C until the labels stop
  * changing (at most 300 rounds); C, wsum and labels (s) hold the result. Used to start
  * bckm and admm "from k-means", as their papers do. O(s k d) per round. */
