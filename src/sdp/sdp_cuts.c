@@ -20,6 +20,7 @@
 #include "linalg.h"
 #include "sdp_impl.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,14 +106,14 @@ int ckm_sdp_prepare_cuts(ckm_sdp *p)
         for (size_t q = 0; q < m; q++)
             p->F[q * nb + l] = p->wy[q];
     }
-    /* H = I - (AB*)' F + BB* */
-    for (size_t a = 0; a < nb; a++)
-        for (size_t b = 0; b <= a; b++) {
-            double h = a == b ? 1.0 : 0.0;
-            for (size_t q = 0; q < m; q++)
-                h -= p->AB[q * nb + a] * p->F[q * nb + b];
-            p->H[a * nb + b] = p->H[b * nb + a] = h;
-        }
+    /* H = I - (AB*)' F + BB*: the product by one dgemm, its lower triangle mirrored */
+    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)nb, (int)nb, (int)m, -1.0, p->AB, (int)nb, p->F,
+                (int)nb, 0.0, p->H, (int)nb);
+    for (size_t a = 0; a < nb; a++) {
+        for (size_t b = 0; b < a; b++)
+            p->H[b * nb + a] = p->H[a * nb + b];
+        p->H[a * nb + a] += 1.0;
+    }
     size_t ne = p->bstart[nb];
     keyed_entry *ke = malloc((ne ? ne : 1) * sizeof *ke);
     if (!ke)
