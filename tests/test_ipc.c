@@ -4,7 +4,8 @@
  * constraint, its SSE is never below the brute-force optimum, the reported lower bound is
  * never above it, and gap = (SSE - bound) / SSE; "optimal" only when that gap is <= 1e-4;
  * infeasible instances are proven; clusters allowed to be empty are refused (the bound
- * assumes k non-empty clusters); the trivial k = 1 case is optimal with bound = SSE.
+ * assumes k non-empty clusters) and so are more groups than the SDP solver takes; the
+ * trivial k = 1 case is optimal with bound = SSE.
  */
 #include "check.h"
 #include "oracle.h"
@@ -76,6 +77,15 @@ static void test_refusals_and_trivial(void)
     }
     ckm_result_free(r);
     ckm_problem_free(p);
+    /* more groups than the SDP solver takes: a clear refusal, not an allocation attempt */
+    size_t big = 8001;
+    double *Xb = malloc(big * sizeof *Xb);
+    for (size_t i = 0; Xb && i < big; i++)
+        Xb[i] = (double)i;
+    CHECK(Xb && ckm_problem_create(Xb, big, 1, 3, &p, &err) == CKM_OK);
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_UNSUPPORTED && r == NULL && strstr(err.message, "at most 8000"));
+    ckm_problem_free(p);
+    free(Xb);
 }
 
 int main(void)

@@ -16,7 +16,12 @@
 
 typedef struct ckm_sdp ckm_sdp;
 
-/* Build the relaxation of r (needs r->s >= 2). */
+/* Largest number of groups the solver accepts: 9 dense s x s matrices (4.6 GB at 8000) and
+ * an s x s eigendecomposition per iteration. */
+#define CKM_SDP_MAX_GROUPS 8000
+
+/* Build the relaxation of r (needs 2 <= r->s <= CKM_SDP_MAX_GROUPS; more is
+ * CKM_ERR_UNSUPPORTED with the reason). */
 ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err);
 void ckm_sdp_free(ckm_sdp *p);
 

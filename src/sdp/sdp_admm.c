@@ -78,6 +78,11 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
     size_t s = r->s, d = r->d, ss;
     if (s < 2)
         return ckm_fail(err, CKM_ERR_INVALID, "sdp: needs at least 2 groups (got %zu)", s);
+    if (s > CKM_SDP_MAX_GROUPS) /* nine dense s x s matrices, one s x s eigendecomposition per iteration */
+        return ckm_fail(err, CKM_ERR_UNSUPPORTED,
+                        "the SDP bound handles at most %d must-link groups, this problem has %zu (it would need "
+                        "%.1f GB of dense matrices); merge points with must-links or use blpkm",
+                        CKM_SDP_MAX_GROUPS, s, 9.0 * 8.0 * (double)s * (double)s / 1e9);
     if (!ckm_mul_ok(s, s, &ss))
         return ckm_fail(err, CKM_ERR_NOMEM, "sdp: %zu x %zu overflows", s, s);
     ckm_sdp *p = calloc(1, sizeof *p);
