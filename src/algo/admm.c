@@ -66,6 +66,10 @@ ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
     int stopped = 0;
     out->status = CKM_STATUS_FEASIBLE;
     for (int rs = 0; rs < set->n_init && !stopped; rs++) {
+        if (ckm_ctx_stop(ctx, &why)) { /* no restart begins after the deadline */
+            stopped = 1;
+            break;
+        }
         ckm_rng rng;
         ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
         ckm_init init = set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP;
