@@ -33,7 +33,7 @@ static void log_stderr(void *user, const char *line)
 }
 
 enum { O_K, O_CONS, O_MIN, O_MAX, O_SIZES, O_BAL, O_ALGO, O_DIST, O_INIT, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
-       O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
+       O_CUTS, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
        O_STD, O_VERBOSE, O_QUIET, O_HELP, O_COUNT };
 
 static void usage(cli_opt *opts)
@@ -45,9 +45,9 @@ static void usage(cli_opt *opts)
            "'n d k' format) into K clusters, honouring the given constraints.\n\noptions:\n");
     cli_print_options(opts, O_COUNT);
     printf("\ndefaults: --algorithm %s --seed %llu --n-init %d --max-iter %d (0 = algorithm's own: kmeans 300,\n"
-           "          blpkm 100, cop 300, sizeflow 300, bckm 100, admm 1000, ipc 100) --tol %g --time-limit none --threads 0 (all cores);\n"
+           "          blpkm 100, cop 300, sizeflow 300, bckm 100, admm 1000, ipc 100) --tol %g --time-limit none --cut-rounds %d --threads 0 (all cores);\n"
            "          size bounds 1..n per cluster (no empty cluster)\n",
-           s.algorithm, (unsigned long long)s.seed, s.n_init, s.max_iter, s.tol);
+           s.algorithm, (unsigned long long)s.seed, s.n_init, s.max_iter, s.tol, s.cut_rounds);
     printf("algorithms:\n");
     for (size_t i = 0; i < ckm_algorithm_count(); i++) {
         const ckm_algorithm_info *a = ckm_algorithm_at(i);
@@ -85,6 +85,7 @@ int cmd_cluster(int argc, char **argv)
         [O_MAXIT] = {"max-iter", 0, "N", "iterations per restart (0 = the algorithm's default)", NULL},
         [O_TOL] = {"tol", 0, "X", "kmeans: center-shift tolerance (relative to mean variance); admm: relative std of the last 10 objective values", NULL},
         [O_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; best labelling so far is returned", NULL},
+        [O_CUTS] = {"cut-rounds", 0, "N", "ipc: cutting-plane rounds after the first SDP solve (0 = none)", NULL},
         [O_THREADS] = {"threads", 'j', "N", "worker threads for parallel algorithms (0 = all cores)", NULL},
         [O_LABELS_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line, input order", NULL},
         [O_CENTERS_OUT] = {"centers-out", 0, "FILE", "write K rows of cluster means (CSV)", NULL},
@@ -148,6 +149,8 @@ int cmd_cluster(int argc, char **argv)
     if ((v = opts[O_TOL].value) && !cli_double(cmd, "tol", v, 0.0, &s.tol))
         return EXIT_USAGE;
     if ((v = opts[O_TIME].value) && !cli_double(cmd, "time-limit", v, 0.0, &s.time_limit_s))
+        return EXIT_USAGE;
+    if ((v = opts[O_CUTS].value) && !cli_int(cmd, "cut-rounds", v, 0, &s.cut_rounds))
         return EXIT_USAGE;
     if ((v = opts[O_THREADS].value) && !cli_int(cmd, "threads", v, 0, &s.threads))
         return EXIT_USAGE;

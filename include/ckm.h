@@ -323,6 +323,9 @@ typedef struct ckm_settings {
                               differently with another BLAS thread count, so its
                               iterates (and possibly its result) are reproducible
                               for a fixed OPENBLAS_NUM_THREADS. */
+    int cut_rounds;        /* ipc: cutting-plane rounds after the first SDP solve (the
+                              paper's root limit 50 is the default); 0 = the bound of
+                              the plain relaxation; >= 0 */
     int verbosity;         /* 0 quiet (default), 1 progress, 2 debug */
     ckm_log_fn log;        /* receives progress lines; NULL = discard */
     void *log_user;

@@ -5,7 +5,8 @@
  * never above it, and gap = (SSE - bound) / SSE; "optimal" only when that gap is <= 1e-4;
  * infeasible instances are proven; clusters allowed to be empty are refused (the bound
  * assumes k non-empty clusters) and so are more groups than the SDP solver takes; the
- * trivial k = 1 case is optimal with bound = SSE.
+ * trivial k = 1 case is optimal with bound = SSE; cut_rounds < 0 is refused and 0 runs no
+ * cutting-plane round.
  */
 #include "check.h"
 #include "oracle.h"
@@ -76,6 +77,17 @@ static void test_refusals_and_trivial(void)
         CHECK(fabs(r->sse - 233.0 / 3.0) <= 1e-9);
     }
     ckm_result_free(r);
+    /* cut_rounds: negative is refused; 0 gives the plain relaxation's bound (still <= SSE) */
+    s.cut_rounds = -1;
+    r = NULL;
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_INVALID && r == NULL && strstr(err.message, "cut_rounds"));
+    s.cut_rounds = 0;
+    ckm_problem_free(p);
+    CHECK(ckm_problem_create(X, 6, 2, 2, &p, &err) == CKM_OK);
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK);
+    CHECK(r && r->has_labels && r->lower_bound <= r->sse && strstr(r->message, "0 cutting-plane rounds"));
+    ckm_result_free(r);
+    s.cut_rounds = 50;
     ckm_problem_free(p);
     /* more groups than the SDP solver takes: a clear refusal, not an allocation attempt */
     size_t big = 8001;

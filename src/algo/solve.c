@@ -26,6 +26,7 @@ void ckm_settings_default(ckm_settings *s)
     s->tol = 1e-4;
     s->time_limit_s = 0.0;
     s->threads = 0;
+    s->cut_rounds = 50;
     s->verbosity = 0;
 }
 
@@ -71,6 +72,8 @@ static ckm_error validate_settings(const ckm_settings *s, const ckm_algo **algo,
         return ckm_fail(err, CKM_ERR_INVALID, "tol = %g: need a finite value >= 0", s->tol);
     if (isnan(s->time_limit_s))
         return ckm_fail(err, CKM_ERR_INVALID, "time limit is NaN");
+    if (s->cut_rounds < 0)
+        return ckm_fail(err, CKM_ERR_INVALID, "cut_rounds = %d: need >= 0 (0 = no cutting planes)", s->cut_rounds);
     if (s->threads < 0)
         return ckm_fail(err, CKM_ERR_INVALID, "threads = %d: need >= 0 (0 = all cores)", s->threads);
     return CKM_OK;

@@ -39,7 +39,7 @@ void ckm_sdp_free(ckm_sdp *p)
     if (!p)
         return;
     double *arrs[] = {p->v, p->C, p->X, p->S, p->V, p->Xhat, p->M, p->N, p->Q, p->ev, p->T, p->y, p->rhs, p->AAt, p->ax,
-                      p->d, p->u, p->r, p->t, p->bx, p->AB, p->F, p->H, p->Ht, p->wy, p->gb};
+                      p->d, p->u, p->r, p->t, p->bx, p->AB, p->F, p->H, p->wy, p->gb};
     for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++)
         free(arrs[i]);
     free(p->cl);
@@ -70,6 +70,12 @@ static void build_AAt(ckm_sdp *p)
         K[b * m + q] = K[q * m + b] = p->v[a] / CKM_SQRT2;
         K[q * m + q] = 1.0;
     }
+}
+
+static int by_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
@@ -114,7 +120,7 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
          (p->t = ckm_calloc_array(mc, sizeof(double))) && (p->bx = ckm_calloc_array(mc, sizeof(double))) &&
          (p->gb = ckm_calloc_array(mc, sizeof(double))) && (p->wy = ckm_calloc_array(p->m, sizeof(double))) &&
          (p->AB = ckm_alloc_array(p->m * mc, sizeof(double))) && (p->F = ckm_alloc_array(p->m * mc, sizeof(double))) &&
-         (p->H = ckm_alloc_array(mc * mc, sizeof(double))) && (p->Ht = ckm_alloc_array(mc * mc, sizeof(double)));
+         (p->H = ckm_alloc_array(mc * mc, sizeof(double)));
     if (!ok) {
         free(G);
         free(mu);
@@ -125,47 +131,46 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
         memcpy(p->cl, r->cl, 2 * p->nl * sizeof(size_t));
     for (size_t e = 0; e < p->nl; e++)
         p->is_cl[p->cl[2 * e] * s + p->cl[2 * e + 1]] = p->is_cl[p->cl[2 * e + 1] * s + p->cl[2 * e]] = 1;
-    /* c_max: any cluster has at most n - (k-1 smallest group weights) points, and at most
-     * n - (sum of the k-1 smallest max(lo_j, 1)) and max_j hi_j with size bounds */
+    /* c_max: any cluster has at most n - (k-1 smallest group weights) points, at most
+     * n - (sum of the k-1 smallest max(lo_j, 1)) and at most max_j hi_j;
+     * c_min: any cluster has at least min_j max(lo_j, 1) and n - (sum of the k-1 largest hi_j) */
     {
         size_t k = r->k, *ws = ckm_alloc_array(s, sizeof(size_t)), *ls = ckm_alloc_array(k, sizeof(size_t));
-        if (!ws || !ls) {
+        size_t *hs = ckm_alloc_array(k, sizeof(size_t));
+        if (!ws || !ls || !hs) {
             free(ws);
             free(ls);
+            free(hs);
             free(G);
             free(mu);
             ckm_sdp_free(p);
             return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory");
         }
         memcpy(ws, r->weight, s * sizeof(size_t));
-        size_t hmax = 0;
         for (size_t j = 0; j < k; j++) {
             ls[j] = r->lo[j] > 1 ? r->lo[j] : 1;
-            hmax = r->hi[j] > hmax ? r->hi[j] : hmax;
+            hs[j] = r->hi[j];
         }
-        for (size_t a2 = 1; a2 < s; a2++) /* insertion sorts: tiny k, s up to a few thousand */
-            for (size_t b2 = a2; b2 > 0 && ws[b2 - 1] > ws[b2]; b2--) {
-                size_t x = ws[b2];
-                ws[b2] = ws[b2 - 1];
-                ws[b2 - 1] = x;
-            }
-        for (size_t a2 = 1; a2 < k; a2++)
-            for (size_t b2 = a2; b2 > 0 && ls[b2 - 1] > ls[b2]; b2--) {
-                size_t x = ls[b2];
-                ls[b2] = ls[b2 - 1];
-                ls[b2 - 1] = x;
-            }
-        size_t sw = 0, sl = 0;
+        qsort(ws, s, sizeof(size_t), by_size);
+        qsort(ls, k, sizeof(size_t), by_size);
+        qsort(hs, k, sizeof(size_t), by_size);
+        size_t sw = 0, sl = 0, sh = 0;
         for (size_t j = 0; j + 1 < k; j++) {
             sw += ws[j];
             sl += ls[j];
+            sh += hs[j + 1];
         }
         double cm = (double)(r->n - sw);
         cm = fmin(cm, (double)(r->n > sl ? r->n - sl : 1));
-        cm = fmin(cm, (double)hmax);
+        cm = fmin(cm, (double)hs[k - 1]);
         p->c_max = fmax(cm, 1.0);
+        double cn = (double)ls[0];
+        if (r->n > sh)
+            cn = fmax(cn, (double)(r->n - sh));
+        p->c_min = fmin(cn, p->c_max);
         free(ws);
         free(ls);
+        free(hs);
     }
     /* centre: mu = data mean; G_t = v_t (m_t - mu); tau0 = scatter + sum_t w_t ||m_t - mu||^2 */
     p->n = (double)r->n;
@@ -227,19 +232,12 @@ static void solve_yu(ckm_sdp *p)
         return;
     ckm_sdp_B(p, p->T, p->gb);
     ckm_sdp_B(p, p->X, p->bx);
-    for (size_t l = 0; l < nb; l++) {
-        double z = (p->d[l] - p->bx[l] + p->t[l]) / p->sigma - p->gb[l] + p->r[l];
-        for (size_t q = 0; q < m; q++)
-            z -= p->AB[q * nb + l] * p->y[q];
-        p->u[l] = z;
-    }
+    for (size_t l = 0; l < nb; l++)
+        p->u[l] = (p->d[l] - p->bx[l] + p->t[l]) / p->sigma - p->gb[l] + p->r[l];
+    /* u = H^{-1} (r_u - (AB*)' w);  y = w - F u */
+    cblas_dgemv(CblasRowMajor, CblasTrans, (int)m, (int)nb, -1.0, p->AB, (int)nb, p->y, 1, 1.0, p->u, 1);
     ckm_sdp_H_solve(p, p->u);
-    for (size_t q = 0; q < m; q++) {
-        double c = 0.0;
-        for (size_t l = 0; l < nb; l++)
-            c += p->F[q * nb + l] * p->u[l];
-        p->y[q] -= c;
-    }
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)nb, -1.0, p->F, (int)nb, p->u, 1, 1.0, p->y, 1);
 }
 
 /* M = C - A*y - V - X/sigma; S = Pi_+(M); Xhat = sigma Pi_+(-M). Returns 0 on eigensolver failure. */

@@ -5,6 +5,8 @@
  *   triangle  Z_ii + Z_jh - Z_ij - Z_ih >= 0             (apex i; j < h; all distinct)
  *   clique    sum_{a<b in Q} Z_ab >= 1 / c_max           (|Q| = k + 1: two members share a
  *             cluster C, and Z_ab = 1/|C| >= 1/c_max)
+ *   size      1/c_max <= Z_ii <= 1/c_min                 (Z_ii = 1/|C(i)|; c_min, c_max bound every
+ *             cluster's point count from the size bounds and the group weights, sdp_admm.c)
  * Terms on cannot-link entries are dropped (Z = 0 there). In X, Z_ab = X_ab / (v_a v_b); each
  * row is scaled to unit Frobenius norm (||B||^2 = sum g_ii^2 + sum_{i<j} g_ij^2 / 2).
  * Separation on Zhat = Xhat / (v v'), violation tolerance 1e-4: pairs and triangles by full
@@ -135,30 +137,14 @@ int ckm_sdp_prepare_cuts(ckm_sdp *p)
     free(ke);
     if (ckm_chol_factor(nb, p->H) != 0)
         return 0;
-    for (size_t a = 0; a < nb; a++)
-        for (size_t b = 0; b <= a; b++)
-            p->Ht[b * nb + a] = p->H[a * nb + b];
     return 1;
 }
 
 void ckm_sdp_H_solve(const ckm_sdp *p, double *u)
 {
-    size_t nb = p->nb;
-    const double *L = p->H, *Lt = p->Ht;
-    for (size_t i = 0; i < nb; i++) { /* L z = u */
-        double v = u[i];
-        const double *li = L + i * nb;
-        for (size_t q = 0; q < i; q++)
-            v -= li[q] * u[q];
-        u[i] = v / li[i];
-    }
-    for (size_t i = nb; i-- > 0;) { /* L' x = z, rows of L' */
-        double v = u[i];
-        const double *ti = Lt + i * nb;
-        for (size_t q = i + 1; q < nb; q++)
-            v -= ti[q] * u[q];
-        u[i] = v / ti[i];
-    }
+    int nb = (int)p->nb; /* H = L L' (lower triangle of p->H): L z = u, then L' x = z */
+    cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, nb, p->H, nb, u, 1);
+    cblas_dtrsv(CblasRowMajor, CblasLower, CblasTrans, CblasNonUnit, nb, p->H, nb, u, 1);
 }
 
 /* ---- separation ---- */
@@ -272,7 +258,7 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_sta
     size_t s = p->s, k = p->k;
     memset(st, 0, sizeof *st);
     st->removed = remove_inactive(p);
-    cand_list L[3] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
+    cand_list L[4] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
     size_t *cliques = NULL, ncl = 0;
     bool ok = true;
     /* pairs: Zhat_ij - Zhat_ii > tol */
@@ -318,6 +304,14 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_sta
             if (v > VIOL_TOL)
                 ok = push(&L[1], (cand){v, i, j, h});
         }
+    }
+    /* size rows: 1/c_max <= Zhat_ii <= 1/c_min */
+    for (size_t i = 0; i < s && ok; i++) {
+        double z = zhat(p, i, i), lo = 1.0 / p->c_max - z, hi = z - 1.0 / p->c_min;
+        if (lo > VIOL_TOL)
+            ok = push(&L[3], (cand){lo, i, 0, 0});
+        else if (hi > VIOL_TOL)
+            ok = push(&L[3], (cand){hi, i, 1, 0});
     }
     /* cliques of k + 1 groups: greedy from every start */
     size_t q1 = k + 1;
@@ -365,26 +359,25 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_sta
         free(acc);
     }
     if (!ok) {
-        free(L[0].v);
-        free(L[1].v);
-        free(L[2].v);
+        for (int kind = 0; kind < 4; kind++)
+            free(L[kind].v);
         free(cliques);
         return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory separating cuts");
     }
-    for (int kind = 0; kind < 3; kind++) {
+    for (int kind = 0; kind < 4; kind++) {
         if (L[kind].n > 1)
             qsort(L[kind].v, L[kind].n, sizeof(cand), by_viol_desc);
         if (L[kind].n)
             st->max_violation = fmax(st->max_violation, L[kind].v[0].viol);
     }
     /* take the most violated of each kind in turn */
-    size_t next[3] = {0, 0, 0}, added = 0;
+    size_t next[4] = {0, 0, 0, 0}, added = 0;
     size_t ti[64], tj[64];
     double zc[64];
     bool more = true;
     while (more && added < max_add && p->nb < CKM_SDP_MAX_CUTS && ok) {
         more = false;
-        for (int kind = 0; kind < 3 && added < max_add && p->nb < CKM_SDP_MAX_CUTS && ok; kind++) {
+        for (int kind = 0; kind < 4 && added < max_add && p->nb < CKM_SDP_MAX_CUTS && ok; kind++) {
             if (next[kind] >= L[kind].n)
                 continue;
             more = true;
@@ -407,6 +400,11 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_sta
                     zc[q] = cc[q];
                 }
                 nt = 4;
+            } else if (kind == 3) {
+                ti[0] = tj[0] = c.a; /* Z_ii >= 1/c_max, or -Z_ii >= -1/c_min */
+                zc[0] = c.b == 0 ? 1.0 : -1.0;
+                nt = 1;
+                rhs = c.b == 0 ? 1.0 / p->c_max : -1.0 / p->c_min;
             } else {
                 const size_t *Q = cliques + c.a * q1;
                 for (size_t a = 0; a < q1; a++)
@@ -427,14 +425,15 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_sta
                     st->added_pair++;
                 else if (kind == 1)
                     st->added_triangle++;
-                else
+                else if (kind == 2)
                     st->added_clique++;
+                else
+                    st->added_size++;
             }
         }
     }
-    free(L[0].v);
-    free(L[1].v);
-    free(L[2].v);
+    for (int kind = 0; kind < 4; kind++)
+        free(L[kind].v);
     free(cliques);
     if (!ok)
         return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory adding cuts");

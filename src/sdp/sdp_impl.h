@@ -35,8 +35,9 @@ struct ckm_sdp {
     double *y, *rhs, *AAt, *ax; /* m, m, m*m (Cholesky factor), m */
     double sigma;
     double best_lb;
-    /* size information for the clique right-hand side */
+    /* cluster-size information: clique right-hand side and the size rows */
     double c_max;        /* upper bound on any cluster's point count */
+    double c_min;        /* lower bound on any cluster's point count (>= 1) */
     unsigned char *is_cl; /* s*s: 1 for lifted cannot-link entries */
     /* cuts */
     size_t nb;           /* active cut rows */
@@ -44,9 +45,9 @@ struct ckm_sdp {
     ckm_cut_entry *bent; /* entries of all rows */
     size_t bent_cap;
     double *d, *u, *r, *t, *bx; /* per row: rhs, dual, nonneg. dual copy, slack, B(X) scratch */
-    unsigned char *btype;       /* 0 pair, 1 triangle, 2 clique */
-    double *AB, *F, *H, *Ht; /* m x nb: <A_q, B_l>; (AA*)^{-1} AB*; nb x nb Cholesky factor L of the Schur
-                                complement and its transpose (row access in both triangular solves) */
+    unsigned char *btype;       /* 0 pair, 1 triangle, 2 clique, 3 size */
+    double *AB, *F, *H; /* m x nb: <A_q, B_l>; (AA*)^{-1} AB*; nb x nb Cholesky factor L of the Schur
+                           complement (lower triangle) */
     double *wy, *gb;     /* m and CKM_SDP_MAX_CUTS scratch */
 };
 

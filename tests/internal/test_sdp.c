@@ -7,7 +7,9 @@
  * the safe bound never exceeds the brute-force optimum and is within 1 % of it on
  * well-separated data; with cutting planes (pair, triangle, clique rounds) the bound stays
  * below the optimum after every round, the cut maps are adjoint (<B(X), u> = <X, B*(u)>),
- * and the bound closes to within 1e-3 of the optimum on most instances.
+ * and the bound closes to within 1e-3 of the optimum on most instances; with exact sizes the
+ * size rows (1/c_max <= Z_ii <= 1/c_min) keep the bound below the sized optimum and lift it
+ * above the size-free optimum.
  * Internal-contract test (includes src headers).
  */
 #include "../check.h"
@@ -202,7 +204,7 @@ static void test_cuts(void)
         for (int round = 0; round < 15; round++) {
             ckm_cut_stats cs;
             CHECK(ckm_sdp_separate(sdp, &rng, 200, &cs, &err) == CKM_OK);
-            if (cs.added_pair + cs.added_triangle + cs.added_clique == 0)
+            if (cs.added_pair + cs.added_triangle + cs.added_clique + cs.added_size == 0)
                 break;
             rounds_total++;
             CHECK(ckm_sdp_solve(sdp, NULL, &par, &info, &err) == CKM_OK);
@@ -243,11 +245,70 @@ static void test_cuts(void)
     printf("cuts: %d instances, %d cut rounds, bound within 1e-3 of the optimum on %d\n", checked, rounds_total, closed);
 }
 
+/* Size rows: with exact cluster sizes the bound after cut rounds never exceeds the
+ * brute-force optimum WITH those sizes, and on some instances it exceeds the optimum
+ * WITHOUT them (only size information can do that: proof that the rows act). */
+static void test_size_rows(void)
+{
+    int checked = 0, above_free = 0, with_rows = 0;
+    ckm_rng rng;
+    ckm_rng_seed(&rng, 5, 0);
+    for (int inst = 0; inst < 12; inst++) {
+        int n = 9, k = 3;
+        double X[20];
+        oracle_pair pairs[4];
+        int np = oracle_random_instance(unif, n, inst % 3 == 2 ? 2 : 0, X, pairs);
+        size_t lo[3] = {3, 3, 3}, hi[3] = {3, 3, 3}, lo1[3] = {1, 1, 1}, hin[3] = {9, 9, 9};
+        double opt = oracle_best(X, n, 2, k, pairs, np, lo, hi, NULL);
+        double opt_free = oracle_best(X, n, 2, k, pairs, np, lo1, hin, NULL);
+        ckm_err err = {CKM_OK, ""};
+        ckm_problem *p = oracle_problem(X, n, 2, k, pairs, np, lo, hi);
+        ckm_reduced *r = NULL;
+        int infeasible = 0;
+        char why[256];
+        if (!p || isinf(opt) || ckm_reduce(p, &r, &infeasible, why, sizeof why, &err) != CKM_OK || infeasible ||
+            r->s <= (size_t)k) {
+            ckm_reduced_free(r);
+            ckm_problem_free(p);
+            continue;
+        }
+        ckm_sdp *sdp = NULL;
+        CHECK(ckm_sdp_create(r, &sdp, &err) == CKM_OK);
+        CHECK(sdp && fabs(sdp->c_min - 3.0) < 1e-12 && fabs(sdp->c_max - 3.0) < 1e-12);
+        ckm_sdp_params par;
+        ckm_sdp_params_default(&par);
+        par.tol = 1e-6;
+        ckm_sdp_info info;
+        CHECK(ckm_sdp_solve(sdp, NULL, &par, &info, &err) == CKM_OK);
+        size_t rows = 0;
+        for (int round = 0; round < 10; round++) {
+            ckm_cut_stats cs;
+            CHECK(ckm_sdp_separate(sdp, &rng, 200, &cs, &err) == CKM_OK);
+            rows += cs.added_size;
+            if (cs.added_pair + cs.added_triangle + cs.added_clique + cs.added_size == 0)
+                break;
+            CHECK(ckm_sdp_solve(sdp, NULL, &par, &info, &err) == CKM_OK);
+            CHECK(info.lower_bound <= opt + 1e-9 * (1.0 + opt));
+        }
+        checked++;
+        with_rows += rows > 0;
+        above_free += info.lower_bound > opt_free + 1e-6 * (1.0 + opt_free);
+        ckm_sdp_free(sdp);
+        ckm_reduced_free(r);
+        ckm_problem_free(p);
+    }
+    CHECK(checked >= 8 && with_rows >= 1 && above_free >= 1);
+    printf("size rows: %d instances with exact sizes 3/3/3, rows added on %d, bound above the size-free optimum "
+           "on %d\n",
+           checked, with_rows, above_free);
+}
+
 int main(void)
 {
     test_adjoint();
     test_certificate();
     test_oracle();
     test_cuts();
+    test_size_rows();
     return ck_report();
 }
