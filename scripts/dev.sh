@@ -29,8 +29,9 @@ case "$cmd" in
     echo "(exit code $?: 3 = proven infeasible)"
     ;;
   test)
-    bash scripts/bootstrap.sh
-    cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Debug -DCKM_SANITIZE=ON -DCKM_BUILD_BENCH=OFF >/dev/null
+    bash scripts/bootstrap.sh test
+    cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Debug -DCKM_SANITIZE=ON -DCKM_BUILD_BENCH=OFF \
+      -DCKM_REQUIRE_DSDP=ON >/dev/null
     cmake --build build-test -j "$jobs" >/dev/null
     # OpenBLAS keeps its thread pool for the process lifetime; LSan must not call that a leak
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}

@@ -16,7 +16,7 @@ typedef struct oracle_pair {
     int i, j, ml;
 } oracle_pair;
 
-static double oracle_best(const double *X, int n, int d, int k, const oracle_pair *pairs, int np,
+__attribute__((unused)) static double oracle_best(const double *X, int n, int d, int k, const oracle_pair *pairs, int np,
                           const size_t *lo, const size_t *hi, int32_t *best_labels)
 {
     int32_t lab[10];
