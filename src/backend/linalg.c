@@ -3,6 +3,7 @@
  */
 #include "linalg.h"
 
+#include <cblas.h>
 #include <lapacke.h>
 
 int ckm_eig_sym(size_t n, double *A, double *w, int vectors)
@@ -20,3 +21,10 @@ int ckm_chol_factor(size_t n, double *A)
     return (int)LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, A, (lapack_int)n);
 }
 
+void ckm_chol_factor_solve(size_t n, const double *L, double *x)
+{
+    if (n == 0)
+        return;
+    cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)n, L, (int)n, x, 1);
+    cblas_dtrsv(CblasRowMajor, CblasLower, CblasTrans, CblasNonUnit, (int)n, L, (int)n, x, 1);
+}

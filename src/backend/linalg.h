@@ -1,7 +1,7 @@
 /*
  * linalg.h -- the dense symmetric eigensolver ckm needs (internal), behind the backend
  * boundary: linalg.c is the only file that includes lapacke.h. Also a Cholesky factorisation
- * for the larger SPD systems of the SDP solver.
+ * and solve for the larger SPD systems of the SDP solver.
  */
 #ifndef CKM_LINALG_H
 #define CKM_LINALG_H
@@ -16,7 +16,11 @@
 int ckm_eig_sym(size_t n, double *A, double *w, int vectors);
 
 /* Cholesky factor L (L L' = A) of the SPD n x n row-major matrix A in place, lower triangle
- * (LAPACK dpotrf, for the larger systems; solve with ckm_chol_solve). Returns 0 on success. */
+ * (LAPACK dpotrf, for the larger systems). Returns 0 on success. */
 int ckm_chol_factor(size_t n, double *A);
+
+/* x = A^{-1} x with the factor of ckm_chol_factor: L z = x, then L' x = z (two BLAS dtrsv).
+ * (core's ckm_chol / ckm_chol_solve remain for the tiny k x k systems.) */
+void ckm_chol_factor_solve(size_t n, const double *L, double *x);
 
 #endif

@@ -38,8 +38,8 @@ void ckm_sdp_free(ckm_sdp *p)
 {
     if (!p)
         return;
-    double *arrs[] = {p->v, p->C, p->X, p->S, p->V, p->Xhat, p->M, p->N, p->Q, p->ev, p->T, p->y, p->rhs, p->AAt, p->ax,
-                      p->d, p->u, p->r, p->t, p->bx, p->AB, p->F, p->H, p->wy, p->gb};
+    double *arrs[] = {p->v, p->C, p->X, p->S, p->V, p->Xhat, p->M, p->N, p->Q, p->ev, p->T, p->y, p->AAt, p->ax,
+                      p->d, p->u, p->r, p->t, p->bx, p->AB, p->F, p->H, p->wy};
     for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++)
         free(arrs[i]);
     free(p->cl);
@@ -103,7 +103,7 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
     for (size_t i = 0; i < sizeof mats / sizeof mats[0]; i++)
         ok = ok && (*mats[i] = ckm_calloc_array(ss, sizeof(double))) != NULL;
     ok = ok && (p->v = ckm_alloc_array(s, sizeof(double))) && (p->ev = ckm_alloc_array(s, sizeof(double))) &&
-         (p->y = ckm_calloc_array(p->m, sizeof(double))) && (p->rhs = ckm_alloc_array(p->m, sizeof(double))) &&
+         (p->y = ckm_calloc_array(p->m, sizeof(double))) &&
          (p->ax = ckm_alloc_array(p->m, sizeof(double))) && (p->AAt = ckm_alloc_array(p->m * p->m, sizeof(double))) &&
          (p->cl = ckm_alloc_array(2 * p->nl + 1, sizeof(size_t)));
     double *G = ok ? ckm_alloc_array(s * d, sizeof(double)) : NULL, *mu = ok ? ckm_calloc_array(d, sizeof(double)) : NULL;
@@ -118,7 +118,7 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
          (p->btype = calloc(mc, 1)) && (p->d = ckm_calloc_array(mc, sizeof(double))) &&
          (p->u = ckm_calloc_array(mc, sizeof(double))) && (p->r = ckm_calloc_array(mc, sizeof(double))) &&
          (p->t = ckm_calloc_array(mc, sizeof(double))) && (p->bx = ckm_calloc_array(mc, sizeof(double))) &&
-         (p->gb = ckm_calloc_array(mc, sizeof(double))) && (p->wy = ckm_calloc_array(p->m, sizeof(double))) &&
+         (p->wy = ckm_calloc_array(p->m, sizeof(double))) &&
          (p->AB = ckm_alloc_array(p->m * mc, sizeof(double))) && (p->F = ckm_alloc_array(p->m * mc, sizeof(double))) &&
          (p->H = ckm_alloc_array(mc * mc, sizeof(double)));
     if (!ok) {
@@ -200,7 +200,7 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
             p->C[i * s + j] = p->C[j * s + i] = a;
         }
     build_AAt(p);
-    if (!ckm_chol(p->AAt, p->m)) {
+    if (ckm_chol_factor(p->m, p->AAt) != 0) {
         ckm_sdp_free(p);
         return ckm_fail(err, CKM_ERR_INTERNAL, "sdp: AA* is not positive definite (s = %zu)", s);
     }
@@ -212,31 +212,42 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
 
 const double *ckm_sdp_xhat(const ckm_sdp *p) { return p->Xhat; }
 
+/* The parts of the (y, u) right-hand side that stay fixed within an iteration (X, t, r and
+ * sigma change only between the two solves' iterations): ax = (b - A(X))/sigma,
+ * bx = (d - B(X) + t)/sigma + r. Computed once per iteration, used by both solve_yu calls. */
+static void yu_base(ckm_sdp *p)
+{
+    size_t s = p->s;
+    ckm_sdp_A(p, p->X, p->ax);
+    for (size_t i = 0; i < p->m; i++) {
+        double b = i < s ? p->v[i] : (i == s ? (double)p->k : 0.0);
+        p->ax[i] = (b - p->ax[i]) / p->sigma;
+    }
+    ckm_sdp_B(p, p->X, p->bx);
+    for (size_t l = 0; l < p->nb; l++)
+        p->bx[l] = (p->d[l] - p->bx[l] + p->t[l]) / p->sigma + p->r[l];
+}
+
 /* [AA* AB*; BA* BB* + I] [y; u] = [(b - A(X))/sigma - A(G); (d - B(X) + t)/sigma - B(G) + r],
- * G = S + V - C, through the Schur complement (sdp_cuts.c): w = (AA*)^{-1} r_y,
- * u = H^{-1} (r_u - (AB*)' w), y = w - F u. */
+ * G = S + V - C (the fixed parts from yu_base), through the Schur complement (sdp_cuts.c):
+ * w = (AA*)^{-1} r_y, u = H^{-1} (r_u - (AB*)' w), y = w - F u. */
 static void solve_yu(ckm_sdp *p)
 {
-    size_t s = p->s, ss = s * s, m = p->m, nb = p->nb;
+    size_t ss = p->s * p->s, m = p->m, nb = p->nb;
     for (size_t q = 0; q < ss; q++)
         p->T[q] = p->S[q] + p->V[q] - p->C[q];
-    ckm_sdp_A(p, p->T, p->rhs);
-    ckm_sdp_A(p, p->X, p->ax);
-    for (size_t i = 0; i < m; i++) {
-        double b = i < s ? p->v[i] : (i == s ? (double)p->k : 0.0);
-        p->rhs[i] = (b - p->ax[i]) / p->sigma - p->rhs[i];
-    }
-    memcpy(p->y, p->rhs, m * sizeof(double));
-    ckm_chol_solve(p->AAt, m, p->y);
+    ckm_sdp_A(p, p->T, p->y);
+    for (size_t i = 0; i < m; i++)
+        p->y[i] = p->ax[i] - p->y[i];
+    ckm_chol_factor_solve(m, p->AAt, p->y);
     if (nb == 0)
         return;
-    ckm_sdp_B(p, p->T, p->gb);
-    ckm_sdp_B(p, p->X, p->bx);
+    ckm_sdp_B(p, p->T, p->u);
     for (size_t l = 0; l < nb; l++)
-        p->u[l] = (p->d[l] - p->bx[l] + p->t[l]) / p->sigma - p->gb[l] + p->r[l];
+        p->u[l] = p->bx[l] - p->u[l];
     /* u = H^{-1} (r_u - (AB*)' w);  y = w - F u */
     cblas_dgemv(CblasRowMajor, CblasTrans, (int)m, (int)nb, -1.0, p->AB, (int)nb, p->y, 1, 1.0, p->u, 1);
-    ckm_sdp_H_solve(p, p->u);
+    ckm_chol_factor_solve(nb, p->H, p->u);
     cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)nb, -1.0, p->F, (int)nb, p->u, 1, 1.0, p->y, 1);
 }
 
@@ -313,6 +324,7 @@ ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params
                 p->V[i * s + j] = p->V[j * s + i] = a;
             }
         /* 2-4. y, S (and Xhat), y */
+        yu_base(p);
         solve_yu(p);
         if (!project(p))
             return ckm_fail(err, CKM_ERR_INTERNAL, "sdp: the eigensolver failed (s = %zu)", s);

@@ -12,12 +12,12 @@
  * Separation on Zhat = Xhat / (v v'), violation tolerance 1e-4: pairs and triangles by full
  * scan (triangles sampled, 50 s^2 random triples, when s > 300), cliques by the greedy
  * heuristic of the SOS-SDP code (from each start, add the group with the smallest sum of Zhat
- * to the current set, k times). The most violated of each kind are taken in turn until
- * max_add or CKM_SDP_MAX_CUTS active rows. Cuts whose slack exceeds 1e-6 with r = 0 are
+ * to the current set, k times; only for k <= 10, longer rows are not separated). The most
+ * violated of each kind are taken in turn until max_add or CKM_SDP_MAX_CUTS active rows. Cuts whose slack exceeds 1e-6 with r = 0 are
  * removed first (inactive).
  * The (y, u) system of the ADMM, [AA* AB*; BA* BB* + I] [y; u] = [r_y; r_u], is solved by the
  * Schur complement H = BB* + I - BA* (AA*)^{-1} AB* (positive definite: the +I), factored
- * here once per cut round; sigma never enters it.
+ * here once per cut round (ckm_chol_factor); sigma never enters it.
  */
 #include "linalg.h"
 #include "sdp_impl.h"
@@ -29,6 +29,7 @@
 
 #define VIOL_TOL 1e-4
 #define ACTIVE_TOL 1e-6
+#define ROW_MAX_TERMS 64 /* longest cut row: a clique of k + 1 <= 11 groups has 55 terms */
 
 void ckm_sdp_B(const ckm_sdp *p, const double *X, double *out)
 {
@@ -104,7 +105,7 @@ int ckm_sdp_prepare_cuts(ckm_sdp *p)
     for (size_t l = 0; l < nb; l++) {
         for (size_t q = 0; q < m; q++)
             p->wy[q] = p->AB[q * nb + l];
-        ckm_chol_solve(p->AAt, m, p->wy);
+        ckm_chol_factor_solve(m, p->AAt, p->wy);
         for (size_t q = 0; q < m; q++)
             p->F[q * nb + l] = p->wy[q];
     }
@@ -138,13 +139,6 @@ int ckm_sdp_prepare_cuts(ckm_sdp *p)
     if (ckm_chol_factor(nb, p->H) != 0)
         return 0;
     return 1;
-}
-
-void ckm_sdp_H_solve(const ckm_sdp *p, double *u)
-{
-    int nb = (int)p->nb; /* H = L L' (lower triangle of p->H): L z = u, then L' x = z */
-    cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, nb, p->H, nb, u, 1);
-    cblas_dtrsv(CblasRowMajor, CblasLower, CblasTrans, CblasNonUnit, nb, p->H, nb, u, 1);
 }
 
 /* ---- separation ---- */
@@ -313,9 +307,9 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_sta
         else if (hi > VIOL_TOL)
             ok = push(&L[3], (cand){hi, i, 1, 0});
     }
-    /* cliques of k + 1 groups: greedy from every start */
+    /* cliques of k + 1 groups: greedy from every start (not for k > 10: rows too long) */
     size_t q1 = k + 1;
-    if (ok && q1 <= s && (cliques = malloc(s * q1 * sizeof(size_t))) != NULL) {
+    if (ok && q1 <= s && q1 * (q1 - 1) / 2 <= ROW_MAX_TERMS && (cliques = malloc(s * q1 * sizeof(size_t))) != NULL) {
         unsigned char *in = calloc(s, 1);
         double *acc = malloc(s * sizeof(double));
         if (!in || !acc)
@@ -372,8 +366,8 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_sta
     }
     /* take the most violated of each kind in turn */
     size_t next[4] = {0, 0, 0, 0}, added = 0;
-    size_t ti[64], tj[64];
-    double zc[64];
+    size_t ti[ROW_MAX_TERMS], tj[ROW_MAX_TERMS];
+    double zc[ROW_MAX_TERMS];
     bool more = true;
     while (more && added < max_add && p->nb < CKM_SDP_MAX_CUTS && ok) {
         more = false;
@@ -408,13 +402,11 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_sta
             } else {
                 const size_t *Q = cliques + c.a * q1;
                 for (size_t a = 0; a < q1; a++)
-                    for (size_t b = a + 1; b < q1 && nt < 64; b++) {
+                    for (size_t b = a + 1; b < q1; b++) {
                         ti[nt] = Q[a];
                         tj[nt] = Q[b];
                         zc[nt++] = 1.0;
                     }
-                if (q1 * (q1 - 1) / 2 > 64)
-                    continue; /* k > 10: clique rows too long for this buffer; skipped */
                 rhs = 1.0 / p->c_max;
             }
             size_t before = p->nb;

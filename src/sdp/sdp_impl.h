@@ -32,7 +32,7 @@ struct ckm_sdp {
     size_t *cl;          /* 2 nl: lifted cannot-link pairs (copied) */
     double *C;           /* s*s: -W^ / cs */
     double *X, *S, *V, *Xhat, *M, *N, *Q, *ev, *T; /* s*s work matrices, ev: s */
-    double *y, *rhs, *AAt, *ax; /* m, m, m*m (Cholesky factor), m */
+    double *y, *AAt, *ax; /* m, m*m (Cholesky factor), m: A(.) scratch / solve_yu's fixed part */
     double sigma;
     double best_lb;
     /* cluster-size information: clique right-hand side and the size rows */
@@ -44,11 +44,11 @@ struct ckm_sdp {
     size_t *bstart;      /* CKM_SDP_MAX_CUTS + 1 */
     ckm_cut_entry *bent; /* entries of all rows */
     size_t bent_cap;
-    double *d, *u, *r, *t, *bx; /* per row: rhs, dual, nonneg. dual copy, slack, B(X) scratch */
+    double *d, *u, *r, *t, *bx; /* per row: rhs, dual, nonneg. dual copy, slack, B(.) scratch / solve_yu's fixed part */
     unsigned char *btype;       /* 0 pair, 1 triangle, 2 clique, 3 size */
     double *AB, *F, *H; /* m x nb: <A_q, B_l>; (AA*)^{-1} AB*; nb x nb Cholesky factor L of the Schur
                            complement (lower triangle) */
-    double *wy, *gb;     /* m and CKM_SDP_MAX_CUTS scratch */
+    double *wy;          /* m scratch */
 };
 
 /* out (m) = A(X) */
@@ -60,8 +60,6 @@ void ckm_sdp_B(const ckm_sdp *p, const double *X, double *out);
 void ckm_sdp_Bt_add(const ckm_sdp *p, const double *u, double alpha, double *Out);
 /* AB, F and the factored Schur complement H for the current cuts; 0 on failure. */
 int ckm_sdp_prepare_cuts(ckm_sdp *p);
-/* u = H^{-1} u with the factor of ckm_sdp_prepare_cuts */
-void ckm_sdp_H_solve(const ckm_sdp *p, double *u);
 /* b'y */
 double ckm_sdp_by(const ckm_sdp *p, const double *y);
 /* The safe bound from duals (y, V) in units of `unit` (cs inside the solver, 1 outside),
