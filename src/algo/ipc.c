@@ -151,6 +151,23 @@ static ckm_error ipc_heuristic(ipc_run *run, const ckm_sdp *sdp, ckm_algo_out *o
     return rc;
 }
 
+/* One SDP solve; a deadline or stop request met inside it stops the whole run. */
+static ckm_error solve_sdp(ipc_run *run, ckm_sdp *sdp, const ckm_sdp_params *par, ckm_sdp_info *si, ckm_err *err)
+{
+    ckm_error rc = ckm_sdp_solve(sdp, run->ctx, par, si, err);
+    if (rc == CKM_OK && si->stopped) {
+        run->stopped = 1;
+        ckm_ctx_stop(run->ctx, &run->why);
+    }
+    return rc;
+}
+
+/* an incumbent exists and its gap to the bound lb is above the optimality tolerance */
+static bool gap_open(const ipc_run *run, double lb)
+{
+    return isfinite(run->best_sse) && run->best_sse - lb > IPC_GAP_TOL * run->best_sse;
+}
+
 ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
@@ -205,14 +222,11 @@ ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_ou
     ckm_sdp_params_default(&par);
     ckm_sdp_info si;
     double t0 = ckm_now();
-    if ((rc = ckm_sdp_solve(sdp, ctx, &par, &si, err)) != CKM_OK)
+    ipc_run run = {ctx, r, &asg, C, wsum, cost, M, cur, kept, max_iter, INFINITY, 0, 0, 0, CKM_STATUS_FEASIBLE, 0};
+    if ((rc = solve_sdp(&run, sdp, &par, &si, err)) != CKM_OK)
         goto done;
     ckm_ctx_log(ctx, 1, "ipc: SDP safe bound %.10g after %d iterations (%s, %.2f s)", si.lower_bound, si.iterations,
                 si.converged ? "converged" : "not converged", ckm_now() - t0);
-    ipc_run run = {ctx, r, &asg, C, wsum, cost, M, cur, kept, max_iter, INFINITY, 0, 0, 0, CKM_STATUS_FEASIBLE, 0};
-    run.stopped = si.stopped;
-    if (run.stopped)
-        ckm_ctx_stop(ctx, &run.why);
     if ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible)
         goto done;
     ckm_rng crng;
@@ -222,8 +236,7 @@ ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_ou
     double hist[IPC_PATIENCE + 1]; /* the bound after the last rounds, for the stall test */
     hist[0] = si.lower_bound;
     par.max_iter = IPC_ROUND_ITERS;
-    while (!run.stopped && rounds < set->cut_rounds && isfinite(run.best_sse) &&
-           (run.best_sse - si.lower_bound) > IPC_GAP_TOL * run.best_sse) {
+    while (!run.stopped && rounds < set->cut_rounds && gap_open(&run, si.lower_bound)) {
         ckm_cut_stats cs;
         if ((rc = ckm_sdp_separate(sdp, &crng, IPC_CUTS_PER_ROUND, &cs, err)) != CKM_OK)
             goto done;
@@ -233,17 +246,13 @@ ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_ou
         rounds++;
         cuts_total += added;
         par.upper_bound = run.best_sse;
-        if ((rc = ckm_sdp_solve(sdp, ctx, &par, &si, err)) != CKM_OK)
+        if ((rc = solve_sdp(&run, sdp, &par, &si, err)) != CKM_OK)
             goto done;
         ckm_ctx_log(ctx, 1,
                     "ipc: cut round %d: +%zu pair +%zu triangle +%zu clique +%zu size, -%zu inactive, %zu active; safe bound "
                     "%.10g (%d iterations, %.2f s)",
                     rounds, cs.added_pair, cs.added_triangle, cs.added_clique, cs.added_size, cs.removed, cs.active, si.lower_bound,
                     si.iterations, ckm_now() - t0);
-        if (si.stopped) {
-            run.stopped = 1;
-            ckm_ctx_stop(ctx, &run.why);
-        }
         /* stalled: the last IPC_PATIENCE rounds together raised the bound by too little */
         hist[rounds % (IPC_PATIENCE + 1)] = si.lower_bound; /* the bound is monotone (best seen) */
         if (rounds >= IPC_PATIENCE &&
@@ -255,19 +264,15 @@ ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_ou
             goto done;
     }
     /* polish: the rounds were solved inexactly; one solve to full accuracy from the last iterate */
-    if (rounds > 0 && !run.stopped && (run.best_sse - si.lower_bound) > IPC_GAP_TOL * run.best_sse) {
+    if (rounds > 0 && !run.stopped && gap_open(&run, si.lower_bound)) {
         ckm_sdp_params_default(&par);
         par.upper_bound = run.best_sse;
-        if ((rc = ckm_sdp_solve(sdp, ctx, &par, &si, err)) != CKM_OK)
+        if ((rc = solve_sdp(&run, sdp, &par, &si, err)) != CKM_OK)
             goto done;
         ckm_ctx_log(ctx, 1, "ipc: final solve: safe bound %.10g (%d iterations, %s, %.2f s)", si.lower_bound,
                     si.iterations, si.converged ? "converged" : "not converged", ckm_now() - t0);
-        if (si.stopped) {
-            run.stopped = 1;
-            ckm_ctx_stop(ctx, &run.why);
-        }
     }
-    if (rounds > 0 && !run.stopped && (run.best_sse - si.lower_bound) > IPC_GAP_TOL * run.best_sse)
+    if (rounds > 0 && !run.stopped && gap_open(&run, si.lower_bound))
         if ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible)
             goto done;
     out->lower_bound = si.lower_bound;
