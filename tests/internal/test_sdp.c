@@ -15,24 +15,10 @@
 #include "../check.h"
 #include "../oracle.h"
 #include "sdp_impl.h"
+#include "sdp_fixture.h"
 
 static uint64_t st = 17;
 static double unif(void) { return ck_unif(&st); }
-
-static ckm_reduced *reduce(const double *X, size_t n, size_t d, size_t k, const oracle_pair *pairs, int np,
-                           ckm_problem **pp)
-{
-    ckm_err err = {CKM_OK, ""};
-    *pp = oracle_problem(X, (int)n, (int)d, (int)k, pairs, np, NULL, NULL);
-    CHECK(*pp != NULL);
-    if (!*pp)
-        return NULL;
-    ckm_reduced *r = NULL;
-    int infeasible = 0;
-    char why[256];
-    CHECK(ckm_reduce(*pp, &r, &infeasible, why, sizeof why, &err) == CKM_OK);
-    return infeasible ? (ckm_reduced_free(r), NULL) : r;
-}
 
 static void test_adjoint(void)
 {
@@ -41,7 +27,7 @@ static void test_adjoint(void)
         X[i] = unif();
     oracle_pair cl[2] = {{0, 3, 0}, {2, 5, 0}};
     ckm_problem *p = NULL;
-    ckm_reduced *r = reduce(X, 7, 2, 3, cl, 2, &p);
+    ckm_reduced *r = sdp_reduce(X, 7, 2, 3, cl, 2, NULL, NULL, &p);
     ckm_sdp *sdp = NULL;
     ckm_err err = {CKM_OK, ""};
     CHECK(r && ckm_sdp_create(r, &sdp, &err) == CKM_OK);
@@ -73,7 +59,7 @@ static void test_certificate(void)
 {
     double X[4] = {0, 1, 4, 5};
     ckm_problem *p = NULL;
-    ckm_reduced *r = reduce(X, 4, 1, 2, NULL, 0, &p);
+    ckm_reduced *r = sdp_reduce(X, 4, 1, 2, NULL, 0, NULL, NULL, &p);
     ckm_sdp *sdp = NULL;
     ckm_err err = {CKM_OK, ""};
     CHECK(r && ckm_sdp_create(r, &sdp, &err) == CKM_OK);
@@ -109,7 +95,7 @@ static void test_certificate(void)
     ckm_problem_free(p);
     /* with must-link {3,4} and cannot-link {1,2} (1-based): optimum {0},{1,4,5} = 26/3 */
     oracle_pair pr[2] = {{2, 3, 1}, {0, 1, 0}};
-    r = reduce(X, 4, 1, 2, pr, 2, &p);
+    r = sdp_reduce(X, 4, 1, 2, pr, 2, NULL, NULL, &p);
     CHECK(r && r->s == 3 && ckm_sdp_create(r, &sdp, &err) == CKM_OK);
     if (sdp) {
         CHECK(ckm_sdp_solve(sdp, NULL, &par, &info, &err) == CKM_OK);
@@ -143,19 +129,20 @@ static void test_oracle(void)
         size_t lo[3] = {1, 1, 1}, hi[3] = {(size_t)n, (size_t)n, (size_t)n};
         double opt = oracle_best(X, n, 2, k, pairs, np, lo, hi, NULL);
         ckm_problem *p = NULL;
-        ckm_reduced *r = reduce(X, (size_t)n, 2, (size_t)k, pairs, np, &p);
+        ckm_reduced *r = sdp_reduce(X, n, 2, k, pairs, np, NULL, NULL, &p);
         if (!r || r->s < 2 || isinf(opt)) {
             ckm_reduced_free(r);
             ckm_problem_free(p);
             continue;
         }
-        ckm_sdp *sdp = NULL;
-        ckm_err err = {CKM_OK, ""};
-        CHECK(ckm_sdp_create(r, &sdp, &err) == CKM_OK);
         ckm_sdp_params par;
-        ckm_sdp_params_default(&par);
         ckm_sdp_info info;
-        CHECK(ckm_sdp_solve(sdp, NULL, &par, &info, &err) == CKM_OK);
+        ckm_sdp *sdp = sdp_root(r, 1e-5, 0, &par, &info); /* 1e-5: the default tolerance */
+        if (!sdp) {
+            ckm_reduced_free(r);
+            ckm_problem_free(p);
+            continue;
+        }
         checked++;
         CHECK(info.lower_bound <= opt + 1e-9 * (1.0 + opt));
         if (info.lower_bound > opt + 1e-9 * (1.0 + opt))
@@ -186,20 +173,21 @@ static void test_cuts(void)
         size_t lo[3] = {1, 1, 1}, hi[3] = {(size_t)n, (size_t)n, (size_t)n};
         double opt = oracle_best(X, n, 2, k, pairs, np, lo, hi, NULL);
         ckm_problem *p = NULL;
-        ckm_reduced *r = reduce(X, (size_t)n, 2, (size_t)k, pairs, np, &p);
+        ckm_reduced *r = sdp_reduce(X, n, 2, k, pairs, np, NULL, NULL, &p);
         if (!r || r->s <= (size_t)k || isinf(opt)) {
             ckm_reduced_free(r);
             ckm_problem_free(p);
             continue;
         }
-        ckm_sdp *sdp = NULL;
         ckm_err err = {CKM_OK, ""};
-        CHECK(ckm_sdp_create(r, &sdp, &err) == CKM_OK);
         ckm_sdp_params par;
-        ckm_sdp_params_default(&par);
-        par.tol = 1e-6;
         ckm_sdp_info info;
-        CHECK(ckm_sdp_solve(sdp, NULL, &par, &info, &err) == CKM_OK);
+        ckm_sdp *sdp = sdp_root(r, 1e-6, 0, &par, &info);
+        if (!sdp) {
+            ckm_reduced_free(r);
+            ckm_problem_free(p);
+            continue;
+        }
         CHECK(info.lower_bound <= opt + 1e-9 * (1.0 + opt));
         for (int round = 0; round < 15; round++) {
             ckm_cut_stats cs;
@@ -262,24 +250,22 @@ static void test_size_rows(void)
         double opt = oracle_best(X, n, 2, k, pairs, np, lo, hi, NULL);
         double opt_free = oracle_best(X, n, 2, k, pairs, np, lo1, hin, NULL);
         ckm_err err = {CKM_OK, ""};
-        ckm_problem *p = oracle_problem(X, n, 2, k, pairs, np, lo, hi);
-        ckm_reduced *r = NULL;
-        int infeasible = 0;
-        char why[256];
-        if (!p || isinf(opt) || ckm_reduce(p, &r, &infeasible, why, sizeof why, &err) != CKM_OK || infeasible ||
-            r->s <= (size_t)k) {
+        ckm_problem *p = NULL;
+        ckm_reduced *r = sdp_reduce(X, n, 2, k, pairs, np, lo, hi, &p);
+        if (!r || isinf(opt) || r->s <= (size_t)k) {
             ckm_reduced_free(r);
             ckm_problem_free(p);
             continue;
         }
-        ckm_sdp *sdp = NULL;
-        CHECK(ckm_sdp_create(r, &sdp, &err) == CKM_OK);
-        CHECK(sdp && fabs(sdp->c_min - 3.0) < 1e-12 && fabs(sdp->c_max - 3.0) < 1e-12);
         ckm_sdp_params par;
-        ckm_sdp_params_default(&par);
-        par.tol = 1e-6;
         ckm_sdp_info info;
-        CHECK(ckm_sdp_solve(sdp, NULL, &par, &info, &err) == CKM_OK);
+        ckm_sdp *sdp = sdp_root(r, 1e-6, 0, &par, &info);
+        CHECK(sdp && fabs(sdp->c_min - 3.0) < 1e-12 && fabs(sdp->c_max - 3.0) < 1e-12);
+        if (!sdp) {
+            ckm_reduced_free(r);
+            ckm_problem_free(p);
+            continue;
+        }
         size_t rows = 0;
         for (int round = 0; round < 10; round++) {
             ckm_cut_stats cs;

@@ -18,8 +18,8 @@
  * Internal-contract test (includes src headers); linked with -ldsdp.
  */
 #include "../check.h"
-#include "../oracle.h" /* oracle_problem */
-#include "sdp.h"
+#include "../oracle.h"
+#include "../internal/sdp_fixture.h"
 
 #include <dsdp/dsdp5.h>
 
@@ -187,26 +187,17 @@ static double dsdp_bound(const double *X, int n, int d, int k, const oracle_pair
 
 static double ckm_bound(const double *X, int n, int d, int k, const oracle_pair *pairs, int np)
 {
-    ckm_err err = {CKM_OK, ""};
-    ckm_problem *p = oracle_problem(X, n, d, k, pairs, np, NULL, NULL);
-    ckm_reduced *r = NULL;
-    int infeasible = 0;
-    char why[256];
+    ckm_problem *p = NULL;
+    ckm_reduced *r = sdp_reduce(X, n, d, k, pairs, np, NULL, NULL, &p);
     double lb = NAN;
-    if (p && ckm_reduce(p, &r, &infeasible, why, sizeof why, &err) == CKM_OK && !infeasible) {
-        ckm_sdp *sdp = NULL;
-        if (ckm_sdp_create(r, &sdp, &err) == CKM_OK) {
-            ckm_sdp_params par;
-            ckm_sdp_params_default(&par);
-            par.tol = 1e-8;
-            par.max_iter = 100000;
-            ckm_sdp_info info;
-            if (ckm_sdp_solve(sdp, NULL, &par, &info, &err) == CKM_OK)
-                lb = info.lower_bound;
-            CHECK(info.converged);
-        }
-        ckm_sdp_free(sdp);
+    ckm_sdp_params par;
+    ckm_sdp_info info;
+    ckm_sdp *sdp = r ? sdp_root(r, 1e-8, 100000, &par, &info) : NULL;
+    if (sdp) {
+        CHECK(info.converged);
+        lb = info.lower_bound;
     }
+    ckm_sdp_free(sdp);
     ckm_reduced_free(r);
     ckm_problem_free(p);
     return lb;
