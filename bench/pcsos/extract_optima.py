@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """extract_optima.py -- the per-instance optimal values f of PC-SOS-SDP (Piccialli, Russo Russo &
-Sudoso 2022, Appendix B, Tables B.12-B.23: "f: the optimal solution value") from the text
-extraction of the paper, as CSV on stdout:
-    dataset,k,n_ml,n_cl,replicate,root_size,f
+Sudoso 2022, Appendix B, Tables B.12-B.23: "f: the optimal solution value") and root gaps
+gap0 (percent) from the text extraction of the paper, as CSV on stdout:
+    dataset,k,n_ml,n_cl,replicate,root_size,f,root_gap_pct
 usage: python3 bench/pcsos/extract_optima.py ../shared/papers/piccialli2022-pc-sos-sdp-exact.txt
        > bench/pcsos/published_optima.csv
 
 In the extraction each table is a run of columns, one value per line, between a line "ml" and
 the caption "Table B.N: Dataset NAME, k=K.": 30 ml, (headers), 30 cl, 30 seed, 30 size, 30 f,
-then cp0, ineq0, ... which are not needed. f is printed to 6 significant digits (some as
+30 cp0, 30 ineq0, 30 gap0 ("0.0097%"); the columns after the caption are not needed. f is printed to 6 significant digits (some as
 3.62636e+06), so it is an incumbent of the paper's branch and bound (tolerance 1e-4) rounded to
 6 digits. The script refuses a table whose columns do not have that shape."""
 import re
@@ -18,7 +18,7 @@ NUM = re.compile(r"-?\d+(\.\d+)?(e[+-]\d+)?%?")
 CAPTION = re.compile(r"Table B\.(\d+): Dataset (\S+), k=(\d+)\.")
 
 lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
-print("dataset,k,n_ml,n_cl,replicate,root_size,f")
+print("dataset,k,n_ml,n_cl,replicate,root_size,f,root_gap_pct")
 for i, line in enumerate(lines):
     m = CAPTION.match(line)
     if not m:
@@ -27,10 +27,11 @@ for i, line in enumerate(lines):
     name = name if name == "ECG5000" else name.lower()
     start = max(t for t in range(i) if lines[t].strip() == "ml")
     nums = [x for l in lines[start + 1:i] for x in l.split() if NUM.fullmatch(x)]
-    cols = [nums[30 * a:30 * a + 30] for a in range(5)]
-    ml, cl, seed, size, f = cols
-    if (len(f) != 30 or any(not x.isdigit() for x in ml + cl + seed + size)
+    cols = [nums[30 * a:30 * a + 30] for a in range(8)]
+    ml, cl, seed, size, f, _, _, gap0 = cols
+    if (len(gap0) != 30 or any(not x.isdigit() for x in ml + cl + seed + size)
+            or any(x.endswith("%") for x in f) or not all(x.endswith("%") for x in gap0)
             or sorted(set(seed)) != ["0", "1", "2", "3", "4"]):
         sys.exit(f"extract_optima: table for {name} does not have the expected columns")
     for a in range(30):
-        print(f"{name},{k},{ml[a]},{cl[a]},{seed[a]},{size[a]},{float(f[a]):.6g}")
+        print(f"{name},{k},{ml[a]},{cl[a]},{seed[a]},{size[a]},{float(f[a]):.6g},{gap0[a][:-1]}")
