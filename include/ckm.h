@@ -240,7 +240,9 @@ void ckm_problem_size_bounds(const ckm_problem *p, size_t j, size_t *lo, size_t 
 typedef struct ckm_analysis {
     int infeasible;                 /* 1 when a proof succeeded; reason says which */
     char reason[CKM_MESSAGE_LEN];
-    size_t groups;                  /* must-link components (0 if a cannot-link lies inside one) */
+    size_t groups;                  /* must-link components (0 if a cannot-link lies inside one);
+                                       with k = 2 those that cannot-link chains force together
+                                       are merged (docs/formulations.md) */
     size_t *group_of;               /* n: group of each point, groups numbered by smallest member;
                                        NULL when groups = 0 */
     size_t *group_size;             /* groups entries, or NULL */
@@ -371,7 +373,7 @@ typedef struct ckm_result {
                                 (a non-zero value is reported as CKM_ERR_INTERNAL) */
     int iterations;          /* iterations of the best restart */
     int restarts;            /* restarts actually run */
-    size_t super_points;     /* points after merging must-link components */
+    size_t super_points;     /* groups after merging must-link components (k = 2: and cannot-link chains) */
     char algorithm[32];
     uint64_t seed;
     ckm_timings time;

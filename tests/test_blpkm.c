@@ -144,23 +144,26 @@ static void test_limits_and_determinism(void)
     free(X);
 }
 
-/* Greedy COP-KMeans dead-ends where BLPKM_CC does not: point 2 in the middle is
- * cannot-linked to 0 and 1, which the geometry puts into different clusters. */
+/* Greedy COP-KMeans dead-ends where BLPKM_CC does not: three pairs of points far apart and
+ * point 6 in the middle, cannot-linked to one point of each pair, which the geometry puts into
+ * three different clusters. (k = 3: with k = 2 preprocessing would already join the two
+ * points that a cannot-link chain forces together.) */
 static void test_cop(void)
 {
-    double X[16] = {0, 0, 10, 0, 5, 0, 0.5, 0, 9.5, 0, 0, 0.5, 10, 0.5, 5, 0.2};
-    oracle_pair cl[2] = {{0, 2, 0}, {1, 2, 0}};
-    ckm_result *r = solve(X, 8, 2, 2, cl, 2, NULL, NULL, "cop", 5, CKM_INIT_DEFAULT, 0.0, NULL);
+    double T[14] = {0, 0, 0.5, 0, 10, 0, 9.5, 0, 5, 8.66, 5, 8.16, 5, 2.9};
+    oracle_pair cl[3] = {{0, 6, 0}, {2, 6, 0}, {4, 6, 0}};
+    ckm_result *r = solve(T, 7, 2, 3, cl, 3, NULL, NULL, "cop", 5, CKM_INIT_DEFAULT, 0.0, NULL);
     if (r) {
         CHECK(r->status == CKM_STATUS_NO_SOLUTION && !r->has_labels);
         CHECK(strstr(r->message, "failed in all 5 restarts") != NULL);
-        CHECK(strstr(r->message, "point 2 is cannot-linked into every cluster") != NULL);
+        CHECK(strstr(r->message, "point 6 is cannot-linked into every cluster") != NULL);
     }
     ckm_result_free(r);
-    double opt = oracle_best(X, 8, 2, 2, cl, 2, (size_t[]){1, 1}, (size_t[]){8, 8}, NULL);
-    r = solve(X, 8, 2, 2, cl, 2, NULL, NULL, "blpkm", 10, CKM_INIT_KMEANSPP, 0.0, NULL);
+    double opt = oracle_best(T, 7, 2, 3, cl, 3, (size_t[]){1, 1, 1}, (size_t[]){7, 7, 7}, NULL);
+    r = solve(T, 7, 2, 3, cl, 3, NULL, NULL, "blpkm", 10, CKM_INIT_KMEANSPP, 0.0, NULL);
     CHECK(r && r->status == CKM_STATUS_FEASIBLE && r->violations == 0 && r->sse >= opt - 1e-9);
     ckm_result_free(r);
+    double X[16] = {0, 0, 10, 0, 5, 0, 0.5, 0, 9.5, 0, 0, 0.5, 10, 0.5, 5, 0.2};
     /* on easy instances COP succeeds and never breaks a constraint */
     oracle_pair ok[3] = {{0, 3, 1}, {1, 4, 1}, {0, 1, 0}};
     r = solve(X, 8, 2, 2, ok, 3, NULL, NULL, "cop", 5, CKM_INIT_DEFAULT, 0.0, NULL);

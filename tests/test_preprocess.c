@@ -1,7 +1,9 @@
 /*
  * test_preprocess.c -- constraint preprocessing through ckm_problem_analyze and
  * ckm_solve: must-link components, lifted cannot-links, and every quick infeasibility
- * proof with its reason; feasible look-alikes must not be called infeasible.
+ * proof with its reason; feasible look-alikes must not be called infeasible; with k = 2 the
+ * groups that cannot-link chains force together are merged (checked against brute force:
+ * every labelling that satisfies the constraints keeps them together), only with k = 2.
  */
 #include "check.h"
 
@@ -118,10 +120,67 @@ static void test_proofs(void)
     ckm_problem_free(p);
 }
 
+/* brute force over all 2^n labellings with both clusters used: are points i and j together in
+ * every one that satisfies the constraints (and is there one)? */
+static int forced_together(size_t n, const size_t (*cl)[2], size_t ncl, size_t i, size_t j)
+{
+    int any = 0;
+    for (unsigned mask = 1; mask + 1 < (1u << n); mask++) {
+        int ok = 1;
+        for (size_t e = 0; e < ncl && ok; e++)
+            ok = ((mask >> cl[e][0]) & 1u) != ((mask >> cl[e][1]) & 1u);
+        if (!ok)
+            continue;
+        any = 1;
+        if (((mask >> i) & 1u) != ((mask >> j) & 1u))
+            return 0;
+    }
+    return any;
+}
+
+static void test_k2_merge(void)
+{
+    /* chain 0-1-2-3-4 and the pair 6-7: {0,2,4} {1,3} {5} {6} {7} {8} {9} */
+    const char *cons = "CL 0 1\nCL 1 2\nCL 2 3\nCL 3 4\nCL 6 7\n";
+    const size_t cl[5][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {6, 7}};
+    ckm_problem *p = make(10, 2, cons);
+    ckm_analysis *a = analyze(p);
+    if (a) {
+        CHECK(!a->infeasible && a->groups == 7 && a->lifted_cannot_links == 2);
+        for (size_t i = 0; i < 10; i++)
+            for (size_t j = i + 1; j < 10; j++)
+                CHECK((a->group_of[i] == a->group_of[j]) == (forced_together(10, cl, 5, i, j) == 1));
+        CHECK(a->group_of[0] == 0 && a->group_of[1] == 1 && a->group_size[0] == 3 && a->group_size[1] == 2);
+    }
+    ckm_analysis_free(a);
+    ckm_problem_free(p);
+    /* the merged group {0,2,3,4} cannot fit clusters of at most 3 (each must-link part can) */
+    ckm_err err = {CKM_OK, ""};
+    p = make(6, 2, "CL 0 1\nCL 1 2\nML 2 3\nML 0 4\n");
+    CHECK(ckm_problem_set_size_range(p, 1, 3, &err) == CKM_OK);
+    expect_infeasible(p, "group (must-links and, with k = 2, cannot-links) of point 0 has 4 points, more than "
+                         "the largest cluster maximum 3");
+    ckm_problem_free(p);
+    /* ...and merging goes through must-link groups: ML 0 5, CL 5 1, CL 1 2 -> {0,2,5} {1} */
+    p = make(6, 2, "ML 0 5\nCL 5 1\nCL 1 2\n");
+    a = analyze(p);
+    CHECK(a && !a->infeasible && a->groups == 4 && a->group_of[2] == a->group_of[0] &&
+          a->group_of[5] == a->group_of[0] && a->group_size[a->group_of[0]] == 3);
+    ckm_analysis_free(a);
+    ckm_problem_free(p);
+    /* k = 3: a cannot-link chain forces nothing */
+    p = make(10, 3, cons);
+    a = analyze(p);
+    CHECK(a && !a->infeasible && a->groups == 10 && a->lifted_cannot_links == 5);
+    ckm_analysis_free(a);
+    ckm_problem_free(p);
+}
+
 int main(void)
 {
     test_components();
     test_proofs();
+    test_k2_merge();
     ck_cleanup();
     return ck_report();
 }

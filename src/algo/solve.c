@@ -161,8 +161,9 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
     res->super_points = r->s;
     if ((rc = check_capability(p, r, algo, err)) != CKM_OK)
         goto fail;
-    ckm_ctx_log(&ctx, 1, "%s: n = %zu, d = %zu, k = %zu, %zu must-link, %zu cannot-link, %zu groups after merging must-links",
-                algo->info.name, p->n, p->d, p->k, p->n_ml, p->n_cl, r->s);
+    ckm_ctx_log(&ctx, 1, "%s: n = %zu, d = %zu, k = %zu, %zu must-link, %zu cannot-link, %zu groups after merging must-links%s",
+                algo->info.name, p->n, p->d, p->k, p->n_ml, p->n_cl, r->s,
+                r->k2_merged ? " and the points cannot-link chains force together (k = 2)" : "");
 
     ao.labels = ckm_alloc_array(r->s, sizeof(int32_t));
     if (!ao.labels) {

@@ -7,7 +7,12 @@
  *   4. quick infeasibility proofs, each with a one-line reason:
  *      sum lo > n, sum hi < n, a component heavier than every maximum, fewer components
  *      than clusters that need a point, a greedy cannot-link clique larger than k, and for
- *      k = 2 an odd cannot-link cycle (2-colouring by BFS, exact for k = 2).
+ *      k = 2 an odd cannot-link cycle (2-colouring by BFS, exact for k = 2);
+ *   5. k = 2 only: a cannot-link chain a-b-c forces a and c together (two clusters), so the
+ *      groups of one colour in one component of the cannot-link graph are merged (every
+ *      feasible labelling keeps them together: it is exactly the 2-colouring up to a swap),
+ *      the groups rebuilt, the cannot-links lifted again and the proofs of 4 rerun on the
+ *      heavier groups. Groups are then no longer only must-link components (r->k2_merged).
  */
 #include "core.h"
 #include "pairset.h"
@@ -168,115 +173,78 @@ static size_t greedy_clique(const ckm_reduced *r, const graph *g, const ckm_pair
     return best;
 }
 
-/* k = 2: 2-colour the cannot-link graph; on an odd cycle write some of its points. */
-static bool odd_cycle(const ckm_reduced *r, const graph *g, char *out, size_t out_len)
+/* k = 2: 2-colour the cannot-link graph by BFS, writing each group's colour (0/1) and its
+ * component (the BFS start). On an odd cycle, returns true and writes two of its points. */
+static bool two_colour(const ckm_reduced *r, const graph *g, int *colour, size_t *comp, char *out,
+                       size_t out_len, bool *nomem)
 {
-    int *colour = ckm_alloc_array(r->s, sizeof(int));
-    size_t *prev = ckm_alloc_array(r->s, sizeof(size_t)), *queue = ckm_alloc_array(r->s, sizeof(size_t));
+    size_t *queue = ckm_alloc_array(r->s, sizeof(size_t));
     bool found = false;
-    if (colour && prev && queue) {
-        for (size_t v = 0; v < r->s; v++)
-            colour[v] = -1;
-        for (size_t s0 = 0; s0 < r->s && !found; s0++) {
-            if (colour[s0] >= 0)
-                continue;
-            size_t head = 0, tail = 0;
-            queue[tail++] = s0;
-            colour[s0] = 0;
-            prev[s0] = s0;
-            while (head < tail && !found) {
-                size_t v = queue[head++];
-                for (size_t e = g->start[v]; e < g->start[v + 1] && !found; e++) {
-                    size_t u = g->adj[e];
-                    if (colour[u] < 0) {
-                        colour[u] = 1 - colour[v];
-                        prev[u] = v;
-                        queue[tail++] = u;
-                    } else if (colour[u] == colour[v]) {
-                        snprintf(out, out_len, "points %zu and %zu",
-                                 r->members[r->member_start[v]], r->members[r->member_start[u]]);
-                        found = true;
-                    }
+    *nomem = queue == NULL;
+    if (!queue)
+        return false;
+    for (size_t v = 0; v < r->s; v++)
+        colour[v] = -1;
+    for (size_t s0 = 0; s0 < r->s && !found; s0++) {
+        if (colour[s0] >= 0)
+            continue;
+        size_t head = 0, tail = 0;
+        queue[tail++] = s0;
+        colour[s0] = 0;
+        comp[s0] = s0;
+        while (head < tail && !found) {
+            size_t v = queue[head++];
+            for (size_t e = g->start[v]; e < g->start[v + 1] && !found; e++) {
+                size_t u = g->adj[e];
+                if (colour[u] < 0) {
+                    colour[u] = 1 - colour[v];
+                    comp[u] = s0;
+                    queue[tail++] = u;
+                } else if (colour[u] == colour[v]) {
+                    snprintf(out, out_len, "points %zu and %zu", r->members[r->member_start[v]],
+                             r->members[r->member_start[u]]);
+                    found = true;
                 }
             }
         }
     }
-    free(colour);
-    free(prev);
     free(queue);
     return found;
 }
 
-ckm_error ckm_reduce(const ckm_problem *p, ckm_reduced **out, int *infeasible, char *reason,
-                     size_t reason_len, ckm_err *err)
+/* Groups from a point -> representative map rep (rep[i] = rep[j] iff same group): numbered in
+ * order of their smallest member, with weights, members, means and the constant scatter.
+ * root_id is n entries of scratch. */
+static bool build_groups(const ckm_problem *p, const size_t *rep, size_t *root_id, ckm_reduced *r)
 {
-    *out = NULL;
-    *infeasible = 0;
-    reason[0] = '\0';
-    size_t n = p->n, d = p->d;
-    ckm_reduced *r = calloc(1, sizeof *r);
-    size_t *parent = ckm_alloc_array(n, sizeof(size_t)), *csize = ckm_alloc_array(n, sizeof(size_t));
-    size_t *root_id = ckm_alloc_array(n, sizeof(size_t));
-    ckm_pairset clset;
-    ckm_pairset_init(&clset);
-    graph g = {NULL, NULL};
-    ckm_error rc = CKM_OK;
-    if (!r || !parent || !csize || !root_id)
-        goto nomem;
-    r->n = n;
-    r->d = d;
-    r->X = p->X;
-    r->k = p->k;
-    r->lo = p->lo;
-    r->hi = p->hi;
-    r->has_sizes = ckm_problem_has_size_bounds(p);
-    for (size_t i = 0; i < n; i++) {
-        parent[i] = i;
-        csize[i] = 1;
+    size_t n = p->n, d = p->d, s = 0, sd;
+    for (size_t i = 0; i < n; i++)
         root_id[i] = SIZE_MAX;
-    }
-    for (size_t q = 0; q < p->n_pairs; q++) {
-        if (p->pairs[q].type != CKM_MUST_LINK)
-            continue;
-        size_t a = uf_find(parent, p->pairs[q].i), b = uf_find(parent, p->pairs[q].j);
-        if (a == b)
-            continue;
-        if (csize[a] < csize[b]) {
-            size_t t = a;
-            a = b;
-            b = t;
-        }
-        parent[b] = a;
-        csize[a] += csize[b];
-    }
     r->comp = ckm_alloc_array(n, sizeof(size_t));
     if (!r->comp)
-        goto nomem;
-    size_t s = 0;
+        return false;
     for (size_t i = 0; i < n; i++) {
-        size_t root = uf_find(parent, i);
-        if (root_id[root] == SIZE_MAX)
-            root_id[root] = s++;
-        r->comp[i] = root_id[root];
+        if (root_id[rep[i]] == SIZE_MAX)
+            root_id[rep[i]] = s++;
+        r->comp[i] = root_id[rep[i]];
     }
     r->s = s;
-    size_t sd;
     if (!ckm_mul_ok(s, d, &sd))
-        goto nomem;
+        return false;
     r->weight = ckm_calloc_array(s, sizeof(size_t));
     r->mean = ckm_calloc_array(sd, sizeof(double));
     r->member_start = ckm_calloc_array(s + 1, sizeof(size_t));
     r->members = ckm_alloc_array(n, sizeof(size_t));
     if (!r->weight || !r->mean || !r->member_start || !r->members)
-        goto nomem;
+        return false;
     for (size_t i = 0; i < n; i++)
         r->weight[r->comp[i]]++;
     for (size_t t = 0; t < s; t++)
         r->member_start[t + 1] = r->member_start[t] + r->weight[t];
-    memcpy(csize, r->member_start, s * sizeof(size_t)); /* reuse as fill pointers */
+    memcpy(root_id, r->member_start, s * sizeof(size_t)); /* reuse as fill pointers */
     for (size_t i = 0; i < n; i++) {
         size_t t = r->comp[i];
-        r->members[csize[t]++] = i;
+        r->members[root_id[t]++] = i;
         for (size_t f = 0; f < d; f++)
             r->mean[t * d + f] += p->X[i * d + f];
     }
@@ -291,39 +259,47 @@ ckm_error ckm_reduce(const ckm_problem *p, ckm_reduced **out, int *infeasible, c
             r->scatter += diff * diff;
         }
     }
-    /* lift cannot-links */
-    size_t cl_cap = 0;
+    return true;
+}
+
+/* Lift the cannot-links to deduplicated group pairs (a < b) in r->cl and clset. A cannot-link
+ * inside a group leaves its index in *inside (else SIZE_MAX) and stops. */
+static bool lift_cannot_links(const ckm_problem *p, ckm_reduced *r, ckm_pairset *clset, size_t *inside)
+{
+    size_t cap = 0;
+    *inside = SIZE_MAX;
     for (size_t q = 0; q < p->n_pairs; q++) {
         const ckm_pair *pr = &p->pairs[q];
         if (pr->type != CKM_CANNOT_LINK)
             continue;
         size_t a = r->comp[pr->i], b = r->comp[pr->j];
         if (a == b) {
-            char chain[256];
-            ml_chain(p, pr->i, pr->j, chain, sizeof chain);
-            snprintf(reason, reason_len,
-                     "cannot-link (%zu, %zu) contradicts the must-links joining them (%s)", pr->i,
-                     pr->j, chain);
-            *infeasible = 1;
-            ckm_reduced_free(r);
-            r = NULL;
-            goto done;
+            *inside = q;
+            return true;
         }
         if (a > b) {
             size_t t = a;
             a = b;
             b = t;
         }
-        if (ckm_pairset_find(&clset, a, b, NULL))
+        if (ckm_pairset_find(clset, a, b, NULL))
             continue;
-        if (!ckm_pairset_insert(&clset, a, b, r->n_cl) ||
-            !ckm_grow((void **)&r->cl, &cl_cap, 2 * (r->n_cl + 1), sizeof(size_t)))
-            goto nomem;
+        if (!ckm_pairset_insert(clset, a, b, r->n_cl) ||
+            !ckm_grow((void **)&r->cl, &cap, 2 * (r->n_cl + 1), sizeof(size_t)))
+            return false;
         r->cl[2 * r->n_cl] = a;
         r->cl[2 * r->n_cl + 1] = b;
         r->n_cl++;
     }
-    /* quick infeasibility proofs, cheapest first */
+    return true;
+}
+
+/* The quick infeasibility proofs, cheapest first; builds the cannot-link graph g of r (left
+ * empty when there are no cannot-links or a cheaper proof succeeded). */
+static bool quick_proofs(const ckm_problem *p, const ckm_reduced *r, const ckm_pairset *clset, graph *g,
+                         int *infeasible, char *reason, size_t reason_len)
+{
+    size_t n = p->n, s = r->s;
     size_t sum_lo, sum_hi, max_hi = 0, need_point = 0, wmax = 0, wmax_at = 0;
     ckm_bound_sums(p->lo, p->hi, p->k, &sum_lo, &sum_hi);
     for (size_t j = 0; j < p->k; j++) {
@@ -345,8 +321,8 @@ ckm_error ckm_reduce(const ckm_problem *p, ckm_reduced **out, int *infeasible, c
         *infeasible = 1;
     } else if (wmax > max_hi) {
         snprintf(reason, reason_len,
-                 "the must-link component of point %zu has %zu points, more than the largest "
-                 "cluster maximum %zu",
+                 "the %s of point %zu has %zu points, more than the largest cluster maximum %zu",
+                 r->k2_merged ? "group (must-links and, with k = 2, cannot-links)" : "must-link component",
                  r->members[r->member_start[wmax_at]], wmax, max_hi);
         *infeasible = 1;
     } else if (s < need_point) {
@@ -356,41 +332,163 @@ ckm_error ckm_reduce(const ckm_problem *p, ckm_reduced **out, int *infeasible, c
                  s, need_point);
         *infeasible = 1;
     }
-    if (!*infeasible && r->n_cl > 0) {
-        size_t *ea = ckm_alloc_array(r->n_cl, sizeof(size_t)), *eb = ckm_alloc_array(r->n_cl, sizeof(size_t));
-        bool built = ea && eb;
-        if (built) {
-            for (size_t e = 0; e < r->n_cl; e++) {
-                ea[e] = r->cl[2 * e];
-                eb[e] = r->cl[2 * e + 1];
-            }
-            built = graph_build(&g, s, r->n_cl, ea, eb);
+    if (*infeasible || r->n_cl == 0)
+        return true;
+    size_t *ea = ckm_alloc_array(r->n_cl, sizeof(size_t)), *eb = ckm_alloc_array(r->n_cl, sizeof(size_t));
+    bool built = ea && eb;
+    if (built) {
+        for (size_t e = 0; e < r->n_cl; e++) {
+            ea[e] = r->cl[2 * e];
+            eb[e] = r->cl[2 * e + 1];
         }
-        free(ea);
-        free(eb);
-        if (!built)
-            goto nomem;
-        size_t rep[8], members = 0;
-        size_t q = greedy_clique(r, &g, &clset, p->k, rep, &members);
-        if (q > p->k) {
-            int used = snprintf(reason, reason_len,
-                                "cannot-links form a clique of %zu groups of points that need "
-                                "%zu different clusters but k = %zu (points",
-                                q, q, p->k);
-            for (size_t c = 0; c < members && c < 8 && used > 0 && (size_t)used < reason_len; c++)
-                used += snprintf(reason + used, reason_len - (size_t)used, " %zu", rep[c]);
-            if (used > 0 && (size_t)used < reason_len)
-                snprintf(reason + used, reason_len - (size_t)used, "%s)", members > 8 ? " ..." : "");
-            *infeasible = 1;
-        } else if (p->k == 2) {
-            char where[128];
-            if (odd_cycle(r, &g, where, sizeof where)) {
-                snprintf(reason, reason_len,
-                         "cannot-links form an odd cycle (through %s), which 2 clusters cannot "
-                         "separate",
-                         where);
-                *infeasible = 1;
+        built = graph_build(g, s, r->n_cl, ea, eb);
+    }
+    free(ea);
+    free(eb);
+    if (!built)
+        return false;
+    size_t rep[8], members = 0;
+    size_t q = greedy_clique(r, g, clset, p->k, rep, &members);
+    if (q > p->k) {
+        int used = snprintf(reason, reason_len,
+                            "cannot-links form a clique of %zu groups of points that need "
+                            "%zu different clusters but k = %zu (points",
+                            q, q, p->k);
+        for (size_t c = 0; c < members && c < 8 && used > 0 && (size_t)used < reason_len; c++)
+            used += snprintf(reason + used, reason_len - (size_t)used, " %zu", rep[c]);
+        if (used > 0 && (size_t)used < reason_len)
+            snprintf(reason + used, reason_len - (size_t)used, "%s)", members > 8 ? " ..." : "");
+        *infeasible = 1;
+    }
+    return true;
+}
+
+/* k = 2 and a 2-colourable cannot-link graph: in any labelling the two colours of one
+ * component of that graph are the two clusters, so the groups of one colour in one component
+ * share a cluster. Writes, for every point, a representative point of its merged group into
+ * rep and returns how many merged groups there are (r->s when nothing merges). On an odd
+ * cycle sets *infeasible with the reason instead. */
+static bool k2_merge(const ckm_reduced *r, const graph *g, size_t *rep, size_t *merged, int *infeasible,
+                     char *reason, size_t reason_len)
+{
+    int *colour = ckm_alloc_array(r->s, sizeof(int));
+    size_t *comp = ckm_alloc_array(r->s, sizeof(size_t)), *first = ckm_alloc_array(2 * r->s, sizeof(size_t));
+    bool nomem = !colour || !comp || !first;
+    char where[128];
+    *merged = r->s;
+    if (!nomem && two_colour(r, g, colour, comp, where, sizeof where, &nomem)) {
+        snprintf(reason, reason_len,
+                 "cannot-links form an odd cycle (through %s), which 2 clusters cannot separate", where);
+        *infeasible = 1;
+    } else if (!nomem) {
+        /* groups are numbered by smallest member, so the first of a class holds its smallest */
+        size_t classes = 0;
+        for (size_t c = 0; c < 2 * r->s; c++)
+            first[c] = SIZE_MAX;
+        for (size_t t = 0; t < r->s; t++) {
+            size_t *f = &first[2 * comp[t] + (size_t)colour[t]];
+            if (*f == SIZE_MAX) {
+                *f = r->members[r->member_start[t]];
+                classes++;
             }
+        }
+        for (size_t i = 0; i < r->n; i++) {
+            size_t t = r->comp[i];
+            rep[i] = first[2 * comp[t] + (size_t)colour[t]];
+        }
+        *merged = classes;
+    }
+    free(colour);
+    free(comp);
+    free(first);
+    return !nomem;
+}
+
+static ckm_reduced *reduced_new(const ckm_problem *p)
+{
+    ckm_reduced *r = calloc(1, sizeof *r);
+    if (r) {
+        r->n = p->n;
+        r->d = p->d;
+        r->X = p->X;
+        r->k = p->k;
+        r->lo = p->lo;
+        r->hi = p->hi;
+        r->has_sizes = ckm_problem_has_size_bounds(p);
+    }
+    return r;
+}
+
+ckm_error ckm_reduce(const ckm_problem *p, ckm_reduced **out, int *infeasible, char *reason,
+                     size_t reason_len, ckm_err *err)
+{
+    *out = NULL;
+    *infeasible = 0;
+    reason[0] = '\0';
+    size_t n = p->n;
+    ckm_reduced *r = reduced_new(p);
+    size_t *parent = ckm_alloc_array(n, sizeof(size_t)), *csize = ckm_alloc_array(n, sizeof(size_t));
+    size_t *scratch = ckm_alloc_array(n, sizeof(size_t));
+    ckm_pairset clset;
+    ckm_pairset_init(&clset);
+    graph g = {NULL, NULL};
+    ckm_error rc = CKM_OK;
+    size_t inside = SIZE_MAX;
+    if (!r || !parent || !csize || !scratch)
+        goto nomem;
+    for (size_t i = 0; i < n; i++) {
+        parent[i] = i;
+        csize[i] = 1;
+    }
+    for (size_t q = 0; q < p->n_pairs; q++) {
+        if (p->pairs[q].type != CKM_MUST_LINK)
+            continue;
+        size_t a = uf_find(parent, p->pairs[q].i), b = uf_find(parent, p->pairs[q].j);
+        if (a == b)
+            continue;
+        if (csize[a] < csize[b]) {
+            size_t t = a;
+            a = b;
+            b = t;
+        }
+        parent[b] = a;
+        csize[a] += csize[b];
+    }
+    for (size_t i = 0; i < n; i++)
+        parent[i] = uf_find(parent, i);
+    if (!build_groups(p, parent, scratch, r) || !lift_cannot_links(p, r, &clset, &inside))
+        goto nomem;
+    if (inside != SIZE_MAX) {
+        const ckm_pair *pr = &p->pairs[inside];
+        char chain[256];
+        ml_chain(p, pr->i, pr->j, chain, sizeof chain);
+        snprintf(reason, reason_len, "cannot-link (%zu, %zu) contradicts the must-links joining them (%s)",
+                 pr->i, pr->j, chain);
+        *infeasible = 1;
+        ckm_reduced_free(r);
+        r = NULL;
+        goto done;
+    }
+    if (!quick_proofs(p, r, &clset, &g, infeasible, reason, reason_len))
+        goto nomem;
+    if (!*infeasible && p->k == 2 && r->n_cl > 0) {
+        size_t merged;
+        if (!k2_merge(r, &g, parent, &merged, infeasible, reason, reason_len))
+            goto nomem;
+        if (!*infeasible && merged < r->s) {
+            /* rebuild on the merged groups; no cannot-link can lie inside one (2-colouring) */
+            ckm_reduced *m = reduced_new(p);
+            ckm_pairset_free(&clset);
+            ckm_pairset_init(&clset);
+            graph_free(&g);
+            g = (graph){NULL, NULL};
+            ckm_reduced_free(r);
+            r = m;
+            if (!r || !build_groups(p, parent, scratch, r) || !lift_cannot_links(p, r, &clset, &inside))
+                goto nomem;
+            r->k2_merged = 1;
+            if (!quick_proofs(p, r, &clset, &g, infeasible, reason, reason_len))
+                goto nomem;
         }
     }
     goto done;
@@ -403,7 +501,7 @@ done:
     ckm_pairset_free(&clset);
     free(parent);
     free(csize);
-    free(root_id);
+    free(scratch);
     if (rc == CKM_OK)
         *out = r;
     return rc;

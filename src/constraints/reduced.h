@@ -6,6 +6,7 @@
  *     sum_{i in S_t} ||x_i - c||^2 = w_t ||m_t - c||^2 + q_t
  *   and SSE(labels) = sum_t w_t ||m_t - c_{l(t)}||^2 + sum_t q_t  (exact).
  *   Cannot-links are lifted to deduplicated super-point pairs (a < b).
+ *   With k = 2, groups that chains of cannot-links force together are merged as well.
  * Invariant: no cannot-link inside a component (that case is reported infeasible).
  */
 #ifndef CKM_REDUCED_H
@@ -27,6 +28,7 @@ typedef struct ckm_reduced {
     size_t *cl;           /* 2*n_cl: lifted cannot-link pairs (a, b), a < b */
     const size_t *lo, *hi;/* k size bounds (borrowed from the problem) */
     int has_sizes;        /* bounds other than lo <= 1, hi >= n */
+    int k2_merged;        /* k = 2: groups also joined by cannot-link chains (preprocess.c, 5.) */
 } ckm_reduced;
 
 /* Build the reduced problem and run the quick infeasibility proofs. *infeasible is set to
