@@ -57,6 +57,9 @@ int cli_add_constraints(const char *cmd, ckm_problem *p, const char *path);
 bool cli_apply_sizes(const char *cmd, ckm_problem *p, const char *min_s, const char *max_s,
                      const char *sizes_file, const char *balanced);
 
+/* --threads N >= 1: also cap OpenBLAS's process-wide thread count at N (blas_threads.c). */
+void cli_cap_blas_threads(int n);
+
 int cmd_cluster(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_eval(int argc, char **argv);

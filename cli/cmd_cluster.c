@@ -86,7 +86,7 @@ int cmd_cluster(int argc, char **argv)
         [O_TOL] = {"tol", 0, "X", "kmeans: center-shift tolerance (relative to mean variance); admm: relative std of the last 10 objective values", NULL},
         [O_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; best labelling so far is returned", NULL},
         [O_CUTS] = {"cut-rounds", 0, "N", "ipc: cutting-plane rounds after the first SDP solve (0 = none)", NULL},
-        [O_THREADS] = {"threads", 'j', "N", "worker threads for parallel algorithms (0 = all cores)", NULL},
+        [O_THREADS] = {"threads", 'j', "N", "worker threads for parallel algorithms, N >= 1 also caps OpenBLAS at N (0 = all cores)", NULL},
         [O_LABELS_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line, input order", NULL},
         [O_CENTERS_OUT] = {"centers-out", 0, "FILE", "write K rows of cluster means (CSV)", NULL},
         [O_REPORT] = {"report", 'r', "FILE", "write a JSON report", NULL},
@@ -154,6 +154,7 @@ int cmd_cluster(int argc, char **argv)
         return EXIT_USAGE;
     if ((v = opts[O_THREADS].value) && !cli_int(cmd, "threads", v, 0, &s.threads))
         return EXIT_USAGE;
+    cli_cap_blas_threads(s.threads);
     if ((v = opts[O_LABEL_COL].value) && !cli_label_column(cmd, v, &ro))
         return EXIT_USAGE;
     if ((v = opts[O_FORMAT].value)) {
