@@ -124,7 +124,7 @@ bool cli_int(const char *cmd, const char *name, const char *v, int min, int *out
     errno = 0;
     long x = v && *v ? strtol(v, &end, 10) : 0;
     if (!v || !*v || *end || errno == ERANGE || x < min || x > 1000000000L) {
-        fprintf(stderr, "ckm %s: --%s: '%s' is not an integer >= %d\n", cmd, name, v ? v : "", min);
+        fprintf(stderr, "ckm %s: --%s: '%s' is not an integer in [%d, 1000000000]\n", cmd, name, v ? v : "", min);
         return false;
     }
     *out = (int)x;
