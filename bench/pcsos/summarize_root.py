@@ -4,7 +4,11 @@ cuts vs the best SSE found) next to the average root gaps of PC-SOS-SDP (Piccial
 Sudoso 2022, Tables 2-4, 5 replicates each, 16 cores), IPC-k-means vs blpkm (n_init 10), and both
 against the paper's per-instance optimal values f (Tables B.12-B.22, published_optima.csv, made by
 extract_optima.py). Exits 3 if a safe bound exceeds a published f (beyond f's 6-digit rounding):
-f is a feasible SSE, so that would be a wrong bound."""
+f is a feasible SSE, so that would be a wrong bound -- but only on datasets where f describes the
+stored instances: where a labelling that ckm found and its independent checker accepted has an SSE
+below f (1 - 1e-4), f is not the optimum of the stored instance (the paper's B&B tolerance is
+1e-4), so the stored constraint files are not (all) the ones the paper ran, and that dataset's f
+are reported but not used as truth."""
 import csv
 import collections
 import math
@@ -44,6 +48,8 @@ per = collections.defaultdict(list)
 wins = ties = total = 0
 with_f = below_f = ipc_at_f = 0
 above_f = []
+table = []
+beats_f = collections.Counter()  # per dataset: ckm's checked SSE below f (1 - 1e-4)
 for r in rows:
     ml, cl = int(r["n_ml"]), int(r["n_cl"])
     rep = int(r["file"].rsplit("_", 1)[1].split(".")[0])
@@ -51,10 +57,14 @@ for r in rows:
     bsse = float(r["blpkm_sse"]) if r["blpkm_sse"] != "nan" else float("inf")
     best = min(isse, bsse)
     lb = float(r["lower_bound"])
+    f = OPT.get((r["dataset"], ml, cl, rep))
+    if f is not None and best < f * (1 - 1e-4) - half_unit(f):
+        beats_f[r["dataset"]] += 1
+    table.append((r, ml, cl, rep, isse, bsse, best, lb, f))
+for r, ml, cl, rep, isse, bsse, best, lb, f in table:
     gap = 100.0 * (best - lb) / best if best < float("inf") else float("nan")
     paper = GAP0.get((r["dataset"], ml, cl, rep))
-    f = OPT.get((r["dataset"], ml, cl, rep))
-    if f is not None:
+    if f is not None and not beats_f[r["dataset"]]:
         with_f += 1
         if lb <= f + half_unit(f):
             below_f += 1
@@ -62,24 +72,35 @@ for r in rows:
             above_f.append(f"{r['dataset']} {r['file']}: bound {lb} > f {f}")
         # within the paper's branch-and-bound tolerance 1e-4 of its incumbent, or below it
         ipc_at_f += isse <= f * (1 + 1e-4) + half_unit(f)
-    per[r["dataset"]].append((gap, paper, float(r["ipc_seconds"])))
+    per[r["dataset"]].append((gap, paper, float(r["ipc_seconds"]), r["ipc_status"] == "optimal"))
     total += 1
     wins += isse <= bsse + 1e-9 * bsse
     print(f"| {r['dataset']} | {r['file']} | {ml} | {cl} | {r['ipc_status']} | {isse:.4f} | {bsse:.4f} | "
           f"{f if f is not None else '-'} | {lb:.4f} | {gap:.3f} | {paper if paper is not None else '-'} | {r['cut_rounds']} | "
           f"{float(r['ipc_seconds']):.1f} |")
 print("\n| dataset | instances | mean gap % (ckm) | mean root gap % (paper, same instances) "
-      "| mean root gap % (paper, dataset) | mean ipc s |")
-print("|---|---|---|---|---|---|")
+      "| mean root gap % (paper, dataset) | gap < 0.01 %: ckm / paper | proven optimal (ckm) | mean ipc s |")
+print("|---|---|---|---|---|---|---|---|")
+tot = collections.Counter()
 for ds, v in per.items():
-    papers = [p for _, p, _ in v if p is not None]
-    print(f"| {ds} | {len(v)} | {statistics.mean(g for g, _, _ in v):.3f} | "
+    papers = [p for _, p, _, _ in v if p is not None]
+    small_ckm = sum(g < 0.01 for g, _, _, _ in v)
+    small_paper = sum(p < 0.01 for p in papers)
+    proven = sum(o for _, _, _, o in v)
+    tot.update(n=len(v), ckm=small_ckm, paper=small_paper, papers=len(papers), proven=proven)
+    print(f"| {ds} | {len(v)} | {statistics.mean(g for g, _, _, _ in v):.3f} | "
           f"{statistics.mean(papers) if papers else float('nan'):.3f} | "
           f"{statistics.mean(ALL_GAP0[ds]) if ALL_GAP0[ds] else float('nan'):.3f} | "
-          f"{statistics.mean(s for _, _, s in v):.1f} |")
+          f"{small_ckm} / {small_paper if papers else '-'} | {proven} | "
+          f"{statistics.mean(s for _, _, s, _ in v):.1f} |")
+print(f"| all | {tot['n']} | | | | {tot['ckm']} / {tot['paper']} (of {tot['papers']}) | {tot['proven']} | |")
 print(f"\nIPC-k-means SSE <= blpkm best-of-10 SSE on {wins} of {total} instances.")
-print(f"\nAgainst the paper's optimal values f (Tables B.12-B.22, 6 significant digits): safe bound <= f on "
-      f"{below_f} of {with_f} instances; IPC-k-means SSE <= f (1 + 1e-4) on {ipc_at_f} of {with_f}.")
+print(f"\nAgainst the paper's optimal values f (Tables B.12-B.22, 6 significant digits), on the datasets where "
+      f"f describes the stored instances: safe bound <= f on {below_f} of {with_f} instances; IPC-k-means SSE "
+      f"<= f (1 + 1e-4) on {ipc_at_f} of {with_f}.")
+for ds, c in beats_f.items():
+    print(f"- {ds}: f not used — on {c} of {len(per[ds])} instances a labelling ckm found (and its checker "
+          f"accepted) has an SSE below f (1 - 1e-4), so f is not the optimum of the stored instance.")
 for line in above_f:
     print(f"- BOUND ABOVE PUBLISHED OPTIMUM: {line}")
 sys.exit(3 if above_f else 0)

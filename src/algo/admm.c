@@ -15,7 +15,10 @@
  *   round    t -> argmax_j p_tj. When the rounded labels violate a constraint (the
  *            iteration did not reach a feasible binary point), they are repaired by one
  *            exact assignment step to the centers of the rounded labels, and the repair is
- *            counted in the message. Never is an infeasible labelling returned.
+ *            counted in the message. Never is an infeasible labelling returned, nor one
+ *            whose SSE is above the restart's feasible start (the start is kept then, and
+ *            counted: with heavy weighted groups and exact sizes the iteration can cycle
+ *            and its repaired rounding land far above the start).
  *   restarts n_init, seeded (seed, r); the lowest SSE wins.
  */
 #include "admm.h"
@@ -61,7 +64,7 @@ ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
         (rc = ckm_admm_ws_init(&ws, r, err)) != CKM_OK)
         goto done;
     double best_sse = INFINITY;
-    int repaired = 0, converged = 0, total_iter = 0;
+    int repaired = 0, converged = 0, total_iter = 0, kept = 0;
     ckm_status why = CKM_STATUS_FEASIBLE;
     int stopped = 0;
     out->status = CKM_STATUS_FEASIBLE;
@@ -114,6 +117,11 @@ ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
                     sse0, info.iterations, info.converged ? "converged" : "not converged", info.residual, info.binary_gap,
                     info.rho);
         double sse = ckm_group_sse(r, lab, C, wsum);
+        if (sse > sse0) { /* never worse than the feasible start the restart began from */
+            memcpy(lab, start, s * sizeof(int32_t));
+            sse = ckm_group_sse(r, lab, C, wsum);
+            kept++;
+        }
         ckm_restart_done(ctx, "admm", rs, lab, s, sse, info.iterations, &best_sse, out);
     }
     if (stopped)
@@ -121,9 +129,10 @@ ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
     if (out->status == CKM_STATUS_FEASIBLE || stopped)
         snprintf(out->message, sizeof out->message,
                  "%s%d restart%s, %d ADMM iterations; %d converged to a binary point, %d rounded labellings "
-                 "violated a constraint and were repaired by the exact assignment step",
+                 "violated a constraint and were repaired by the exact assignment step, %d ended above their "
+                 "feasible start's SSE and kept the start",
                  stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "", out->restarts,
-                 out->restarts == 1 ? "" : "s", total_iter, converged, repaired);
+                 out->restarts == 1 ? "" : "s", total_iter, converged, repaired, kept);
 done:
     ckm_admm_ws_free(ws);
     ckm_assign_free(&asg);
