@@ -11,8 +11,8 @@
  *   5. k = 2 only: a cannot-link chain a-b-c forces a and c together (two clusters), so the
  *      groups of one colour in one component of the cannot-link graph are merged (every
  *      feasible labelling keeps them together: it is exactly the 2-colouring up to a swap),
- *      the groups rebuilt, the cannot-links lifted again and the proofs of 4 rerun on the
- *      heavier groups. Groups are then no longer only must-link components (r->k2_merged).
+ *      the groups rebuilt, the cannot-links lifted again and the group proofs of 4 (the
+ *      component weight and count ones) rerun on the heavier groups. Groups are then no longer only must-link components (r->k2_merged).
  */
 #include "core.h"
 #include "pairset.h"
@@ -294,10 +294,10 @@ static bool lift_cannot_links(const ckm_problem *p, ckm_reduced *r, ckm_pairset 
     return true;
 }
 
-/* The quick infeasibility proofs, cheapest first; builds the cannot-link graph g of r (left
- * empty when there are no cannot-links or a cheaper proof succeeded). */
-static bool quick_proofs(const ckm_problem *p, const ckm_reduced *r, const ckm_pairset *clset, graph *g,
-                         int *infeasible, char *reason, size_t reason_len)
+/* The proofs of 4 that need no cannot-link: sum lo > n, sum hi < n, a group heavier than every
+ * maximum, fewer groups than clusters that need a point; cheapest first. */
+static void group_proofs(const ckm_problem *p, const ckm_reduced *r, int *infeasible, char *reason,
+                         size_t reason_len)
 {
     size_t n = p->n, s = r->s;
     size_t sum_lo, sum_hi, max_hi = 0, need_point = 0, wmax = 0, wmax_at = 0;
@@ -332,8 +332,12 @@ static bool quick_proofs(const ckm_problem *p, const ckm_reduced *r, const ckm_p
                  s, need_point);
         *infeasible = 1;
     }
-    if (*infeasible || r->n_cl == 0)
-        return true;
+}
+
+/* The greedy cannot-link clique proof; builds the cannot-link graph g of r (r->n_cl > 0). */
+static bool clique_proof(const ckm_problem *p, const ckm_reduced *r, const ckm_pairset *clset, graph *g,
+                         int *infeasible, char *reason, size_t reason_len)
+{
     size_t *ea = ckm_alloc_array(r->n_cl, sizeof(size_t)), *eb = ckm_alloc_array(r->n_cl, sizeof(size_t));
     bool built = ea && eb;
     if (built) {
@@ -341,7 +345,7 @@ static bool quick_proofs(const ckm_problem *p, const ckm_reduced *r, const ckm_p
             ea[e] = r->cl[2 * e];
             eb[e] = r->cl[2 * e + 1];
         }
-        built = graph_build(g, s, r->n_cl, ea, eb);
+        built = graph_build(g, r->s, r->n_cl, ea, eb);
     }
     free(ea);
     free(eb);
@@ -469,26 +473,26 @@ ckm_error ckm_reduce(const ckm_problem *p, ckm_reduced **out, int *infeasible, c
         r = NULL;
         goto done;
     }
-    if (!quick_proofs(p, r, &clset, &g, infeasible, reason, reason_len))
+    group_proofs(p, r, infeasible, reason, reason_len);
+    if (!*infeasible && r->n_cl > 0 && !clique_proof(p, r, &clset, &g, infeasible, reason, reason_len))
         goto nomem;
     if (!*infeasible && p->k == 2 && r->n_cl > 0) {
         size_t merged;
         if (!k2_merge(r, &g, parent, &merged, infeasible, reason, reason_len))
             goto nomem;
         if (!*infeasible && merged < r->s) {
-            /* rebuild on the merged groups; no cannot-link can lie inside one (2-colouring) */
+            /* rebuild on the merged groups; no cannot-link can lie inside one (2-colouring),
+             * and the merged cannot-link graph is bipartite (no clique of 3), so only the
+             * proofs on the heavier groups can newly succeed */
             ckm_reduced *m = reduced_new(p);
             ckm_pairset_free(&clset);
             ckm_pairset_init(&clset);
-            graph_free(&g);
-            g = (graph){NULL, NULL};
             ckm_reduced_free(r);
             r = m;
             if (!r || !build_groups(p, parent, scratch, r) || !lift_cannot_links(p, r, &clset, &inside))
                 goto nomem;
             r->k2_merged = 1;
-            if (!quick_proofs(p, r, &clset, &g, infeasible, reason, reason_len))
-                goto nomem;
+            group_proofs(p, r, infeasible, reason, reason_len);
         }
     }
     goto done;
