@@ -119,7 +119,7 @@ ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
         double sse = ckm_group_sse(r, lab, C, wsum);
         if (sse > sse0) { /* never worse than the feasible start the restart began from */
             memcpy(lab, start, s * sizeof(int32_t));
-            sse = ckm_group_sse(r, lab, C, wsum);
+            sse = sse0;
             kept++;
         }
         ckm_restart_done(ctx, "admm", rs, lab, s, sse, info.iterations, &best_sse, out);
