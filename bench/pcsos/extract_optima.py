@@ -18,14 +18,16 @@ NUM = re.compile(r"-?\d+(\.\d+)?(e[+-]\d+)?%?")
 CAPTION = re.compile(r"Table B\.(\d+): Dataset (\S+), k=(\d+)\.")
 
 lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
-print("dataset,k,n_ml,n_cl,replicate,root_size,f,root_gap_pct")
+rows = []
 for i, line in enumerate(lines):
     m = CAPTION.match(line)
     if not m:
         continue
     name, k = m.group(2), int(m.group(3))
     name = name if name == "ECG5000" else name.lower()
-    start = max(t for t in range(i) if lines[t].strip() == "ml")
+    start = max((t for t in range(i) if lines[t].strip() == "ml"), default=None)
+    if start is None:
+        sys.exit(f"extract_optima: no 'ml' column before the caption of the table for {name}")
     nums = [x for l in lines[start + 1:i] for x in l.split() if NUM.fullmatch(x)]
     cols = [nums[30 * a:30 * a + 30] for a in range(8)]
     ml, cl, seed, size, f, _, _, gap0 = cols
@@ -34,4 +36,8 @@ for i, line in enumerate(lines):
             or sorted(set(seed)) != ["0", "1", "2", "3", "4"]):
         sys.exit(f"extract_optima: table for {name} does not have the expected columns")
     for a in range(30):
-        print(f"{name},{k},{ml[a]},{cl[a]},{seed[a]},{size[a]},{float(f[a]):.6g},{gap0[a][:-1]}")
+        rows.append(f"{name},{k},{ml[a]},{cl[a]},{seed[a]},{size[a]},{float(f[a]):.6g},{gap0[a][:-1]}")
+if not rows:
+    sys.exit("extract_optima: no 'Table B.N: Dataset NAME, k=K.' caption in the file")
+print("dataset,k,n_ml,n_cl,replicate,root_size,f,root_gap_pct")
+print("\n".join(rows))
