@@ -23,7 +23,8 @@ typedef struct cli_opt {
     char short_name;     /* 0 = none */
     const char *metavar; /* NULL for a flag */
     const char *help;
-    const char *value;   /* parsed value ("1" for a present flag), NULL when absent */
+    const char *value;   /* parsed value (a flag: "1", "2", "3" for given once, twice (-vv),
+                            3+ times), NULL when absent */
 } cli_opt;
 
 /* Parse argv[first..] against opts (values stored in opts[i].value); positional

@@ -33,7 +33,7 @@ static void log_stderr(void *user, const char *line)
 }
 
 enum { O_K, O_CONS, O_MIN, O_MAX, O_SIZES, O_BAL, O_ALGO, O_DIST, O_INIT, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
-       O_CUTS, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
+       O_CUTS, O_GAP, O_NODES, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
        O_STD, O_VERBOSE, O_QUIET, O_HELP, O_COUNT };
 
 static void usage(cli_opt *opts)
@@ -45,9 +45,10 @@ static void usage(cli_opt *opts)
            "'n d k' format) into K clusters, honouring the given constraints.\n\noptions:\n");
     cli_print_options(opts, O_COUNT);
     printf("\ndefaults: --algorithm %s --seed %llu --n-init %d --max-iter %d (0 = algorithm's own: kmeans 300,\n"
-           "          blpkm 100, cop 300, sizeflow 300, bckm 100, admm 1000, ipc 100) --tol %g --time-limit none --cut-rounds %d --threads 0 (all cores);\n"
+           "          blpkm 100, cop 300, sizeflow 300, bckm 100, admm 1000, ipc 100) --tol %g --time-limit none --cut-rounds %d --gap %g\n"
+           "          --node-limit 0 (none) --threads 0 (all cores; with exact, OpenBLAS then runs 1 thread per worker);\n"
            "          size bounds 1..n per cluster (no empty cluster)\n",
-           s.algorithm, (unsigned long long)s.seed, s.n_init, s.max_iter, s.tol, s.cut_rounds);
+           s.algorithm, (unsigned long long)s.seed, s.n_init, s.max_iter, s.tol, s.cut_rounds, s.gap);
     printf("algorithms:\n");
     for (size_t i = 0; i < ckm_algorithm_count(); i++) {
         const ckm_algorithm_info *a = ckm_algorithm_at(i);
@@ -86,6 +87,8 @@ int cmd_cluster(int argc, char **argv)
         [O_TOL] = {"tol", 0, "X", "kmeans: center-shift tolerance (relative to mean variance); admm: relative std of the last 10 objective values", NULL},
         [O_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; best labelling so far is returned", NULL},
         [O_CUTS] = {"cut-rounds", 0, "N", "ipc: cutting-plane rounds after the first SDP solve (0 = none)", NULL},
+        [O_GAP] = {"gap", 0, "X", "ipc, exact: relative gap (SSE - bound) / SSE that counts as optimal; exact prunes nodes within it", NULL},
+        [O_NODES] = {"node-limit", 0, "N", "exact: stop after N branch-and-cut nodes (0 = no limit)", NULL},
         [O_THREADS] = {"threads", 'j', "N", "worker threads for parallel algorithms, N >= 1 also caps OpenBLAS at N (0 = all cores)", NULL},
         [O_LABELS_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line, input order", NULL},
         [O_CENTERS_OUT] = {"centers-out", 0, "FILE", "write K rows of cluster means (CSV)", NULL},
@@ -94,7 +97,7 @@ int cmd_cluster(int argc, char **argv)
         [O_FORMAT] = {"format", 0, "auto|csv|keel|pcsos", "input format (default auto)", NULL},
         [O_HEADER] = {"header", 0, "auto|yes|no", "first line of delimited text is a header (default auto)", NULL},
         [O_STD] = {"standardize", 0, NULL, "scale features to mean 0, population std 1 first", NULL},
-        [O_VERBOSE] = {"verbose", 'v', NULL, "progress on stderr", NULL},
+        [O_VERBOSE] = {"verbose", 'v', NULL, "progress on stderr (-vv: also each node's / solve's steps, -vvv: debug)", NULL},
         [O_QUIET] = {"quiet", 'q', NULL, "print nothing on success", NULL},
         [O_HELP] = {"help", 'h', NULL, "show this help", NULL},
     };
@@ -152,9 +155,18 @@ int cmd_cluster(int argc, char **argv)
         return EXIT_USAGE;
     if ((v = opts[O_CUTS].value) && !cli_int(cmd, "cut-rounds", v, 0, &s.cut_rounds))
         return EXIT_USAGE;
+    if ((v = opts[O_GAP].value) && !cli_double(cmd, "gap", v, 0.0, &s.gap))
+        return EXIT_USAGE;
+    if (!(s.gap < 1.0)) {
+        fprintf(stderr, "ckm cluster: --gap: '%s' is not below 1 (a relative gap in [0, 1))\n", v);
+        return EXIT_USAGE;
+    }
+    if ((v = opts[O_NODES].value) && !cli_int(cmd, "node-limit", v, 0, &s.node_limit))
+        return EXIT_USAGE;
     if ((v = opts[O_THREADS].value) && !cli_int(cmd, "threads", v, 0, &s.threads))
         return EXIT_USAGE;
-    cli_cap_blas_threads(s.threads);
+    /* exact runs nodes on several workers: one OpenBLAS thread each, or they oversubscribe */
+    cli_cap_blas_threads(strcmp(s.algorithm, "exact") == 0 ? 1 : s.threads);
     if ((v = opts[O_LABEL_COL].value) && !cli_label_column(cmd, v, &ro))
         return EXIT_USAGE;
     if ((v = opts[O_FORMAT].value)) {
@@ -178,7 +190,7 @@ int cmd_cluster(int argc, char **argv)
     }
     bool quiet = opts[O_QUIET].value != NULL;
     if (opts[O_VERBOSE].value) {
-        s.verbosity = 1;
+        s.verbosity = atoi(opts[O_VERBOSE].value); /* 1, 2 or 3 */
         s.log = log_stderr;
     }
     const char *inputs[] = {data, opts[O_CONS].value, opts[O_SIZES].value};
@@ -292,8 +304,12 @@ int cmd_cluster(int argc, char **argv)
             printf(" %zu", res->sizes[j]);
         printf("\n  violated     %zu of %zu constraints\n", res->violations,
                ckm_problem_must_link_count(p) + ckm_problem_cannot_link_count(p));
-        printf("  restarts     %d (best converged in %d iterations), seed %llu\n", res->restarts,
-               res->iterations, (unsigned long long)res->seed);
+        if (strcmp(res->algorithm, "exact") == 0)
+            printf("  nodes        %zu (root gap %.3g%%), seed %llu\n", res->nodes, 100.0 * res->root_gap,
+                   (unsigned long long)res->seed);
+        else
+            printf("  restarts     %d (best converged in %d iterations), seed %llu\n", res->restarts,
+                   res->iterations, (unsigned long long)res->seed);
         if (have_scores)
             printf("  vs labels    ARI %.4f  NMI %.4f  AMI %.4f\n", sc.ari, sc.nmi, sc.ami);
         printf("  time         %.3f s\n", res->time.total_s);

@@ -36,10 +36,18 @@ bool cli_parse(const char *cmd, int argc, char **argv, int first, cli_opt *opts,
                     o = &opts[i];
             if (eq)
                 inline_val = eq + 1;
-        } else if (arg[2] == '\0') {
-            for (size_t i = 0; i < nopts; i++)
-                if (opts[i].short_name == arg[1])
+        } else {
+            /* -x, or -xx / -xxx: a repeated flag (counted below) */
+            size_t len = strlen(arg + 1), same = 1;
+            while (same < len && arg[1 + same] == arg[1])
+                same++;
+            for (size_t i = 0; i < nopts && same == len && len <= 3; i++)
+                if (opts[i].short_name == arg[1] && (len == 1 || !opts[i].metavar))
                     o = &opts[i];
+            if (o && len > 1) {
+                o->value = len == 2 ? (o->value ? "3" : "2") : "3";
+                continue;
+            }
         }
         if (!o) {
             fprintf(stderr, "ckm %s: unknown option '%s' (see 'ckm %s --help')\n", cmd, arg, cmd);
@@ -50,7 +58,7 @@ bool cli_parse(const char *cmd, int argc, char **argv, int first, cli_opt *opts,
                 fprintf(stderr, "ckm %s: option --%s takes no value\n", cmd, o->name);
                 return false;
             }
-            o->value = "1";
+            o->value = !o->value ? "1" : strcmp(o->value, "1") == 0 ? "2" : "3"; /* given 1, 2, 3+ times */
             continue;
         }
         if (inline_val) {

@@ -328,6 +328,12 @@ typedef struct ckm_settings {
     int cut_rounds;        /* ipc: cutting-plane rounds after the first SDP solve (the
                               paper's root limit 50 is the default); 0 = the bound of
                               the plain relaxation; >= 0 */
+    double gap;            /* ipc, exact: relative optimality tolerance; a labelling is
+                              proven optimal when (SSE - lower bound) / SSE <= gap, and
+                              exact prunes a node whose bound is within gap of the
+                              incumbent; default 1e-4 (the paper's), in [0, 1) */
+    int node_limit;        /* exact: branch-and-cut nodes to process before stopping with
+                              status ITERATION_LIMIT; 0 = no limit (default); >= 0 */
     int verbosity;         /* 0 quiet (default), 1 progress, 2 debug */
     ckm_log_fn log;        /* receives progress lines; NULL = discard */
     void *log_user;
@@ -374,6 +380,8 @@ typedef struct ckm_result {
     int iterations;          /* iterations of the best restart */
     int restarts;            /* restarts actually run */
     size_t super_points;     /* groups after merging must-link components (k = 2: and cannot-link chains) */
+    size_t nodes;            /* exact: branch-and-cut nodes processed; 0 for other algorithms */
+    double root_gap;         /* exact: (best SSE after the root - root bound) / that SSE; NAN otherwise */
     char algorithm[32];
     uint64_t seed;
     ckm_timings time;

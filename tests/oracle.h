@@ -1,7 +1,7 @@
 /*
  * oracle.h -- brute-force truth for tiny constrained instances: enumerate all k^n
  * labellings, keep those meeting every must-link, cannot-link and size bound, return the
- * minimum SSE (INFINITY when none is feasible). n <= 10, k <= 3.
+ * minimum SSE (INFINITY when none is feasible). n <= 12, k <= 4 (k^n labellings: keep it small).
  */
 #ifndef CKM_TEST_ORACLE_H
 #define CKM_TEST_ORACLE_H
@@ -19,14 +19,14 @@ typedef struct oracle_pair {
 __attribute__((unused)) static double oracle_best(const double *X, int n, int d, int k, const oracle_pair *pairs, int np,
                           const size_t *lo, const size_t *hi, int32_t *best_labels)
 {
-    int32_t lab[10];
+    int32_t lab[12];
     long total = 1;
     for (int i = 0; i < n; i++)
         total *= k;
     double best = INFINITY;
     for (long code = 0; code < total; code++) {
         long c = code;
-        size_t size[3] = {0, 0, 0};
+        size_t size[4] = {0, 0, 0, 0};
         for (int i = 0; i < n; i++) {
             lab[i] = (int32_t)(c % k);
             c /= k;

@@ -30,6 +30,8 @@ typedef struct ckm_algo_out {
     double lower_bound;  /* -INFINITY unless proven */
     int iterations;      /* of the kept restart */
     int restarts;        /* run */
+    size_t nodes;        /* branch-and-cut nodes processed (exact) */
+    double root_gap;     /* exact: gap after the root node; NAN otherwise */
     char message[CKM_MESSAGE_LEN];
 } ckm_algo_out;
 
@@ -62,6 +64,8 @@ ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
                         ckm_err *err);
 ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
                        ckm_err *err);
+ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
+                         ckm_err *err);
 ckm_error ckm_algo_cop(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
                        ckm_err *err);
 

@@ -24,7 +24,7 @@
  *            IPC-k-means runs again every 5 rounds (a better incumbent lets the solver stop
  *            at it); then one full-accuracy solve polishes the bound and IPC-k-means runs
  *            from the final solution; the best labelling is kept.
- *   status   optimal when (SSE - bound) / SSE <= 1e-4 (the paper's tolerance), else
+ *   status   optimal when (SSE - bound) / SSE <= settings.gap (default 1e-4, the paper's), else
  *            feasible with the gap reported by the driver.
  * Trivial cases: k = 1 or s = k have one partition (up to relabelling); its SSE is the bound.
  */
@@ -32,6 +32,7 @@
 #include "assign.h"
 #include "centers.h"
 #include "exact_step.h"
+#include "ipc.h"
 #include "linalg.h"
 #include "sdp.h"
 #include "seeding.h"
@@ -41,7 +42,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define IPC_GAP_TOL 1e-4
 #define IPC_CUTS_PER_ROUND 1000
 #define IPC_ROUND_ITERS 200    /* ADMM iterations per cutting-plane round (inexact rounds) */
 #define IPC_PATIENCE 3         /* stall test over this many rounds */
@@ -162,24 +162,96 @@ static ckm_error solve_sdp(ipc_run *run, ckm_sdp *sdp, const ckm_sdp_params *par
     return rc;
 }
 
-/* an incumbent exists and its gap to the bound lb is above the optimality tolerance */
-static bool gap_open(const ipc_run *run, double lb)
+
+/* The BLPKM iteration from given centers (the incumbent's): the node's exact feasibility
+ * check (its first assignment is the MILP of the node's constraints) and a cheap labelling. */
+static ckm_error from_centers(ipc_run *run, const double *centers, ckm_algo_out *out, ckm_err *err)
 {
-    return isfinite(run->best_sse) && run->best_sse - lb > IPC_GAP_TOL * run->best_sse;
+    const ckm_reduced *r = run->r;
+    memcpy(run->C, centers, r->k * r->d * sizeof(double));
+    ckm_lloyd_stats st;
+    ckm_error rc = ckm_exact_lloyd(run->ctx, run->asg, r, CKM_DISTANCE_SQEUCLIDEAN, run->max_iter, "ipc-start", 0,
+                                   run->C, run->wsum, run->cost, run->cur, run->kept, &st, out, err);
+    if (rc != CKM_OK)
+        return rc;
+    run->lp_steps += st.lp_steps;
+    run->mip_steps += st.mip_steps;
+    if (st.infeasible) {
+        run->infeasible = 1;
+        return CKM_OK;
+    }
+    if (st.stopped) {
+        run->why = st.why;
+        run->stopped = 1;
+    }
+    if (st.have) {
+        double sse = ckm_group_sse(r, run->kept, run->C, run->wsum);
+        if (sse < run->best_sse) {
+            run->best_sse = sse;
+            memcpy(out->labels, run->kept, r->s * sizeof(int32_t));
+            out->has_labels = 1;
+            out->iterations = st.iterations;
+        }
+    }
+    return CKM_OK;
 }
 
-ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
+/* k = 1 or s = k: one partition up to relabelling (all groups together, or one group per
+ * cluster); its SSE is the bound, or the constraints (sizes) exclude it. */
+static ckm_error single_partition(ipc_run *run, ckm_algo_out *out, ckm_err *err)
+{
+    const ckm_reduced *r = run->r;
+    size_t s = r->s, k = r->k;
+    for (size_t t = 0; t < s; t++)
+        run->cur[t] = k == 1 ? 0 : (int32_t)t;
+    ckm_group_means(r, run->cur, run->C, run->wsum);
+    ckm_lloyd_stats st;
+    ckm_error rc = ckm_exact_lloyd(run->ctx, run->asg, r, CKM_DISTANCE_SQEUCLIDEAN, run->max_iter, "ipc", 0, run->C,
+                                   run->wsum, run->cost, run->cur, run->kept, &st, out, err);
+    if (rc != CKM_OK)
+        return rc;
+    if (st.infeasible) {
+        run->infeasible = 1;
+        return CKM_OK;
+    }
+    if (!st.have) {
+        run->stopped = 1;
+        run->why = st.why;
+        return CKM_OK;
+    }
+    double sse = ckm_group_sse(r, run->kept, run->C, run->wsum);
+    ckm_restart_done(run->ctx, "ipc", 0, run->kept, s, sse, st.iterations, &run->best_sse, out);
+    out->lower_bound = sse;
+    out->status = CKM_STATUS_OPTIMAL;
+    snprintf(out->message, sizeof out->message, "%s: a single partition is possible, so it is optimal",
+             k == 1 ? "k = 1" : "as many must-link groups as clusters");
+    return CKM_OK;
+}
+
+/* an incumbent exists and its gap to the bound lb is above the tolerance */
+static bool gap_open_tol(const ipc_run *run, double lb, double tol)
+{
+    return isfinite(run->best_sse) && run->best_sse - lb > tol * run->best_sse;
+}
+
+ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_ipc_opts *o, ckm_algo_out *out,
+                       ckm_ipc_stats *stats, ckm_sdp **sdp_out, ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k;
     int max_iter = set->max_iter > 0 ? set->max_iter : 100;
+    double tol = o->gap;
+    memset(stats, 0, sizeof *stats);
+    if (sdp_out)
+        *sdp_out = NULL;
     out->lower_bound = -INFINITY;
+    out->status = CKM_STATUS_FEASIBLE;
     for (size_t j = 0; j < k; j++)
         if (r->lo[j] == 0)
             return ckm_fail(err, CKM_ERR_UNSUPPORTED,
-                            "ipc: the SDP bound assumes every cluster is non-empty, but cluster %zu may be empty "
+                            "%s: the SDP bound assumes every cluster is non-empty, but cluster %zu may be empty "
                             "(lower size bound 0); use blpkm, or a lower bound >= 1",
-                            j);
+                            set->algorithm, j);
     ckm_assign asg;
     ckm_sdp *sdp = NULL;
     memset(&asg, 0, sizeof asg);
@@ -187,64 +259,58 @@ ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_ou
     double *cost = ckm_alloc_array(s * k, sizeof(double)), *M = ckm_alloc_array(s * d, sizeof(double));
     int32_t *cur = ckm_alloc_array(s, sizeof(int32_t)), *kept = ckm_alloc_array(s, sizeof(int32_t));
     ckm_error rc = CKM_OK;
+    ipc_run run = {ctx, r, &asg, C, wsum, cost, M, cur, kept, max_iter, o->incumbent, 0, 0, 0, CKM_STATUS_FEASIBLE, 0};
+    ckm_sdp_info si;
+    memset(&si, 0, sizeof si);
+    si.lower_bound = -INFINITY;
     if (!C || !wsum || !cost || !M || !cur || !kept) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "ipc: out of memory");
         goto done;
     }
     if ((rc = ckm_assign_init(&asg, r, err)) != CKM_OK)
         goto done;
-    out->status = CKM_STATUS_FEASIBLE;
     if (k == 1 || s == k) {
-        /* one partition up to relabelling: all groups together, or one group per cluster */
-        for (size_t t = 0; t < s; t++)
-            cur[t] = k == 1 ? 0 : (int32_t)t;
-        ckm_group_means(r, cur, C, wsum);
-        ckm_lloyd_stats st;
-        if ((rc = ckm_exact_lloyd(ctx, &asg, r, CKM_DISTANCE_SQEUCLIDEAN, max_iter, "ipc", 0, C, wsum, cost, cur, kept,
-                                  &st, out, err)) != CKM_OK || st.infeasible)
-            goto done;
-        if (!st.have) {
-            out->status = st.why;
-            goto done;
-        }
-        double sse = ckm_group_sse(r, kept, C, wsum), best = INFINITY;
-        ckm_restart_done(ctx, "ipc", 0, kept, s, sse, st.iterations, &best, out);
-        out->lower_bound = sse;
-        out->status = CKM_STATUS_OPTIMAL;
-        snprintf(out->message, sizeof out->message, "%s: a single partition is possible, so it is optimal",
-                 k == 1 ? "k = 1" : "as many must-link groups as clusters");
+        rc = single_partition(&run, out, err);
         goto done;
     }
-    /* 1. the root bound, 2. IPC-k-means from it, 3. cutting-plane rounds, IPC again */
+    if (o->centers && ((rc = from_centers(&run, o->centers, out, err)) != CKM_OK || run.infeasible || run.stopped))
+        goto done;
+    /* 1. the bound, 2. IPC-k-means from it, 3. cutting-plane rounds, IPC again */
     if ((rc = ckm_sdp_create(r, &sdp, err)) != CKM_OK)
         goto done;
+    if (o->inherit && (rc = ckm_sdp_import_cuts(sdp, r->comp, o->inherit, &stats->inherited, err)) != CKM_OK)
+        goto done;
+    if (o->warm_X)
+        ckm_sdp_warm_start(sdp, o->warm_X, o->warm_sigma);
     ckm_sdp_params par;
     ckm_sdp_params_default(&par);
-    ckm_sdp_info si;
+    par.prune_tol = tol;
+    par.upper_bound = run.best_sse;
     double t0 = ckm_now();
-    ipc_run run = {ctx, r, &asg, C, wsum, cost, M, cur, kept, max_iter, INFINITY, 0, 0, 0, CKM_STATUS_FEASIBLE, 0};
     if ((rc = solve_sdp(&run, sdp, &par, &si, err)) != CKM_OK)
         goto done;
-    ckm_ctx_log(ctx, 1, "ipc: SDP safe bound %.10g after %d iterations (%s, %.2f s)", si.lower_bound, si.iterations,
-                si.converged ? "converged" : "not converged", ckm_now() - t0);
-    if ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible)
-        goto done;
+    ckm_ctx_log(ctx, 1, "ipc: SDP safe bound %.10g after %d iterations (%s%s, %.2f s)", si.lower_bound, si.iterations,
+                si.converged ? "converged" : "not converged", stats->inherited ? ", inherited cuts" : "",
+                ckm_now() - t0);
+    if (o->heuristic_first && !run.stopped && (gap_open_tol(&run, si.lower_bound, tol) || !isfinite(run.best_sse)))
+        if ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible)
+            goto done;
     ckm_rng crng;
     ckm_rng_seed(&crng, set->seed, 0x5d9);
-    int rounds = 0;
-    size_t cuts_total = 0;
     double hist[IPC_PATIENCE + 1]; /* the bound after the last rounds, for the stall test */
     hist[0] = si.lower_bound;
     par.max_iter = IPC_ROUND_ITERS;
-    while (!run.stopped && rounds < set->cut_rounds && gap_open(&run, si.lower_bound)) {
+    /* without an incumbent (a child before its heuristic) the rounds run to their limit */
+    while (!run.stopped && stats->rounds < o->cut_rounds &&
+           (gap_open_tol(&run, si.lower_bound, tol) || !isfinite(run.best_sse))) {
         ckm_cut_stats cs;
         if ((rc = ckm_sdp_separate(sdp, &crng, IPC_CUTS_PER_ROUND, &cs, err)) != CKM_OK)
             goto done;
         size_t added = cs.added_pair + cs.added_triangle + cs.added_clique + cs.added_size;
         if (added == 0)
             break;
-        rounds++;
-        cuts_total += added;
+        int rounds = ++stats->rounds;
+        stats->cuts_added += added;
         par.upper_bound = run.best_sse;
         if ((rc = solve_sdp(&run, sdp, &par, &si, err)) != CKM_OK)
             goto done;
@@ -264,32 +330,40 @@ ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_ou
             goto done;
     }
     /* polish: the rounds were solved inexactly; one solve to full accuracy from the last iterate */
-    if (rounds > 0 && !run.stopped && gap_open(&run, si.lower_bound)) {
+    if (stats->rounds > 0 && !run.stopped && (gap_open_tol(&run, si.lower_bound, tol) || !isfinite(run.best_sse))) {
         ckm_sdp_params_default(&par);
+        par.prune_tol = tol;
         par.upper_bound = run.best_sse;
         if ((rc = solve_sdp(&run, sdp, &par, &si, err)) != CKM_OK)
             goto done;
         ckm_ctx_log(ctx, 1, "ipc: final solve: safe bound %.10g (%d iterations, %s, %.2f s)", si.lower_bound,
                     si.iterations, si.converged ? "converged" : "not converged", ckm_now() - t0);
     }
-    if (rounds > 0 && !run.stopped && gap_open(&run, si.lower_bound))
+    if ((stats->rounds > 0 || !o->heuristic_first) && !run.stopped &&
+        (gap_open_tol(&run, si.lower_bound, tol) || !isfinite(run.best_sse)))
         if ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible)
             goto done;
     out->lower_bound = si.lower_bound;
-    double gap = isfinite(run.best_sse) ? (run.best_sse - si.lower_bound) / fmax(run.best_sse, 1e-300) : INFINITY;
     if (run.stopped)
         out->status = run.why;
-    else if (gap <= IPC_GAP_TOL)
+    else if (isfinite(run.best_sse) && !gap_open_tol(&run, si.lower_bound, tol))
         out->status = CKM_STATUS_OPTIMAL;
-    snprintf(out->message, sizeof out->message,
-             "%sSDP: %d cutting-plane round%s (%zu cuts added), last solve %d ADMM iterations (%s); IPC-k-means: %d "
-             "restart%s, %zu assignment steps with an integral LP, %zu with CBC",
-             run.stopped ? (run.why == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "", rounds,
-             rounds == 1 ? "" : "s", cuts_total, si.iterations,
-             si.pruned ? "stopped: the bound reached the incumbent" : si.converged ? "converged" : "not converged",
-             out->restarts, out->restarts == 1 ? "" : "s", run.lp_steps, run.mip_steps);
 done:
-    ckm_sdp_free(sdp);
+    if (rc == CKM_OK && run.infeasible)
+        out->status = CKM_STATUS_INFEASIBLE; /* exact_step wrote the reason */
+    else if (rc == CKM_OK && run.stopped && out->status != CKM_STATUS_OPTIMAL)
+        out->status = run.why;
+    stats->last_iterations = si.iterations;
+    stats->converged = si.converged;
+    stats->pruned = si.pruned;
+    stats->lp_steps = run.lp_steps;
+    stats->mip_steps = run.mip_steps;
+    stats->stopped = run.stopped;
+    stats->best_sse = run.best_sse;
+    if (sdp_out && o->keep_sdp && rc == CKM_OK)
+        *sdp_out = sdp;
+    else
+        ckm_sdp_free(sdp);
     ckm_assign_free(&asg);
     free(C);
     free(wsum);
@@ -297,5 +371,70 @@ done:
     free(M);
     free(cur);
     free(kept);
+    return rc;
+}
+
+double ckm_ipc_branch_pair(const ckm_reduced *r, const double *Xhat, size_t *pa, size_t *pb)
+{
+    size_t s = r->s;
+    double best = -1.0, best_z = -1.0;
+    size_t za = 0, zb = 0;
+    *pa = *pb = 0;
+    for (size_t a = 0; a < s; a++) {
+        double va = sqrt((double)r->weight[a]);
+        for (size_t b = a + 1; b < s; b++) {
+            double vb = sqrt((double)r->weight[b]);
+            double zab = Xhat[a * s + b] / (va * vb);
+            bool cl = false;
+            for (size_t e = 0; e < r->n_cl && !cl; e++)
+                cl = r->cl[2 * e] == a && r->cl[2 * e + 1] == b;
+            if (cl)
+                continue;
+            double dist = 0.0;
+            for (size_t c = 0; c < s; c++) {
+                double vc = sqrt((double)r->weight[c]);
+                double diff = (Xhat[a * s + c] / va - Xhat[b * s + c] / vb) / vc; /* Z_ac - Z_bc */
+                dist += (double)r->weight[c] * diff * diff;
+            }
+            double score = fmin(zab, dist);
+            if (score > best) {
+                best = score;
+                *pa = a;
+                *pb = b;
+            }
+            if (zab > best_z) {
+                best_z = zab;
+                za = a;
+                zb = b;
+            }
+        }
+    }
+    if (best <= 1e-12 && best_z >= 0.0) { /* an integral-looking solution: split its closest pair */
+        *pa = za;
+        *pb = zb;
+    }
+    return best;
+}
+
+ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
+{
+    ckm_ipc_opts o;
+    memset(&o, 0, sizeof o);
+    o.cut_rounds = ctx->s->cut_rounds;
+    o.incumbent = INFINITY;
+    o.gap = ctx->s->gap;
+    o.heuristic_first = true;
+    ckm_ipc_stats st;
+    ckm_error rc = ckm_ipc_node(ctx, r, &o, out, &st, NULL, err);
+    if (rc != CKM_OK || out->status == CKM_STATUS_INFEASIBLE || r->k == 1 || r->s == r->k)
+        return rc;
+    bool stopped = st.stopped;
+    snprintf(out->message, sizeof out->message,
+             "%sSDP: %d cutting-plane round%s (%zu cuts added), last solve %d ADMM iterations (%s); IPC-k-means: %d "
+             "restart%s, %zu assignment steps with an integral LP, %zu with CBC",
+             stopped ? (out->status == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "", st.rounds,
+             st.rounds == 1 ? "" : "s", st.cuts_added, st.last_iterations,
+             st.pruned ? "stopped: the bound reached the incumbent" : st.converged ? "converged" : "not converged",
+             out->restarts, out->restarts == 1 ? "" : "s", st.lp_steps, st.mip_steps);
     return rc;
 }

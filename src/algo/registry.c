@@ -33,6 +33,10 @@ static const ckm_algo algorithms[] = {
       "IPC-k-means (Piccialli et al. 2022): SDP-seeded BLPKM with a safe SDP lower bound and certified gap",
       CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS, 1},
      ckm_algo_ipc},
+    {{"exact",
+      "PC-SOS-SDP branch-and-cut (Piccialli et al. 2022): global optimum with a proof, or a certified gap at a limit",
+      CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS, 1},
+     ckm_algo_exact},
 };
 
 #define N_ALGOS (sizeof algorithms / sizeof algorithms[0])

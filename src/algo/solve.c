@@ -27,6 +27,8 @@ void ckm_settings_default(ckm_settings *s)
     s->time_limit_s = 0.0;
     s->threads = 0;
     s->cut_rounds = 50;
+    s->gap = 1e-4;
+    s->node_limit = 0;
     s->verbosity = 0;
 }
 
@@ -74,6 +76,10 @@ static ckm_error validate_settings(const ckm_settings *s, const ckm_algo **algo,
         return ckm_fail(err, CKM_ERR_INVALID, "time limit is NaN");
     if (s->cut_rounds < 0)
         return ckm_fail(err, CKM_ERR_INVALID, "cut_rounds = %d: need >= 0 (0 = no cutting planes)", s->cut_rounds);
+    if (!(s->gap >= 0.0 && s->gap < 1.0))
+        return ckm_fail(err, CKM_ERR_INVALID, "gap = %g: need a relative tolerance in [0, 1)", s->gap);
+    if (s->node_limit < 0)
+        return ckm_fail(err, CKM_ERR_INVALID, "node_limit = %d: need >= 0 (0 = no limit)", s->node_limit);
     if (s->threads < 0)
         return ckm_fail(err, CKM_ERR_INVALID, "threads = %d: need >= 0 (0 = all cores)", s->threads);
     return CKM_OK;
@@ -140,6 +146,7 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
     res->sse = NAN;
     res->lower_bound = -INFINITY;
     res->gap = NAN;
+    res->root_gap = NAN;
     res->seed = s_in->seed;
     snprintf(res->algorithm, sizeof res->algorithm, "%s", algo->info.name);
 
@@ -147,6 +154,7 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
     int infeasible = 0;
     ckm_algo_out ao;
     memset(&ao, 0, sizeof ao);
+    ao.root_gap = NAN;
     ckm_check_report *chk = NULL;
     rc = ckm_reduce(p, &r, &infeasible, res->message, sizeof res->message, err);
     res->time.preprocess_s = ckm_now() - ctx.start;
@@ -178,6 +186,8 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
     res->status = ao.status;
     res->iterations = ao.iterations;
     res->restarts = ao.restarts;
+    res->nodes = ao.nodes;
+    res->root_gap = ao.root_gap;
     res->lower_bound = ao.lower_bound;
     snprintf(res->message, sizeof res->message, "%s", ao.message);
     if (ao.status == CKM_STATUS_INFEASIBLE || ao.status == CKM_STATUS_NO_SOLUTION)

@@ -199,6 +199,8 @@ ckm_error ckm_result_to_json(const ckm_result *r, const char *extra_json, char *
     sb_printf(&b, "  \"violations\": %zu,\n", r->violations);
     sb_printf(&b, "  \"iterations\": %d,\n  \"restarts\": %d,\n  \"super_points\": %zu,\n",
               r->iterations, r->restarts, r->super_points);
+    sb_printf(&b, "  \"nodes\": %zu,\n", r->nodes);
+    json_number(&b, "root_gap", r->root_gap, true);
     sb_printf(&b, "  \"seed\": %llu,\n", (unsigned long long)r->seed);
     json_number(&b, "seconds", r->time.total_s, true);
     sb_printf(&b, "  \"timings\": {\"preprocess\": %.6f, \"solve\": %.6f, \"check\": %.6f, \"total\": %.6f},\n",

@@ -73,6 +73,32 @@ typedef struct ckm_cut_stats {
 
 ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_stats *st, ckm_err *err);
 
+/* Cuts carried from a node to its children (branch-and-cut): each active row as terms on
+ * POINTS, sum zc_e Z[pi_e, pj_e] >= rhs, where Z is the point-level normalised matrix
+ * (Z_pq = 1/|C| when p, q share cluster C, else 0). A row valid for every feasible clustering
+ * of a node is valid for its children (they only add constraints), whatever their groups. */
+typedef struct ckm_cut_pool {
+    size_t rows;
+    size_t *start;       /* rows + 1 */
+    size_t *pi, *pj;     /* points of each term */
+    double *zc, *rhs;
+} ckm_cut_pool;
+
+/* Export the active rows; rep[t] = any point of group t. */
+ckm_error ckm_sdp_export_cuts(const ckm_sdp *p, const size_t *rep, ckm_cut_pool **out, ckm_err *err);
+void ckm_cut_pool_free(ckm_cut_pool *pool);
+/* Add the rows of a pool to p (before its first solve), comp[point] = group of p: terms are
+ * mapped to groups and merged; terms that cancel are dropped, as are rows left empty and
+ * terms on cannot-link entries (Z = 0 there); at most CKM_SDP_MAX_CUTS rows in all. */
+ckm_error ckm_sdp_import_cuts(ckm_sdp *p, const size_t *comp, const ckm_cut_pool *pool, size_t *added, ckm_err *err);
+
+/* Warm start: the primal iterate (and estimate) X0 (s x s, X units) and the penalty sigma
+ * (ignored outside [1e-4, 1e4]); the duals restart from 0. Any X0 is a valid start (the
+ * ADMM converges from anywhere); a parent's solution, aggregated to the child's groups,
+ * is close to the child's. */
+void ckm_sdp_warm_start(ckm_sdp *p, const double *X0, double sigma);
+double ckm_sdp_sigma(const ckm_sdp *p);
+
 /* Number of dual entries y of ckm_sdp_safe_bound. */
 size_t ckm_sdp_dual_size(const ckm_sdp *p);
 

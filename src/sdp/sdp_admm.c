@@ -430,3 +430,14 @@ ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params
     info->sigma = p->sigma;
     return CKM_OK;
 }
+
+double ckm_sdp_sigma(const ckm_sdp *p) { return p->sigma; }
+
+void ckm_sdp_warm_start(ckm_sdp *p, const double *X0, double sigma)
+{
+    size_t ss = p->s * p->s;
+    memcpy(p->X, X0, ss * sizeof(double));
+    memcpy(p->Xhat, X0, ss * sizeof(double));
+    if (sigma >= 1e-4 && sigma <= 1e4)
+        p->sigma = sigma;
+}

@@ -45,7 +45,7 @@ struct ckm_sdp {
     ckm_cut_entry *bent; /* entries of all rows */
     size_t bent_cap;
     double *d, *u, *r, *t, *bx; /* per row: rhs, dual, nonneg. dual copy, slack, B(.) scratch / solve_yu's fixed part */
-    unsigned char *btype;       /* 0 pair, 1 triangle, 2 clique, 3 size */
+    unsigned char *btype;       /* 0 pair, 1 triangle, 2 clique, 3 size, 4 inherited */
     double *AB, *F, *H; /* m x nb: <A_q, B_l>; (AA*)^{-1} AB*; nb x nb Cholesky factor L of the Schur
                            complement (lower triangle) */
     double *wy;          /* m scratch */

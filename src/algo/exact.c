@@ -1,0 +1,596 @@
+/*
+ * exact.c -- `exact`: the PC-SOS-SDP branch-and-cut (Piccialli, Russo Russo & Sudoso 2022,
+ * Algorithm 2), extended to cluster-size bounds.
+ *   node     the root problem plus branching decisions, kept as must-/cannot-links on
+ *            POINTS; its reduced problem comes from the same preprocessing as the root
+ *            (ckm_reduce: must-link groups, lifted cannot-links, the k = 2 rule that merges
+ *            groups cannot-link pairs force together, and the quick infeasibility proofs).
+ *   check    before the SDP, the BLPKM iteration from the incumbent's centers: its first
+ *            exact assignment (CLP, then CBC) is the feasibility ILP of the node -- an
+ *            infeasible model proves the node empty -- and its labelling an upper bound.
+ *   bound    the safe Peng-Wei bound with cuts (ipc.c, sdp/): the parent's active cuts are
+ *            inherited (sdp_cuts.c; valid in the child, which only adds constraints), the
+ *            first solve starts from the parent's solution aggregated to the child's groups
+ *            (X_ab = sum_{i in a, j in b} sqrt(w_i w_j) X^p_ij / sqrt(W_a W_b)), then at most
+ *            30 cutting-plane rounds (root: settings.cut_rounds, default 50). A child's bound
+ *            is max(parent's, its own): its feasible set is a subset.
+ *   upper    IPC-k-means on the node's solution (the root runs it before the cuts).
+ *   prune    when (UB - LB) <= gap UB (settings.gap, default 1e-4), or infeasible.
+ *   branch   on groups (a, b) maximising min{Z_ab, ||Z_a. - Z_b.||^2} (ipc.c); the ML child
+ *            adds a must-link between one point of each, the CL child a cannot-link. The two
+ *            children partition the node's feasible labellings, whatever the size bounds,
+ *            so the search stays exact with them.
+ *   search   best-first (smallest bound, then creation order). Nodes are processed in
+ *            synchronous batches of up to T = settings.threads (default all cores): the T
+ *            best open nodes run in parallel against the incumbent of the batch start, and
+ *            their results are merged in queue order. The result depends on T (and the BLAS
+ *            thread count) but not on timing, unless a limit stops the search.
+ *   certify  the global bound is min(bounds of open nodes, bounds of nodes pruned by bound,
+ *            UB); infeasible nodes have none. With no open node left the incumbent is
+ *            optimal (within gap); at a time / node limit or interrupt the reported gap is
+ *            (UB - global bound) / UB.
+ * CBC calls are serialised by the backend. Each worker owns its relaxation and workspaces.
+ */
+#include "algo.h"
+#include "centers.h"
+#include "ipc.h"
+#include "problem_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXACT_CHILD_ROUNDS 30 /* the paper's cutting-plane limit for children */
+
+typedef struct bb_dec {
+    size_t i, j;   /* points */
+    ckm_link type; /* CKM_MUST_LINK or CKM_CANNOT_LINK */
+} bb_dec;
+
+/* What a processed node hands its two children (shared, reference counted). */
+typedef struct bb_parent {
+    int refs;
+    ckm_cut_pool *cuts;
+    double *X;        /* sp*sp solution */
+    size_t sp;
+    size_t *rep;      /* sp: one point of each parent group */
+    size_t *weight;   /* sp */
+    double sigma;
+} bb_parent;
+
+typedef struct bb_node {
+    size_t id, depth;
+    double bound;     /* valid lower bound on every labelling of the node */
+    bb_dec *dec;      /* the decisions from the root */
+    size_t ndec;
+    bb_parent *parent;
+} bb_node;
+
+/* The outcome of processing one node (written by a worker, merged in order). */
+typedef struct bb_work {
+    bb_node node;
+    double incumbent;        /* UB at the batch start */
+    /* out */
+    ckm_error rc;
+    ckm_err err;
+    ckm_status status;       /* INFEASIBLE, OPTIMAL (closed), FEASIBLE (branch), or a stop reason */
+    double bound;
+    int has_labels;
+    int32_t *labels;         /* root groups */
+    double sse;
+    bb_dec branch;           /* when branched */
+    bb_parent *child_data;
+    size_t groups, inherited;
+    int rounds;
+    char note[160];
+} bb_work;
+
+typedef struct bb_shared {
+    const ckm_context *ctx;
+    ckm_context wctx;        /* workers' context: quieter log, 1 thread inside a node when T > 1 */
+    ckm_settings wset;
+    const ckm_reduced *root;
+    const double *centers;   /* incumbent's centers (k*d) or NULL */
+    bb_work *work;
+} bb_shared;
+
+static void parent_release(bb_parent *p)
+{
+    if (!p || --p->refs > 0)
+        return;
+    ckm_cut_pool_free(p->cuts);
+    free(p->X);
+    free(p->rep);
+    free(p->weight);
+    free(p);
+}
+
+/* ---- priority queue of open nodes: smallest bound, then smallest id ---- */
+
+typedef struct bb_heap {
+    bb_node *v;
+    size_t n, cap;
+} bb_heap;
+
+static bool node_before(const bb_node *a, const bb_node *b)
+{
+    return a->bound < b->bound || (a->bound == b->bound && a->id < b->id);
+}
+
+static bool heap_push(bb_heap *h, bb_node x)
+{
+    if (!ckm_grow((void **)&h->v, &h->cap, h->n + 1, sizeof(bb_node)))
+        return false;
+    size_t i = h->n++;
+    while (i > 0 && node_before(&x, &h->v[(i - 1) / 2])) {
+        h->v[i] = h->v[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->v[i] = x;
+    return true;
+}
+
+static bb_node heap_pop(bb_heap *h)
+{
+    bb_node top = h->v[0], x = h->v[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n)
+            break;
+        if (c + 1 < h->n && node_before(&h->v[c + 1], &h->v[c]))
+            c++;
+        if (!node_before(&h->v[c], &x))
+            break;
+        h->v[i] = h->v[c];
+        i = c;
+    }
+    if (h->n > 0)
+        h->v[i] = x;
+    return top;
+}
+
+static void node_free(bb_node *n)
+{
+    free(n->dec);
+    parent_release(n->parent);
+    n->dec = NULL;
+    n->parent = NULL;
+}
+
+/* ---- one node ---- */
+
+/* The node's problem: the root's groups (must-link chains), its lifted cannot-links, its size
+ * bounds, and the decisions. A decision that contradicts another is an infeasible node. */
+static ckm_error node_problem(const ckm_reduced *root, const bb_node *node, ckm_problem **out, int *contradiction,
+                              ckm_err *err)
+{
+    *contradiction = 0;
+    ckm_problem *p = NULL;
+    ckm_error rc = ckm_problem_create(root->X, root->n, root->d, root->k, &p, err);
+    if (rc != CKM_OK)
+        return rc;
+    for (size_t t = 0; t < root->s && rc == CKM_OK; t++)
+        for (size_t q = root->member_start[t] + 1; q < root->member_start[t + 1] && rc == CKM_OK; q++)
+            rc = ckm_problem_add_pair(p, root->members[root->member_start[t]], root->members[q], CKM_MUST_LINK, err);
+    for (size_t e = 0; e < root->n_cl && rc == CKM_OK; e++)
+        rc = ckm_problem_add_pair(p, root->members[root->member_start[root->cl[2 * e]]],
+                                  root->members[root->member_start[root->cl[2 * e + 1]]], CKM_CANNOT_LINK, err);
+    if (rc == CKM_OK)
+        rc = ckm_problem_set_sizes(p, root->lo, root->hi, err);
+    for (size_t q = 0; q < node->ndec && rc == CKM_OK; q++) {
+        rc = ckm_problem_add_pair(p, node->dec[q].i, node->dec[q].j, node->dec[q].type, err);
+        if (rc == CKM_ERR_INVALID) { /* the same pair with the opposite type */
+            *contradiction = 1;
+            rc = CKM_OK;
+            break;
+        }
+    }
+    if (rc != CKM_OK) {
+        ckm_problem_free(p);
+        return rc;
+    }
+    *out = p;
+    return CKM_OK;
+}
+
+/* The parent's solution aggregated to the child's groups (see the header). */
+static double *warm_matrix(const bb_parent *par, const ckm_reduced *r)
+{
+    size_t s = r->s, sp = par->sp;
+    double *X = ckm_calloc_array(s * s, sizeof(double));
+    size_t *map = ckm_alloc_array(sp, sizeof(size_t));
+    if (!X || !map) {
+        free(X);
+        free(map);
+        return NULL;
+    }
+    for (size_t i = 0; i < sp; i++)
+        map[i] = r->comp[par->rep[i]];
+    for (size_t i = 0; i < sp; i++) {
+        double vi = sqrt((double)par->weight[i]);
+        for (size_t j = 0; j < sp; j++)
+            X[map[i] * s + map[j]] += vi * sqrt((double)par->weight[j]) * par->X[i * sp + j];
+    }
+    for (size_t a = 0; a < s; a++)
+        for (size_t b = 0; b < s; b++)
+            X[a * s + b] /= sqrt((double)r->weight[a] * (double)r->weight[b]);
+    free(map);
+    return X;
+}
+
+static ckm_error keep_for_children(bb_work *w, const ckm_reduced *r, ckm_sdp *sdp, ckm_err *err)
+{
+    size_t s = r->s;
+    bb_parent *p = calloc(1, sizeof *p);
+    if (!p || !(p->X = ckm_alloc_array(s * s, sizeof(double))) || !(p->rep = ckm_alloc_array(s, sizeof(size_t))) ||
+        !(p->weight = ckm_alloc_array(s, sizeof(size_t)))) {
+        if (p) {
+            free(p->X);
+            free(p->rep);
+        }
+        free(p);
+        return ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory keeping a node's solution");
+    }
+    p->refs = 1;
+    p->sp = s;
+    memcpy(p->X, ckm_sdp_xhat(sdp), s * s * sizeof(double));
+    for (size_t t = 0; t < s; t++) {
+        p->rep[t] = r->members[r->member_start[t]];
+        p->weight[t] = r->weight[t];
+    }
+    p->sigma = ckm_sdp_sigma(sdp);
+    ckm_error rc = ckm_sdp_export_cuts(sdp, p->rep, &p->cuts, err);
+    if (rc != CKM_OK) {
+        parent_release(p);
+        return rc;
+    }
+    w->child_data = p;
+    return CKM_OK;
+}
+
+static ckm_error process(bb_shared *sh, bb_work *w, ckm_err *err)
+{
+    const ckm_reduced *root = sh->root;
+    const ckm_context *ctx = &sh->wctx;
+    ckm_problem *np = NULL;
+    ckm_reduced *r = NULL;
+    ckm_sdp *sdp = NULL;
+    double *warm = NULL;
+    ckm_algo_out out;
+    memset(&out, 0, sizeof out);
+    w->status = CKM_STATUS_FEASIBLE;
+    w->bound = w->node.bound;
+    int contradiction = 0, infeasible = 0;
+    ckm_error rc = node_problem(root, &w->node, &np, &contradiction, err);
+    if (rc != CKM_OK)
+        goto done;
+    if (contradiction) {
+        w->status = CKM_STATUS_INFEASIBLE;
+        snprintf(w->note, sizeof w->note, "contradicting decisions");
+        goto done;
+    }
+    char reason[CKM_MESSAGE_LEN];
+    if ((rc = ckm_reduce(np, &r, &infeasible, reason, sizeof reason, err)) != CKM_OK)
+        goto done;
+    if (infeasible) {
+        w->status = CKM_STATUS_INFEASIBLE;
+        snprintf(w->note, sizeof w->note, "%.150s", reason);
+        goto done;
+    }
+    w->groups = r->s;
+    if (!(out.labels = ckm_alloc_array(r->s, sizeof(int32_t)))) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory");
+        goto done;
+    }
+    bool is_root = w->node.ndec == 0;
+    ckm_ipc_opts o;
+    memset(&o, 0, sizeof o);
+    o.cut_rounds = is_root ? ctx->s->cut_rounds
+                           : (ctx->s->cut_rounds < EXACT_CHILD_ROUNDS ? ctx->s->cut_rounds : EXACT_CHILD_ROUNDS);
+    o.incumbent = w->incumbent;
+    o.gap = ctx->s->gap;
+    o.heuristic_first = is_root;
+    o.centers = sh->centers;
+    o.keep_sdp = true;
+    if (w->node.parent) {
+        o.inherit = w->node.parent->cuts;
+        if ((warm = warm_matrix(w->node.parent, r)) == NULL) {
+            rc = ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory for the warm start");
+            goto done;
+        }
+        o.warm_X = warm;
+        o.warm_sigma = w->node.parent->sigma;
+    }
+    ckm_ipc_stats st;
+    if ((rc = ckm_ipc_node(ctx, r, &o, &out, &st, &sdp, err)) != CKM_OK)
+        goto done;
+    w->inherited = st.inherited;
+    w->rounds = st.rounds;
+    if (out.has_labels) { /* better than the incumbent: to root groups, SSE on the root */
+        for (size_t t = 0; t < root->s; t++)
+            w->labels[t] = out.labels[r->comp[root->members[root->member_start[t]]]];
+        double *C = ckm_alloc_array(root->k * root->d, sizeof(double)), *wsum = ckm_alloc_array(root->k, sizeof(double));
+        if (!C || !wsum) {
+            free(C);
+            free(wsum);
+            rc = ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory");
+            goto done;
+        }
+        w->sse = ckm_group_sse(root, w->labels, C, wsum);
+        w->has_labels = 1;
+        free(C);
+        free(wsum);
+    }
+    if (out.status == CKM_STATUS_INFEASIBLE) {
+        w->status = CKM_STATUS_INFEASIBLE;
+        snprintf(w->note, sizeof w->note, "%.150s", out.message);
+        goto done;
+    }
+    if (isfinite(out.lower_bound) && out.lower_bound > w->bound)
+        w->bound = out.lower_bound;
+    if (out.status == CKM_STATUS_TIME_LIMIT || out.status == CKM_STATUS_INTERRUPTED) {
+        w->status = out.status;
+        goto done;
+    }
+    double ub = fmin(w->incumbent, w->has_labels ? w->sse : INFINITY);
+    if (out.status == CKM_STATUS_OPTIMAL || (isfinite(ub) && ub - w->bound <= ctx->s->gap * ub)) {
+        w->status = CKM_STATUS_OPTIMAL; /* closed: nothing in it beats the incumbent by more than gap */
+        goto done;
+    }
+    if (!sdp) { /* k = 1 or s = k: single_partition closes the node, so this is not reached */
+        rc = ckm_fail(err, CKM_ERR_INTERNAL, "exact: an open node without a relaxation");
+        goto done;
+    }
+    size_t a, b;
+    ckm_ipc_branch_pair(r, ckm_sdp_xhat(sdp), &a, &b);
+    if (a == b) {
+        rc = ckm_fail(err, CKM_ERR_INTERNAL, "exact: no pair to branch on (%zu groups, k = %zu)", r->s, r->k);
+        goto done;
+    }
+    w->branch = (bb_dec){r->members[r->member_start[a]], r->members[r->member_start[b]], CKM_MUST_LINK};
+    rc = keep_for_children(w, r, sdp, err);
+done:
+    free(warm);
+    free(out.labels);
+    ckm_sdp_free(sdp);
+    ckm_reduced_free(r);
+    ckm_problem_free(np);
+    return rc;
+}
+
+static void run_range(void *arg, size_t begin, size_t end, int tid)
+{
+    (void)tid;
+    bb_shared *sh = arg;
+    for (size_t q = begin; q < end; q++) {
+        bb_work *w = &sh->work[q];
+        w->rc = process(sh, w, &w->err);
+    }
+}
+
+/* ---- the search ---- */
+
+static bool push_child(bb_heap *h, const bb_node *parent, const bb_work *w, ckm_link type, size_t *next_id)
+{
+    bb_node c;
+    c.id = (*next_id)++;
+    c.depth = parent->depth + 1;
+    c.bound = w->bound;
+    c.ndec = parent->ndec + 1;
+    c.dec = ckm_alloc_array(c.ndec, sizeof(bb_dec));
+    if (!c.dec)
+        return false;
+    if (parent->ndec)
+        memcpy(c.dec, parent->dec, parent->ndec * sizeof(bb_dec));
+    c.dec[parent->ndec] = (bb_dec){w->branch.i, w->branch.j, type};
+    c.parent = w->child_data;
+    c.parent->refs++;
+    if (!heap_push(h, c)) {
+        node_free(&c);
+        return false;
+    }
+    return true;
+}
+
+static double rel_gap(double ub, double lb)
+{
+    if (!isfinite(ub))
+        return INFINITY;
+    return ub > 0.0 ? (ub - lb) / ub : 0.0;
+}
+
+ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
+{
+    const ckm_settings *set = ctx->s;
+    size_t s = r->s, k = r->k, d = r->d;
+    int T = ckm_thread_count(set->threads);
+    if (T > 64)
+        T = 64;
+    out->lower_bound = -INFINITY;
+    out->status = CKM_STATUS_FEASIBLE;
+    bb_shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.ctx = ctx;
+    sh.root = r;
+    sh.wset = *set;
+    sh.wset.verbosity = set->verbosity > 0 ? set->verbosity - 1 : 0; /* node internals one level down */
+    if (T > 1)
+        sh.wset.threads = 1;
+    sh.wctx = *ctx;
+    sh.wctx.s = &sh.wset;
+    bb_heap heap = {NULL, 0, 0};
+    bb_work *work = ckm_calloc_array((size_t)T, sizeof(bb_work));
+    double *centers = ckm_alloc_array(k * d, sizeof(double)), *wsum = ckm_alloc_array(k, sizeof(double));
+    ckm_error rc = CKM_OK;
+    bool ok = work && centers && wsum;
+    for (int q = 0; ok && q < T; q++)
+        ok = (work[q].labels = ckm_alloc_array(s, sizeof(int32_t))) != NULL;
+    if (!ok || !heap_push(&heap, (bb_node){0, 0, -INFINITY, NULL, 0, NULL})) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory");
+        goto done;
+    }
+    sh.work = work;
+    size_t next_id = 1, processed = 0, n_infeasible = 0, n_pruned = 0;
+    double ub = INFINITY, closed_lb = INFINITY, root_bound = -INFINITY, last_log = -INFINITY;
+    ckm_status stop = CKM_STATUS_OPTIMAL; /* OPTIMAL: the search ran out of nodes */
+    char root_note[160] = "";
+    out->root_gap = NAN;
+    while (heap.n > 0) {
+        /* prune open nodes the incumbent already closes */
+        while (heap.n > 0 && rel_gap(ub, heap.v[0].bound) <= set->gap) {
+            bb_node x = heap_pop(&heap);
+            closed_lb = fmin(closed_lb, x.bound);
+            n_pruned++;
+            node_free(&x);
+        }
+        if (heap.n == 0)
+            break;
+        if (ckm_ctx_stop(ctx, &stop))
+            break;
+        if (set->node_limit > 0 && processed >= (size_t)set->node_limit) {
+            stop = CKM_STATUS_ITERATION_LIMIT;
+            break;
+        }
+        size_t batch = 0;
+        size_t room = set->node_limit > 0 ? (size_t)set->node_limit - processed : SIZE_MAX;
+        while (heap.n > 0 && batch < (size_t)T && batch < room) {
+            bb_work *w = &work[batch++];
+            int32_t *keep = w->labels;
+            memset(w, 0, sizeof *w);
+            w->labels = keep;
+            w->node = heap_pop(&heap);
+            w->incumbent = ub;
+        }
+        sh.centers = isfinite(ub) ? centers : NULL;
+        if (batch == 1 || T == 1)
+            run_range(&sh, 0, batch, 0);
+        else
+            ckm_parallel_for((int)batch, batch, run_range, &sh);
+        /* merge in queue order */
+        bool stopped = false;
+        for (size_t q = 0; q < batch; q++) {
+            bb_work *w = &work[q];
+            if (w->rc != CKM_OK && rc == CKM_OK) {
+                rc = w->rc;
+                if (err)
+                    *err = w->err;
+            }
+        }
+        for (size_t q = 0; q < batch; q++) {
+            bb_work *w = &work[q];
+            if (rc != CKM_OK) {
+                node_free(&w->node);
+                parent_release(w->child_data);
+                continue;
+            }
+            bool interrupted = w->status == CKM_STATUS_TIME_LIMIT || w->status == CKM_STATUS_INTERRUPTED;
+            if (!interrupted)
+                processed++;
+            if (w->has_labels && w->sse < ub) {
+                ub = w->sse;
+                memcpy(out->labels, w->labels, s * sizeof(int32_t));
+                out->has_labels = 1;
+                ckm_group_means(r, out->labels, centers, wsum);
+            }
+            if (w->node.ndec == 0 && !interrupted) {
+                root_bound = w->bound;
+                out->root_gap = rel_gap(ub, w->bound);
+            }
+            const char *what;
+            if (interrupted) { /* unfinished: stays open with what it proved */
+                stopped = true;
+                stop = w->status;
+                w->node.bound = w->bound;
+                if (!heap_push(&heap, w->node)) {
+                    node_free(&w->node);
+                    rc = ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory");
+                }
+                parent_release(w->child_data);
+                continue;
+            } else if (w->status == CKM_STATUS_INFEASIBLE) {
+                n_infeasible++;
+                what = "infeasible";
+            } else if (w->status == CKM_STATUS_OPTIMAL || rel_gap(ub, w->bound) <= set->gap) {
+                closed_lb = fmin(closed_lb, w->bound);
+                n_pruned++;
+                what = "pruned";
+            } else {
+                if (!push_child(&heap, &w->node, w, CKM_MUST_LINK, &next_id) ||
+                    !push_child(&heap, &w->node, w, CKM_CANNOT_LINK, &next_id))
+                    rc = ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory for open nodes");
+                what = "branched";
+            }
+            const bb_dec *last = w->node.ndec ? &w->node.dec[w->node.ndec - 1] : NULL;
+            char label[96] = "root";
+            if (last)
+                snprintf(label, sizeof label, "%s(%zu,%zu)", last->type == CKM_MUST_LINK ? "ML" : "CL", last->i,
+                         last->j);
+            char found[64] = "";
+            if (w->has_labels)
+                snprintf(found, sizeof found, ", found SSE %.10g", w->sse);
+            ckm_ctx_log(ctx, 1, "exact: node %zu (depth %zu, %s): %zu groups, %zu inherited cuts, %d cut rounds, bound %.10g%s: %s%s%s",
+                        w->node.id, w->node.depth, label, w->groups, w->inherited, w->rounds, w->bound, found, what,
+                        w->note[0] ? " -- " : "", w->note);
+            if (w->node.ndec == 0 && w->status == CKM_STATUS_INFEASIBLE)
+                snprintf(root_note, sizeof root_note, "%s", w->note);
+            node_free(&w->node);
+            parent_release(w->child_data);
+        }
+        if (rc != CKM_OK)
+            goto done;
+        double open_lb = heap.n ? heap.v[0].bound : INFINITY, glb = fmin(fmin(open_lb, closed_lb), ub);
+        double now = ckm_now();
+        if (set->verbosity >= 1 && (now - last_log >= 1.0 || heap.n == 0 || stopped)) {
+            last_log = now;
+            ckm_ctx_log(ctx, 1, "exact: %zu nodes, %zu open, bound %.10g, incumbent %.10g, gap %.4g%%, %.1f s", processed,
+                        heap.n, glb, ub, 100.0 * rel_gap(ub, glb), now - ctx->start);
+        }
+        if (stopped)
+            break;
+    }
+    {
+        double open_lb = heap.n ? heap.v[0].bound : INFINITY;
+        double glb = fmin(fmin(open_lb, closed_lb), ub);
+        out->nodes = processed;
+        if (!out->has_labels && heap.n == 0 && stop == CKM_STATUS_OPTIMAL) {
+            out->status = CKM_STATUS_INFEASIBLE;
+            if (root_note[0])
+                snprintf(out->message, sizeof out->message, "%s", root_note);
+            else
+                snprintf(out->message, sizeof out->message,
+                         "branch-and-cut: every one of the %zu nodes is infeasible, so no labelling meets the constraints",
+                         processed);
+            goto done;
+        }
+        out->lower_bound = isfinite(glb) ? glb : (isfinite(root_bound) ? root_bound : -INFINITY);
+        if (heap.n == 0 && stop == CKM_STATUS_OPTIMAL)
+            out->status = CKM_STATUS_OPTIMAL;
+        else
+            out->status = stop == CKM_STATUS_OPTIMAL ? CKM_STATUS_FEASIBLE : stop;
+        const char *why = out->status == CKM_STATUS_OPTIMAL          ? "solved"
+                          : out->status == CKM_STATUS_TIME_LIMIT     ? "time limit"
+                          : out->status == CKM_STATUS_ITERATION_LIMIT ? "node limit"
+                          : out->status == CKM_STATUS_INTERRUPTED     ? "interrupted"
+                                                                      : "stopped";
+        snprintf(out->message, sizeof out->message,
+                 "branch-and-cut %s: %zu node%s (%zu pruned by bound, %zu infeasible, %zu open), root gap %.4g%%, %d "
+                 "thread%s",
+                 why, processed, processed == 1 ? "" : "s", n_pruned, n_infeasible, heap.n, 100.0 * out->root_gap, T,
+                 T == 1 ? "" : "s");
+    }
+done:
+    while (heap.n > 0) {
+        bb_node x = heap_pop(&heap);
+        node_free(&x);
+    }
+    free(heap.v);
+    if (work)
+        for (int q = 0; q < T; q++)
+            free(work[q].labels);
+    free(work);
+    free(centers);
+    free(wsum);
+    return rc;
+}

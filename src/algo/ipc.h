@@ -1,0 +1,53 @@
+/*
+ * ipc.h -- one node of the SDP-based methods (internal): the safe Peng-Wei bound with
+ * cutting planes and IPC-k-means on a reduced problem. `ipc` runs it once on the whole
+ * problem; `exact` (exact.c) runs it on every branch-and-cut node, whose reduced problem
+ * carries the branching decisions as must-/cannot-links.
+ * Incumbent convention: opts.incumbent is the best SSE known elsewhere (INFINITY if none);
+ * a labelling is written to out (out->has_labels) only when it is strictly better, so
+ * out->labels always holds the best labelling this node found below the incumbent.
+ */
+#ifndef CKM_IPC_H
+#define CKM_IPC_H
+
+#include "algo.h"
+#include "sdp.h"
+
+typedef struct ckm_ipc_opts {
+    int cut_rounds;              /* cutting-plane rounds after the first solve */
+    double incumbent;            /* best SSE known (INFINITY: none) */
+    double gap;                  /* relative optimality tolerance, e.g. 1e-4 */
+    bool heuristic_first;        /* IPC-k-means right after the first solve (root); else
+                                    only after the rounds, when the node survives them */
+    const double *centers;       /* k*d: run the BLPKM iteration from these centers first
+                                    (its first exact assignment is the node's feasibility
+                                    check: an infeasible MILP proves the node empty); or NULL */
+    const ckm_cut_pool *inherit; /* cuts of the parent, or NULL */
+    const double *warm_X;        /* s*s: start of the first solve (X units), or NULL */
+    double warm_sigma;
+    bool keep_sdp;               /* hand the relaxation to the caller (branching, export) */
+} ckm_ipc_opts;
+
+typedef struct ckm_ipc_stats {
+    int rounds;                  /* cutting-plane rounds */
+    size_t cuts_added, inherited;
+    int last_iterations;         /* ADMM iterations of the last solve */
+    int converged, pruned;       /* last solve: converged; stopped at the incumbent */
+    size_t lp_steps, mip_steps;
+    bool stopped;                /* deadline / stop request met (status in out->status) */
+    double best_sse;             /* min(incumbent, the best found here) */
+} ckm_ipc_stats;
+
+/* Bound and heuristics on r. out->lower_bound = the best safe bound (or the SSE of the only
+ * partition when k = 1 or s = k); out->status: INFEASIBLE (proven, message set),
+ * OPTIMAL (best_sse within gap of the bound), FEASIBLE, or the stop reason.
+ * *sdp (when keep_sdp and the relaxation was built) is the caller's to free. */
+ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_ipc_opts *o, ckm_algo_out *out,
+                       ckm_ipc_stats *st, ckm_sdp **sdp, ckm_err *err);
+
+/* Z = D^{-1/2} X D^{-1/2} of the node's solution; the branching pair (a < b) maximising
+ * min{Z_ab, ||Z_a. - Z_b.||^2} (point-level rows: sum_c w_c (Z_ac - Z_bc)^2), over pairs
+ * that are not cannot-links. Returns the score (0 when every pair scores 0). */
+double ckm_ipc_branch_pair(const ckm_reduced *r, const double *Xhat, size_t *a, size_t *b);
+
+#endif

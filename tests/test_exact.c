@@ -1,0 +1,228 @@
+/*
+ * test_exact.c -- the branch-and-cut (`exact`) through the public API, against brute force:
+ *   - random tiny instances (n = 7..12, k = 2..4) with must-links, cannot-links, size bounds
+ *     and mixes: every feasible one is solved to status optimal with the brute-force optimum
+ *     (same SSE to 1e-9 with gap 0, i.e. no tolerance: the search must close every node
+ *     exactly), the lower bound never above it and gap = (SSE - bound) / SSE; every
+ *     infeasible one is reported infeasible;
+ *   - 1 and 2 worker threads agree, and a rerun with the same thread count repeats the
+ *     labels exactly;
+ *   - limits: node_limit stops with status "iteration limit", the incumbent and its certified
+ *     gap; a stop request gives "interrupted" likewise; gap / node_limit out of range are
+ *     refused;
+ *   - iris with exact sizes 50/50/50 (CC-SOS-SDP's instance, optimum 81.2778 to 4 decimals):
+ *     proven optimal at that value.
+ */
+#include "check.h"
+#include "oracle.h"
+
+static uint64_t sm_state;
+static double unif(void) { return ck_unif(&sm_state); }
+
+static ckm_result *solve_exact(const ckm_problem *p, double gap, int threads, int node_limit)
+{
+    ckm_settings s;
+    ckm_settings_default(&s);
+    snprintf(s.algorithm, sizeof s.algorithm, "exact");
+    s.n_init = 3;
+    s.gap = gap;
+    s.threads = threads;
+    s.node_limit = node_limit;
+    ckm_result *r = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK);
+    if (!r)
+        fprintf(stderr, "exact: %s\n", err.message);
+    return r;
+}
+
+static void test_oracle(void)
+{
+    int feasible = 0, infeasible = 0, branched = 0, searched = 0;
+    size_t nodes = 0;
+    for (int inst = 0; inst < 40; inst++) {
+        sm_state = 7700 + (uint64_t)inst;
+        int kind = inst % 4; /* 0 must-links, 1 cannot-links, 2 sizes, 3 all */
+        int n = 7 + inst % 6, k = 2 + inst % 3;
+        if (k == 4 && n > 10)
+            n = 10; /* 4^10 labellings for the oracle */
+        double X[24];
+        oracle_pair pairs[24];
+        int np = oracle_random_instance(unif, n, kind == 2 ? 0 : kind == 3 ? 2 * n : 5, X, pairs);
+        for (int q = 0; q < np; q++)
+            pairs[q].ml = kind == 0 ? 1 : kind == 1 ? 0 : pairs[q].ml;
+        size_t lo[4], hi[4];
+        for (int j = 0; j < k; j++) {
+            lo[j] = 1;
+            hi[j] = (size_t)n;
+        }
+        if (kind == 2)
+            for (int j = 0; j < k; j++) {
+                lo[j] = (size_t)(n / k - 1 > 1 ? n / k - 1 : 1);
+                hi[j] = (size_t)(n / k + (j == 0 ? 2 : 0));
+            }
+        if (kind == 3) /* exact sizes: with the pairs, often infeasible */
+            for (int j = 0; j < k; j++)
+                lo[j] = hi[j] = (size_t)(n / k + (j < n % k));
+        double opt = oracle_best(X, n, 2, k, pairs, np, lo, hi, NULL);
+        ckm_problem *p = oracle_problem(X, n, 2, k, pairs, np, lo, hi);
+        CHECK(p != NULL);
+        ckm_result *r = p ? solve_exact(p, 0.0, 1, 0) : NULL;
+        if (r) {
+            if (isinf(opt)) {
+                infeasible++;
+                searched += r->nodes > 0; /* not settled by preprocessing */
+                CHECK(r->status == CKM_STATUS_INFEASIBLE && !r->has_labels && r->message[0]);
+            } else {
+                feasible++;
+                nodes += r->nodes;
+                branched += r->nodes > 1;
+                CHECK(r->status == CKM_STATUS_OPTIMAL && r->has_labels && r->violations == 0);
+                CHECK(fabs(r->sse - opt) <= 1e-9 * (1 + opt));
+                CHECK(r->lower_bound <= opt + 1e-9 * (1 + opt));
+                CHECK(fabs(r->gap - (r->sse - r->lower_bound) / r->sse) <= 1e-12 && r->gap <= 1e-12);
+                if (fabs(r->sse - opt) > 1e-9 * (1 + opt))
+                    printf("instance %d (n %d, k %d, kind %d): exact %.10f vs brute force %.10f\n", inst, n, k, kind,
+                           r->sse, opt);
+            }
+        }
+        ckm_result_free(r);
+        ckm_problem_free(p);
+    }
+    CHECK(feasible >= 25 && infeasible >= 2 && branched >= 5);
+    printf("exact oracle: %d feasible (all at the brute-force optimum), %d branched, %zu nodes in all; %d infeasible "
+           "(%d of them after preprocessing)\n",
+           feasible, branched, nodes, infeasible, searched);
+}
+
+static void test_threads_and_limits(void)
+{
+    sm_state = 991;
+    double X[24];
+    oracle_pair pairs[8];
+    int n = 12, k = 3;
+    int np = oracle_random_instance(unif, n, 4, X, pairs);
+    double opt = oracle_best(X, n, 2, k, pairs, np, (size_t[]){1, 1, 1}, (size_t[]){12, 12, 12}, NULL);
+    ckm_problem *p = oracle_problem(X, n, 2, k, pairs, np, NULL, NULL);
+    CHECK(p && isfinite(opt));
+    if (!p)
+        return;
+    ckm_result *a = solve_exact(p, 0.0, 1, 0), *b = solve_exact(p, 0.0, 2, 0), *c = solve_exact(p, 0.0, 2, 0);
+    CHECK(a && b && c);
+    if (a && b && c) {
+        CHECK(a->status == CKM_STATUS_OPTIMAL && b->status == CKM_STATUS_OPTIMAL);
+        CHECK(fabs(a->sse - opt) <= 1e-9 * (1 + opt) && fabs(b->sse - opt) <= 1e-9 * (1 + opt));
+        CHECK(b->nodes == c->nodes && memcmp(b->labels, c->labels, (size_t)n * sizeof(int32_t)) == 0);
+        CHECK(b->lower_bound == c->lower_bound);
+        printf("threads: 1 -> %zu nodes, 2 -> %zu nodes, SSE %.6f\n", a->nodes, b->nodes, a->sse);
+        /* a node limit below what the search needs: the incumbent with its certified gap */
+        if (a->nodes > 1) {
+            ckm_result *l = solve_exact(p, 0.0, 1, 1);
+            CHECK(l && l->status == CKM_STATUS_ITERATION_LIMIT && l->nodes == 1 && l->has_labels);
+            CHECK(l && l->lower_bound <= opt + 1e-9 && l->sse >= opt - 1e-9 && isfinite(l->gap) && l->gap > 0.0);
+            CHECK(l && strstr(l->message, "node limit"));
+            ckm_result_free(l);
+        } else {
+            CHECK(!"the limit instance needs more than one node with gap 0");
+        }
+    }
+    ckm_result_free(a);
+    ckm_result_free(b);
+    ckm_result_free(c);
+    ckm_problem_free(p);
+}
+
+typedef struct stop_count {
+    int calls, limit; /* limit < 0: never stop */
+} stop_count;
+
+static int stop_after(void *user)
+{
+    stop_count *c = user;
+    return ++c->calls > c->limit && c->limit >= 0;
+}
+
+static void test_interrupt_and_refusals(void)
+{
+    sm_state = 4242;
+    double X[24];
+    oracle_pair pairs[8];
+    int np = oracle_random_instance(unif, 12, 5, X, pairs);
+    ckm_problem *p = oracle_problem(X, 12, 2, 3, pairs, np, NULL, NULL);
+    CHECK(p != NULL);
+    if (!p)
+        return;
+    ckm_settings s;
+    ckm_settings_default(&s);
+    snprintf(s.algorithm, sizeof s.algorithm, "exact");
+    s.gap = 0.0;
+    s.threads = 1;
+    /* count the stop polls of the whole search, then stop at 3/4 of them (one thread: the
+     * same sequence of polls) */
+    stop_count sc = {0, -1};
+    s.should_stop = stop_after;
+    s.stop_user = &sc;
+    ckm_result *r = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK && r && r->status == CKM_STATUS_OPTIMAL && r->nodes > 2);
+    size_t full_nodes = r ? r->nodes : 0;
+    double opt = r ? r->sse : NAN;
+    ckm_result_free(r);
+    r = NULL;
+    sc.limit = sc.calls * 3 / 4;
+    sc.calls = 0;
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK && r);
+    if (r) {
+        CHECK(r->status == CKM_STATUS_INTERRUPTED && r->has_labels && r->nodes < full_nodes);
+        CHECK(r->violations == 0 && r->sse >= opt - 1e-9 && r->lower_bound <= opt + 1e-9 && isfinite(r->gap));
+        CHECK(strstr(r->message, "interrupted") != NULL);
+        printf("interrupt: %s after %zu of %zu nodes, SSE %.6f, gap %.3g\n", ckm_status_string(r->status), r->nodes,
+               full_nodes, r->sse, r->gap);
+    }
+    ckm_result_free(r);
+    s.should_stop = NULL;
+    s.gap = 1.0;
+    r = NULL;
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_INVALID && !r && strstr(err.message, "gap"));
+    s.gap = -1e-3;
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_INVALID && !r && strstr(err.message, "gap"));
+    s.gap = 1e-4;
+    s.node_limit = -1;
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_INVALID && !r && strstr(err.message, "node_limit"));
+    s.node_limit = 0;
+    /* clusters allowed to be empty: the bound assumes k non-empty clusters */
+    CHECK(ckm_problem_set_size_range(p, 0, 12, &err) == CKM_OK);
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_UNSUPPORTED && !r && strstr(err.message, "non-empty"));
+    ckm_problem_free(p);
+}
+
+/* CC-SOS-SDP's instance: iris (bundled data/iris.csv), k = 3, every cluster exactly 50. */
+static void test_iris_sizes(void)
+{
+    ckm_dataset *ds = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_dataset_read(CKM_SOURCE_DIR "/data/iris.csv", NULL, &ds, &err) == CKM_OK);
+    if (!ds)
+        return;
+    ckm_problem *p = NULL;
+    CHECK(ckm_problem_create(ds->X, ds->n, ds->d, 3, &p, &err) == CKM_OK);
+    CHECK(p && ckm_problem_set_size_range(p, 50, 50, &err) == CKM_OK);
+    ckm_result *r = p ? solve_exact(p, 1e-4, 0, 0) : NULL;
+    if (r) {
+        CHECK(r->status == CKM_STATUS_OPTIMAL && r->violations == 0 && r->gap <= 1e-4);
+        CHECK(fabs(r->sse - 81.2778) <= 1e-3 && r->lower_bound <= 81.2778 + 5e-5);
+        printf("iris 50/50/50: SSE %.6f, bound %.6f, %zu nodes\n", r->sse, r->lower_bound, r->nodes);
+    }
+    ckm_result_free(r);
+    ckm_problem_free(p);
+    ckm_dataset_free(ds);
+}
+
+int main(void)
+{
+    test_oracle();
+    test_threads_and_limits();
+    test_interrupt_and_refusals();
+    test_iris_sizes();
+    return ck_report();
+}
