@@ -324,7 +324,12 @@ typedef struct ckm_settings {
                               OPENBLAS_NUM_THREADS; ipc's eigensolver rounds
                               differently with another BLAS thread count, so its
                               iterates (and possibly its result) are reproducible
-                              for a fixed OPENBLAS_NUM_THREADS. */
+                              for a fixed OPENBLAS_NUM_THREADS. exact processes
+                              that many branch-and-cut nodes at once (each with one
+                              thread inside): run OpenBLAS with 1 thread then (the
+                              library never changes that process-wide setting; the
+                              ckm tool does), or the workers oversubscribe the cores.
+                              exact's result is the same for the same thread count. */
     int cut_rounds;        /* ipc: cutting-plane rounds after the first SDP solve (the
                               paper's root limit 50 is the default); 0 = the bound of
                               the plain relaxation; >= 0 */

@@ -25,7 +25,7 @@
  *            best open nodes run in parallel against the incumbent of the batch start, and
  *            their results are merged in queue order. The result depends on T (and the BLAS
  *            thread count) but not on timing, unless a limit stops the search.
- *   certify  the global bound is min(bounds of open nodes, bounds of nodes pruned by bound,
+ *   certify  the global bound is min(bounds of open nodes, bounds of nodes closed by bound,
  *            UB); infeasible nodes have none. With no open node left the incumbent is
  *            optimal (within gap); at a time / node limit or interrupt the reported gap is
  *            (UB - global bound) / UB.
@@ -432,7 +432,7 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
         goto done;
     }
     sh.work = work;
-    size_t next_id = 1, processed = 0, n_infeasible = 0, n_pruned = 0;
+    size_t next_id = 1, processed = 0, n_infeasible = 0, n_pruned = 0, n_dropped = 0;
     double ub = INFINITY, closed_lb = INFINITY, root_bound = -INFINITY, last_log = -INFINITY;
     ckm_status stop = CKM_STATUS_OPTIMAL; /* OPTIMAL: the search ran out of nodes */
     char root_note[160] = "";
@@ -442,7 +442,7 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
         while (heap.n > 0 && rel_gap(ub, heap.v[0].bound) <= set->gap) {
             bb_node x = heap_pop(&heap);
             closed_lb = fmin(closed_lb, x.bound);
-            n_pruned++;
+            n_dropped++; /* never processed: a later incumbent closed it */
             node_free(&x);
         }
         if (heap.n == 0)
@@ -515,7 +515,7 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
             } else if (w->status == CKM_STATUS_OPTIMAL || rel_gap(ub, w->bound) <= set->gap) {
                 closed_lb = fmin(closed_lb, w->bound);
                 n_pruned++;
-                what = "pruned";
+                what = "closed by bound";
             } else {
                 if (!push_child(&heap, &w->node, w, CKM_MUST_LINK, &next_id) ||
                     !push_child(&heap, &w->node, w, CKM_CANNOT_LINK, &next_id))
@@ -574,10 +574,13 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
                           : out->status == CKM_STATUS_ITERATION_LIMIT ? "node limit"
                           : out->status == CKM_STATUS_INTERRUPTED     ? "interrupted"
                                                                       : "stopped";
+        char rg[48] = "root not finished";
+        if (isfinite(out->root_gap))
+            snprintf(rg, sizeof rg, "root gap %.4g%%", 100.0 * out->root_gap);
         snprintf(out->message, sizeof out->message,
-                 "branch-and-cut %s: %zu node%s (%zu pruned by bound, %zu infeasible, %zu open), root gap %.4g%%, %d "
-                 "thread%s",
-                 why, processed, processed == 1 ? "" : "s", n_pruned, n_infeasible, heap.n, 100.0 * out->root_gap, T,
+                 "branch-and-cut %s: %zu node%s processed (%zu closed by bound, %zu infeasible), %zu closed unprocessed by a "
+                 "later incumbent, %zu open, %s, %d thread%s",
+                 why, processed, processed == 1 ? "" : "s", n_pruned, n_infeasible, n_dropped, heap.n, rg, T,
                  T == 1 ? "" : "s");
     }
 done:

@@ -9,7 +9,8 @@
  * below the optimum after every round, the cut maps are adjoint (<B(X), u> = <X, B*(u)>),
  * and the bound closes to within 1e-3 of the optimum on most instances; with exact sizes the
  * size rows (1/c_max <= Z_ii <= 1/c_min) keep the bound below the sized optimum and lift it
- * above the size-free optimum.
+ * above the size-free optimum; cuts inherited by a branch-and-cut child (exported on points,
+ * imported on the child's groups) keep its bound below the child's optimum.
  * Internal-contract test (includes src headers).
  */
 #include "../check.h"
@@ -289,6 +290,92 @@ static void test_size_rows(void)
            checked, with_rows, above_free);
 }
 
+/* Cut inheritance (branch-and-cut children): cuts exported from a node after some rounds, on
+ * points, and imported into its ML child (one group fewer) and CL child (one cannot-link more)
+ * never lift the child's bound above the child's brute-force optimum, before or after the
+ * child's solve; merged ends cancel (the ML child imports fewer rows, none empty). */
+static void test_inherit(void)
+{
+    int children = 0, imported_rows = 0;
+    ckm_rng rng;
+    ckm_rng_seed(&rng, 5, 0);
+    for (int inst = 0; inst < 12; inst++) {
+        int n = 8 + inst % 3, k = 2 + inst % 2;
+        double X[20];
+        oracle_pair pairs[6];
+        int np = oracle_random_instance(unif, n, 2, X, pairs);
+        ckm_problem *p = NULL;
+        ckm_reduced *r = sdp_reduce(X, n, 2, k, pairs, np, NULL, NULL, &p);
+        if (!r || r->s <= (size_t)k + 1) {
+            ckm_reduced_free(r);
+            ckm_problem_free(p);
+            continue;
+        }
+        ckm_err err = {CKM_OK, ""};
+        ckm_sdp_params par;
+        ckm_sdp_info info;
+        ckm_sdp *sdp = sdp_root(r, 1e-6, 0, &par, &info);
+        for (int round = 0; sdp && round < 4; round++) {
+            ckm_cut_stats cs;
+            CHECK(ckm_sdp_separate(sdp, &rng, 200, &cs, &err) == CKM_OK);
+            CHECK(ckm_sdp_solve(sdp, NULL, &par, &info, &err) == CKM_OK);
+        }
+        size_t rep[12];
+        for (size_t t = 0; t < r->s; t++)
+            rep[t] = r->members[r->member_start[t]];
+        ckm_cut_pool *pool = NULL;
+        CHECK(sdp && ckm_sdp_export_cuts(sdp, rep, &pool, &err) == CKM_OK && pool->rows == sdp->nb);
+        /* branch on the first two groups that are not a cannot-link */
+        size_t a = 0, b = 1;
+        for (size_t e = 0; e < r->n_cl; e++)
+            if (r->cl[2 * e] == 0 && r->cl[2 * e + 1] == 1)
+                b = 2;
+        size_t added_ml = 0;
+        for (int ml = 1; ml >= 0 && pool; ml--) {
+            oracle_pair cp[7];
+            memcpy(cp, pairs, (size_t)np * sizeof *cp);
+            cp[np] = (oracle_pair){(int)rep[a], (int)rep[b], ml};
+            size_t lo[3] = {1, 1, 1}, hi[3] = {(size_t)n, (size_t)n, (size_t)n};
+            double opt = oracle_best(X, n, 2, k, cp, np + 1, lo, hi, NULL);
+            ckm_problem *pc = NULL;
+            ckm_reduced *rc = sdp_reduce(X, n, 2, k, cp, np + 1, NULL, NULL, &pc);
+            if (rc && rc->s > (size_t)k && isfinite(opt)) {
+                ckm_sdp *child = NULL;
+                size_t added = 0;
+                CHECK(ckm_sdp_create(rc, &child, &err) == CKM_OK);
+                CHECK(child && ckm_sdp_import_cuts(child, rc->comp, pool, &added, &err) == CKM_OK);
+                CHECK(added <= pool->rows);
+                for (size_t l = 0; child && l < child->nb; l++)
+                    CHECK(child->bstart[l + 1] > child->bstart[l]);
+                if (ml)
+                    added_ml = added;
+                else
+                    CHECK(added_ml <= added); /* the CL child keeps the groups: every row survives */
+                ckm_sdp_params cpar;
+                ckm_sdp_info cinfo;
+                ckm_sdp_params_default(&cpar);
+                cpar.tol = 1e-6;
+                CHECK(child && ckm_sdp_solve(child, NULL, &cpar, &cinfo, &err) == CKM_OK);
+                CHECK(cinfo.lower_bound <= opt + 1e-9 * (1.0 + opt));
+                if (cinfo.lower_bound > opt + 1e-9 * (1.0 + opt))
+                    printf("  instance %d %s child: bound %.9f above its optimum %.9f\n", inst, ml ? "ML" : "CL",
+                           cinfo.lower_bound, opt);
+                children++;
+                imported_rows += (int)added;
+                ckm_sdp_free(child);
+            }
+            ckm_reduced_free(rc);
+            ckm_problem_free(pc);
+        }
+        ckm_cut_pool_free(pool);
+        ckm_sdp_free(sdp);
+        ckm_reduced_free(r);
+        ckm_problem_free(p);
+    }
+    CHECK(children >= 10 && imported_rows > 0);
+    printf("inherit: %d children, %d rows imported, every child bound below its optimum\n", children, imported_rows);
+}
+
 int main(void)
 {
     test_adjoint();
@@ -296,5 +383,6 @@ int main(void)
     test_oracle();
     test_cuts();
     test_size_rows();
+    test_inherit();
     return ck_report();
 }
