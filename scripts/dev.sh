@@ -23,6 +23,10 @@ case "$cmd" in
     ./build/ckm cluster data/iris.csv -k 3 --algorithm blpkm --constraints data/iris_constraints.txt \
       --min-size 45 --max-size 55 --seed 1
     echo
+    echo "== exact branch-and-cut on the same problem: the global optimum, with a proof (safe SDP bound)"
+    ./build/ckm cluster data/iris.csv -k 3 --algorithm exact --constraints data/iris_constraints.txt \
+      --min-size 45 --max-size 55
+    echo
     echo "== constraint preprocessing: a contradictory constraint set is proven infeasible"
     set +e
     ./build/ckm cluster data/iris.csv -k 3 --constraints tests/cli/data/cons_contra.txt
