@@ -304,9 +304,11 @@ int cmd_cluster(int argc, char **argv)
             printf(" %zu", res->sizes[j]);
         printf("\n  violated     %zu of %zu constraints\n", res->violations,
                ckm_problem_must_link_count(p) + ckm_problem_cannot_link_count(p));
-        if (strcmp(res->algorithm, "exact") == 0)
+        if (strcmp(res->algorithm, "exact") == 0 && isfinite(res->root_gap))
             printf("  nodes        %zu (root gap %.3g%%), seed %llu\n", res->nodes, 100.0 * res->root_gap,
                    (unsigned long long)res->seed);
+        else if (strcmp(res->algorithm, "exact") == 0)
+            printf("  nodes        %zu (root not finished), seed %llu\n", res->nodes, (unsigned long long)res->seed);
         else
             printf("  restarts     %d (best converged in %d iterations), seed %llu\n", res->restarts,
                    res->iterations, (unsigned long long)res->seed);
