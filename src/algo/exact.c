@@ -161,6 +161,15 @@ static void node_free(bb_node *n)
 
 /* ---- one node ---- */
 
+/* (UB - LB) / UB; INFINITY without an incumbent */
+static double rel_gap(double ub, double lb)
+{
+    if (!isfinite(ub))
+        return INFINITY;
+    return ub > 0.0 ? (ub - lb) / ub : 0.0;
+}
+
+
 /* The node's problem: the root's groups (must-link chains), its lifted cannot-links, its size
  * bounds, and the decisions. A decision that contradicts another is an infeasible node. */
 static ckm_error node_problem(const ckm_reduced *root, const bb_node *node, ckm_problem **out, int *contradiction,
@@ -335,7 +344,7 @@ static ckm_error process(bb_shared *sh, bb_work *w, ckm_err *err)
         goto done;
     }
     double ub = fmin(w->incumbent, w->has_labels ? w->sse : INFINITY);
-    if (out.status == CKM_STATUS_OPTIMAL || (isfinite(ub) && ub - w->bound <= ctx->s->gap * ub)) {
+    if (out.status == CKM_STATUS_OPTIMAL || rel_gap(ub, w->bound) <= ctx->s->gap) {
         w->status = CKM_STATUS_OPTIMAL; /* closed: nothing in it beats the incumbent by more than gap */
         goto done;
     }
@@ -344,7 +353,8 @@ static ckm_error process(bb_shared *sh, bb_work *w, ckm_err *err)
         goto done;
     }
     size_t a, b;
-    ckm_ipc_branch_pair(r, ckm_sdp_xhat(sdp), &a, &b);
+    if ((rc = ckm_ipc_branch_pair(r, ckm_sdp_xhat(sdp), &a, &b, err)) != CKM_OK)
+        goto done;
     if (a == b) {
         rc = ckm_fail(err, CKM_ERR_INTERNAL, "exact: no pair to branch on (%zu groups, k = %zu)", r->s, r->k);
         goto done;
@@ -392,13 +402,6 @@ static bool push_child(bb_heap *h, const bb_node *parent, const bb_work *w, ckm_
         return false;
     }
     return true;
-}
-
-static double rel_gap(double ub, double lb)
-{
-    if (!isfinite(ub))
-        return INFINITY;
-    return ub > 0.0 ? (ub - lb) / ub : 0.0;
 }
 
 ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)

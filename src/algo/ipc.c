@@ -104,6 +104,25 @@ typedef struct ipc_run {
     int infeasible;
 } ipc_run;
 
+/* The BLPKM iteration from the centers in run->C (name / rs label its log lines): its step
+ * counts, a proven infeasibility or a stop go into run; st tells whether run->kept holds labels. */
+static ckm_error refine(ipc_run *run, const char *name, int rs, ckm_lloyd_stats *st, ckm_algo_out *out, ckm_err *err)
+{
+    ckm_error rc = ckm_exact_lloyd(run->ctx, run->asg, run->r, CKM_DISTANCE_SQEUCLIDEAN, run->max_iter, name, rs, run->C,
+                                   run->wsum, run->cost, run->cur, run->kept, st, out, err);
+    if (rc != CKM_OK)
+        return rc;
+    run->lp_steps += st->lp_steps;
+    run->mip_steps += st->mip_steps;
+    if (st->infeasible) {
+        run->infeasible = 1;
+    } else if (st->stopped) {
+        run->why = st->why;
+        run->stopped = 1;
+    }
+    return CKM_OK;
+}
+
 /* IPC-k-means from the current SDP solution: centroid estimates, n_init weighted k-means
  * seeds on them, each refined by the BLPKM iteration; the best labels go to out. */
 static ckm_error ipc_heuristic(ipc_run *run, const ckm_sdp *sdp, ckm_algo_out *out, ckm_err *err)
@@ -129,19 +148,8 @@ static ckm_error ipc_heuristic(ipc_run *run, const ckm_sdp *sdp, ckm_algo_out *o
         if ((rc = ckm_order_centers_by_size(r, run->C, err)) != CKM_OK)
             break;
         ckm_lloyd_stats st;
-        if ((rc = ckm_exact_lloyd(run->ctx, run->asg, r, CKM_DISTANCE_SQEUCLIDEAN, run->max_iter, "ipc", rs, run->C,
-                                  run->wsum, run->cost, run->cur, run->kept, &st, out, err)) != CKM_OK)
+        if ((rc = refine(run, "ipc", rs, &st, out, err)) != CKM_OK || run->infeasible)
             break;
-        run->lp_steps += st.lp_steps;
-        run->mip_steps += st.mip_steps;
-        if (st.infeasible) {
-            run->infeasible = 1;
-            break;
-        }
-        if (st.stopped) {
-            run->why = st.why;
-            run->stopped = 1;
-        }
         if (!st.have)
             continue;
         double sse = ckm_group_sse(r, run->kept, run->C, run->wsum);
@@ -170,20 +178,9 @@ static ckm_error from_centers(ipc_run *run, const double *centers, ckm_algo_out 
     const ckm_reduced *r = run->r;
     memcpy(run->C, centers, r->k * r->d * sizeof(double));
     ckm_lloyd_stats st;
-    ckm_error rc = ckm_exact_lloyd(run->ctx, run->asg, r, CKM_DISTANCE_SQEUCLIDEAN, run->max_iter, "ipc-start", 0,
-                                   run->C, run->wsum, run->cost, run->cur, run->kept, &st, out, err);
-    if (rc != CKM_OK)
+    ckm_error rc = refine(run, "ipc-start", 0, &st, out, err);
+    if (rc != CKM_OK || run->infeasible)
         return rc;
-    run->lp_steps += st.lp_steps;
-    run->mip_steps += st.mip_steps;
-    if (st.infeasible) {
-        run->infeasible = 1;
-        return CKM_OK;
-    }
-    if (st.stopped) {
-        run->why = st.why;
-        run->stopped = 1;
-    }
     if (st.have) {
         double sse = ckm_group_sse(r, run->kept, run->C, run->wsum);
         if (sse < run->best_sse) {
@@ -206,14 +203,9 @@ static ckm_error single_partition(ipc_run *run, ckm_algo_out *out, ckm_err *err)
         run->cur[t] = k == 1 ? 0 : (int32_t)t;
     ckm_group_means(r, run->cur, run->C, run->wsum);
     ckm_lloyd_stats st;
-    ckm_error rc = ckm_exact_lloyd(run->ctx, run->asg, r, CKM_DISTANCE_SQEUCLIDEAN, run->max_iter, "ipc", 0, run->C,
-                                   run->wsum, run->cost, run->cur, run->kept, &st, out, err);
-    if (rc != CKM_OK)
+    ckm_error rc = refine(run, "ipc", 0, &st, out, err);
+    if (rc != CKM_OK || run->infeasible)
         return rc;
-    if (st.infeasible) {
-        run->infeasible = 1;
-        return CKM_OK;
-    }
     if (!st.have) {
         run->stopped = 1;
         run->why = st.why;
@@ -228,10 +220,11 @@ static ckm_error single_partition(ipc_run *run, ckm_algo_out *out, ckm_err *err)
     return CKM_OK;
 }
 
-/* an incumbent exists and its gap to the bound lb is above the tolerance */
-static bool gap_open_tol(const ipc_run *run, double lb, double tol)
+/* the node is settled: an incumbent exists within the relative tolerance of the bound lb
+ * (until then the bound and the heuristics have work to do) */
+static bool closed(const ipc_run *run, double lb, double tol)
 {
-    return isfinite(run->best_sse) && run->best_sse - lb > tol * run->best_sse;
+    return isfinite(run->best_sse) && run->best_sse - lb <= tol * run->best_sse;
 }
 
 ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_ipc_opts *o, ckm_algo_out *out,
@@ -292,7 +285,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     ckm_ctx_log(ctx, 1, "ipc: SDP safe bound %.10g after %d iterations (%s%s, %.2f s)", si.lower_bound, si.iterations,
                 si.converged ? "converged" : "not converged", stats->inherited ? ", inherited cuts" : "",
                 ckm_now() - t0);
-    if (o->heuristic_first && !run.stopped && (gap_open_tol(&run, si.lower_bound, tol) || !isfinite(run.best_sse)))
+    if (o->heuristic_first && !run.stopped && !closed(&run, si.lower_bound, tol))
         if ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible)
             goto done;
     ckm_rng crng;
@@ -302,7 +295,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     par.max_iter = IPC_ROUND_ITERS;
     /* without an incumbent (a child before its heuristic) the rounds run to their limit */
     while (!run.stopped && stats->rounds < o->cut_rounds &&
-           (gap_open_tol(&run, si.lower_bound, tol) || !isfinite(run.best_sse))) {
+           !closed(&run, si.lower_bound, tol)) {
         ckm_cut_stats cs;
         if ((rc = ckm_sdp_separate(sdp, &crng, IPC_CUTS_PER_ROUND, &cs, err)) != CKM_OK)
             goto done;
@@ -330,7 +323,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
             goto done;
     }
     /* polish: the rounds were solved inexactly; one solve to full accuracy from the last iterate */
-    if (stats->rounds > 0 && !run.stopped && (gap_open_tol(&run, si.lower_bound, tol) || !isfinite(run.best_sse))) {
+    if (stats->rounds > 0 && !run.stopped && !closed(&run, si.lower_bound, tol)) {
         ckm_sdp_params_default(&par);
         par.prune_tol = tol;
         par.upper_bound = run.best_sse;
@@ -340,13 +333,13 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
                     si.iterations, si.converged ? "converged" : "not converged", ckm_now() - t0);
     }
     if ((stats->rounds > 0 || !o->heuristic_first) && !run.stopped &&
-        (gap_open_tol(&run, si.lower_bound, tol) || !isfinite(run.best_sse)))
+        !closed(&run, si.lower_bound, tol))
         if ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible)
             goto done;
     out->lower_bound = si.lower_bound;
     if (run.stopped)
         out->status = run.why;
-    else if (isfinite(run.best_sse) && !gap_open_tol(&run, si.lower_bound, tol))
+    else if (closed(&run, si.lower_bound, tol))
         out->status = CKM_STATUS_OPTIMAL;
 done:
     if (rc == CKM_OK && run.infeasible)
@@ -374,27 +367,31 @@ done:
     return rc;
 }
 
-double ckm_ipc_branch_pair(const ckm_reduced *r, const double *Xhat, size_t *pa, size_t *pb)
+ckm_error ckm_ipc_branch_pair(const ckm_reduced *r, const double *Xhat, size_t *pa, size_t *pb, ckm_err *err)
 {
     size_t s = r->s;
+    double *iv = ckm_alloc_array(s, sizeof(double)); /* 1 / v_t = 1 / sqrt(w_t) */
+    unsigned char *is_cl = ckm_calloc_array(s * s, 1);
+    if (!iv || !is_cl) {
+        free(iv);
+        free(is_cl);
+        return ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory choosing the branching pair (%zu groups)", s);
+    }
+    for (size_t t = 0; t < s; t++)
+        iv[t] = 1.0 / sqrt((double)r->weight[t]);
+    for (size_t e = 0; e < r->n_cl; e++)
+        is_cl[r->cl[2 * e] * s + r->cl[2 * e + 1]] = 1; /* a < b */
     double best = -1.0, best_z = -1.0;
     size_t za = 0, zb = 0;
     *pa = *pb = 0;
-    for (size_t a = 0; a < s; a++) {
-        double va = sqrt((double)r->weight[a]);
+    for (size_t a = 0; a < s; a++)
         for (size_t b = a + 1; b < s; b++) {
-            double vb = sqrt((double)r->weight[b]);
-            double zab = Xhat[a * s + b] / (va * vb);
-            bool cl = false;
-            for (size_t e = 0; e < r->n_cl && !cl; e++)
-                cl = r->cl[2 * e] == a && r->cl[2 * e + 1] == b;
-            if (cl)
+            if (is_cl[a * s + b])
                 continue;
-            double dist = 0.0;
-            for (size_t c = 0; c < s; c++) {
-                double vc = sqrt((double)r->weight[c]);
-                double diff = (Xhat[a * s + c] / va - Xhat[b * s + c] / vb) / vc; /* Z_ac - Z_bc */
-                dist += (double)r->weight[c] * diff * diff;
+            double zab = Xhat[a * s + b] * iv[a] * iv[b], dist = 0.0;
+            for (size_t c = 0; c < s; c++) { /* w_c (Z_ac - Z_bc)^2, Z_ac = X_ac / (v_a v_c) */
+                double diff = Xhat[a * s + c] * iv[a] - Xhat[b * s + c] * iv[b];
+                dist += diff * diff; /* w_c / v_c^2 = 1 */
             }
             double score = fmin(zab, dist);
             if (score > best) {
@@ -408,12 +405,13 @@ double ckm_ipc_branch_pair(const ckm_reduced *r, const double *Xhat, size_t *pa,
                 zb = b;
             }
         }
-    }
     if (best <= 1e-12 && best_z >= 0.0) { /* an integral-looking solution: split its closest pair */
         *pa = za;
         *pb = zb;
     }
-    return best;
+    free(iv);
+    free(is_cl);
+    return CKM_OK;
 }
 
 ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)

@@ -247,6 +247,18 @@ static size_t remove_inactive(ckm_sdp *p)
     return removed;
 }
 
+/* Rows [first, nb) are new: their slacks from the current estimate; then the cut system is
+ * factored again (also needed when rows were only removed). */
+static ckm_error cuts_changed(ckm_sdp *p, size_t first, ckm_err *err)
+{
+    ckm_sdp_B(p, p->Xhat, p->bx);
+    for (size_t l = first; l < p->nb; l++)
+        p->t[l] = fmax(p->bx[l] - p->d[l], 0.0);
+    if (!ckm_sdp_prepare_cuts(p))
+        return ckm_fail(err, CKM_ERR_INTERNAL, "sdp: the cut system is not positive definite (%zu cuts)", p->nb);
+    return CKM_OK;
+}
+
 ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_stats *st, ckm_err *err)
 {
     size_t s = p->s, k = p->k;
@@ -429,14 +441,8 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_sta
     free(cliques);
     if (!ok)
         return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory adding cuts");
-    /* new rows: slack from the current estimate */
-    ckm_sdp_B(p, p->Xhat, p->bx);
-    for (size_t l = p->nb - added; l < p->nb; l++)
-        p->t[l] = fmax(p->bx[l] - p->d[l], 0.0);
     st->active = p->nb;
-    if (!ckm_sdp_prepare_cuts(p))
-        return ckm_fail(err, CKM_ERR_INTERNAL, "sdp: the cut system is not positive definite (%zu cuts)", p->nb);
-    return CKM_OK;
+    return cuts_changed(p, p->nb - added, err);
 }
 
 /* ---- inheritance (branch-and-cut children) ---- */
@@ -530,12 +536,5 @@ ckm_error ckm_sdp_import_cuts(ckm_sdp *p, const size_t *comp, const ckm_cut_pool
             return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory importing cuts");
     }
     *added = p->nb - before;
-    if (*added == 0)
-        return CKM_OK;
-    ckm_sdp_B(p, p->Xhat, p->bx);
-    for (size_t l = before; l < p->nb; l++)
-        p->t[l] = fmax(p->bx[l] - p->d[l], 0.0);
-    if (!ckm_sdp_prepare_cuts(p))
-        return ckm_fail(err, CKM_ERR_INTERNAL, "sdp: the cut system is not positive definite (%zu cuts)", p->nb);
-    return CKM_OK;
+    return *added == 0 ? CKM_OK : cuts_changed(p, before, err);
 }
