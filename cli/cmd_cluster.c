@@ -32,6 +32,20 @@ static void log_stderr(void *user, const char *line)
     fprintf(stderr, "%s\n", line);
 }
 
+/* "  NAME  value": 6 decimals for ordinary magnitudes, 9 significant digits for the tiny and
+ * huge objectives of data far from unit scale (which %.6f shows as 0.000000 or 40 digits) */
+static void print_value(const char *name, double v, const ckm_result *gap_of)
+{
+    printf("  %-12s ", name);
+    if (v == 0.0 || (fabs(v) >= 1e-3 && fabs(v) < 1e15))
+        printf("%.6f", v);
+    else
+        printf("%.9g", v);
+    if (gap_of)
+        printf(" (gap %.3g%%)", 100.0 * gap_of->gap);
+    printf("\n");
+}
+
 enum { O_K, O_CONS, O_MIN, O_MAX, O_SIZES, O_BAL, O_ALGO, O_DIST, O_INIT, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
        O_CUTS, O_GAP, O_NODES, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
        O_STD, O_VERBOSE, O_QUIET, O_HELP, O_COUNT };
@@ -296,9 +310,9 @@ int cmd_cluster(int argc, char **argv)
                data, res->n, res->d, res->k);
         printf("  status       %s%s%s\n", ckm_status_string(res->status),
                res->message[0] ? " - " : "", res->message);
-        printf("  SSE          %.6f\n", res->sse);
+        print_value("SSE", res->sse, NULL);
         if (isfinite(res->lower_bound))
-            printf("  lower bound  %.6f (gap %.3g%%)\n", res->lower_bound, 100.0 * res->gap);
+            print_value("lower bound", res->lower_bound, res);
         printf("  sizes       ");
         for (size_t j = 0; j < res->k; j++)
             printf(" %zu", res->sizes[j]);

@@ -15,7 +15,8 @@
  *            30 cutting-plane rounds (root: settings.cut_rounds, default 50). A child's bound
  *            is max(parent's, its own): its feasible set is a subset.
  *   upper    IPC-k-means on the node's solution (the root runs it before the cuts).
- *   prune    when (UB - LB) <= gap UB (settings.gap, default 1e-4), or infeasible.
+ *   prune    when UB - max(LB, 0) <= max(gap UB, 1e-12 TSS) (settings.gap, default 1e-4; the
+ *            absolute floor settles zero-SSE instances, core.h ckm_gap_closed), or infeasible.
  *   branch   on groups (a, b) maximising min{Z_ab, ||Z_a. - Z_b.||^2} (ipc.c); the ML child
  *            adds a must-link between one point of each, the CL child a cannot-link. The two
  *            children partition the node's feasible labellings, whatever the size bounds,
@@ -161,14 +162,16 @@ static void node_free(bb_node *n)
 
 /* ---- one node ---- */
 
-/* (UB - LB) / UB; INFINITY without an incumbent */
-static double rel_gap(double ub, double lb)
+/* (UB - max(LB, 0)) / UB for the log and the root gap; INFINITY without an incumbent, 0 when
+ * the absolute floor of the gap rule (core.h) already closes it (an SSE at rounding level) */
+static double rel_gap(double ub, double lb, double tss)
 {
     if (!isfinite(ub))
         return INFINITY;
-    return ub > 0.0 ? (ub - lb) / ub : 0.0;
+    if (ckm_gap_closed(ub, lb, 0.0, tss))
+        return 0.0;
+    return (ub - fmax(lb, 0.0)) / ub;
 }
-
 
 /* The node's problem: the root's groups (must-link chains), its lifted cannot-links, its size
  * bounds, and the decisions. A decision that contradicts another is an infeasible node. */
@@ -344,7 +347,7 @@ static ckm_error process(bb_shared *sh, bb_work *w, ckm_err *err)
         goto done;
     }
     double ub = fmin(w->incumbent, w->has_labels ? w->sse : INFINITY);
-    if (out.status == CKM_STATUS_OPTIMAL || rel_gap(ub, w->bound) <= ctx->s->gap) {
+    if (out.status == CKM_STATUS_OPTIMAL || ckm_gap_closed(ub, w->bound, ctx->s->gap, root->tss)) {
         w->status = CKM_STATUS_OPTIMAL; /* closed: nothing in it beats the incumbent by more than gap */
         goto done;
     }
@@ -442,7 +445,7 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
     out->root_gap = NAN;
     while (heap.n > 0) {
         /* prune open nodes the incumbent already closes */
-        while (heap.n > 0 && rel_gap(ub, heap.v[0].bound) <= set->gap) {
+        while (heap.n > 0 && ckm_gap_closed(ub, heap.v[0].bound, set->gap, r->tss)) {
             bb_node x = heap_pop(&heap);
             closed_lb = fmin(closed_lb, x.bound);
             n_dropped++; /* never processed: a later incumbent closed it */
@@ -499,7 +502,7 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
             }
             if (w->node.ndec == 0 && !interrupted) {
                 root_bound = w->bound;
-                out->root_gap = rel_gap(ub, w->bound);
+                out->root_gap = rel_gap(ub, w->bound, r->tss);
             }
             const char *what;
             if (interrupted) { /* unfinished: stays open with what it proved */
@@ -515,7 +518,7 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
             } else if (w->status == CKM_STATUS_INFEASIBLE) {
                 n_infeasible++;
                 what = "infeasible";
-            } else if (w->status == CKM_STATUS_OPTIMAL || rel_gap(ub, w->bound) <= set->gap) {
+            } else if (w->status == CKM_STATUS_OPTIMAL || ckm_gap_closed(ub, w->bound, set->gap, r->tss)) {
                 closed_lb = fmin(closed_lb, w->bound);
                 n_pruned++;
                 what = "closed by bound";
@@ -548,7 +551,7 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
         if (set->verbosity >= 1 && (now - last_log >= 1.0 || heap.n == 0 || stopped)) {
             last_log = now;
             ckm_ctx_log(ctx, 1, "exact: %zu nodes, %zu open, bound %.10g, incumbent %.10g, gap %.4g%%, %.1f s", processed,
-                        heap.n, glb, ub, 100.0 * rel_gap(ub, glb), now - ctx->start);
+                        heap.n, glb, ub, 100.0 * rel_gap(ub, glb, r->tss), now - ctx->start);
         }
         if (stopped)
             break;

@@ -220,11 +220,11 @@ static ckm_error single_partition(ipc_run *run, ckm_algo_out *out, ckm_err *err)
     return CKM_OK;
 }
 
-/* the node is settled: an incumbent exists within the relative tolerance of the bound lb
- * (until then the bound and the heuristics have work to do) */
+/* the node is settled: an incumbent exists within the tolerance of the bound lb (the one
+ * gap rule, core.h; until then the bound and the heuristics have work to do) */
 static bool closed(const ipc_run *run, double lb, double tol)
 {
-    return isfinite(run->best_sse) && run->best_sse - lb <= tol * run->best_sse;
+    return ckm_gap_closed(run->best_sse, lb, tol, run->r->tss);
 }
 
 ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_ipc_opts *o, ckm_algo_out *out,
@@ -278,6 +278,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     ckm_sdp_params par;
     ckm_sdp_params_default(&par);
     par.prune_tol = tol;
+    par.tss = r->tss;
     par.upper_bound = run.best_sse;
     double t0 = ckm_now();
     if ((rc = solve_sdp(&run, sdp, &par, &si, err)) != CKM_OK)
@@ -326,6 +327,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     if (stats->rounds > 0 && !run.stopped && !closed(&run, si.lower_bound, tol)) {
         ckm_sdp_params_default(&par);
         par.prune_tol = tol;
+        par.tss = r->tss;
         par.upper_bound = run.best_sse;
         if ((rc = solve_sdp(&run, sdp, &par, &si, err)) != CKM_OK)
             goto done;
@@ -336,7 +338,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
         !closed(&run, si.lower_bound, tol))
         if ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible)
             goto done;
-    out->lower_bound = si.lower_bound;
+    out->lower_bound = fmax(si.lower_bound, 0.0); /* SSE >= 0: 0 is a bound too */
     if (run.stopped)
         out->status = run.why;
     else if (closed(&run, si.lower_bound, tol))

@@ -9,6 +9,7 @@
 #include "objective.h"
 #include "problem_impl.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,10 +157,39 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
     memset(&ao, 0, sizeof ao);
     ao.root_gap = NAN;
     ckm_check_report *chk = NULL;
-    rc = ckm_reduce(p, &r, &infeasible, res->message, sizeof res->message, err);
+    /* the algorithms work on data scaled by 2^-e (scale.c): same labels, no overflow */
+    struct ckm_problem scaled;
+    const ckm_problem *pw = p;
+    double *Xs = NULL;
+    int e = ckm_scale_exponent(p->X, p->n * p->d);
+    if (e != 0) {
+        if (!(Xs = ckm_alloc_array(p->n * p->d, sizeof(double)))) {
+            rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for a rescaled copy of the %zu x %zu points (%.3g MB)",
+                          p->n, p->d, (double)p->n * (double)p->d * 8e-6);
+            goto fail;
+        }
+        ckm_scale_copy(p->X, p->n * p->d, e, Xs);
+        scaled = *p;
+        scaled.X = Xs;
+        pw = &scaled;
+    }
+    rc = ckm_reduce(pw, &r, &infeasible, res->message, sizeof res->message, err);
     res->time.preprocess_s = ckm_now() - ctx.start;
     if (rc != CKM_OK)
         goto fail;
+    if (r && !isfinite(ldexp(r->tss, 2 * e))) {
+        /* every SSE is at most the total scatter, but this one is beyond double precision */
+        rc = ckm_fail(err, CKM_ERR_INVALID,
+                      "the points are too far apart for double precision: their total sum of squared distances "
+                      "to the mean is about 2^%.0f (> %g), so no SSE can be represented; center or rescale the data",
+                      log2(r->tss) + 2.0 * e, DBL_MAX);
+        goto fail;
+    }
+    if (e != 0)
+        ckm_ctx_log(&ctx, 1, "the data's largest magnitude is outside [1, 2^20]: the algorithm works on the points "
+                             "times 2^%d (exact; same labels); objective values in this log are in those units, "
+                             "reported ones in the data's",
+                    -e);
     if (infeasible) {
         res->status = CKM_STATUS_INFEASIBLE;
         res->super_points = r ? r->s : 0;
@@ -188,7 +218,7 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
     res->restarts = ao.restarts;
     res->nodes = ao.nodes;
     res->root_gap = ao.root_gap;
-    res->lower_bound = ao.lower_bound;
+    res->lower_bound = ldexp(ao.lower_bound, 2 * e);
     snprintf(res->message, sizeof res->message, "%s", ao.message);
     if (ao.status == CKM_STATUS_INFEASIBLE || ao.status == CKM_STATUS_NO_SOLUTION)
         ao.has_labels = 0;
@@ -215,9 +245,11 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
             goto fail;
         }
         res->sse = chk->sse;
-        if ((rc = ckm_centers_from_labels(p->X, p->n, p->d, res->labels, p->k, res->centers,
+        if ((rc = ckm_centers_from_labels(pw->X, p->n, p->d, res->labels, p->k, res->centers,
                                           res->sizes, err)) != CKM_OK)
             goto fail;
+        for (size_t q = 0; e != 0 && q < p->k * p->d; q++)
+            res->centers[q] = ldexp(res->centers[q], e);
         res->has_labels = 1;
         if (isfinite(res->lower_bound) && res->sse > 0.0)
             res->gap = (res->sse - res->lower_bound) / res->sse;
@@ -230,12 +262,14 @@ finish:
     ckm_check_report_free(chk);
     ckm_reduced_free(r);
     free(ao.labels);
+    free(Xs);
     *out = res;
     return CKM_OK;
 fail:
     ckm_check_report_free(chk);
     ckm_reduced_free(r);
     free(ao.labels);
+    free(Xs);
     ckm_result_free(res);
     return rc;
 }

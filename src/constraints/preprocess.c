@@ -259,6 +259,22 @@ static bool build_groups(const ckm_problem *p, const size_t *rep, size_t *root_i
             r->scatter += diff * diff;
         }
     }
+    /* total scatter = within-group scatter + sum_t w_t ||m_t - overall mean||^2 */
+    double *g = ckm_calloc_array(d, sizeof(double));
+    if (!g)
+        return false;
+    for (size_t t = 0; t < s; t++)
+        for (size_t f = 0; f < d; f++)
+            g[f] += (double)r->weight[t] * r->mean[t * d + f];
+    for (size_t f = 0; f < d; f++)
+        g[f] /= (double)n;
+    r->tss = r->scatter;
+    for (size_t t = 0; t < s; t++)
+        for (size_t f = 0; f < d; f++) {
+            double diff = r->mean[t * d + f] - g[f];
+            r->tss += (double)r->weight[t] * diff * diff;
+        }
+    free(g);
     return true;
 }
 

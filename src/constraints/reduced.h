@@ -22,6 +22,9 @@ typedef struct ckm_reduced {
     size_t *weight;       /* s */
     double *mean;         /* s*d */
     double scatter;       /* sum_t q_t: the constant part of the SSE */
+    double tss;           /* total scatter sum_i ||x_i - mean of all points||^2: the SSE of
+                             k = 1, an upper bound on the SSE of every labelling; the unit of
+                             the absolute gap tolerance (core.h ckm_gap_closed) */
     size_t *member_start; /* s+1: members of t are members[member_start[t] .. [t+1]) */
     size_t *members;      /* n point indices, grouped by super-point */
     size_t n_cl;

@@ -47,6 +47,18 @@ int ckm_thread_count(int requested);
 typedef void (*ckm_range_fn)(void *ctx, size_t begin, size_t end, int tid);
 void ckm_parallel_for(int threads, size_t count, ckm_range_fn fn, void *ctx);
 
+/* The one optimality test of ipc, exact and the SDP solver: an incumbent SSE ub is within
+ * tolerance of a lower bound lb when
+ *     ub - max(lb, 0) <= max(rel * ub, CKM_GAP_ABS * tss)
+ * SSE is never negative, so 0 is always a valid bound; the absolute floor, relative to the
+ * total scatter tss (the SSE of k = 1, which bounds every SSE), settles objectives at
+ * rounding level (k >= the number of distinct points: the incumbent's SSE is 0 or a few
+ * ulps of the data's squares), where a relative test alone can never succeed. 1e-12 tss is
+ * ~5000 times the rounding of an SSE and far below any relative gap the SDP bound reaches,
+ * so it changes nothing on non-degenerate instances. */
+#define CKM_GAP_ABS 1e-12
+bool ckm_gap_closed(double ub, double lb, double rel, double tss);
+
 /* Monotonic wall-clock seconds. */
 double ckm_now(void);
 

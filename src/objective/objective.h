@@ -36,4 +36,11 @@ void ckm_nearest(const double *Y, const double *ynorm, size_t m, const double *C
 ckm_error ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out,
                             ckm_err *err);
 
+/* Power-of-two exponent e for rescaling data x -> x 2^-e (scale.c): 0 when the largest
+ * magnitude M of the count values is 0 or lies in [1, 2^20]; otherwise the e that brings M
+ * into [1, 2). */
+int ckm_scale_exponent(const double *X, size_t count);
+/* out[i] = X[i] * 2^-e (exact unless a value leaves the normal range). */
+void ckm_scale_copy(const double *X, size_t count, int e, double *out);
+
 #endif

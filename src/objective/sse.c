@@ -2,11 +2,14 @@
  * sse.c -- cluster means and the SSE objective computed from a labelling alone:
  *   c_j = (1/|C_j|) sum_{i in C_j} x_i,   SSE = sum_i ||x_i - c_{l(i)}||^2.
  * Two passes (means, then squared deviations) avoid the cancellation of the
- * sum-of-squares shortcut. Cost O(n d).
+ * sum-of-squares shortcut. Cost O(n d). Points near the double range (whose sums overflow)
+ * get their means from scaled sums (exact power-of-two scaling).
  */
 #include "core.h"
 #include "objective.h"
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,10 +34,25 @@ ckm_error ckm_centers_from_labels(const double *X, size_t n, size_t d, const int
             c[f] += x[f];
         cnt[labels[i]]++;
     }
+    bool overflow = false;
     for (size_t j = 0; j < k; j++)
         if (cnt[j] > 0)
-            for (size_t f = 0; f < d; f++)
+            for (size_t f = 0; f < d; f++) {
                 centers[j * d + f] /= (double)cnt[j];
+                overflow |= !isfinite(centers[j * d + f]);
+            }
+    if (overflow) {
+        /* finite points whose sum overflows (values near DBL_MAX): sum them times 2^-600, which
+         * is exact for such values, and scale the means back (a mean is at most max |x|) */
+        memset(centers, 0, k * d * sizeof *centers);
+        for (size_t i = 0; i < n; i++)
+            for (size_t f = 0; f < d; f++)
+                centers[(size_t)labels[i] * d + f] += ldexp(X[i * d + f], -600);
+        for (size_t j = 0; j < k; j++)
+            if (cnt[j] > 0)
+                for (size_t f = 0; f < d; f++)
+                    centers[j * d + f] = ldexp(centers[j * d + f] / (double)cnt[j], 600);
+    }
     if (!sizes)
         free(cnt);
     return CKM_OK;

@@ -30,6 +30,8 @@ typedef struct ckm_sdp_params {
     double tol;          /* relative KKT residual to stop at (default 1e-5) */
     double upper_bound;  /* incumbent SSE: stop once the safe bound reaches it within prune_tol */
     double prune_tol;    /* relative (default 1e-4) */
+    double tss;          /* the data's total scatter: unit of the absolute floor of the gap
+                            rule (core.h ckm_gap_closed); default 0 (relative only) */
 } ckm_sdp_params;
 
 void ckm_sdp_params_default(ckm_sdp_params *par);

@@ -32,6 +32,7 @@ void ckm_sdp_params_default(ckm_sdp_params *par)
     par->tol = 1e-5;
     par->upper_bound = INFINITY;
     par->prune_tol = 1e-4;
+    par->tss = 0.0;
 }
 
 void ckm_sdp_free(ckm_sdp *p)
@@ -382,8 +383,7 @@ ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params
             double lb = ckm_sdp_bound_units(p, p->y, p->r, p->V, p->cs);
             if (lb > p->best_lb)
                 p->best_lb = lb;
-            if (isfinite(par->upper_bound) &&
-                p->best_lb >= par->upper_bound - par->prune_tol * fmax(1.0, fabs(par->upper_bound))) {
+            if (ckm_gap_closed(par->upper_bound, p->best_lb, par->prune_tol, par->tss)) {
                 info->pruned = 1;
                 it++;
                 break;
