@@ -5,7 +5,8 @@
  *
  * Exit codes: 0 solved (optimal/feasible, or a limit with a feasible labelling),
  * 1 internal error, 2 usage or input error, 3 proven infeasible, 4 no feasible labelling
- * (limit reached or heuristic failure), 5 `ckm check` found violations.
+ * (limit reached or heuristic failure), 5 `ckm check` found violations, 6 out of memory
+ * (the message names what was too large and how much it needed).
  */
 #ifndef CKM_CLI_H
 #define CKM_CLI_H
@@ -16,7 +17,7 @@
 #include <stddef.h>
 
 enum { EXIT_SOLVED = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_INFEASIBLE = 3,
-       EXIT_NO_LABELS = 4, EXIT_VIOLATIONS = 5 };
+       EXIT_NO_LABELS = 4, EXIT_VIOLATIONS = 5, EXIT_NOMEM = 6 };
 
 typedef struct cli_opt {
     const char *name;    /* long name without dashes */
@@ -37,7 +38,8 @@ void cli_print_options(const cli_opt *opts, size_t nopts);
 /* Strict number parsing for option values; print "ckm CMD: --name: ..." on failure. */
 bool cli_size(const char *cmd, const char *name, const char *v, size_t *out);
 bool cli_u64(const char *cmd, const char *name, const char *v, uint64_t *out);
-bool cli_int(const char *cmd, const char *name, const char *v, int min, int *out);
+#define CLI_INT_MAX 1000000000
+bool cli_int(const char *cmd, const char *name, const char *v, int min, int max, int *out);
 bool cli_double(const char *cmd, const char *name, const char *v, double min, double *out);
 
 /* Print "ckm CMD: message" for a library error; return the exit code for it. */

@@ -72,7 +72,7 @@ static void usage(cli_opt *opts)
                a->honours & CKM_HONOURS_SIZE_BOUNDS ? " sizes" : "", a->honours ? "" : " none");
     }
     printf("exit codes: 0 solved, 1 internal error, 2 usage/input error, 3 proven infeasible,\n"
-           "            4 no feasible labelling found (limit or heuristic failure)\n");
+           "            4 no feasible labelling found (limit or heuristic failure), 6 out of memory\n");
 }
 
 static int status_exit(const ckm_result *r)
@@ -99,11 +99,11 @@ int cmd_cluster(int argc, char **argv)
         [O_NINIT] = {"n-init", 0, "N", "restarts; the best SSE is kept", NULL},
         [O_MAXIT] = {"max-iter", 0, "N", "iterations per restart (0 = the algorithm's default)", NULL},
         [O_TOL] = {"tol", 0, "X", "kmeans: center-shift tolerance (relative to mean variance); admm: relative std of the last 10 objective values", NULL},
-        [O_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; best labelling so far is returned", NULL},
+        [O_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; best labelling so far is returned (within SEC + 1 s)", NULL},
         [O_CUTS] = {"cut-rounds", 0, "N", "ipc: cutting-plane rounds after the first SDP solve (0 = none)", NULL},
         [O_GAP] = {"gap", 0, "X", "ipc, exact: relative gap (SSE - bound) / SSE that counts as optimal; exact prunes nodes within it", NULL},
         [O_NODES] = {"node-limit", 0, "N", "exact: stop after N branch-and-cut nodes (0 = no limit)", NULL},
-        [O_THREADS] = {"threads", 'j', "N", "worker threads for parallel algorithms, N >= 1 also caps OpenBLAS at N (0 = all cores)", NULL},
+        [O_THREADS] = {"threads", 'j', "N", "worker threads for parallel algorithms, 0..256, N >= 1 also caps OpenBLAS at N (0 = the cores this process may use)", NULL},
         [O_LABELS_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line, input order", NULL},
         [O_CENTERS_OUT] = {"centers-out", 0, "FILE", "write K rows of cluster means (CSV)", NULL},
         [O_REPORT] = {"report", 'r', "FILE", "write a JSON report", NULL},
@@ -159,15 +159,15 @@ int cmd_cluster(int argc, char **argv)
     }
     if ((v = opts[O_SEED].value) && !cli_u64(cmd, "seed", v, &s.seed))
         return EXIT_USAGE;
-    if ((v = opts[O_NINIT].value) && !cli_int(cmd, "n-init", v, 1, &s.n_init))
+    if ((v = opts[O_NINIT].value) && !cli_int(cmd, "n-init", v, 1, CLI_INT_MAX, &s.n_init))
         return EXIT_USAGE;
-    if ((v = opts[O_MAXIT].value) && !cli_int(cmd, "max-iter", v, 0, &s.max_iter))
+    if ((v = opts[O_MAXIT].value) && !cli_int(cmd, "max-iter", v, 0, CLI_INT_MAX, &s.max_iter))
         return EXIT_USAGE;
     if ((v = opts[O_TOL].value) && !cli_double(cmd, "tol", v, 0.0, &s.tol))
         return EXIT_USAGE;
     if ((v = opts[O_TIME].value) && !cli_double(cmd, "time-limit", v, 0.0, &s.time_limit_s))
         return EXIT_USAGE;
-    if ((v = opts[O_CUTS].value) && !cli_int(cmd, "cut-rounds", v, 0, &s.cut_rounds))
+    if ((v = opts[O_CUTS].value) && !cli_int(cmd, "cut-rounds", v, 0, CLI_INT_MAX, &s.cut_rounds))
         return EXIT_USAGE;
     if ((v = opts[O_GAP].value) && !cli_double(cmd, "gap", v, 0.0, &s.gap))
         return EXIT_USAGE;
@@ -175,9 +175,9 @@ int cmd_cluster(int argc, char **argv)
         fprintf(stderr, "ckm cluster: --gap: '%s' is not below 1 (a relative gap in [0, 1))\n", v);
         return EXIT_USAGE;
     }
-    if ((v = opts[O_NODES].value) && !cli_int(cmd, "node-limit", v, 0, &s.node_limit))
+    if ((v = opts[O_NODES].value) && !cli_int(cmd, "node-limit", v, 0, CLI_INT_MAX, &s.node_limit))
         return EXIT_USAGE;
-    if ((v = opts[O_THREADS].value) && !cli_int(cmd, "threads", v, 0, &s.threads))
+    if ((v = opts[O_THREADS].value) && !cli_int(cmd, "threads", v, 0, CKM_MAX_THREADS, &s.threads))
         return EXIT_USAGE;
     /* exact runs nodes on several workers: one OpenBLAS thread each, or they oversubscribe */
     cli_cap_blas_threads(strcmp(s.algorithm, "exact") == 0 ? 1 : s.threads);

@@ -126,13 +126,13 @@ bool cli_size(const char *cmd, const char *name, const char *v, size_t *out)
     return true;
 }
 
-bool cli_int(const char *cmd, const char *name, const char *v, int min, int *out)
+bool cli_int(const char *cmd, const char *name, const char *v, int min, int max, int *out)
 {
     char *end;
     errno = 0;
     long x = v && *v ? strtol(v, &end, 10) : 0;
-    if (!v || !*v || *end || errno == ERANGE || x < min || x > 1000000000L) {
-        fprintf(stderr, "ckm %s: --%s: '%s' is not an integer in [%d, 1000000000]\n", cmd, name, v ? v : "", min);
+    if (!v || !*v || *end || errno == ERANGE || x < min || x > max) {
+        fprintf(stderr, "ckm %s: --%s: '%s' is not an integer in [%d, %d]\n", cmd, name, v ? v : "", min, max);
         return false;
     }
     *out = (int)x;
@@ -153,14 +153,15 @@ bool cli_double(const char *cmd, const char *name, const char *v, double min, do
 
 int cli_error(const char *cmd, ckm_error code, const ckm_err *err)
 {
-    fprintf(stderr, "ckm %s: %s\n", cmd, err->message[0] ? err->message : ckm_error_string(code));
+    fprintf(stderr, "ckm %s: %s%s\n", cmd, code == CKM_ERR_NOMEM ? "out of memory: " : "",
+            err->message[0] ? err->message : ckm_error_string(code));
     switch (code) {
     case CKM_OK: return EXIT_SOLVED;
     case CKM_ERR_IO:
     case CKM_ERR_PARSE:
     case CKM_ERR_INVALID:
     case CKM_ERR_UNSUPPORTED: return EXIT_USAGE;
-    case CKM_ERR_NOMEM:
+    case CKM_ERR_NOMEM: return EXIT_NOMEM;
     case CKM_ERR_INTERNAL: return EXIT_INTERNAL;
     }
     return EXIT_INTERNAL;
@@ -233,7 +234,7 @@ bool cli_label_column(const char *cmd, const char *v, ckm_read_options *ro)
     int col;
     if (strcmp(v, "last") == 0)
         ro->label_column = CKM_LABEL_COLUMN_LAST;
-    else if (cli_int(cmd, "label-column", v, 0, &col))
+    else if (cli_int(cmd, "label-column", v, 0, CLI_INT_MAX, &col))
         ro->label_column = col;
     else
         return false;

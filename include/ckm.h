@@ -46,6 +46,9 @@ typedef enum ckm_error {
 
 #define CKM_MESSAGE_LEN 512
 
+/* Largest accepted ckm_settings.threads. */
+#define CKM_MAX_THREADS 256
+
 /* Error details. Zero-initialise or leave untouched; functions overwrite it on failure. */
 typedef struct ckm_err {
     ckm_error code;
@@ -320,7 +323,9 @@ typedef struct ckm_settings {
                               (and the primal residual <= 1e-4); default 1e-4, >= 0 */
     double time_limit_s;   /* wall-clock limit in seconds; <= 0 means none; default 0 */
     int threads;           /* worker threads for algorithms that run in parallel;
-                              0 = all cores (default). BLAS threads follow
+                              0 = the cores this process may use (default: its CPU
+                              affinity mask, capped by a cgroup CPU quota), at most
+                              CKM_MAX_THREADS (more is CKM_ERR_INVALID). BLAS threads follow
                               OPENBLAS_NUM_THREADS; ipc's eigensolver rounds
                               differently with another BLAS thread count, so its
                               iterates (and possibly its result) are reproducible

@@ -19,6 +19,11 @@ typedef struct ckm_context {
 
 /* 0 to continue; 1 to stop, with *why = CKM_STATUS_TIME_LIMIT or _INTERRUPTED. */
 int ckm_ctx_stop(const ckm_context *ctx, ckm_status *why);
+/* Like ckm_ctx_stop, but also stops (as TIME_LIMIT) when work expected to take ahead_s
+ * seconds would end past the deadline: loops whose steps take seconds (an SDP iteration on
+ * thousands of groups) call it with the last step's duration, so they return within the
+ * limit instead of one step after it. */
+int ckm_ctx_stop_ahead(const ckm_context *ctx, double ahead_s, ckm_status *why);
 /* Progress line to settings.log when verbosity >= level. */
 void ckm_ctx_log(const ckm_context *ctx, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -50,6 +55,24 @@ const ckm_algo *ckm_algo_lookup(const char *name);
  * (s entries) the result when sse < *best_sse (ties keep the earlier restart). */
 void ckm_restart_done(const ckm_context *ctx, const char *name, int rs, const int32_t *labels, size_t s,
                       double sse, int iterations, double *best_sse, ckm_algo_out *out);
+
+/* The grace period after a stop: the longest the driver spends finding a first feasible
+ * labelling for a run stopped without one (fallback.c), and so the documented margin by
+ * which a solve may exceed settings.time_limit_s (plus the final check, O(n d + pairs)). */
+#define CKM_GRACE_S 1.0
+/* The BLPKM iteration on k-means++ seeds for a run stopped without labels (fallback.c):
+ * labels into out->labels (has_labels set, message appended), or out->status INFEASIBLE with
+ * the proof; nothing when the first assignment cannot finish in time. Runs until the
+ * deadline when time is left (a run that skipped work it could not finish), else at most
+ * CKM_GRACE_S seconds. */
+ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err);
+
+/* Memory model (memory.c, docs/memory.md): estimated peak bytes of algorithm on r with
+ * threads workers; the bytes this process may still allocate (-1 when unknown); and the
+ * refusal (CKM_ERR_NOMEM naming both sizes) of a solve whose estimate exceeds them. */
+double ckm_memory_estimate(const char *algorithm, const ckm_reduced *r, int threads, int rescaled);
+double ckm_memory_available(void);
+ckm_error ckm_memory_check(const char *algorithm, const ckm_reduced *r, int threads, int rescaled, ckm_err *err);
 
 /* Algorithms (one file each). */
 ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,

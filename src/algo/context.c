@@ -3,6 +3,7 @@
  */
 #include "algo.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +14,17 @@ int ckm_ctx_stop(const ckm_context *ctx, ckm_status *why)
         return 1;
     }
     if (ckm_now() >= ctx->deadline) {
+        *why = CKM_STATUS_TIME_LIMIT;
+        return 1;
+    }
+    return 0;
+}
+
+int ckm_ctx_stop_ahead(const ckm_context *ctx, double ahead_s, ckm_status *why)
+{
+    if (ckm_ctx_stop(ctx, why))
+        return 1;
+    if (isfinite(ctx->deadline) && ckm_now() + ahead_s >= ctx->deadline) {
         *why = CKM_STATUS_TIME_LIMIT;
         return 1;
     }

@@ -165,7 +165,7 @@ static ckm_error solve_sdp(ipc_run *run, ckm_sdp *sdp, const ckm_sdp_params *par
     ckm_error rc = ckm_sdp_solve(sdp, run->ctx, par, si, err);
     if (rc == CKM_OK && si->stopped) {
         run->stopped = 1;
-        ckm_ctx_stop(run->ctx, &run->why);
+        run->why = si->why;
     }
     return rc;
 }
@@ -268,7 +268,12 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     }
     if (o->centers && ((rc = from_centers(&run, o->centers, out, err)) != CKM_OK || run.infeasible || run.stopped))
         goto done;
-    /* 1. the bound, 2. IPC-k-means from it, 3. cutting-plane rounds, IPC again */
+    /* 1. the bound, 2. IPC-k-means from it, 3. cutting-plane rounds, IPC again; no
+     * relaxation at all when its first iteration would end past the deadline */
+    if (ckm_ctx_stop_ahead(ctx, ckm_sdp_iteration_estimate_s(s), &run.why)) {
+        run.stopped = 1;
+        goto done;
+    }
     if ((rc = ckm_sdp_create(r, &sdp, err)) != CKM_OK)
         goto done;
     if (o->inherit && (rc = ckm_sdp_import_cuts(sdp, r->comp, o->inherit, &stats->inherited, err)) != CKM_OK)
@@ -338,7 +343,8 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
         !closed(&run, si.lower_bound, tol))
         if ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible)
             goto done;
-    out->lower_bound = fmax(si.lower_bound, 0.0); /* SSE >= 0: 0 is a bound too */
+    if (isfinite(si.lower_bound))
+        out->lower_bound = fmax(si.lower_bound, 0.0); /* SSE >= 0: 0 is a bound too */
     if (run.stopped)
         out->status = run.why;
     else if (closed(&run, si.lower_bound, tol))

@@ -81,8 +81,9 @@ static ckm_error validate_settings(const ckm_settings *s, const ckm_algo **algo,
         return ckm_fail(err, CKM_ERR_INVALID, "gap = %g: need a relative tolerance in [0, 1)", s->gap);
     if (s->node_limit < 0)
         return ckm_fail(err, CKM_ERR_INVALID, "node_limit = %d: need >= 0 (0 = no limit)", s->node_limit);
-    if (s->threads < 0)
-        return ckm_fail(err, CKM_ERR_INVALID, "threads = %d: need >= 0 (0 = all cores)", s->threads);
+    if (s->threads < 0 || s->threads > CKM_MAX_THREADS)
+        return ckm_fail(err, CKM_ERR_INVALID, "threads = %d: need 0 (the available cores) to %d", s->threads,
+                        CKM_MAX_THREADS);
     return CKM_OK;
 }
 
@@ -160,15 +161,21 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
     /* the algorithms work on data scaled by 2^-e (scale.c): same labels, no overflow */
     struct ckm_problem scaled;
     const ckm_problem *pw = p;
-    double *Xs = NULL;
-    int e = ckm_scale_exponent(p->X, p->n * p->d);
-    if (e != 0) {
+    double *Xs = NULL, *mu = ckm_alloc_array(p->d, sizeof(double));
+    bool center = false;
+    if (!mu) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory (%zu features)", p->d);
+        goto fail;
+    }
+    int e = ckm_scale_plan(p->X, p->n, p->d, mu, &center);
+    bool transformed = e != 0 || center;
+    if (transformed) {
         if (!(Xs = ckm_alloc_array(p->n * p->d, sizeof(double)))) {
             rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for a rescaled copy of the %zu x %zu points (%.3g MB)",
                           p->n, p->d, (double)p->n * (double)p->d * 8e-6);
             goto fail;
         }
-        ckm_scale_copy(p->X, p->n * p->d, e, Xs);
+        ckm_scale_copy(p->X, p->n, p->d, mu, center, e, Xs);
         scaled = *p;
         scaled.X = Xs;
         pw = &scaled;
@@ -185,11 +192,11 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
                       log2(r->tss) + 2.0 * e, DBL_MAX);
         goto fail;
     }
-    if (e != 0)
-        ckm_ctx_log(&ctx, 1, "the data's largest magnitude is outside [1, 2^20]: the algorithm works on the points "
-                             "times 2^%d (exact; same labels); objective values in this log are in those units, "
+    if (transformed)
+        ckm_ctx_log(&ctx, 1, "the data's magnitude or spread is outside [2^-8, 2^20]: the algorithm works on the "
+                             "points %stimes 2^%d (same labels); objective values in this log are in those units, "
                              "reported ones in the data's",
-                    -e);
+                    center ? "minus their mean " : "", -e);
     if (infeasible) {
         res->status = CKM_STATUS_INFEASIBLE;
         res->super_points = r ? r->s : 0;
@@ -197,7 +204,8 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
         goto finish;
     }
     res->super_points = r->s;
-    if ((rc = check_capability(p, r, algo, err)) != CKM_OK)
+    if ((rc = check_capability(p, r, algo, err)) != CKM_OK ||
+        (rc = ckm_memory_check(algo->info.name, r, ckm_thread_count(s_in->threads), transformed, err)) != CKM_OK)
         goto fail;
     ckm_ctx_log(&ctx, 1, "%s: n = %zu, d = %zu, k = %zu, %zu must-link, %zu cannot-link, %zu groups after merging must-links%s",
                 algo->info.name, p->n, p->d, p->k, p->n_ml, p->n_cl, r->s,
@@ -213,6 +221,14 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
     res->time.solve_s = ckm_now() - t_solve;
     if (rc != CKM_OK)
         goto fail;
+    if ((ao.status == CKM_STATUS_TIME_LIMIT || ao.status == CKM_STATUS_INTERRUPTED) && !ao.has_labels) {
+        ckm_ctx_log(&ctx, 1, "stopped without a labelling: the BLPKM iteration on k-means++ seeds (until the "
+                             "deadline, or at most %g s after it)",
+                    CKM_GRACE_S);
+        if ((rc = ckm_fallback_labels(&ctx, r, &ao, err)) != CKM_OK)
+            goto fail;
+        res->time.solve_s = ckm_now() - t_solve;
+    }
     res->status = ao.status;
     res->iterations = ao.iterations;
     res->restarts = ao.restarts;
@@ -248,8 +264,8 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
         if ((rc = ckm_centers_from_labels(pw->X, p->n, p->d, res->labels, p->k, res->centers,
                                           res->sizes, err)) != CKM_OK)
             goto fail;
-        for (size_t q = 0; e != 0 && q < p->k * p->d; q++)
-            res->centers[q] = ldexp(res->centers[q], e);
+        for (size_t q = 0; transformed && q < p->k * p->d; q++)
+            res->centers[q] = ldexp(res->centers[q], e) + (center ? mu[q % p->d] : 0.0);
         res->has_labels = 1;
         if (isfinite(res->lower_bound) && res->sse > 0.0)
             res->gap = (res->sse - res->lower_bound) / res->sse;
@@ -263,6 +279,7 @@ finish:
     ckm_reduced_free(r);
     free(ao.labels);
     free(Xs);
+    free(mu);
     *out = res;
     return CKM_OK;
 fail:
@@ -270,6 +287,7 @@ fail:
     ckm_reduced_free(r);
     free(ao.labels);
     free(Xs);
+    free(mu);
     ckm_result_free(res);
     return rc;
 }

@@ -73,6 +73,18 @@ ckm_error ckm_bk_mip(const ckm_lp *m, double time_limit_s, const double *start, 
         for (int j = 0; j < m->ncols; j++)
             start_obj += m->obj[j] * start[j];
     pthread_mutex_lock(&cbc_lock);
+    /* the time limit counts from the call: waiting for another thread's solve uses it up */
+    double left = time_limit_s > 0.0 ? time_limit_s - (ckm_now() - t0) : 0.0;
+    if (time_limit_s > 0.0 && left <= 0.0) {
+        pthread_mutex_unlock(&cbc_lock);
+        res->status = start ? CKM_BK_LIMIT_FEASIBLE : CKM_BK_LIMIT_NONE;
+        if (start) {
+            memcpy(x, start, (size_t)m->ncols * sizeof(double));
+            res->objective = start_obj;
+        }
+        res->seconds = ckm_now() - t0;
+        return CKM_OK;
+    }
     Cbc_Model *cbc = Cbc_newModel();
     if (!cbc) {
         pthread_mutex_unlock(&cbc_lock);
@@ -84,7 +96,7 @@ ckm_error ckm_bk_mip(const ckm_lp *m, double time_limit_s, const double *start, 
         Cbc_setInteger(cbc, j);
     Cbc_setLogLevel(cbc, 0);
     if (time_limit_s > 0.0)
-        Cbc_setMaximumSeconds(cbc, time_limit_s);
+        Cbc_setMaximumSeconds(cbc, left);
     if (start)
         Cbc_setCutoff(cbc, start_obj + 1e-9 * (1.0 + fabs(start_obj)));
     int muted = mute_stdout();

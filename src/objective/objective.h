@@ -7,6 +7,8 @@
 
 #include "ckm.h"
 
+#include <stdbool.h>
+
 /* centers (k*d) = means of the labelled points; sizes (k) filled when non-NULL. An empty
  * cluster gets a zero center. Labels must be in [0, k). */
 ckm_error ckm_centers_from_labels(const double *X, size_t n, size_t d, const int32_t *labels,
@@ -36,11 +38,10 @@ void ckm_nearest(const double *Y, const double *ynorm, size_t m, const double *C
 ckm_error ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out,
                             ckm_err *err);
 
-/* Power-of-two exponent e for rescaling data x -> x 2^-e (scale.c): 0 when the largest
- * magnitude M of the count values is 0 or lies in [1, 2^20]; otherwise the e that brings M
- * into [1, 2). */
-int ckm_scale_exponent(const double *X, size_t count);
-/* out[i] = X[i] * 2^-e (exact unless a value leaves the normal range). */
-void ckm_scale_copy(const double *X, size_t count, int e, double *out);
+/* How to present data to the algorithms (scale.c): returns the exponent e of the transform
+ * x -> (x - mu) 2^-e when *center, x -> x 2^-e otherwise; e = 0 and !*center: as it is. mu:
+ * d column means (written). */
+int ckm_scale_plan(const double *X, size_t n, size_t d, double *mu, bool *center);
+void ckm_scale_copy(const double *X, size_t n, size_t d, const double *mu, bool center, int e, double *out);
 
 #endif

@@ -26,6 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+double ckm_sdp_iteration_estimate_s(size_t s)
+{
+    double x = (double)s;
+    return 2.5e-10 * x * x * x;
+}
+
 void ckm_sdp_params_default(ckm_sdp_params *par)
 {
     par->max_iter = 3000;
@@ -305,9 +311,15 @@ ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params
     int notes[5] = {0, 0, 0, 0, 0}, n_notes = 0, last_change = 0, it = 0;
     double eta_p = INFINITY, eta_d = INFINITY, eta_g = INFINITY, pobj = 0.0, dobj = 0.0;
     ckm_status why;
+    double last_s = ckm_sdp_iteration_estimate_s(s), t_prev = NAN; /* the last iteration's duration: the next must end by the deadline */
     for (; it < par->max_iter; it++) {
-        if (ctx && ckm_ctx_stop(ctx, &why)) {
+        double t_it = ckm_now();
+        if (isfinite(t_prev))
+            last_s = t_it - t_prev;
+        t_prev = t_it;
+        if (ctx && ckm_ctx_stop_ahead(ctx, last_s, &why)) {
             info->stopped = 1;
+            info->why = why;
             break;
         }
         /* 1. V */

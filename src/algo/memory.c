@@ -1,0 +1,98 @@
+/*
+ * memory.c -- the memory model of every algorithm (docs/memory.md) and the refusal of a
+ * solve that would need more than the machine can give it, BEFORE anything large is
+ * allocated. Estimates count the dominant terms only, in bytes (n points, d features, k
+ * clusters, s must-link groups, m lifted cannot-links, T worker threads):
+ *   driver     24 n + 8 s d + 8 k d (+ 8 n d for a rescaled copy, scale.c)
+ *   LP model   the exact assignment step (blpkm, bckm, admm, cop, ipc, exact, fallback, and
+ *              sizeflow with must-links): s k columns, 2 s k + 2 k m nonzeros; ckm's arrays
+ *              plus CLP's copies, measured at ~64 bytes per nonzero and ~160 per column
+ *   kmeans     48 s + T * 256 * k * 8 (blocked distances) + seeding 32 s
+ *   sizeflow   cost matrix and the transportation solver's sorted copy: 16 s k
+ *   admm       about ten s x k iterates: 80 s k
+ *   ipc        the SDP relaxation, nine s x s matrices plus the eigensolver's work: ~120 s^2
+ *   exact      T relaxations at once (one per worker), plus the open tree (checked as it
+ *              grows: exact.c)
+ * Available memory: MemAvailable of /proc/meminfo, lowered to the cgroup's memory.max minus
+ * memory.current when a limit is set; unknown (no refusal) when neither can be read.
+ */
+#include "algo.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static double lp_bytes(const ckm_reduced *r)
+{
+    double cols = (double)r->s * (double)r->k;
+    double nnz = 2.0 * cols + 2.0 * (double)r->k * (double)r->n_cl;
+    return 64.0 * nnz + 160.0 * cols;
+}
+
+double ckm_memory_estimate(const char *algorithm, const ckm_reduced *r, int threads, int rescaled)
+{
+    double n = (double)r->n, d = (double)r->d, k = (double)r->k, s = (double)r->s, T = threads > 0 ? threads : 1;
+    double b = 24.0 * n + 8.0 * s * d + 8.0 * k * d + (rescaled ? 8.0 * n * d : 0.0);
+    if (strcmp(algorithm, "kmeans") == 0)
+        return b + 80.0 * s + T * 256.0 * k * 8.0;
+    if (strcmp(algorithm, "sizeflow") == 0)
+        return b + 16.0 * s * k + (r->s < r->n ? lp_bytes(r) : 0.0);
+    if (strcmp(algorithm, "admm") == 0)
+        return b + 80.0 * s * k + lp_bytes(r);
+    if (strcmp(algorithm, "ipc") == 0)
+        return b + 120.0 * s * s + lp_bytes(r);
+    if (strcmp(algorithm, "exact") == 0)
+        return b + T * (120.0 * s * s + lp_bytes(r));
+    return b + lp_bytes(r); /* blpkm, bckm, cop */
+}
+
+/* a "Key: N kB" line of /proc/meminfo, in bytes; -1 when absent */
+static double meminfo(const char *key)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return -1.0;
+    char line[256];
+    double v = -1.0;
+    size_t len = strlen(key);
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, len) == 0 && line[len] == ':') {
+            double kb;
+            if (sscanf(line + len + 1, "%lf", &kb) == 1)
+                v = kb * 1024.0;
+            break;
+        }
+    fclose(f);
+    return v;
+}
+
+static double read_number(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1.0;
+    double v = -1.0;
+    if (fscanf(f, "%lf", &v) != 1) /* "max" (no limit) reads as nothing */
+        v = -1.0;
+    fclose(f);
+    return v;
+}
+
+double ckm_memory_available(void)
+{
+    double avail = meminfo("MemAvailable");
+    double limit = read_number("/sys/fs/cgroup/memory.max"), used = read_number("/sys/fs/cgroup/memory.current");
+    if (limit > 0.0 && used >= 0.0 && (avail < 0.0 || limit - used < avail))
+        avail = limit - used > 0.0 ? limit - used : 0.0;
+    return avail;
+}
+
+ckm_error ckm_memory_check(const char *algorithm, const ckm_reduced *r, int threads, int rescaled, ckm_err *err)
+{
+    double need = ckm_memory_estimate(algorithm, r, threads, rescaled), have = ckm_memory_available();
+    if (have < 0.0 || need <= have)
+        return CKM_OK;
+    return ckm_fail(err, CKM_ERR_NOMEM,
+                    "%s would need about %.0f MB for n = %zu, d = %zu, k = %zu, %zu groups, %zu lifted cannot-links "
+                    "(memory model: docs/memory.md), but only %.0f MB are available",
+                    algorithm, need / 1048576.0, r->n, r->d, r->k, r->s, r->n_cl, have / 1048576.0);
+}
