@@ -140,6 +140,10 @@ ckm_error ckm_sizes_read(const char *path, size_t k, size_t *lo, size_t *hi, ckm
     for (size_t l = 0; rc == CKM_OK && l < t.count; l++) {
         const ckm_line *ln = &t.lines[l];
         size_t nf = ckm_split(ln->text, 0, &f, &fcap);
+        if (nf == 0) { /* a non-blank line has a field: allocation failure */
+            rc = ckm_fail(err, CKM_ERR_NOMEM, "%s: out of memory splitting line %zu", path, ln->number);
+            break;
+        }
         if (nf != 1 && nf != 2) {
             rc = ckm_fail(err, CKM_ERR_PARSE, "%s:%zu: expected 'lo hi' or one exact size, got %zu fields",
                           path, ln->number, nf);

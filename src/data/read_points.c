@@ -207,6 +207,11 @@ static ckm_error read_delimited(const ckm_text *t, const ckm_read_options *opt, 
     if (!copy)
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
     size_t nf = ckm_split(copy, delim, &f, &fcap);
+    if (nf == 0) { /* a non-blank line has a field: allocation failure */
+        free(copy);
+        free(f);
+        return ckm_fail(err, CKM_ERR_NOMEM, "%s: out of memory splitting line %zu", t->path, t->lines[0].number);
+    }
     /* auto: a header has no numeric field at all, so a typo in the first data row is
        reported as an error instead of silently dropping that row */
     bool header = opt->header == CKM_HEADER_YES ||
@@ -231,6 +236,8 @@ static ckm_error read_delimited(const ckm_text *t, const ckm_read_options *opt, 
     nf = ckm_split(copy, delim, &f, &fcap);
     free(copy);
     free(f);
+    if (nf == 0)
+        return ckm_fail(err, CKM_ERR_NOMEM, "%s: out of memory splitting line %zu", t->path, t->lines[first].number);
     long lc = opt->label_column;
     if (lc == CKM_LABEL_COLUMN_LAST)
         lc = (long)nf - 1;
@@ -273,6 +280,8 @@ static ckm_error read_keel(const ckm_text *t, ckm_dataset *ds, ckm_err *err)
     bool names = nf > 1 && none_numeric(f, nf);
     free(copy);
     free(f);
+    if (nf == 0)
+        return ckm_fail(err, CKM_ERR_NOMEM, "%s: out of memory splitting line %zu", t->path, t->lines[i].number);
     if (names) {
         ds->had_header = 1;
         i++;
@@ -287,6 +296,8 @@ static ckm_error read_keel(const ckm_text *t, ckm_dataset *ds, ckm_err *err)
     nf = ckm_split(copy, ',', &f, &fcap);
     free(copy);
     free(f);
+    if (nf == 0)
+        return ckm_fail(err, CKM_ERR_NOMEM, "%s: out of memory splitting line %zu", t->path, t->lines[i].number);
     if (nf < 2)
         return ckm_fail(err, CKM_ERR_PARSE,
                         "%s:%zu: KEEL row needs at least one feature and the class", t->path,
@@ -296,25 +307,29 @@ static ckm_error read_keel(const ckm_text *t, ckm_dataset *ds, ckm_err *err)
     return parse_rows(&job, ds, err);
 }
 
-/* First line "n d [k]" with the second line holding d fields: PC-SOS-SDP. */
-static bool looks_pcsos(const ckm_text *t, size_t *n, size_t *d, size_t *k)
+/* First line "n d [k]" with the second line holding d fields: PC-SOS-SDP. 1 yes, 0 no,
+ * -1 out of memory (then the answer is unknown). */
+static int looks_pcsos(const ckm_text *t, size_t *n, size_t *d, size_t *k)
 {
     if (t->count < 2)
-        return false;
+        return 0;
     ckm_field *f = NULL;
     size_t fcap = 0;
     char *copy = strdup(t->lines[0].text);
     if (!copy)
-        return false;
+        return -1;
     size_t nf = ckm_split(copy, 0, &f, &fcap);
-    bool ok = (nf == 2 || nf == 3) && ckm_parse_size(f[0].s, n) && ckm_parse_size(f[1].s, d);
+    int ok = (nf == 2 || nf == 3) && ckm_parse_size(f[0].s, n) && ckm_parse_size(f[1].s, d);
     *k = 0;
     if (ok && nf == 3)
         ok = ckm_parse_size(f[2].s, k);
     free(copy);
-    if (ok) {
+    if (nf == 0) /* a non-blank line has a field */
+        ok = -1;
+    if (ok == 1) {
         copy = strdup(t->lines[1].text);
-        ok = copy && ckm_split(copy, 0, &f, &fcap) == *d;
+        size_t nf2 = copy ? ckm_split(copy, 0, &f, &fcap) : 0;
+        ok = nf2 == 0 ? -1 : nf2 == *d;
         free(copy);
     }
     free(f);
@@ -324,7 +339,10 @@ static bool looks_pcsos(const ckm_text *t, size_t *n, size_t *d, size_t *k)
 static ckm_error read_pcsos(const ckm_text *t, ckm_dataset *ds, ckm_err *err)
 {
     size_t n, d, k;
-    if (!looks_pcsos(t, &n, &d, &k)) {
+    int looks = looks_pcsos(t, &n, &d, &k);
+    if (looks < 0)
+        return ckm_fail(err, CKM_ERR_NOMEM, "%s: out of memory reading the header", t->path);
+    if (!looks) {
         if (t->count < 2)
             return ckm_fail(err, CKM_ERR_PARSE, "%s: PC-SOS-SDP file needs a header and rows",
                             t->path);
@@ -372,10 +390,15 @@ ckm_error ckm_dataset_read(const char *path, const ckm_read_options *opt, ckm_da
             s++;
         if (*s == '@')
             fmt = CKM_FORMAT_KEEL;
-        else if (looks_pcsos(&t, &n, &d, &k) && t.count - 1 == n)
-            fmt = CKM_FORMAT_PCSOS;
-        else
-            fmt = CKM_FORMAT_DELIMITED;
+        else {
+            int looks = looks_pcsos(&t, &n, &d, &k);
+            if (looks < 0) {
+                ckm_text_free(&t);
+                ckm_dataset_free(ds);
+                return ckm_fail(err, CKM_ERR_NOMEM, "%s: out of memory detecting the format", path);
+            }
+            fmt = looks && t.count - 1 == n ? CKM_FORMAT_PCSOS : CKM_FORMAT_DELIMITED;
+        }
     }
     if (fmt == CKM_FORMAT_KEEL)
         rc = read_keel(&t, ds, err);

@@ -133,7 +133,9 @@ ckm_error ckm_labels_read(const char *path, int32_t **labels, size_t *n, ckm_err
     for (size_t i = 0; i < t.count && rc == CKM_OK; i++) {
         size_t nf = ckm_split(t.lines[i].text, 0, &f, &fcap);
         size_t v;
-        if (nf != 1)
+        if (nf == 0) /* a non-blank line has a field: allocation failure */
+            rc = ckm_fail(err, CKM_ERR_NOMEM, "%s: out of memory splitting line %zu", path, t.lines[i].number);
+        else if (nf != 1)
             rc = ckm_fail(err, CKM_ERR_PARSE, "%s:%zu: expected one label per line, got %zu fields",
                           path, t.lines[i].number, nf);
         else if (!ckm_parse_size(f[0].s, &v) || v > INT32_MAX)

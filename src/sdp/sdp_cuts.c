@@ -120,7 +120,7 @@ int ckm_sdp_prepare_cuts(ckm_sdp *p)
     size_t ne = p->bstart[nb];
     keyed_entry *ke = malloc((ne ? ne : 1) * sizeof *ke);
     if (!ke)
-        return 0;
+        return -1;
     for (size_t l = 0; l < nb; l++)
         for (size_t e = p->bstart[l]; e < p->bstart[l + 1]; e++)
             ke[e] = (keyed_entry){p->bent[e].i * s + p->bent[e].j, l, p->bent[e].g};
@@ -254,7 +254,11 @@ static ckm_error cuts_changed(ckm_sdp *p, size_t first, ckm_err *err)
     ckm_sdp_B(p, p->Xhat, p->bx);
     for (size_t l = first; l < p->nb; l++)
         p->t[l] = fmax(p->bx[l] - p->d[l], 0.0);
-    if (!ckm_sdp_prepare_cuts(p))
+    int ok = ckm_sdp_prepare_cuts(p);
+    if (ok < 0)
+        return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory factoring the cut system (%zu cuts, %zu entries)", p->nb,
+                        p->bstart[p->nb]);
+    if (ok == 0)
         return ckm_fail(err, CKM_ERR_INTERNAL, "sdp: the cut system is not positive definite (%zu cuts)", p->nb);
     return CKM_OK;
 }

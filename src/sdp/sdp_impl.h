@@ -58,7 +58,8 @@ void ckm_sdp_At_add(const ckm_sdp *p, const double *y, double alpha, double *Out
 /* out (nb) = B(X);  Out += alpha B*(u) */
 void ckm_sdp_B(const ckm_sdp *p, const double *X, double *out);
 void ckm_sdp_Bt_add(const ckm_sdp *p, const double *u, double alpha, double *Out);
-/* AB, F and the factored Schur complement H for the current cuts; 0 on failure. */
+/* AB, F and the factored Schur complement H for the current cuts: 1 done, 0 H is not
+ * positive definite, -1 out of memory. */
 int ckm_sdp_prepare_cuts(ckm_sdp *p);
 /* b'y */
 double ckm_sdp_by(const ckm_sdp *p, const double *y);
