@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # bootstrap.sh -- install the Debian packages ckm needs, only those missing.
 # Runs as root (or through sudo). Safe to run again: does nothing when all are present.
-# `bootstrap.sh test` adds the test-only oracle DSDP (libdsdp-dev), never linked into ckm.
+# `bootstrap.sh test` adds the test-only oracle DSDP (libdsdp-dev), never linked into ckm,
+# and clang with its runtime (libFuzzer, sanitizers) for the fuzz targets of the test suite.
 set -euo pipefail
 packages=(build-essential cmake pkg-config libopenblas-dev liblapacke-dev
           coinor-libclp-dev coinor-libcbc-dev)
 if [ "${1:-}" = "test" ]; then
-  packages+=(libdsdp-dev)
+  packages+=(libdsdp-dev clang libclang-rt-dev)
 fi
 missing=()
 for p in "${packages[@]}"; do
