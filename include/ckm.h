@@ -362,7 +362,10 @@ typedef enum ckm_status {
     CKM_STATUS_TIME_LIMIT,     /* time limit hit; labels present iff has_labels */
     CKM_STATUS_ITERATION_LIMIT,/* iteration/node limit hit; labels present iff has_labels */
     CKM_STATUS_INTERRUPTED,    /* should_stop asked to stop; labels present iff has_labels */
-    CKM_STATUS_NO_SOLUTION     /* a heuristic found no feasible labelling (not a proof) */
+    CKM_STATUS_NO_SOLUTION,    /* a heuristic found no feasible labelling (not a proof) */
+    CKM_STATUS_MEMORY_LIMIT    /* exact: the open tree would outgrow the available memory
+                                  (docs/memory.md); labels present iff has_labels, with the
+                                  certified gap */
 } ckm_status;
 
 /* Static lower-case name ("optimal", "feasible", "infeasible", "time limit", ...). */

@@ -441,7 +441,7 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
     size_t next_id = 1, processed = 0, n_infeasible = 0, n_pruned = 0, n_dropped = 0;
     double ub = INFINITY, closed_lb = INFINITY, root_bound = -INFINITY, last_log = -INFINITY;
     ckm_status stop = CKM_STATUS_OPTIMAL; /* OPTIMAL: the search ran out of nodes */
-    char root_note[160] = "";
+    char root_note[160] = "", mem_note[128] = "";
     out->root_gap = NAN;
     while (heap.n > 0) {
         /* prune open nodes the incumbent already closes */
@@ -457,6 +457,16 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
             break;
         if (set->node_limit > 0 && processed >= (size_t)set->node_limit) {
             stop = CKM_STATUS_ITERATION_LIMIT;
+            break;
+        }
+        /* the batch needs T relaxations (memory.c), and each node it branches keeps 8 s^2 for
+         * its children: stop with the incumbent and its gap rather than fail mid-batch */
+        double need = (double)T * (ckm_memory_estimate("ipc", r, 1, 0) + 8.0 * (double)s * (double)s);
+        double have = ckm_memory_available();
+        if (have >= 0.0 && need > have) {
+            stop = CKM_STATUS_MEMORY_LIMIT;
+            snprintf(mem_note, sizeof mem_note, "; the next batch would need about %.0f MB, %.0f MB are available",
+                     need / 1048576.0, have / 1048576.0);
             break;
         }
         size_t batch = 0;
@@ -579,6 +589,7 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
                           : out->status == CKM_STATUS_TIME_LIMIT     ? "time limit"
                           : out->status == CKM_STATUS_ITERATION_LIMIT ? "node limit"
                           : out->status == CKM_STATUS_INTERRUPTED     ? "interrupted"
+                          : out->status == CKM_STATUS_MEMORY_LIMIT    ? "memory limit"
                                                                       : "stopped";
         char rg[48] = "root not finished";
         if (isfinite(out->root_gap))
@@ -588,6 +599,8 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
                  "later incumbent, %zu open, %s, %d thread%s",
                  why, processed, processed == 1 ? "" : "s", n_pruned, n_infeasible, n_dropped, heap.n, rg, T,
                  T == 1 ? "" : "s");
+        size_t used = strlen(out->message);
+        snprintf(out->message + used, sizeof out->message - used, "%s", mem_note);
     }
 done:
     while (heap.n > 0) {

@@ -41,6 +41,7 @@ const char *ckm_status_string(ckm_status s)
     case CKM_STATUS_ITERATION_LIMIT: return "iteration limit";
     case CKM_STATUS_INTERRUPTED: return "interrupted";
     case CKM_STATUS_NO_SOLUTION: return "no solution found";
+    case CKM_STATUS_MEMORY_LIMIT: return "memory limit";
     }
     return "unknown status";
 }
