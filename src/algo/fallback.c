@@ -2,24 +2,82 @@
  * fallback.c -- a feasible labelling for a run that a time limit or a stop request ended
  * before it had found one (an SDP iteration on thousands of groups can take seconds, and
  * ipc / exact skip a relaxation whose first iteration would end past the deadline).
- *   k-means++ seeds on the groups (seed settings.seed), centers ordered by size slots, then
+ *   k-means++ seeds on the groups (seed settings.seed; k random distinct groups when s k d
+ *   > 1e8, where k-means++ alone would outlast the grace), centers ordered by size slots; without
+ *   any pair one assignment to them (nearest seed, or the exact transportation step under
+ *   size bounds: no LP of n*k columns for a large unconstrained problem); otherwise
  *   the BLPKM_CC iteration (exact CLP/CBC assignment honouring every must-link, cannot-link
  *   and size bound; means) -- until the run's own deadline when time is left, else for at
  *   most CKM_GRACE_S seconds, ignoring further stop requests: a user who stops a run wants
  *   the best labelling now, and any feasible one beats none. Only a first assignment that
  *   cannot finish within that time (or a proof that none exists) leaves no labels.
- * Cost: seeding O(s k d), one LP of s*k columns per iteration.
+ * Cost: seeding O(s k d); without pairs O(n k d) time and O(n k) memory at most; otherwise
+ * one LP of s*k columns per iteration.
  */
 #include "algo.h"
 #include "assign.h"
 #include "centers.h"
 #include "exact_step.h"
 #include "seeding.h"
+#include "transport.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Points without pairs: nearest seed when no size bound beyond "non-empty" and every
+ * cluster gets a point (k-means++ seeds are distinct data points, so only duplicates can
+ * leave one empty); else the exact transportation step (O(n k) costs, sizeflow's solver). */
+static ckm_error unpaired(const ckm_reduced *r, const double *C, ckm_algo_out *out, bool *done, ckm_err *err)
+{
+    size_t n = r->n, k = r->k, d = r->d;
+    *done = false;
+    if (!r->has_sizes) {
+        size_t *cnt = ckm_calloc_array(k, sizeof(size_t));
+        if (!cnt)
+            return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the stop fallback (k = %zu)", k);
+        for (size_t t = 0; t < n; t++) {
+            size_t best = 0;
+            double bd = INFINITY;
+            for (size_t j = 0; j < k; j++) {
+                double dist = ckm_sqdist(r->mean + t * d, C + j * d, d);
+                if (dist < bd) {
+                    bd = dist;
+                    best = j;
+                }
+            }
+            out->labels[t] = (int32_t)best;
+            cnt[best]++;
+        }
+        bool all = true;
+        for (size_t j = 0; j < k; j++)
+            all = all && cnt[j] > 0;
+        free(cnt);
+        if (all) {
+            out->has_labels = 1;
+            *done = true;
+            return CKM_OK;
+        }
+    }
+    double *price = ckm_calloc_array(k, sizeof(double)), *cost = ckm_alloc_array(n * k, sizeof(double));
+    if (!price || !cost) {
+        free(price);
+        free(cost);
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the stop fallback's %zu x %zu costs", n, k);
+    }
+    ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);
+    int infeasible = 0;
+    ckm_transport_stats ts;
+    ckm_error rc = ckm_transport_solve(n, k, cost, r->lo, r->hi, price, out->labels, &infeasible, &ts, err);
+    free(price);
+    free(cost);
+    if (rc == CKM_OK && !infeasible) { /* infeasible sizes were proven in preprocessing already */
+        out->has_labels = 1;
+        *done = true;
+    }
+    return rc;
+}
 
 ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
@@ -35,10 +93,10 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
     ckm_seeder seeder;
     memset(&seeder, 0, sizeof seeder);
     double *C = ckm_alloc_array(k * d, sizeof(double)), *wsum = ckm_alloc_array(k, sizeof(double));
-    double *cost = ckm_alloc_array(r->s * k, sizeof(double));
+    double *cost = NULL;
     int32_t *cur = ckm_alloc_array(r->s, sizeof(int32_t));
     ckm_error rc = CKM_OK;
-    if (!C || !wsum || !cost || !cur) {
+    if (!C || !wsum || !cur) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the stop fallback (%zu groups, k = %zu)", r->s, k);
         goto done;
     }
@@ -46,8 +104,30 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
         goto done;
     ckm_rng rng;
     ckm_rng_seed(&rng, s.seed, 0xfa11bacc);
-    ckm_seed_centers(&seeder, CKM_INIT_KMEANSPP, &rng, C);
-    if ((rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK || (rc = ckm_assign_init(&asg, r, err)) != CKM_OK)
+    /* k-means++ costs O(s k d) times its trials: past ~1e8 operations it alone would outlast
+     * the grace period, so large problems take k distinct random points */
+    bool small = (double)r->s * (double)k * (double)d <= 1e8;
+    ckm_seed_centers(&seeder, small ? CKM_INIT_KMEANSPP : CKM_INIT_RANDOM, &rng, C);
+    if ((rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
+        goto done;
+    if (r->n_cl == 0 && r->s == r->n) { /* no pairs: no LP of s*k columns (s may be 10^6) */
+        bool done_here = false;
+        if ((rc = unpaired(r, C, out, &done_here, err)) != CKM_OK || done_here) {
+            if (done_here) {
+                size_t used = strlen(out->message);
+                snprintf(out->message + used, sizeof out->message - used,
+                         "%sstopped before a labelling was found: labels from one assignment to seeds "
+                         "(%.2f s)",
+                         used ? "; " : "", ckm_now() - t0);
+            }
+            goto done;
+        }
+    }
+    if (!(cost = ckm_alloc_array(r->s * k, sizeof(double)))) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the stop fallback's %zu x %zu costs", r->s, k);
+        goto done;
+    }
+    if ((rc = ckm_assign_init(&asg, r, err)) != CKM_OK)
         goto done;
     ckm_lloyd_stats st;
     ckm_algo_out tmp = *out; /* a proof of infeasibility becomes the run's outcome */
