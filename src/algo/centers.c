@@ -48,8 +48,7 @@ double ckm_group_sse(const ckm_reduced *r, const int32_t *labels, double *C, dou
     return f;
 }
 
-/* argmin_j ||m_t - c_j||^2, ties to the lowest j */
-static size_t nearest_center(const ckm_reduced *r, size_t t, const double *C)
+size_t ckm_nearest_center(const ckm_reduced *r, size_t t, const double *C)
 {
     size_t d = r->d, bj = 0;
     double best = INFINITY;
@@ -84,7 +83,7 @@ void ckm_group_lloyd(const ckm_reduced *r, double *C, double *wsum, int32_t *lab
     for (int it = 0; it < 300; it++) {
         size_t changed = 0;
         for (size_t t = 0; t < r->s; t++) {
-            int32_t bj = (int32_t)nearest_center(r, t, C);
+            int32_t bj = (int32_t)ckm_nearest_center(r, t, C);
             changed += labels[t] != bj;
             labels[t] = bj;
         }
@@ -132,7 +131,7 @@ ckm_error ckm_order_centers_by_size(const ckm_reduced *r, double *C, ckm_err *er
         slot[j] = (keyed){0.5 * ((double)r->lo[j] + hi), j};
     }
     for (size_t t = 0; t < r->s; t++)
-        cen[nearest_center(r, t, C)].key += (double)r->weight[t];
+        cen[ckm_nearest_center(r, t, C)].key += (double)r->weight[t];
     qsort(cen, k, sizeof(keyed), by_key_desc);
     qsort(slot, k, sizeof(keyed), by_key_desc);
     memcpy(copy, C, k * d * sizeof(double));

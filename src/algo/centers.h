@@ -18,6 +18,9 @@ double ckm_group_sse(const ckm_reduced *r, const int32_t *labels, double *C, dou
 
 double ckm_sqdist(const double *a, const double *b, size_t d);
 
+/* argmin_j ||m_t - c_j||^2 over the k centers C, ties to the lowest j. O(k d). */
+size_t ckm_nearest_center(const ckm_reduced *r, size_t t, const double *C);
+
 /* Does a group labelling (s labels in [0, k)) meet the size bounds and the lifted
  * cannot-links? wsum (k) receives the cluster weights. (Must-links hold by construction.) */
 bool ckm_group_labels_feasible(const ckm_reduced *r, const int32_t *labels, double *wsum);

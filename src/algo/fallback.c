@@ -22,39 +22,39 @@
 #include "transport.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* "; stopped before a labelling was found: labels from ..." appended to out->message */
+static void note(ckm_algo_out *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(ckm_algo_out *out, const char *fmt, ...)
+{
+    size_t used = strlen(out->message);
+    used += (size_t)snprintf(out->message + used, sizeof out->message - used,
+                             "%sstopped before a labelling was found: labels from ", used ? "; " : "");
+    if (used >= sizeof out->message)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->message + used, sizeof out->message - used, fmt, ap);
+    va_end(ap);
+}
+
 /* Points without pairs: nearest seed when no size bound beyond "non-empty" and every
  * cluster gets a point (k-means++ seeds are distinct data points, so only duplicates can
- * leave one empty); else the exact transportation step (O(n k) costs, sizeflow's solver). */
-static ckm_error unpaired(const ckm_reduced *r, const double *C, ckm_algo_out *out, bool *done, ckm_err *err)
+ * leave one empty); else the exact transportation step (O(n k) costs, sizeflow's solver).
+ * wsum: k scratch. */
+static ckm_error unpaired(const ckm_reduced *r, const double *C, double *wsum, ckm_algo_out *out, bool *done,
+                         ckm_err *err)
 {
-    size_t n = r->n, k = r->k, d = r->d;
+    size_t n = r->n, k = r->k;
     *done = false;
     if (!r->has_sizes) {
-        size_t *cnt = ckm_calloc_array(k, sizeof(size_t));
-        if (!cnt)
-            return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the stop fallback (k = %zu)", k);
-        for (size_t t = 0; t < n; t++) {
-            size_t best = 0;
-            double bd = INFINITY;
-            for (size_t j = 0; j < k; j++) {
-                double dist = ckm_sqdist(r->mean + t * d, C + j * d, d);
-                if (dist < bd) {
-                    bd = dist;
-                    best = j;
-                }
-            }
-            out->labels[t] = (int32_t)best;
-            cnt[best]++;
-        }
-        bool all = true;
-        for (size_t j = 0; j < k; j++)
-            all = all && cnt[j] > 0;
-        free(cnt);
-        if (all) {
+        for (size_t t = 0; t < n; t++)
+            out->labels[t] = (int32_t)ckm_nearest_center(r, t, C);
+        if (ckm_group_labels_feasible(r, out->labels, wsum)) {
             out->has_labels = 1;
             *done = true;
             return CKM_OK;
@@ -84,9 +84,9 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
     ckm_settings s = *ctx->s;
     s.should_stop = NULL; /* the stop was already asked for: these steps are the answer to it */
     double t0 = ckm_now();
-    ckm_context grace = {&s, ctx->start, fmax(ctx->deadline, t0 + CKM_GRACE_S)};
-    if (out->status == CKM_STATUS_INTERRUPTED)
-        grace.deadline = t0 + CKM_GRACE_S;
+    /* a time limit that left time (work skipped as too long) is used up; else the grace */
+    double until = out->status == CKM_STATUS_INTERRUPTED ? t0 + CKM_GRACE_S : fmax(ctx->deadline, t0 + CKM_GRACE_S);
+    ckm_context grace = {&s, ctx->start, until};
     size_t k = r->k, d = r->d;
     ckm_assign asg;
     memset(&asg, 0, sizeof asg);
@@ -112,14 +112,9 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
         goto done;
     if (r->n_cl == 0 && r->s == r->n) { /* no pairs: no LP of s*k columns (s may be 10^6) */
         bool done_here = false;
-        if ((rc = unpaired(r, C, out, &done_here, err)) != CKM_OK || done_here) {
-            if (done_here) {
-                size_t used = strlen(out->message);
-                snprintf(out->message + used, sizeof out->message - used,
-                         "%sstopped before a labelling was found: labels from one assignment to seeds "
-                         "(%.2f s)",
-                         used ? "; " : "", ckm_now() - t0);
-            }
+        if ((rc = unpaired(r, C, wsum, out, &done_here, err)) != CKM_OK || done_here) {
+            if (done_here)
+                note(out, "one assignment to seeds (%.2f s)", ckm_now() - t0);
             goto done;
         }
     }
@@ -140,11 +135,8 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
     } else if (st.have) {
         out->has_labels = 1;
         out->iterations = st.iterations;
-        size_t used = strlen(out->message);
-        snprintf(out->message + used, sizeof out->message - used,
-                 "%sstopped before a labelling was found: labels from the BLPKM iteration on k-means++ seeds "
-                 "(%d assignment steps, %.2f s)",
-                 used ? "; " : "", st.iterations, ckm_now() - t0);
+        note(out, "the BLPKM iteration on %s seeds (%d assignment steps, %.2f s)", small ? "k-means++" : "random",
+             st.iterations, ckm_now() - t0);
     }
 done:
     ckm_seeder_free(&seeder);

@@ -6,8 +6,9 @@
  *   driver     24 n + 8 s d + 8 k d (+ 8 n d for a rescaled copy, scale.c)
  *   LP model   the exact assignment step (blpkm, bckm, admm, cop, ipc, exact, fallback, and
  *              sizeflow with must-links): s k columns, 2 s k + 2 k m nonzeros; ckm's arrays
- *              plus CLP's copies, measured at ~64 bytes per nonzero and ~160 per column
- *   kmeans     48 s + T * 256 * k * 8 (blocked distances) + seeding 32 s
+ *              plus CLP's copies, estimated at ~64 bytes per nonzero and ~160 per column
+ *              (not measured; a refusal is meant for problems clearly out of reach)
+ *   kmeans     80 s (labels, distances, seeding) + T * 256 * k * 8 (blocked distances)
  *   sizeflow   cost matrix and the transportation solver's sorted copy: 16 s k
  *   admm       about ten s x k iterates: 80 s k
  *   ipc        the SDP relaxation, nine s x s matrices plus the eigensolver's work: ~120 s^2

@@ -159,44 +159,29 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
     ao.root_gap = NAN;
     ckm_check_report *chk = NULL;
     /* the algorithms work on data scaled by 2^-e (scale.c): same labels, no overflow */
-    struct ckm_problem scaled;
-    const ckm_problem *pw = p;
-    double *Xs = NULL, *mu = ckm_alloc_array(p->d, sizeof(double));
-    bool center = false;
-    if (!mu) {
-        rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory (%zu features)", p->d);
+    struct ckm_problem scaled = *p;
+    ckm_scaled sc;
+    if ((rc = ckm_scaled_init(&sc, p->X, p->n, p->d, err)) != CKM_OK)
         goto fail;
-    }
-    int e = ckm_scale_plan(p->X, p->n, p->d, mu, &center);
-    bool transformed = e != 0 || center;
-    if (transformed) {
-        if (!(Xs = ckm_alloc_array(p->n * p->d, sizeof(double)))) {
-            rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for a rescaled copy of the %zu x %zu points (%.3g MB)",
-                          p->n, p->d, (double)p->n * (double)p->d * 8e-6);
-            goto fail;
-        }
-        ckm_scale_copy(p->X, p->n, p->d, mu, center, e, Xs);
-        scaled = *p;
-        scaled.X = Xs;
-        pw = &scaled;
-    }
+    scaled.X = (double *)sc.X; /* read only: the reduced problem borrows it */
+    const ckm_problem *pw = &scaled;
     rc = ckm_reduce(pw, &r, &infeasible, res->message, sizeof res->message, err);
     res->time.preprocess_s = ckm_now() - ctx.start;
     if (rc != CKM_OK)
         goto fail;
-    if (r && !isfinite(ldexp(r->tss, 2 * e))) {
+    if (r && !isfinite(ckm_scaled_objective(&sc, r->tss))) {
         /* every SSE is at most the total scatter, but this one is beyond double precision */
         rc = ckm_fail(err, CKM_ERR_INVALID,
                       "the points are too far apart for double precision: their total sum of squared distances "
                       "to the mean is about 2^%.0f (> %g), so no SSE can be represented; center or rescale the data",
-                      log2(r->tss) + 2.0 * e, DBL_MAX);
+                      log2(r->tss) + 2.0 * sc.e, DBL_MAX);
         goto fail;
     }
-    if (transformed)
+    if (ckm_scaled_active(&sc))
         ckm_ctx_log(&ctx, 1, "the data's magnitude or spread is outside [2^-8, 2^20]: the algorithm works on the "
                              "points %stimes 2^%d (same labels); objective values in this log are in those units, "
                              "reported ones in the data's",
-                    center ? "minus their mean " : "", -e);
+                    sc.center ? "minus their mean " : "", -sc.e);
     if (infeasible) {
         res->status = CKM_STATUS_INFEASIBLE;
         res->super_points = r ? r->s : 0;
@@ -205,7 +190,7 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
     }
     res->super_points = r->s;
     if ((rc = check_capability(p, r, algo, err)) != CKM_OK ||
-        (rc = ckm_memory_check(algo->info.name, r, ckm_thread_count(s_in->threads), transformed, err)) != CKM_OK)
+        (rc = ckm_memory_check(algo->info.name, r, ckm_thread_count(s_in->threads), ckm_scaled_active(&sc), err)) != CKM_OK)
         goto fail;
     ckm_ctx_log(&ctx, 1, "%s: n = %zu, d = %zu, k = %zu, %zu must-link, %zu cannot-link, %zu groups after merging must-links%s",
                 algo->info.name, p->n, p->d, p->k, p->n_ml, p->n_cl, r->s,
@@ -222,8 +207,8 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
     if (rc != CKM_OK)
         goto fail;
     if ((ao.status == CKM_STATUS_TIME_LIMIT || ao.status == CKM_STATUS_INTERRUPTED) && !ao.has_labels) {
-        ckm_ctx_log(&ctx, 1, "stopped without a labelling: the BLPKM iteration on k-means++ seeds (until the "
-                             "deadline, or at most %g s after it)",
+        ckm_ctx_log(&ctx, 1, "stopped without a labelling: a first one from seeds (fallback.c; until the deadline, "
+                             "or at most %g s after it)",
                     CKM_GRACE_S);
         if ((rc = ckm_fallback_labels(&ctx, r, &ao, err)) != CKM_OK)
             goto fail;
@@ -234,7 +219,7 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
     res->restarts = ao.restarts;
     res->nodes = ao.nodes;
     res->root_gap = ao.root_gap;
-    res->lower_bound = ldexp(ao.lower_bound, 2 * e);
+    res->lower_bound = ckm_scaled_objective(&sc, ao.lower_bound);
     snprintf(res->message, sizeof res->message, "%s", ao.message);
     if (ao.status == CKM_STATUS_INFEASIBLE || ao.status == CKM_STATUS_NO_SOLUTION)
         ao.has_labels = 0;
@@ -264,8 +249,7 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
         if ((rc = ckm_centers_from_labels(pw->X, p->n, p->d, res->labels, p->k, res->centers,
                                           res->sizes, err)) != CKM_OK)
             goto fail;
-        for (size_t q = 0; transformed && q < p->k * p->d; q++)
-            res->centers[q] = ldexp(res->centers[q], e) + (center ? mu[q % p->d] : 0.0);
+        ckm_scaled_centers(&sc, res->centers, p->k);
         res->has_labels = 1;
         if (isfinite(res->lower_bound) && res->sse > 0.0)
             res->gap = (res->sse - res->lower_bound) / res->sse;
@@ -278,16 +262,14 @@ finish:
     ckm_check_report_free(chk);
     ckm_reduced_free(r);
     free(ao.labels);
-    free(Xs);
-    free(mu);
+    ckm_scaled_free(&sc);
     *out = res;
     return CKM_OK;
 fail:
     ckm_check_report_free(chk);
     ckm_reduced_free(r);
     free(ao.labels);
-    free(Xs);
-    free(mu);
+    ckm_scaled_free(&sc);
     ckm_result_free(res);
     return rc;
 }

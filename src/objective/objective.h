@@ -38,10 +38,24 @@ void ckm_nearest(const double *Y, const double *ynorm, size_t m, const double *C
 ckm_error ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out,
                             ckm_err *err);
 
-/* How to present data to the algorithms (scale.c): returns the exponent e of the transform
- * x -> (x - mu) 2^-e when *center, x -> x 2^-e otherwise; e = 0 and !*center: as it is. mu:
- * d column means (written). */
-int ckm_scale_plan(const double *X, size_t n, size_t d, double *mu, bool *center);
-void ckm_scale_copy(const double *X, size_t n, size_t d, const double *mu, bool center, int e, double *out);
+/* The data as the algorithms see them (scale.c): X itself, or a copy transformed by
+ * x -> (x - mu) 2^-e (center) or x -> x 2^-e, with the way back for objectives (times 4^e)
+ * and centers. */
+typedef struct ckm_scaled {
+    const double *X; /* n*d: the points to cluster (the caller's, or own) */
+    double *own;     /* the transformed copy, or NULL */
+    double *mu;      /* d column means (used when center) */
+    size_t d;
+    int e;
+    bool center;
+} ckm_scaled;
+
+ckm_error ckm_scaled_init(ckm_scaled *sc, const double *X, size_t n, size_t d, ckm_err *err);
+bool ckm_scaled_active(const ckm_scaled *sc);
+void ckm_scaled_free(ckm_scaled *sc);
+/* an objective (SSE, bound) of the transformed data in the data's units */
+double ckm_scaled_objective(const ckm_scaled *sc, double v);
+/* k*d centers of the transformed data, in place, to the data's coordinates */
+void ckm_scaled_centers(const ckm_scaled *sc, double *C, size_t k);
 
 #endif

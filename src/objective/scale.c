@@ -13,11 +13,14 @@
  *   1e25). Otherwise the data are scaled so that M lands in [1, 2) -- or, when an offset
  *   dominates (S < M / 4: costs would cancel), centered first (x - mean, rounded once, as
  *   any translation) and scaled so that S lands in [1, 2).
- * Cost O(count), one pass.
+ * Cost O(n d): two passes to plan, one to copy when a transform is needed.
  */
+#include "core.h"
 #include "objective.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* largest |X[i]| over count values */
 static double max_abs(const double *X, size_t count)
@@ -36,7 +39,8 @@ static int unit_exponent(double m)
     return e - 1;
 }
 
-int ckm_scale_plan(const double *X, size_t n, size_t d, double *mu, bool *center)
+/* the exponent e of the transform and whether to center first (mu: d column means) */
+static int plan(const double *X, size_t n, size_t d, double *mu, bool *center)
 {
     const double lo = 0x1p-8, hi = 0x1p20;
     *center = false;
@@ -61,9 +65,39 @@ int ckm_scale_plan(const double *X, size_t n, size_t d, double *mu, bool *center
     return unit_exponent(spread);
 }
 
-void ckm_scale_copy(const double *X, size_t n, size_t d, const double *mu, bool center, int e, double *out)
+ckm_error ckm_scaled_init(ckm_scaled *sc, const double *X, size_t n, size_t d, ckm_err *err)
 {
+    memset(sc, 0, sizeof *sc);
+    sc->X = X;
+    sc->d = d;
+    if (!(sc->mu = ckm_alloc_array(d, sizeof(double))))
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory (%zu features)", d);
+    sc->e = plan(X, n, d, sc->mu, &sc->center);
+    if (!ckm_scaled_active(sc))
+        return CKM_OK;
+    if (!(sc->own = ckm_alloc_array(n * d, sizeof(double))))
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for a rescaled copy of the %zu x %zu points (%.3g MB)", n,
+                        d, (double)n * (double)d * 8e-6);
     for (size_t i = 0; i < n; i++)
         for (size_t f = 0; f < d; f++)
-            out[i * d + f] = ldexp(center ? X[i * d + f] - mu[f] : X[i * d + f], -e);
+            sc->own[i * d + f] = ldexp(sc->center ? X[i * d + f] - sc->mu[f] : X[i * d + f], -sc->e);
+    sc->X = sc->own;
+    return CKM_OK;
+}
+
+bool ckm_scaled_active(const ckm_scaled *sc) { return sc->e != 0 || sc->center; }
+
+void ckm_scaled_free(ckm_scaled *sc)
+{
+    free(sc->own);
+    free(sc->mu);
+    sc->own = sc->mu = NULL;
+}
+
+double ckm_scaled_objective(const ckm_scaled *sc, double v) { return ldexp(v, 2 * sc->e); }
+
+void ckm_scaled_centers(const ckm_scaled *sc, double *C, size_t k)
+{
+    for (size_t q = 0; ckm_scaled_active(sc) && q < k * sc->d; q++)
+        C[q] = ldexp(C[q], sc->e) + (sc->center ? sc->mu[q % sc->d] : 0.0);
 }
