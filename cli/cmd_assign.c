@@ -103,7 +103,7 @@ int cmd_assign(int argc, char **argv)
             goto done;
         }
         for (size_t j = 0; j < k; j++)
-            ckm_problem_size_bounds(p, j, &lo[j], &hi[j]);
+            (void)ckm_problem_size_bounds(p, j, &lo[j], &hi[j], NULL); /* j < k */
     }
     double objective = 0.0;
     ckm_status st;

@@ -100,7 +100,9 @@ int cmd_check(int argc, char **argv)
     for (size_t q = 0; q < rep->count; q++) {
         const ckm_violation *vi = &rep->violations[q];
         if (vi->kind == CKM_VIOLATION_PAIR) {
-            ckm_pair pr = ckm_problem_pair(p, vi->index);
+            ckm_pair pr;
+            if (ckm_problem_pair(p, vi->index, &pr, NULL) != CKM_OK)
+                continue; /* cannot happen: the checker reports stored pairs */
             printf("violated %s %zu %zu (labels %d, %d)", pr.type == CKM_MUST_LINK ? "ML" : "CL",
                    pr.i, pr.j, (int)labels[pr.i], (int)labels[pr.j]);
             if (pr.line)
@@ -108,7 +110,8 @@ int cmd_check(int argc, char **argv)
             printf("\n");
         } else if (vi->kind == CKM_VIOLATION_SIZE) {
             size_t lo, hi;
-            ckm_problem_size_bounds(p, vi->index, &lo, &hi);
+            if (ckm_problem_size_bounds(p, vi->index, &lo, &hi, NULL) != CKM_OK)
+                continue; /* cannot happen: the checker reports clusters < k */
             printf("violated size of cluster %zu: %lld points, allowed %zu..%zu\n", vi->index,
                    vi->value, lo, hi);
         } else {
@@ -123,6 +126,6 @@ done:
     ckm_check_report_free(rep);
     ckm_problem_free(p);
     ckm_dataset_free(ds);
-    free(labels);
+    ckm_free(labels);
     return code;
 }

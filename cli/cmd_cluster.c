@@ -331,7 +331,7 @@ int cmd_cluster(int argc, char **argv)
         printf("  time         %.3f s\n", res->time.total_s);
     }
 done:
-    free(json);
+    ckm_free(json);
     ckm_result_free(res);
     ckm_problem_free(p);
     ckm_dataset_free(ds);

@@ -51,7 +51,7 @@ int cmd_eval(int argc, char **argv)
         printf("n       %zu\nARI     %.6f\nNMI     %.6f\nAMI     %.6f\nRand    %.6f\nMirkin  %.6f\nHubert  %.6f\n",
                nt, sc.ari, sc.nmi, sc.ami, sc.rand, sc.mirkin, sc.hubert);
     }
-    free(t);
-    free(pr);
+    ckm_free(t);
+    ckm_free(pr);
     return code;
 }

@@ -66,6 +66,6 @@ int cmd_gen(int argc, char **argv)
                    c->pairs[q].j);
     }
     ckm_constraints_free(c);
-    free(labels);
+    ckm_free(labels);
     return code;
 }

@@ -26,8 +26,23 @@
 extern "C" {
 #endif
 
+/* CKM_API marks the public functions: the shared library is built with hidden visibility
+ * and exports exactly these (and nothing internal). CKM_STATIC (defined by ckm.pc's
+ * --static flags) is not needed on ELF systems and only affects Windows-style builds. */
+#if defined(_WIN32) && !defined(CKM_STATIC)
+#  if defined(CKM_BUILDING)
+#    define CKM_API __declspec(dllexport)
+#  else
+#    define CKM_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#  define CKM_API __attribute__((visibility("default")))
+#else
+#  define CKM_API
+#endif
+
 #define CKM_VERSION_MAJOR 0
-#define CKM_VERSION_MINOR 1
+#define CKM_VERSION_MINOR 2
 #define CKM_VERSION_PATCH 0
 
 /* ------------------------------------------------------------------------------------ */
@@ -56,14 +71,14 @@ typedef struct ckm_err {
 } ckm_err;
 
 /* Static English name of an error code ("invalid argument", ...). Never NULL. */
-const char *ckm_error_string(ckm_error code);
+CKM_API const char *ckm_error_string(ckm_error code);
 
 /* ------------------------------------------------------------------------------------ */
 /* Version and capabilities                                                             */
 /* ------------------------------------------------------------------------------------ */
 
 /* "MAJOR.MINOR.PATCH". */
-const char *ckm_version(void);
+CKM_API const char *ckm_version(void);
 
 /* Constraint kinds an algorithm honours (bit flags). */
 enum {
@@ -83,11 +98,11 @@ typedef struct ckm_algorithm_info {
 } ckm_algorithm_info;
 
 /* Number of algorithms compiled into this build. */
-size_t ckm_algorithm_count(void);
+CKM_API size_t ckm_algorithm_count(void);
 /* Info of algorithm i (0 <= i < ckm_algorithm_count()), or NULL when out of range. */
-const ckm_algorithm_info *ckm_algorithm_at(size_t i);
+CKM_API const ckm_algorithm_info *ckm_algorithm_at(size_t i);
 /* Info of the algorithm called name, or NULL when there is none. */
-const ckm_algorithm_info *ckm_algorithm_find(const char *name);
+CKM_API const ckm_algorithm_info *ckm_algorithm_find(const char *name);
 
 /* ------------------------------------------------------------------------------------ */
 /* Datasets and their readers                                                            */
@@ -121,7 +136,7 @@ typedef struct ckm_read_options {
 } ckm_read_options;
 
 /* Defaults: AUTO format, AUTO header, no label column. */
-void ckm_read_options_default(ckm_read_options *opt);
+CKM_API void ckm_read_options_default(ckm_read_options *opt);
 
 /* A dense dataset. Owned by whoever holds it; free with ckm_dataset_free. */
 typedef struct ckm_dataset {
@@ -139,19 +154,19 @@ typedef struct ckm_dataset {
 /* Read points from path. On success *out owns a new dataset. Errors: CKM_ERR_IO,
  * CKM_ERR_PARSE ("file:line:col: ..." for empty file, ragged rows, non-numeric, NaN/Inf,
  * n = 0, d = 0), CKM_ERR_NOMEM. */
-ckm_error ckm_dataset_read(const char *path, const ckm_read_options *opt, ckm_dataset **out,
+CKM_API ckm_error ckm_dataset_read(const char *path, const ckm_read_options *opt, ckm_dataset **out,
                            ckm_err *err);
 
 /* Build a dataset from memory (copies X, and labels when non-NULL; labels must be >= 0).
  * Rejects n = 0, d = 0 and non-finite values. */
-ckm_error ckm_dataset_from_array(const double *X, size_t n, size_t d, const int32_t *labels,
+CKM_API ckm_error ckm_dataset_from_array(const double *X, size_t n, size_t d, const int32_t *labels,
                                  ckm_dataset **out, ckm_err *err);
 
-void ckm_dataset_free(ckm_dataset *ds);
+CKM_API void ckm_dataset_free(ckm_dataset *ds);
 
 /* Standardise every column to mean 0 and population standard deviation 1 (as
  * scikit-learn's StandardScaler); a constant column becomes all zeros. */
-void ckm_dataset_standardize(ckm_dataset *ds);
+CKM_API void ckm_dataset_standardize(ckm_dataset *ds);
 
 /* ------------------------------------------------------------------------------------ */
 /* Constraints                                                                           */
@@ -175,25 +190,25 @@ typedef struct ckm_constraints {
  * n > 0 enables range checks (index >= n is an error naming line and column). i = j,
  * malformed lines and a pair given both as ML and CL are CKM_ERR_PARSE. Exact duplicates
  * are kept once. */
-ckm_error ckm_constraints_read(const char *path, size_t n, ckm_constraints **out,
+CKM_API ckm_error ckm_constraints_read(const char *path, size_t n, ckm_constraints **out,
                                ckm_err *err);
-void ckm_constraints_free(ckm_constraints *c);
+CKM_API void ckm_constraints_free(ckm_constraints *c);
 
 /* Wagstaff-style random constraints from ground-truth labels (length n): distinct random
  * pairs i < j, ML when the labels agree and CL otherwise, no pair twice. With
  * 0 <= ml_fraction <= 1, exactly round(count * ml_fraction) pairs are ML and the rest CL;
  * with ml_fraction < 0 the type simply follows the labels of uniformly drawn pairs.
  * Errors when count exceeds the available pairs of a type. Deterministic in seed. */
-ckm_error ckm_constraints_generate(const int32_t *labels, size_t n, size_t count,
+CKM_API ckm_error ckm_constraints_generate(const int32_t *labels, size_t n, size_t count,
                                    double ml_fraction, uint64_t seed, ckm_constraints **out,
                                    ckm_err *err);
 /* Write "ML i j" / "CL i j" lines (atomic). */
-ckm_error ckm_constraints_write(const char *path, const ckm_constraints *c, ckm_err *err);
+CKM_API ckm_error ckm_constraints_write(const char *path, const ckm_constraints *c, ckm_err *err);
 
 /* Read per-cluster size bounds: one line per cluster, "lo hi" or a single exact size;
  * '#' comments. Exactly k lines are required. lo and hi are written to arrays of length
  * k supplied by the caller. */
-ckm_error ckm_sizes_read(const char *path, size_t k, size_t *lo, size_t *hi, ckm_err *err);
+CKM_API ckm_error ckm_sizes_read(const char *path, size_t k, size_t *lo, size_t *hi, ckm_err *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* Problems                                                                              */
@@ -204,36 +219,46 @@ typedef struct ckm_problem ckm_problem;
 
 /* New problem on n points of dimension d (X row-major, finite) with k clusters,
  * 1 <= k <= n. Size bounds default to lo = 1 (no empty cluster), hi = n. */
-ckm_error ckm_problem_create(const double *X, size_t n, size_t d, size_t k,
+CKM_API ckm_error ckm_problem_create(const double *X, size_t n, size_t d, size_t k,
                              ckm_problem **out, ckm_err *err);
-void ckm_problem_free(ckm_problem *p);
+CKM_API void ckm_problem_free(ckm_problem *p);
 
-size_t ckm_problem_n(const ckm_problem *p);
-size_t ckm_problem_d(const ckm_problem *p);
-size_t ckm_problem_k(const ckm_problem *p);
-const double *ckm_problem_points(const ckm_problem *p);
+CKM_API size_t ckm_problem_n(const ckm_problem *p);
+CKM_API size_t ckm_problem_d(const ckm_problem *p);
+CKM_API size_t ckm_problem_k(const ckm_problem *p);
+CKM_API const double *ckm_problem_points(const ckm_problem *p);
 /* Number of (deduplicated) must-link / cannot-link pairs held. */
-size_t ckm_problem_must_link_count(const ckm_problem *p);
-size_t ckm_problem_cannot_link_count(const ckm_problem *p);
+CKM_API size_t ckm_problem_must_link_count(const ckm_problem *p);
+CKM_API size_t ckm_problem_cannot_link_count(const ckm_problem *p);
 
 /* Add one pair. Errors: index >= n, i = j, or the same pair already added with the
  * opposite type (CKM_ERR_INVALID). A repeated pair of the same type is ignored. */
-ckm_error ckm_problem_add_pair(ckm_problem *p, size_t i, size_t j, ckm_link type,
+CKM_API ckm_error ckm_problem_add_pair(ckm_problem *p, size_t i, size_t j, ckm_link type,
                                ckm_err *err);
 /* Add every pair of a set (stops at the first invalid one, naming its source line). */
-ckm_error ckm_problem_add_constraints(ckm_problem *p, const ckm_constraints *c,
+CKM_API ckm_error ckm_problem_add_constraints(ckm_problem *p, const ckm_constraints *c,
                                       ckm_err *err);
 
 /* Same bounds lo <= |C_j| <= hi for every cluster. Errors: lo > hi. (Bounds that no
  * labelling can meet, e.g. k*lo > n, are not errors: solving reports them infeasible.) */
-ckm_error ckm_problem_set_size_range(ckm_problem *p, size_t lo, size_t hi, ckm_err *err);
+CKM_API ckm_error ckm_problem_set_size_range(ckm_problem *p, size_t lo, size_t hi, ckm_err *err);
 /* Per-cluster bounds (arrays of length k); lo == hi gives exact sizes. */
-ckm_error ckm_problem_set_sizes(ckm_problem *p, const size_t *lo, const size_t *hi,
+CKM_API ckm_error ckm_problem_set_sizes(ckm_problem *p, const size_t *lo, const size_t *hi,
                                 ckm_err *err);
 /* Balanced sizes: floor(n/k) <= |C_j| <= ceil(n/k) for every cluster. */
-void ckm_problem_set_balanced(ckm_problem *p);
-/* Current bounds of cluster j (j < k). */
-void ckm_problem_size_bounds(const ckm_problem *p, size_t j, size_t *lo, size_t *hi);
+CKM_API void ckm_problem_set_balanced(ckm_problem *p);
+/* Current bounds of cluster j. Errors: j >= k (CKM_ERR_INVALID). */
+CKM_API ckm_error ckm_problem_size_bounds(const ckm_problem *p, size_t j, size_t *lo, size_t *hi,
+                                          ckm_err *err);
+
+/* Sample weights w (n entries, each finite and > 0; copied), or NULL to remove them. Every
+ * algorithm then minimises the weighted SSE  sum_i w_i ||x_i - c_l(i)||^2  with weighted
+ * means  c_j = sum_{i in C_j} w_i x_i / sum_{i in C_j} w_i;  an integer weight is the same as
+ * repeating the row that many times. Size bounds still count points, not weight. Errors:
+ * a weight that is 0, negative, NaN or infinite (CKM_ERR_INVALID, naming the row). */
+CKM_API ckm_error ckm_problem_set_weights(ckm_problem *p, const double *w, ckm_err *err);
+/* The weights set, or NULL when none (all 1). */
+CKM_API const double *ckm_problem_weights(const ckm_problem *p);
 
 /* What constraint preprocessing finds, without solving: must-link components ("groups"),
  * lifted cannot-links, and the quick infeasibility proofs (sum of minimums > n, sum of
@@ -252,15 +277,21 @@ typedef struct ckm_analysis {
     size_t lifted_cannot_links;     /* distinct cannot-linked group pairs */
 } ckm_analysis;
 
-ckm_error ckm_problem_analyze(const ckm_problem *p, ckm_analysis **out, ckm_err *err);
-void ckm_analysis_free(ckm_analysis *a);
+CKM_API ckm_error ckm_problem_analyze(const ckm_problem *p, ckm_analysis **out, ckm_err *err);
+CKM_API void ckm_analysis_free(ckm_analysis *a);
 
 /* ------------------------------------------------------------------------------------ */
 /* Independent checker                                                                   */
 /* ------------------------------------------------------------------------------------ */
 
+typedef enum ckm_violation_kind {
+    CKM_VIOLATION_PAIR = 0,
+    CKM_VIOLATION_SIZE,
+    CKM_VIOLATION_LABEL
+} ckm_violation_kind;
+
 typedef struct ckm_violation {
-    enum { CKM_VIOLATION_PAIR, CKM_VIOLATION_SIZE, CKM_VIOLATION_LABEL } kind;
+    ckm_violation_kind kind;
     size_t index;   /* PAIR: index into the problem's pair list (see ckm_problem_pair);
                        SIZE: cluster; LABEL: point */
     long long value;/* SIZE: actual size; LABEL: the bad label; PAIR: unused (0) */
@@ -273,17 +304,19 @@ typedef struct ckm_check_report {
     size_t label_invalid;        /* labels outside [0, k) */
     size_t count;                /* total = sum of the above */
     ckm_violation *violations;   /* count entries, in that order */
-    double sse;                  /* recomputed from the labels (NAN if a label is invalid) */
+    double sse;                  /* recomputed from the labels, weighted by the problem's sample
+                                    weights (NAN if a label is invalid) */
     size_t *sizes;               /* k cluster sizes */
 } ckm_check_report;
 
 /* Verify labels (length n) against every constraint of p, recompute the SSE from the
  * labels alone. Never trusts a solver. */
-ckm_error ckm_check(const ckm_problem *p, const int32_t *labels, ckm_check_report **out,
+CKM_API ckm_error ckm_check(const ckm_problem *p, const int32_t *labels, ckm_check_report **out,
                     ckm_err *err);
-void ckm_check_report_free(ckm_check_report *r);
-/* The i-th stored pair (i < must_link_count + cannot_link_count). */
-ckm_pair ckm_problem_pair(const ckm_problem *p, size_t i);
+CKM_API void ckm_check_report_free(ckm_check_report *r);
+/* The i-th stored pair into *out. Errors: i >= must_link_count + cannot_link_count
+ * (CKM_ERR_INVALID). */
+CKM_API ckm_error ckm_problem_pair(const ckm_problem *p, size_t i, ckm_pair *out, ckm_err *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* Settings, results, solving                                                            */
@@ -293,6 +326,14 @@ ckm_pair ckm_problem_pair(const ckm_problem *p, size_t i);
 typedef void (*ckm_log_fn)(void *user, const char *line);
 /* Polled during long runs; return non-zero to ask the solver to stop early. */
 typedef int (*ckm_stop_fn)(void *user);
+/* Callbacks and threads: ckm_solve calls log and should_stop from the calling thread AND,
+ * for algorithms that run in parallel (exact with threads > 1: its node workers; ipc/exact
+ * SDP callers inside them), from worker threads the library creates for the duration of
+ * the call; never after ckm_solve returns, and never two log calls at once (the library
+ * serialises them per call). should_stop may be called concurrently from several threads:
+ * make it thread-safe (reading a flag is enough). CBC (the MILP solver) polls should_stop
+ * at each of its branch-and-bound nodes. Neither callback may call ckm_solve recursively
+ * with the same settings object. */
 
 /* Distance used inside an algorithm's assignment step (the reported objective is always
  * the SSE). */
@@ -308,7 +349,15 @@ typedef enum ckm_init {
     CKM_INIT_KMEANSPP     /* greedy k-means++ on the must-link groups (weights = sizes) */
 } ckm_init;
 
+/* ABI policy (docs/abi.md): ckm_settings is caller-allocated, so its first member is its
+ * size. ckm_settings_default() sets struct_size = sizeof(ckm_settings) of the header the
+ * caller compiled against; the library reads only that many bytes and uses defaults for
+ * members a newer library added after them. Members are only ever appended. A struct_size
+ * smaller than CKM_SETTINGS_SIZE_0_2 (the first versioned layout) or larger than the
+ * library's own is CKM_ERR_INVALID ("call ckm_settings_default first"). */
 typedef struct ckm_settings {
+    uint32_t struct_size;  /* sizeof(ckm_settings) as set by ckm_settings_default */
+    uint32_t reserved;     /* 0 */
     char algorithm[32];    /* registry name; default "kmeans" */
     uint64_t seed;         /* RNG seed; default 0. Same seed + input => same output */
     int n_init;            /* restarts, best SSE kept; default 10, >= 1 */
@@ -349,10 +398,17 @@ typedef struct ckm_settings {
     void *log_user;
     ckm_stop_fn should_stop; /* NULL = never */
     void *stop_user;
+    const volatile int *interrupt; /* when non-NULL and *interrupt != 0 the run stops as if
+                                      should_stop had returned 1: a flag another thread (a
+                                      signal handler, a foreign-language binding) sets
+                                      without any callback; read atomically; default NULL */
 } ckm_settings;
 
+/* Size of the first versioned ckm_settings layout (0.2.0). */
+#define CKM_SETTINGS_SIZE_0_2 ((uint32_t)sizeof(ckm_settings))
+
 /* Fill s with the defaults documented above. */
-void ckm_settings_default(ckm_settings *s);
+CKM_API void ckm_settings_default(ckm_settings *s);
 
 typedef enum ckm_status {
     CKM_STATUS_OPTIMAL = 0,    /* labels proven optimal (lower bound = sse within gap) */
@@ -369,7 +425,7 @@ typedef enum ckm_status {
 } ckm_status;
 
 /* Static lower-case name ("optimal", "feasible", "infeasible", "time limit", ...). */
-const char *ckm_status_string(ckm_status s);
+CKM_API const char *ckm_status_string(ckm_status s);
 
 typedef struct ckm_timings {
     double preprocess_s;  /* constraint closure and infeasibility proofs */
@@ -378,7 +434,29 @@ typedef struct ckm_timings {
     double total_s;
 } ckm_timings;
 
+/* Structured counters of the work a solve did (all algorithms; 0 where not applicable). */
+typedef struct ckm_stats {
+    uint64_t lp_solves;        /* LP relaxations solved with CLP (assignment steps, BCKM LPs) */
+    uint64_t mip_solves;       /* MILPs solved with CBC (assignment steps whose LP vertex was
+                                  fractional) */
+    uint64_t mip_nodes;        /* branch-and-bound nodes CBC processed, summed */
+    uint64_t transport_solves; /* transportation problems (sizeflow, size-bounded fallback) */
+    uint64_t admm_iterations;  /* lp-box ADMM iterations (admm), summed over restarts */
+    uint64_t sdp_iterations;   /* ADMM iterations of the SDP relaxation (ipc, exact) */
+    uint64_t cut_rounds;       /* SDP cutting-plane rounds (ipc, exact) */
+    uint64_t cuts_added;       /* SDP cuts added over all rounds */
+    uint64_t nodes;            /* exact: branch-and-cut nodes processed */
+    uint64_t restarts;         /* restarts run */
+    uint64_t iterations;       /* Lloyd-type iterations over all restarts */
+    uint64_t repairs;          /* admm: rounded labellings repaired by an exact step;
+                                  bckm: stalled steps finished by the exact step */
+    uint64_t fallback;         /* 1 when a stopped run's labels came from the fallback */
+} ckm_stats;
+
+/* ABI policy: results are allocated by the library; members are only ever appended, and
+ * struct_size tells a caller compiled against an older header how much was filled. */
 typedef struct ckm_result {
+    uint32_t struct_size;    /* sizeof(ckm_result) of the library that made it */
     ckm_status status;
     int has_labels;          /* 1 when labels/centers/sse are set */
     size_t n, d, k;
@@ -399,17 +477,21 @@ typedef struct ckm_result {
     uint64_t seed;
     ckm_timings time;
     char message[CKM_MESSAGE_LEN]; /* reason for infeasible / no solution; notes */
+    ckm_stats stats;         /* what the solve did */
+    int weighted;            /* 1 when the problem had sample weights: sse, lower_bound and
+                                gap are then of the weighted SSE */
 } ckm_result;
 
 /* Solve p with settings s (NULL = defaults). On CKM_OK *out owns a new result whatever
  * the status. Errors: unknown algorithm, algorithm that cannot honour the problem's
  * constraint kinds (CKM_ERR_UNSUPPORTED), invalid settings, out of memory.
- * Thread safety: distinct calls may run concurrently; MILP solves (CBC) are serialised
- * internally, and while one runs file descriptor 1 points at /dev/null (CBC prints to
- * stdout regardless of its log level). */
-ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s, ckm_result **out,
+ * Thread safety: distinct calls may run concurrently (on the same or different problems;
+ * a problem is only read); MILP solves (CBC) are serialised internally. No process-wide
+ * side effect: no signal handler, no change to file descriptors, stdio, the locale or
+ * BLAS thread settings (docs/embedding.md). */
+CKM_API ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s, ckm_result **out,
                     ckm_err *err);
-void ckm_result_free(ckm_result *r);
+CKM_API void ckm_result_free(ckm_result *r);
 
 /* ------------------------------------------------------------------------------------ */
 /* Assigning points to given centers under size bounds ("predict")                      */
@@ -427,7 +509,7 @@ typedef enum ckm_assign_method {
  * of squared distances of the labels. prices (k, or NULL): the dual certificate of the
  * transportation solver (see docs/formulations.md). *status = CKM_STATUS_OPTIMAL or
  * CKM_STATUS_INFEASIBLE (sum lo > n or sum hi < n). Memory O(n k). */
-ckm_error ckm_assign_to_centers(const double *X, size_t n, size_t d, const double *centers,
+CKM_API ckm_error ckm_assign_to_centers(const double *X, size_t n, size_t d, const double *centers,
                                 size_t k, const size_t *lo, const size_t *hi,
                                 ckm_assign_method method, int32_t *labels, double *objective,
                                 double *prices, ckm_status *status, ckm_err *err);
@@ -446,32 +528,40 @@ typedef struct ckm_scores {
 } ckm_scores;
 
 /* Compare two labellings of n >= 1 points. Errors: negative labels, n = 0. */
-ckm_error ckm_compare(const int32_t *truth, const int32_t *pred, size_t n, ckm_scores *out,
+CKM_API ckm_error ckm_compare(const int32_t *truth, const int32_t *pred, size_t n, ckm_scores *out,
                       ckm_err *err);
 
 /* SSE of a labelling: sum_i ||x_i - mean of its cluster||^2. Labels must be in [0, k). */
-ckm_error ckm_sse(const double *X, size_t n, size_t d, const int32_t *labels, size_t k,
+CKM_API ckm_error ckm_sse(const double *X, size_t n, size_t d, const int32_t *labels, size_t k,
                   double *sse, ckm_err *err);
+/* Weighted SSE (w: n weights > 0, or NULL for all 1), with weighted means. */
+CKM_API ckm_error ckm_sse_weighted(const double *X, const double *w, size_t n, size_t d,
+                                   const int32_t *labels, size_t k, double *sse, ckm_err *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* Writers (atomic: temp file in the same directory + rename)                            */
 /* ------------------------------------------------------------------------------------ */
 
 /* One label per line. */
-ckm_error ckm_write_labels(const char *path, const int32_t *labels, size_t n, ckm_err *err);
+CKM_API ckm_error ckm_write_labels(const char *path, const int32_t *labels, size_t n, ckm_err *err);
 /* k rows of d values, comma separated, full precision. */
-ckm_error ckm_write_centers(const char *path, const double *centers, size_t k, size_t d,
+CKM_API ckm_error ckm_write_centers(const char *path, const double *centers, size_t k, size_t d,
                             ckm_err *err);
 /* Write an arbitrary buffer atomically. */
-ckm_error ckm_write_file_atomic(const char *path, const char *data, size_t len, ckm_err *err);
+CKM_API ckm_error ckm_write_file_atomic(const char *path, const char *data, size_t len, ckm_err *err);
 /* Read integer labels, one per line ('#' comments, blank lines skipped). */
-ckm_error ckm_labels_read(const char *path, int32_t **labels, size_t *n, ckm_err *err);
+CKM_API ckm_error ckm_labels_read(const char *path, int32_t **labels, size_t *n, ckm_err *err);
 
 /* JSON report of a result. extra_json, when non-NULL, is a string of additional
  * comma-separated JSON members ("\"ari\": 0.9, ...") inserted before the closing brace.
- * Returns a malloc'ed NUL-terminated string in *out (caller frees). */
-ckm_error ckm_result_to_json(const ckm_result *r, const char *extra_json, char **out,
+ * Returns a NUL-terminated string in *out; release it with ckm_free. */
+CKM_API ckm_error ckm_result_to_json(const ckm_result *r, const char *extra_json, char **out,
                              ckm_err *err);
+
+/* Release memory the library handed out as a plain buffer (ckm_result_to_json's string,
+ * ckm_labels_read's labels). Accepts NULL. Use it instead of free(): the library and the
+ * caller may use different allocators (another C runtime, a debug heap, a binding). */
+CKM_API void ckm_free(void *ptr);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
  */
 #include "check.h"
 
+#include <math.h>
 #include <stdint.h>
 
 int main(void)
@@ -32,8 +33,10 @@ int main(void)
     X[0] = 42; /* the problem holds a copy */
     CHECK(ckm_problem_points(p)[0] == 0.0);
     size_t lo, hi;
-    ckm_problem_size_bounds(p, 1, &lo, &hi);
+    CHECK(ckm_problem_size_bounds(p, 1, &lo, &hi, &err) == CKM_OK);
     CHECK(lo == 1 && hi == 3);
+    CHECK(ckm_problem_size_bounds(p, 2, &lo, &hi, &err) == CKM_ERR_INVALID);
+    CHECK_MSG(err, "cluster 2 is out of range (k = 2)");
 
     CHECK(ckm_problem_add_pair(p, 0, 3, CKM_MUST_LINK, &err) == CKM_ERR_INVALID);
     CHECK_MSG(err, "index out of range (n = 3)");
@@ -47,8 +50,25 @@ int main(void)
     CHECK_MSG(err, "pair (1, 0) is both must-link and cannot-link");
     CHECK(ckm_problem_add_pair(p, 1, 2, CKM_CANNOT_LINK, &err) == CKM_OK);
     CHECK(ckm_problem_cannot_link_count(p) == 1);
-    ckm_pair pr = ckm_problem_pair(p, 1);
+    ckm_pair pr;
+    CHECK(ckm_problem_pair(p, 1, &pr, &err) == CKM_OK);
     CHECK(pr.i == 1 && pr.j == 2 && pr.type == CKM_CANNOT_LINK);
+    CHECK(ckm_problem_pair(p, 2, &pr, &err) == CKM_ERR_INVALID);
+    CHECK_MSG(err, "pair index 2 is out of range (the problem holds 2 pairs)");
+    /* sample weights: finite and > 0, copied */
+    double w[3] = {1.0, 2.5, 0.0};
+    CHECK(ckm_problem_set_weights(p, w, &err) == CKM_ERR_INVALID);
+    CHECK_MSG(err, "sample weight 2 is 0");
+    w[2] = NAN;
+    CHECK(ckm_problem_set_weights(p, w, &err) == CKM_ERR_INVALID);
+    w[2] = -1.0;
+    CHECK(ckm_problem_set_weights(p, w, &err) == CKM_ERR_INVALID);
+    CHECK(ckm_problem_weights(p) == NULL);
+    w[2] = 3.0;
+    CHECK(ckm_problem_set_weights(p, w, &err) == CKM_OK);
+    w[1] = 9.0;
+    CHECK(ckm_problem_weights(p) && ckm_problem_weights(p)[1] == 2.5);
+    CHECK(ckm_problem_set_weights(p, NULL, &err) == CKM_OK && ckm_problem_weights(p) == NULL);
 
     /* a constraint set names the source line of the bad pair */
     ckm_constraints *c = NULL;
@@ -64,7 +84,7 @@ int main(void)
     CHECK_MSG(err, "cluster 1: minimum 2 > maximum 1");
     his[1] = 2;
     CHECK(ckm_problem_set_sizes(p, los, his, &err) == CKM_OK);
-    ckm_problem_size_bounds(p, 1, &lo, &hi);
+    CHECK(ckm_problem_size_bounds(p, 1, &lo, &hi, &err) == CKM_OK);
     CHECK(lo == 2 && hi == 2);
     ckm_problem_free(p);
     ckm_problem_free(NULL);

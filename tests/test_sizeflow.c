@@ -107,7 +107,7 @@ static void test_special(void)
     CHECK(ckm_problem_create(X, 10, 2, 3, &p, &err) == CKM_OK);
     ckm_problem_set_balanced(p);
     size_t lo, hi;
-    ckm_problem_size_bounds(p, 2, &lo, &hi);
+    CHECK(ckm_problem_size_bounds(p, 2, &lo, &hi, NULL) == CKM_OK);
     CHECK(lo == 3 && hi == 4);
     ckm_result *r = ck_solve(p, "sizeflow", 3);
     CHECK(r && r->violations == 0 && r->sizes[0] + r->sizes[1] + r->sizes[2] == 10);

@@ -85,7 +85,7 @@ int main(void)
             CHECK(strstr(json, "\"extra\": 1,") != NULL);
             CHECK(strstr(json, "\"seed\": 3") != NULL);
         }
-        free(json);
+        ckm_free(json);
     }
     CHECK(log_lines >= 11); /* header line + one per restart */
     ckm_result_free(r);

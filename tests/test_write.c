@@ -49,7 +49,7 @@ int main(void)
     size_t n = 0;
     CHECK(ckm_labels_read(path, &back, &n, &err) == CKM_OK);
     CHECK(n == 4 && back && memcmp(back, lab, sizeof lab) == 0);
-    free(back);
+    ckm_free(back);
     CHECK(ckm_labels_read(ck_file("bad.txt", "0\n1 2\n"), &back, &n, &err) == CKM_ERR_PARSE);
     CHECK_MSG(err, "bad.txt:2: expected one label per line, got 2 fields");
     CHECK(ckm_labels_read(ck_file("bad.txt", "0\n-1\n"), &back, &n, &err) == CKM_ERR_PARSE);

@@ -89,7 +89,7 @@ ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
         if (step == CKM_STEP_INFEASIBLE)
             goto done;
         if (step == CKM_STEP_STOP) {
-            why = CKM_STATUS_TIME_LIMIT;
+            why = ar.stopped ? CKM_STATUS_INTERRUPTED : CKM_STATUS_TIME_LIMIT;
             stopped = 1;
             break;
         }
@@ -98,6 +98,7 @@ ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
         if ((rc = ckm_admm_iterate(ws, ctx, &par, start, lab, &info, NULL, NULL, err)) != CKM_OK)
             goto done;
         total_iter += info.iterations;
+        ckm_ctx_count(ctx, CKM_COUNT_ADMM_ITER, info.iterations > 0 ? (uint64_t)info.iterations : 0);
         converged += info.converged;
         if (info.stopped) {
             ckm_ctx_stop(ctx, &why);
@@ -112,6 +113,7 @@ ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
             if (step != CKM_STEP_OK) /* infeasible is impossible here: start is feasible */
                 memcpy(lab, start, s * sizeof(int32_t));
             repaired++;
+            ckm_ctx_count(ctx, CKM_COUNT_REPAIRS, 1);
         }
         ckm_ctx_log(ctx, 2, "admm restart %d: start SSE %.6g, %d iterations, %s, residual %.3g, binary gap %.3g, rho %.4g", rs + 1,
                     sse0, info.iterations, info.converged ? "converged" : "not converged", info.residual, info.binary_gap,

@@ -11,11 +11,30 @@
 #include "core.h"
 #include "reduced.h"
 
+#include <stdatomic.h>
+
+/* Work counters of one solve (ckm_stats), shared by its threads: atomic adds. */
+typedef enum ckm_count {
+    CKM_COUNT_LP, CKM_COUNT_MIP, CKM_COUNT_MIP_NODES, CKM_COUNT_TRANSPORT, CKM_COUNT_ADMM_ITER,
+    CKM_COUNT_SDP_ITER, CKM_COUNT_CUT_ROUNDS, CKM_COUNT_CUTS, CKM_COUNT_NODES, CKM_COUNT_RESTARTS,
+    CKM_COUNT_ITERATIONS, CKM_COUNT_REPAIRS, CKM_COUNT_FALLBACK, CKM_COUNT_N
+} ckm_count;
+
+typedef struct ckm_counters {
+    atomic_uint_least64_t v[CKM_COUNT_N];
+} ckm_counters;
+
+void ckm_counters_init(ckm_counters *c);
+
 typedef struct ckm_context {
     const ckm_settings *s;
     double start;    /* ckm_now() when the solve began */
     double deadline; /* absolute ckm_now() value, or INFINITY */
+    ckm_counters *count; /* the solve's counters (never NULL inside a solve) */
 } ckm_context;
+
+/* Add n to counter c of the run. */
+void ckm_ctx_count(const ckm_context *ctx, ckm_count c, uint64_t n);
 
 /* 0 to continue; 1 to stop, with *why = CKM_STATUS_TIME_LIMIT or _INTERRUPTED. */
 int ckm_ctx_stop(const ckm_context *ctx, ckm_status *why);

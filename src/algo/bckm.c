@@ -171,6 +171,7 @@ ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
                     }
                 double left = isfinite(ctx->deadline) ? fmax(ctx->deadline - ckm_now(), 1e-3) : 0.0;
                 ckm_bk_status bs;
+                ckm_ctx_count(ctx, CKM_COUNT_LP, 1);
                 if ((rc = ckm_assign_lp(&w.asg, w.cost, left, w.S, &bs, err)) != CKM_OK)
                     goto done;
                 if (bs == CKM_BK_INFEASIBLE) {
@@ -197,6 +198,7 @@ ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
             if (!v_labelling(r, w.V, w.wsum, w.lab)) {
                 /* the stall guard: finish this assignment exactly */
                 stalls++;
+                ckm_ctx_count(ctx, CKM_COUNT_REPAIRS, 1);
                 ckm_assign_result ar;
                 ckm_step step;
                 if ((rc = ckm_exact_step(ctx, &w.asg, w.Y, have ? w.best_lab : NULL, w.lab, &ar, &step, out, err)) !=
@@ -205,7 +207,7 @@ ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
                 if (step == CKM_STEP_INFEASIBLE)
                     goto done;
                 if (step == CKM_STEP_STOP) {
-                    why = CKM_STATUS_TIME_LIMIT;
+                    why = ar.stopped ? CKM_STATUS_INTERRUPTED : CKM_STATUS_TIME_LIMIT;
                     stopped = 1;
                     break;
                 }

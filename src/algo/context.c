@@ -7,6 +7,18 @@
 #include <stdio.h>
 #include <string.h>
 
+void ckm_counters_init(ckm_counters *c)
+{
+    for (int i = 0; i < CKM_COUNT_N; i++)
+        atomic_init(&c->v[i], 0);
+}
+
+void ckm_ctx_count(const ckm_context *ctx, ckm_count c, uint64_t n)
+{
+    if (ctx->count && n)
+        atomic_fetch_add_explicit(&ctx->count->v[c], n, memory_order_relaxed);
+}
+
 int ckm_ctx_stop(const ckm_context *ctx, ckm_status *why)
 {
     if (ctx->s->should_stop && ctx->s->should_stop(ctx->s->stop_user)) {
@@ -35,6 +47,7 @@ void ckm_restart_done(const ckm_context *ctx, const char *name, int rs, const in
                       double sse, int iterations, double *best_sse, ckm_algo_out *out)
 {
     out->restarts = rs + 1;
+    ckm_ctx_count(ctx, CKM_COUNT_ITERATIONS, iterations > 0 ? (uint64_t)iterations : 0);
     ckm_ctx_log(ctx, 1, "%s restart %d/%d: SSE %.10g after %d iterations (%.2f s)", name, rs + 1, ctx->s->n_init,
                 sse, iterations, ckm_now() - ctx->start);
     if (sse < *best_sse) {

@@ -53,7 +53,7 @@ ckm_error ckm_exact_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_red
             break;
         }
         if (step == CKM_STEP_STOP) {
-            st->why = CKM_STATUS_TIME_LIMIT;
+            st->why = ar.stopped ? CKM_STATUS_INTERRUPTED : CKM_STATUS_TIME_LIMIT;
             st->stopped = true;
             break;
         }
@@ -67,7 +67,7 @@ ckm_error ckm_exact_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_red
         ckm_ctx_log(ctx, 2, "%s restart %d iter %d: assignment total %.10g (%s, %.3f s)", name, rs + 1, it + 1,
                     ar.objective, ar.used_mip ? "CBC" : "LP integral", ar.seconds);
         if (ar.status == CKM_BK_LIMIT_FEASIBLE) {
-            st->why = CKM_STATUS_TIME_LIMIT;
+            st->why = ar.stopped ? CKM_STATUS_INTERRUPTED : CKM_STATUS_TIME_LIMIT;
             st->stopped = true;
             break;
         }
@@ -82,12 +82,13 @@ ckm_error ckm_exact_step(const ckm_context *ctx, ckm_assign *asg, const double *
                          int32_t *labels, ckm_assign_result *ar, ckm_step *step, ckm_algo_out *out,
                          ckm_err *err)
 {
-    double left = 0.0; /* none */
-    if (isfinite(ctx->deadline))
-        left = fmax(ctx->deadline - ckm_now(), 1e-3);
-    ckm_error rc = ckm_assign_solve(asg, cost, start, left, labels, ar, err);
+    ckm_bk_limits lim = {ctx->deadline, ctx->s->should_stop, ctx->s->stop_user};
+    ckm_error rc = ckm_assign_solve(asg, cost, start, &lim, labels, ar, err);
     if (rc != CKM_OK)
         return rc;
+    ckm_ctx_count(ctx, CKM_COUNT_LP, (uint64_t)ar->lp_solves);
+    ckm_ctx_count(ctx, CKM_COUNT_MIP, (uint64_t)ar->used_mip);
+    ckm_ctx_count(ctx, CKM_COUNT_MIP_NODES, ar->mip_nodes > 0 ? (uint64_t)ar->mip_nodes : 0);
     *step = CKM_STEP_OK;
     if (ar->status == CKM_BK_INFEASIBLE) {
         *step = CKM_STEP_INFEASIBLE;

@@ -46,7 +46,7 @@ static void note(ckm_algo_out *out, const char *fmt, ...)
  * cluster gets a point (k-means++ seeds are distinct data points, so only duplicates can
  * leave one empty); else the exact transportation step (O(n k) costs, sizeflow's solver).
  * wsum: k scratch. */
-static ckm_error unpaired(const ckm_reduced *r, const double *C, double *wsum, ckm_algo_out *out, bool *done,
+static ckm_error unpaired(const ckm_context *ctx, const ckm_reduced *r, const double *C, double *wsum, ckm_algo_out *out, bool *done,
                          ckm_err *err)
 {
     size_t n = r->n, k = r->k;
@@ -69,6 +69,7 @@ static ckm_error unpaired(const ckm_reduced *r, const double *C, double *wsum, c
     ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);
     int infeasible = 0;
     ckm_transport_stats ts;
+    ckm_ctx_count(ctx, CKM_COUNT_TRANSPORT, 1);
     ckm_error rc = ckm_transport_solve(n, k, cost, r->lo, r->hi, price, out->labels, &infeasible, &ts, err);
     free(price);
     free(cost);
@@ -86,7 +87,7 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
     double t0 = ckm_now();
     /* a time limit that left time (work skipped as too long) is used up; else the grace */
     double until = out->status == CKM_STATUS_INTERRUPTED ? t0 + CKM_GRACE_S : fmax(ctx->deadline, t0 + CKM_GRACE_S);
-    ckm_context grace = {&s, ctx->start, until};
+    ckm_context grace = {&s, ctx->start, until, ctx->count};
     size_t k = r->k, d = r->d;
     ckm_assign asg;
     memset(&asg, 0, sizeof asg);
@@ -112,7 +113,7 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
         goto done;
     if (r->n_cl == 0 && r->s == r->n) { /* no pairs: no LP of s*k columns (s may be 10^6) */
         bool done_here = false;
-        if ((rc = unpaired(r, C, wsum, out, &done_here, err)) != CKM_OK || done_here) {
+        if ((rc = unpaired(&grace, r, C, wsum, out, &done_here, err)) != CKM_OK || done_here) {
             if (done_here)
                 note(out, "one assignment to seeds (%.2f s)", ckm_now() - t0);
             goto done;

@@ -310,6 +310,8 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
             break;
         int rounds = ++stats->rounds;
         stats->cuts_added += added;
+        ckm_ctx_count(run.ctx, CKM_COUNT_CUT_ROUNDS, 1);
+        ckm_ctx_count(run.ctx, CKM_COUNT_CUTS, (uint64_t)added);
         par.upper_bound = run.best_sse;
         if ((rc = solve_sdp(&run, sdp, &par, &si, err)) != CKM_OK)
             goto done;

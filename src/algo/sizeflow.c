@@ -78,6 +78,7 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
                     goto done;
                 int infeasible = 0;
                 ckm_transport_stats ts;
+                ckm_ctx_count(ctx, CKM_COUNT_TRANSPORT, 1);
                 if ((rc = ckm_transport_solve(s, k, cost, r->lo, r->hi, price, lab, &infeasible, &ts, err)) != CKM_OK)
                     goto done;
                 if (infeasible) {
@@ -97,7 +98,7 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
                 if (step == CKM_STEP_INFEASIBLE)
                     goto done;
                 if (step == CKM_STEP_STOP) {
-                    why = CKM_STATUS_TIME_LIMIT;
+                    why = ar.stopped ? CKM_STATUS_INTERRUPTED : CKM_STATUS_TIME_LIMIT;
                     stopped = 1;
                     break;
                 }

@@ -18,6 +18,7 @@
 void ckm_settings_default(ckm_settings *s)
 {
     memset(s, 0, sizeof *s);
+    s->struct_size = (uint32_t)sizeof *s;
     snprintf(s->algorithm, sizeof s->algorithm, "kmeans");
     s->seed = 0;
     s->n_init = 10;
@@ -123,25 +124,76 @@ static ckm_error check_capability(const ckm_problem *p, const ckm_reduced *r, co
                     names);
 }
 
-ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result **out, ckm_err *err)
+/* The caller's settings, read up to its struct_size (docs/abi.md): members it does not know
+ * keep their defaults. */
+static ckm_error read_settings(const ckm_settings *in, ckm_settings *s, ckm_err *err)
+{
+    ckm_settings_default(s);
+    if (!in)
+        return CKM_OK;
+    if (in->struct_size < CKM_SETTINGS_SIZE_0_2 || in->struct_size > sizeof *s)
+        return ckm_fail(err, CKM_ERR_INVALID,
+                        "settings.struct_size = %u is not a ckm_settings layout this library knows (%u..%zu): "
+                        "call ckm_settings_default first",
+                        (unsigned)in->struct_size, (unsigned)CKM_SETTINGS_SIZE_0_2, sizeof *s);
+    memcpy(s, in, in->struct_size);
+    s->struct_size = (uint32_t)sizeof *s;
+    return CKM_OK;
+}
+
+/* should_stop as the algorithms see it: the caller's flag, then the caller's callback */
+typedef struct stop_chain {
+    const volatile int *flag;
+    ckm_stop_fn fn;
+    void *user;
+} stop_chain;
+
+static int chained_stop(void *u)
+{
+    const stop_chain *c = u;
+    if (__atomic_load_n((const int *)c->flag, __ATOMIC_RELAXED))
+        return 1;
+    return c->fn ? c->fn(c->user) : 0;
+}
+
+static void copy_stats(const ckm_counters *c, ckm_stats *st)
+{
+    uint64_t *dst[CKM_COUNT_N] = {&st->lp_solves,       &st->mip_solves,   &st->mip_nodes, &st->transport_solves,
+                                  &st->admm_iterations, &st->sdp_iterations, &st->cut_rounds, &st->cuts_added,
+                                  &st->nodes,           &st->restarts,     &st->iterations, &st->repairs,
+                                  &st->fallback};
+    for (int i = 0; i < CKM_COUNT_N; i++)
+        *dst[i] = atomic_load(&c->v[i]);
+}
+
+ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_result **out, ckm_err *err)
 {
     *out = NULL;
-    ckm_settings defaults;
-    if (!s_in) {
-        ckm_settings_default(&defaults);
-        s_in = &defaults;
-    }
-    const ckm_algo *algo = NULL;
-    ckm_error rc = validate_settings(s_in, &algo, err);
+    ckm_settings s_full;
+    ckm_error rc = read_settings(s_caller, &s_full, err);
     if (rc != CKM_OK)
         return rc;
-    ckm_context ctx = {s_in, ckm_now(), INFINITY};
+    const ckm_settings *s_in = &s_full;
+    stop_chain chain = {s_full.interrupt, s_full.should_stop, s_full.stop_user};
+    if (s_full.interrupt) {
+        s_full.should_stop = chained_stop;
+        s_full.stop_user = &chain;
+    }
+    const ckm_algo *algo = NULL;
+    rc = validate_settings(s_in, &algo, err);
+    if (rc != CKM_OK)
+        return rc;
+    ckm_counters counters;
+    ckm_counters_init(&counters);
+    ckm_context ctx = {s_in, ckm_now(), INFINITY, &counters};
     if (s_in->time_limit_s > 0.0)
         ctx.deadline = ctx.start + s_in->time_limit_s;
 
     ckm_result *res = calloc(1, sizeof *res);
     if (!res)
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    res->struct_size = (uint32_t)sizeof *res;
+    res->weighted = p->w != NULL;
     res->n = p->n;
     res->d = p->d;
     res->k = p->k;
@@ -212,6 +264,8 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
                     CKM_GRACE_S);
         if ((rc = ckm_fallback_labels(&ctx, r, &ao, err)) != CKM_OK)
             goto fail;
+        if (ao.has_labels)
+            ckm_ctx_count(&ctx, CKM_COUNT_FALLBACK, 1);
         res->time.solve_s = ckm_now() - t_solve;
     }
     res->status = ao.status;
@@ -246,7 +300,7 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
             goto fail;
         }
         res->sse = chk->sse;
-        if ((rc = ckm_centers_from_labels(pw->X, p->n, p->d, res->labels, p->k, res->centers,
+        if ((rc = ckm_centers_from_labels(pw->X, p->w, p->n, p->d, res->labels, p->k, res->centers,
                                           res->sizes, err)) != CKM_OK)
             goto fail;
         ckm_scaled_centers(&sc, res->centers, p->k);
@@ -259,6 +313,9 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_in, ckm_result *
     }
 finish:
     res->time.total_s = ckm_now() - ctx.start;
+    copy_stats(&counters, &res->stats);
+    res->stats.nodes = res->nodes;
+    res->stats.restarts = (uint64_t)(res->restarts > 0 ? res->restarts : 0);
     ckm_check_report_free(chk);
     ckm_reduced_free(r);
     free(ao.labels);

@@ -141,37 +141,39 @@ static double labels_cost(const ckm_assign *a, const double *cost, const int32_t
 }
 
 ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *start,
-                           double time_limit_s, int32_t *labels, ckm_assign_result *res,
+                           const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res,
                            ckm_err *err)
 {
     double t0 = ckm_now();
     memset(res, 0, sizeof *res);
+    ckm_bk_limits none = ckm_bk_no_limits();
+    if (!lim)
+        lim = &none;
     size_t cols = (size_t)a->lp.ncols, k = a->r->k;
     memcpy(a->obj, cost, cols * sizeof(double));
     ckm_bk_result br;
-    ckm_error rc = ckm_bk_lp(&a->lp, time_limit_s, a->x, &br, err);
+    double lp_left = isfinite(lim->deadline) ? fmax(lim->deadline - ckm_now(), 1e-3) : 0.0;
+    ckm_error rc = ckm_bk_lp(&a->lp, lp_left, a->x, &br, err);
     if (rc != CKM_OK)
         return rc;
     res->status = br.status;
+    res->lp_solves = 1;
     if (br.status == CKM_BK_OPTIMAL && !integral_labels(a, a->x, labels)) {
         /* fractional vertex: CBC, warm-started from the caller's feasible labelling */
-        double left = time_limit_s > 0.0 ? time_limit_s - (ckm_now() - t0) : 0.0;
-        if (time_limit_s > 0.0 && left <= 0.0) {
-            res->status = CKM_BK_LIMIT_NONE;
-        } else {
-            if (start) {
-                memset(a->start, 0, cols * sizeof(double));
-                for (size_t t = 0; t < a->r->s; t++)
-                    a->start[t * k + (size_t)start[t]] = 1.0;
-            }
-            res->used_mip = 1;
-            if ((rc = ckm_bk_mip(&a->lp, left, start ? a->start : NULL, a->x, &br, err)) != CKM_OK)
-                return rc;
-            res->status = br.status;
-            if ((br.status == CKM_BK_OPTIMAL || br.status == CKM_BK_LIMIT_FEASIBLE) &&
-                !integral_labels(a, a->x, labels))
-                res->status = CKM_BK_FAILED;
+        if (start) {
+            memset(a->start, 0, cols * sizeof(double));
+            for (size_t t = 0; t < a->r->s; t++)
+                a->start[t * k + (size_t)start[t]] = 1.0;
         }
+        res->used_mip = 1;
+        if ((rc = ckm_bk_mip(&a->lp, lim, start ? a->start : NULL, a->x, &br, err)) != CKM_OK)
+            return rc;
+        res->status = br.status;
+        res->stopped = br.stopped;
+        res->mip_nodes = br.nodes;
+        if ((br.status == CKM_BK_OPTIMAL || br.status == CKM_BK_LIMIT_FEASIBLE) &&
+            !integral_labels(a, a->x, labels))
+            res->status = CKM_BK_FAILED;
         /* a time-out with nothing better still leaves the caller's labelling feasible */
         if (res->status == CKM_BK_LIMIT_NONE && start) {
             memcpy(labels, start, a->r->s * sizeof(int32_t));

@@ -29,6 +29,9 @@ typedef struct ckm_assign_result {
     ckm_bk_status status; /* OPTIMAL, INFEASIBLE, LIMIT_FEASIBLE, LIMIT_NONE, FAILED */
     double objective;     /* sum of costs of the returned labels */
     int used_mip;         /* 1 when the LP was fractional and CBC ran */
+    int stopped;          /* 1 when the stop request ended CBC early */
+    int lp_solves;        /* LP relaxations solved (CLP) */
+    long mip_nodes;       /* CBC branch-and-bound nodes */
     double seconds;
 } ckm_assign_result;
 
@@ -39,9 +42,9 @@ void ckm_assign_free(ckm_assign *a);
 
 /* Solve with the given costs (s*k). start: a feasible labelling of the super-points used
  * as CBC's MIP start, or NULL. labels (s) written for OPTIMAL and LIMIT_FEASIBLE.
- * time_limit_s <= 0: none. */
+ * lim: deadline and stop request (NULL = none). */
 ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *start,
-                           double time_limit_s, int32_t *labels, ckm_assign_result *res,
+                           const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res,
                            ckm_err *err);
 
 /* The LP relaxation only, with the given costs: x (s*k) written when *status is

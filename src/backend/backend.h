@@ -39,7 +39,21 @@ typedef struct ckm_bk_result {
     double objective;  /* c'x when x is set */
     double bound;      /* MILP: best proven lower bound (or -inf); LP: = objective */
     double seconds;
+    int stopped;       /* MILP: ended early by the stop request (not the deadline) */
+    long nodes;        /* MILP: branch-and-bound nodes CBC processed */
 } ckm_bk_result;
+
+/* When a solve must end: an absolute ckm_now() deadline (INFINITY = none) and a stop
+ * request polled during MILP solves (stop NULL = never). The remaining time is computed
+ * when the solver starts, after any wait for CBC's lock. */
+typedef struct ckm_bk_limits {
+    double deadline;
+    ckm_stop_fn stop;
+    void *stop_user;
+} ckm_bk_limits;
+
+/* No deadline, no stop request. */
+ckm_bk_limits ckm_bk_no_limits(void);
 
 /* Solve the LP relaxation with CLP (dual simplex). x: ncols, written when status is
  * OPTIMAL. time_limit_s <= 0: none. */
@@ -49,8 +63,10 @@ ckm_error ckm_bk_lp(const ckm_lp *m, double time_limit_s, double *x, ckm_bk_resu
 /* Solve with every column integer, CBC default settings. start (ncols, or NULL) is a
  * feasible integer point: CBC then searches only strictly better points (objective
  * cutoff) and the start is returned when none exists (OPTIMAL) or none was found in time
- * (LIMIT_FEASIBLE). x: ncols, written when status is OPTIMAL or LIMIT_FEASIBLE. */
-ckm_error ckm_bk_mip(const ckm_lp *m, double time_limit_s, const double *start, double *x,
+ * (LIMIT_FEASIBLE). x: ncols, written when status is OPTIMAL or LIMIT_FEASIBLE.
+ * lim (NULL = none): the deadline and stop request; a stop ends the search at CBC's next
+ * node (LIMIT_FEASIBLE with the best point so far, or LIMIT_NONE), res->stopped = 1. */
+ckm_error ckm_bk_mip(const ckm_lp *m, const ckm_bk_limits *lim, const double *start, double *x,
                      ckm_bk_result *res, ckm_err *err);
 
 /* "Clp x.y.z, Cbc x.y.z" for reports. */

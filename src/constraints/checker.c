@@ -73,7 +73,7 @@ ckm_error ckm_check(const ckm_problem *p, const int32_t *labels, ckm_check_repor
     }
     r->sse = NAN;
     if (r->label_invalid == 0) {
-        ckm_error rc = ckm_sse(p->X, p->n, p->d, labels, p->k, &r->sse, err);
+        ckm_error rc = ckm_sse_weighted(p->X, p->w, p->n, p->d, labels, p->k, &r->sse, err);
         if (rc != CKM_OK) {
             ckm_check_report_free(r);
             return rc;

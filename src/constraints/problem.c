@@ -6,6 +6,7 @@
 #include "problem_impl.h"
 #include "core.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,7 @@ void ckm_problem_free(ckm_problem *p)
     ckm_pairset_free(&p->index);
     free(p->lo);
     free(p->hi);
+    free(p->w);
     free(p);
 }
 
@@ -74,7 +76,38 @@ size_t ckm_problem_k(const ckm_problem *p) { return p->k; }
 const double *ckm_problem_points(const ckm_problem *p) { return p->X; }
 size_t ckm_problem_must_link_count(const ckm_problem *p) { return p->n_ml; }
 size_t ckm_problem_cannot_link_count(const ckm_problem *p) { return p->n_cl; }
-ckm_pair ckm_problem_pair(const ckm_problem *p, size_t i) { return p->pairs[i]; }
+ckm_error ckm_problem_pair(const ckm_problem *p, size_t i, ckm_pair *out, ckm_err *err)
+{
+    if (i >= p->n_pairs)
+        return ckm_fail(err, CKM_ERR_INVALID, "pair index %zu is out of range (the problem holds %zu pairs)", i,
+                        p->n_pairs);
+    *out = p->pairs[i];
+    return CKM_OK;
+}
+
+ckm_error ckm_problem_set_weights(ckm_problem *p, const double *w, ckm_err *err)
+{
+    if (!w) {
+        free(p->w);
+        p->w = NULL;
+        return CKM_OK;
+    }
+    for (size_t i = 0; i < p->n; i++)
+        if (!isfinite(w[i]) || !(w[i] > 0.0))
+            return ckm_fail(err, CKM_ERR_INVALID,
+                            "sample weight %zu is %g: weights must be finite and > 0 (drop a row instead "
+                            "of giving it weight 0)",
+                            i, w[i]);
+    double *c = ckm_alloc_array(p->n, sizeof(double));
+    if (!c)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for %zu sample weights", p->n);
+    memcpy(c, w, p->n * sizeof(double));
+    free(p->w);
+    p->w = c;
+    return CKM_OK;
+}
+
+const double *ckm_problem_weights(const ckm_problem *p) { return p->w; }
 
 static const char *link_name(ckm_link t) { return t == CKM_MUST_LINK ? "must-link" : "cannot-link"; }
 
@@ -154,10 +187,13 @@ void ckm_problem_set_balanced(ckm_problem *p)
     }
 }
 
-void ckm_problem_size_bounds(const ckm_problem *p, size_t j, size_t *lo, size_t *hi)
+ckm_error ckm_problem_size_bounds(const ckm_problem *p, size_t j, size_t *lo, size_t *hi, ckm_err *err)
 {
+    if (j >= p->k)
+        return ckm_fail(err, CKM_ERR_INVALID, "cluster %zu is out of range (k = %zu)", j, p->k);
     *lo = p->lo[j];
     *hi = p->hi[j];
+    return CKM_OK;
 }
 
 int ckm_problem_has_size_bounds(const ckm_problem *p)

@@ -1,7 +1,8 @@
 /*
  * problem_impl.h -- the concrete layout of the opaque ckm_problem (internal).
  * Invariants: 1 <= k <= n, d >= 1, X finite (n*d copy), pairs deduplicated (index i
- * of the pair list is what checker reports refer to), lo[j] <= hi[j] for every j.
+ * of the pair list is what checker reports refer to), lo[j] <= hi[j] for every j, sample
+ * weights (when set) finite and > 0; size bounds count points, whatever their weights.
  */
 #ifndef CKM_PROBLEM_IMPL_H
 #define CKM_PROBLEM_IMPL_H
@@ -16,6 +17,7 @@ struct ckm_problem {
     size_t n_pairs, pairs_cap, n_ml, n_cl;
     ckm_pairset index; /* {i, j} -> position in pairs */
     size_t *lo, *hi;   /* k each */
+    double *w;         /* n sample weights (finite, > 0), or NULL: all 1 */
 };
 
 /* True when some bound differs from the default lo = 1, hi = n. */

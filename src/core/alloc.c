@@ -61,3 +61,8 @@ bool ckm_grow(void **buf, size_t *cap, size_t need, size_t elem)
     *cap = ncap;
     return true;
 }
+
+void ckm_free(void *ptr)
+{
+    free(ptr);
+}

@@ -11,8 +11,9 @@
 
 /* centers (k*d) = means of the labelled points; sizes (k) filled when non-NULL. An empty
  * cluster gets a zero center. Labels must be in [0, k). */
-ckm_error ckm_centers_from_labels(const double *X, size_t n, size_t d, const int32_t *labels,
-                                  size_t k, double *centers, size_t *sizes, ckm_err *err);
+ckm_error ckm_centers_from_labels(const double *X, const double *w, size_t n, size_t d,
+                                  const int32_t *labels, size_t k, double *centers, size_t *sizes,
+                                  ckm_err *err);
 
 /* Workspace for nearest-center search with k centers of dimension d. */
 typedef struct ckm_nearest_ws {

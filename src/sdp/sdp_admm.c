@@ -439,6 +439,7 @@ ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params
     info->eta_d = eta_d;
     info->eta_g = eta_g;
     info->iterations = it;
+    ckm_ctx_count(ctx, CKM_COUNT_SDP_ITER, it > 0 ? (uint64_t)it : 0);
     info->sigma = p->sigma;
     return CKM_OK;
 }

@@ -75,7 +75,7 @@ int main(void)
         CHECK(ckm_assign_init(&a, &r, &err) == CKM_OK);
         int32_t labels[8];
         ckm_assign_result res;
-        CHECK(ckm_assign_solve(&a, cost, NULL, 0.0, labels, &res, &err) == CKM_OK);
+        CHECK(ckm_assign_solve(&a, cost, NULL, NULL, labels, &res, &err) == CKM_OK);
         if (isinf(best)) {
             infeasible++;
             CHECK(res.status == CKM_BK_INFEASIBLE);
@@ -96,7 +96,7 @@ int main(void)
             CHECK_NEAR(f, best, 1e-9);
             /* warm start from the optimum itself: same optimum */
             int32_t again[8];
-            CHECK(ckm_assign_solve(&a, cost, labels, 0.0, again, &res, &err) == CKM_OK);
+            CHECK(ckm_assign_solve(&a, cost, labels, NULL, again, &res, &err) == CKM_OK);
             CHECK(res.status == CKM_BK_OPTIMAL);
             CHECK_NEAR(res.objective, best, 1e-9);
             res.used_mip ? used_mip++ : lp_only++;

@@ -50,7 +50,7 @@ static void test_lp(void)
     ckm_lp m2 = {2, 3, obj, clo, chi, rlo2, rhi2, d.cs, d.ri, d.v};
     CHECK(ckm_bk_lp(&m2, 0.0, x, &res, &err) == CKM_OK);
     CHECK(res.status == CKM_BK_INFEASIBLE);
-    CHECK(ckm_bk_mip(&m2, 0.0, NULL, x, &res, &err) == CKM_OK);
+    CHECK(ckm_bk_mip(&m2, NULL, NULL, x, &res, &err) == CKM_OK);
     CHECK(res.status == CKM_BK_INFEASIBLE);
 }
 
@@ -114,7 +114,7 @@ static void test_mip(void)
         double x[8], zero[8] = {0};
         ckm_bk_result res;
         /* the all-zero point is feasible: use it as MIP start on odd cases */
-        CHECK(ckm_bk_mip(&q.m, 0.0, t % 2 ? zero : NULL, x, &res, &err) == CKM_OK);
+        CHECK(ckm_bk_mip(&q.m, NULL, t % 2 ? zero : NULL, x, &res, &err) == CKM_OK);
         CHECK(res.status == CKM_BK_OPTIMAL);
         CHECK_NEAR(res.objective, q.best, 1e-9);
         double v = 0;
@@ -130,7 +130,7 @@ static void test_mip(void)
     ckm_lp m = {1, 1, &obj, &lo, &hi, &rl, &rh, cs, ri, &one};
     ckm_bk_result res;
     CHECK(ckm_bk_lp(&m, 0.0, &x, &res, &err) == CKM_OK && res.status == CKM_BK_OPTIMAL);
-    CHECK(ckm_bk_mip(&m, 0.0, NULL, &x, &res, &err) == CKM_OK && res.status == CKM_BK_INFEASIBLE);
+    CHECK(ckm_bk_mip(&m, NULL, NULL, &x, &res, &err) == CKM_OK && res.status == CKM_BK_INFEASIBLE);
 }
 
 /* Two threads solving at once must both get right answers (the CBC mutex). */
@@ -149,7 +149,7 @@ static void *worker(void *arg)
         make_knap(&q, &jb->st);
         double x[8];
         ckm_bk_result res;
-        if (ckm_bk_mip(&q.m, 0.0, NULL, x, &res, &err) != CKM_OK || res.status != CKM_BK_OPTIMAL ||
+        if (ckm_bk_mip(&q.m, NULL, NULL, x, &res, &err) != CKM_OK || res.status != CKM_BK_OPTIMAL ||
             fabs(res.objective - q.best) > 1e-9)
             (*wrong)++;
     }
