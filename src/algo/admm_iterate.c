@@ -325,7 +325,7 @@ static double update_centers(ckm_admm_ws *w)
     memset(w->wsum, 0, k * sizeof(double));
     for (size_t t = 0; t < s; t++)
         for (size_t j = 0; j < k; j++)
-            w->wsum[j] += (double)r->weight[t] * w->p[t * k + j];
+            w->wsum[j] += r->mass[t] * w->p[t * k + j];
     double *acc = w->Cacc;
     memset(acc, 0, k * d * sizeof(double));
     for (size_t t = 0; t < s; t++)
@@ -333,7 +333,7 @@ static double update_centers(ckm_admm_ws *w)
             double pv = w->p[t * k + j];
             if (pv == 0.0)
                 continue;
-            pv *= (double)r->weight[t];
+            pv *= r->mass[t];
             const double *mt = r->mean + t * d;
             double *aj = acc + j * d;
             for (size_t f = 0; f < d; f++)
@@ -352,7 +352,7 @@ static double update_centers(ckm_admm_ws *w)
     double f = 0.0;
     for (size_t t = 0; t < s; t++)
         for (size_t j = 0; j < k; j++) {
-            double c = (double)r->weight[t] * fmax(0.0, w->D[t * k + j] + w->mnorm[t] + w->cnorm[j]);
+            double c = r->mass[t] * fmax(0.0, w->D[t * k + j] + w->mnorm[t] + w->cnorm[j]);
             w->D[t * k + j] = c;
             f += c * w->p[t * k + j];
         }

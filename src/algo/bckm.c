@@ -54,7 +54,7 @@ static void regularized_centers(const ckm_reduced *r, const int32_t *lab, double
     memset(wsum, 0, k * sizeof(double));
     for (size_t t = 0; t < r->s; t++) {
         size_t j = (size_t)lab[t];
-        double w = (double)r->weight[t];
+        double w = r->mass[t];
         wsum[j] += w;
         for (size_t f = 0; f < d; f++)
             C[j * d + f] += w * r->mean[t * d + f];
@@ -151,7 +151,7 @@ ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
             regularized_centers(r, w.lab, w.C, w.wsum);
             for (size_t t = 0; t < s; t++)
                 for (size_t j = 0; j < k; j++)
-                    w.Y[t * k + j] = (double)r->weight[t] * ckm_sqdist(r->mean + t * d, w.C + j * d, d);
+                    w.Y[t * k + j] = r->mass[t] * ckm_sqdist(r->mean + t * d, w.C + j * d, d);
             /* Algorithm 2 from S = current labels */
             for (size_t q = 0; q < sk; q++) {
                 w.V[q] = 0.0;
@@ -167,7 +167,7 @@ ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
                 for (size_t t = 0; t < s; t++)
                     for (size_t j = 0; j < k; j++) {
                         size_t q = t * k + j;
-                        w.cost[q] = w.Y[q] + (double)r->weight[t] * (w.V[q] > 0.5 ? -w.rp[q] : w.rm[q]);
+                        w.cost[q] = w.Y[q] + r->mass[t] * (w.V[q] > 0.5 ? -w.rp[q] : w.rm[q]);
                     }
                 double left = isfinite(ctx->deadline) ? fmax(ctx->deadline - ckm_now(), 1e-3) : 0.0;
                 ckm_bk_status bs;

@@ -24,7 +24,7 @@ size_t ckm_group_means(const ckm_reduced *r, const int32_t *labels, double *C, d
     size_t d = r->d, k = r->k, empty = 0;
     memset(wsum, 0, k * sizeof(double));
     for (size_t t = 0; t < r->s; t++)
-        wsum[labels[t]] += (double)r->weight[t];
+        wsum[labels[t]] += r->mass[t];
     for (size_t j = 0; j < k; j++)
         if (wsum[j] > 0.0)
             memset(C + j * d, 0, d * sizeof(double));
@@ -32,7 +32,7 @@ size_t ckm_group_means(const ckm_reduced *r, const int32_t *labels, double *C, d
             empty++;
     for (size_t t = 0; t < r->s; t++) {
         size_t j = (size_t)labels[t];
-        double w = (double)r->weight[t] / wsum[j];
+        double w = r->mass[t] / wsum[j];
         for (size_t f = 0; f < d; f++)
             C[j * d + f] += w * r->mean[t * d + f];
     }
@@ -44,7 +44,7 @@ double ckm_group_sse(const ckm_reduced *r, const int32_t *labels, double *C, dou
     ckm_group_means(r, labels, C, wsum);
     double f = r->scatter;
     for (size_t t = 0; t < r->s; t++)
-        f += (double)r->weight[t] * ckm_sqdist(r->mean + t * r->d, C + (size_t)labels[t] * r->d, r->d);
+        f += r->mass[t] * ckm_sqdist(r->mean + t * r->d, C + (size_t)labels[t] * r->d, r->d);
     return f;
 }
 

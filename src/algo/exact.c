@@ -56,7 +56,7 @@ typedef struct bb_parent {
     double *X;        /* sp*sp solution */
     size_t sp;
     size_t *rep;      /* sp: one point of each parent group */
-    size_t *weight;   /* sp */
+    double *mass;     /* sp: the groups' masses (sample-weight sums) */
     double sigma;
 } bb_parent;
 
@@ -103,7 +103,7 @@ static void parent_release(bb_parent *p)
     ckm_cut_pool_free(p->cuts);
     free(p->X);
     free(p->rep);
-    free(p->weight);
+    free(p->mass);
     free(p);
 }
 
@@ -191,6 +191,8 @@ static ckm_error node_problem(const ckm_reduced *root, const bb_node *node, ckm_
                                   root->members[root->member_start[root->cl[2 * e + 1]]], CKM_CANNOT_LINK, err);
     if (rc == CKM_OK)
         rc = ckm_problem_set_sizes(p, root->lo, root->hi, err);
+    if (rc == CKM_OK && root->w)
+        rc = ckm_problem_set_weights(p, root->w, err);
     for (size_t q = 0; q < node->ndec && rc == CKM_OK; q++) {
         rc = ckm_problem_add_pair(p, node->dec[q].i, node->dec[q].j, node->dec[q].type, err);
         if (rc == CKM_ERR_INVALID) { /* the same pair with the opposite type */
@@ -221,13 +223,13 @@ static double *warm_matrix(const bb_parent *par, const ckm_reduced *r)
     for (size_t i = 0; i < sp; i++)
         map[i] = r->comp[par->rep[i]];
     for (size_t i = 0; i < sp; i++) {
-        double vi = sqrt((double)par->weight[i]);
+        double vi = sqrt(par->mass[i]);
         for (size_t j = 0; j < sp; j++)
-            X[map[i] * s + map[j]] += vi * sqrt((double)par->weight[j]) * par->X[i * sp + j];
+            X[map[i] * s + map[j]] += vi * sqrt(par->mass[j]) * par->X[i * sp + j];
     }
     for (size_t a = 0; a < s; a++)
         for (size_t b = 0; b < s; b++)
-            X[a * s + b] /= sqrt((double)r->weight[a] * (double)r->weight[b]);
+            X[a * s + b] /= sqrt(r->mass[a] * r->mass[b]);
     free(map);
     return X;
 }
@@ -237,7 +239,7 @@ static ckm_error keep_for_children(bb_work *w, const ckm_reduced *r, ckm_sdp *sd
     size_t s = r->s;
     bb_parent *p = calloc(1, sizeof *p);
     if (!p || !(p->X = ckm_alloc_array(s * s, sizeof(double))) || !(p->rep = ckm_alloc_array(s, sizeof(size_t))) ||
-        !(p->weight = ckm_alloc_array(s, sizeof(size_t)))) {
+        !(p->mass = ckm_alloc_array(s, sizeof(double)))) {
         if (p) {
             free(p->X);
             free(p->rep);
@@ -250,7 +252,7 @@ static ckm_error keep_for_children(bb_work *w, const ckm_reduced *r, ckm_sdp *sd
     memcpy(p->X, ckm_sdp_xhat(sdp), s * s * sizeof(double));
     for (size_t t = 0; t < s; t++) {
         p->rep[t] = r->members[r->member_start[t]];
-        p->weight[t] = r->weight[t];
+        p->mass[t] = r->mass[t];
     }
     p->sigma = ckm_sdp_sigma(sdp);
     ckm_error rc = ckm_sdp_export_cuts(sdp, p->rep, &p->cuts, err);

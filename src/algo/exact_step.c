@@ -19,9 +19,9 @@ void ckm_group_costs(const ckm_reduced *r, ckm_distance dist, const double *C, d
             double c = 0.0;
             if (dist == CKM_DISTANCE_EUCLIDEAN) {
                 for (size_t q = r->member_start[t]; q < r->member_start[t + 1]; q++)
-                    c += sqrt(ckm_sqdist(r->X + r->members[q] * d, C + j * d, d));
+                    c += (r->w ? r->w[r->members[q]] : 1.0) * sqrt(ckm_sqdist(r->X + r->members[q] * d, C + j * d, d));
             } else {
-                c = (double)r->weight[t] * ckm_sqdist(r->mean + t * d, C + j * d, d);
+                c = r->mass[t] * ckm_sqdist(r->mean + t * d, C + j * d, d);
             }
             cost[t * k + j] = c;
         }

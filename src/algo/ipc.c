@@ -76,10 +76,10 @@ static ckm_error centroid_estimates(const ckm_reduced *r, const double *Xhat, do
     for (size_t i = 0; i < s; i++) {
         double *mi = M + i * d;
         memset(mi, 0, d * sizeof(double));
-        double vi = sqrt((double)r->weight[i]);
+        double vi = sqrt(r->mass[i]);
         for (size_t j = 0; j < s; j++) {
             /* Z_k,ij w_j m_j with Z_k,ij = X_k,ij / (v_i v_j): the factor is X_k,ij v_j / v_i */
-            double f = Zk[i * s + j] * sqrt((double)r->weight[j]) / vi;
+            double f = Zk[i * s + j] * sqrt(r->mass[j]) / vi;
             for (size_t q = 0; q < d; q++)
                 mi[q] += f * r->mean[j * d + q];
         }
@@ -388,7 +388,7 @@ ckm_error ckm_ipc_branch_pair(const ckm_reduced *r, const double *Xhat, size_t *
         return ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory choosing the branching pair (%zu groups)", s);
     }
     for (size_t t = 0; t < s; t++)
-        iv[t] = 1.0 / sqrt((double)r->weight[t]);
+        iv[t] = 1.0 / sqrt(r->mass[t]);
     for (size_t e = 0; e < r->n_cl; e++)
         is_cl[r->cl[2 * e] * s + r->cl[2 * e + 1]] = 1; /* a < b */
     double best = -1.0, best_z = -1.0;

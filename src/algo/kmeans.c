@@ -192,7 +192,7 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
     /* tolerance scale: mean over features of the weighted variance of the super-points */
     double wtot = 0.0, var = 0.0;
     for (size_t t = 0; t < s; t++) {
-        w[t] = (double)r->weight[t];
+        w[t] = r->mass[t];
         wtot += w[t];
         ynorm[t] = 0.0;
         for (size_t f = 0; f < d; f++)

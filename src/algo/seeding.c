@@ -45,7 +45,7 @@ ckm_error ckm_seeder_init(ckm_seeder *ws, const ckm_reduced *r, int threads, ckm
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for seeding (%zu groups)", s);
     }
     for (size_t t = 0; t < s; t++)
-        ws->w[t] = (double)r->weight[t];
+        ws->w[t] = r->mass[t];
     return CKM_OK;
 }
 

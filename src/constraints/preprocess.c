@@ -29,6 +29,7 @@ void ckm_reduced_free(ckm_reduced *r)
         return;
     free(r->comp);
     free(r->weight);
+    free(r->mass);
     free(r->mean);
     free(r->member_start);
     free(r->members);
@@ -232,32 +233,42 @@ static bool build_groups(const ckm_problem *p, const size_t *rep, size_t *root_i
     if (!ckm_mul_ok(s, d, &sd))
         return false;
     r->weight = ckm_calloc_array(s, sizeof(size_t));
+    r->mass = ckm_calloc_array(s, sizeof(double));
     r->mean = ckm_calloc_array(sd, sizeof(double));
     r->member_start = ckm_calloc_array(s + 1, sizeof(size_t));
     r->members = ckm_alloc_array(n, sizeof(size_t));
-    if (!r->weight || !r->mean || !r->member_start || !r->members)
+    if (!r->weight || !r->mass || !r->mean || !r->member_start || !r->members)
         return false;
-    for (size_t i = 0; i < n; i++)
+    const double *w = p->w;
+    r->w = w;
+    r->total_mass = 0.0;
+    for (size_t i = 0; i < n; i++) {
         r->weight[r->comp[i]]++;
+        r->mass[r->comp[i]] += w ? w[i] : 1.0;
+        r->total_mass += w ? w[i] : 1.0;
+    }
     for (size_t t = 0; t < s; t++)
         r->member_start[t + 1] = r->member_start[t] + r->weight[t];
     memcpy(root_id, r->member_start, s * sizeof(size_t)); /* reuse as fill pointers */
     for (size_t i = 0; i < n; i++) {
         size_t t = r->comp[i];
         r->members[root_id[t]++] = i;
+        double wi = w ? w[i] : 1.0;
         for (size_t f = 0; f < d; f++)
-            r->mean[t * d + f] += p->X[i * d + f];
+            r->mean[t * d + f] += wi * p->X[i * d + f];
     }
     for (size_t t = 0; t < s; t++)
         for (size_t f = 0; f < d; f++)
-            r->mean[t * d + f] /= (double)r->weight[t];
+            r->mean[t * d + f] /= w ? r->mass[t] : (double)r->weight[t];
     r->scatter = 0.0;
     for (size_t i = 0; i < n; i++) {
         const double *m = r->mean + r->comp[i] * d;
+        double q = 0.0;
         for (size_t f = 0; f < d; f++) {
             double diff = p->X[i * d + f] - m[f];
-            r->scatter += diff * diff;
+            q += diff * diff;
         }
+        r->scatter += (w ? w[i] : 1.0) * q;
     }
     /* total scatter = within-group scatter + sum_t w_t ||m_t - overall mean||^2 */
     double *g = ckm_calloc_array(d, sizeof(double));
@@ -265,14 +276,14 @@ static bool build_groups(const ckm_problem *p, const size_t *rep, size_t *root_i
         return false;
     for (size_t t = 0; t < s; t++)
         for (size_t f = 0; f < d; f++)
-            g[f] += (double)r->weight[t] * r->mean[t * d + f];
+            g[f] += r->mass[t] * r->mean[t * d + f];
     for (size_t f = 0; f < d; f++)
-        g[f] /= (double)n;
+        g[f] /= r->total_mass;
     r->tss = r->scatter;
     for (size_t t = 0; t < s; t++)
         for (size_t f = 0; f < d; f++) {
             double diff = r->mean[t * d + f] - g[f];
-            r->tss += (double)r->weight[t] * diff * diff;
+            r->tss += r->mass[t] * diff * diff;
         }
     free(g);
     return true;

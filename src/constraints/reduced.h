@@ -1,10 +1,13 @@
 /*
  * reduced.h -- the problem after constraint preprocessing (internal), which every
  * algorithm consumes.
- *   Must-link components (union-find) become s super-points with weight w_t = |S_t|,
- *   mean m_t and scatter q_t = sum_{i in S_t} ||x_i - m_t||^2, so for any center c
- *     sum_{i in S_t} ||x_i - c||^2 = w_t ||m_t - c||^2 + q_t
- *   and SSE(labels) = sum_t w_t ||m_t - c_{l(t)}||^2 + sum_t q_t  (exact).
+ *   Must-link components (union-find) become s super-points with size |S_t| (weight[t],
+ *   what size bounds count) and mass W_t = sum_{i in S_t} w_i (mass[t]; = |S_t| without
+ *   sample weights, w_i = 1), weighted mean m_t = sum w_i x_i / W_t and scatter
+ *   q_t = sum_{i in S_t} w_i ||x_i - m_t||^2, so for any center c
+ *     sum_{i in S_t} w_i ||x_i - c||^2 = W_t ||m_t - c||^2 + q_t
+ *   and SSE(labels) = sum_t W_t ||m_t - c_{l(t)}||^2 + sum_t q_t  (exact). Every objective
+ *   term (costs, means, seeding, the SDP's scaling) uses mass; size rows use weight.
  *   Cannot-links are lifted to deduplicated super-point pairs (a < b).
  *   With k = 2, groups that chains of cannot-links force together are merged as well.
  * Invariant: no cannot-link inside a component (that case is reported infeasible).
@@ -19,7 +22,10 @@ typedef struct ckm_reduced {
     const double *X;      /* n*d original points (borrowed from the problem) */
     size_t s;             /* super-points */
     size_t *comp;         /* n: point -> super-point */
-    size_t *weight;       /* s */
+    size_t *weight;       /* s: points in the super-point (size bounds count these) */
+    double *mass;         /* s: sum of the members' sample weights (= weight when unweighted) */
+    double total_mass;    /* sum_t mass[t] (= n when unweighted) */
+    const double *w;      /* n sample weights (borrowed from the problem), or NULL */
     double *mean;         /* s*d */
     double scatter;       /* sum_t q_t: the constant part of the SSE */
     double tss;           /* total scatter sum_i ||x_i - mean of all points||^2: the SSE of

@@ -85,6 +85,12 @@ static int by_size(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
 {
     *out = NULL;
@@ -175,22 +181,41 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
         if (r->n > sh)
             cn = fmax(cn, (double)(r->n - sh));
         p->c_min = fmin(cn, p->c_max);
+        if (r->w) {
+            /* sample weights: Zhat_ii = W_i / (mass of i's cluster), so the rows bound cluster
+             * MASSES. Size bounds count points and say nothing about mass: use only
+             * mass(cluster) <= total - the k-1 smallest group masses, >= the smallest */
+            double *ms = ckm_alloc_array(s, sizeof(double));
+            if (!ms) {
+                free(ws), free(ls), free(hs), free(G), free(mu);
+                ckm_sdp_free(p);
+                return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory");
+            }
+            memcpy(ms, r->mass, s * sizeof(double));
+            qsort(ms, s, sizeof(double), by_value);
+            double small = 0.0;
+            for (size_t j = 0; j + 1 < k; j++)
+                small += ms[j];
+            p->c_max = fmax(r->total_mass - small, ms[0]);
+            p->c_min = ms[0];
+            free(ms);
+        }
         free(ws);
         free(ls);
         free(hs);
     }
     /* centre: mu = data mean; G_t = v_t (m_t - mu); tau0 = scatter + sum_t w_t ||m_t - mu||^2 */
-    p->n = (double)r->n;
+    p->n = r->total_mass; /* = v'v, the number of points without sample weights */
     for (size_t t = 0; t < s; t++)
         for (size_t f = 0; f < d; f++)
-            mu[f] += (double)r->weight[t] * r->mean[t * d + f] / p->n;
+            mu[f] += r->mass[t] * r->mean[t * d + f] / p->n;
     p->tau0 = r->scatter;
     for (size_t t = 0; t < s; t++) {
-        p->v[t] = sqrt((double)r->weight[t]);
+        p->v[t] = sqrt(r->mass[t]);
         for (size_t f = 0; f < d; f++) {
             double c = r->mean[t * d + f] - mu[f];
             G[t * d + f] = p->v[t] * c;
-            p->tau0 += (double)r->weight[t] * c * c;
+            p->tau0 += r->mass[t] * c * c;
         }
     }
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)s, (int)s, (int)d, -1.0, G, (int)d, G, (int)d, 0.0,
