@@ -33,7 +33,7 @@ typedef struct ckm_context {
     ckm_counters *count; /* the solve's counters (never NULL inside a solve) */
 } ckm_context;
 
-/* Add n to counter c of the run. */
+/* Add n to counter c of the run (ctx may be NULL: internal callers without a run). */
 void ckm_ctx_count(const ckm_context *ctx, ckm_count c, uint64_t n);
 
 /* 0 to continue; 1 to stop, with *why = CKM_STATUS_TIME_LIMIT or _INTERRUPTED. */

@@ -15,7 +15,7 @@ void ckm_counters_init(ckm_counters *c)
 
 void ckm_ctx_count(const ckm_context *ctx, ckm_count c, uint64_t n)
 {
-    if (ctx->count && n)
+    if (ctx && ctx->count && n)
         atomic_fetch_add_explicit(&ctx->count->v[c], n, memory_order_relaxed);
 }
 
