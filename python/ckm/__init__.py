@@ -1,0 +1,21 @@
+"""ckm: constrained k-means (must-link, cannot-link, cluster sizes, sample weights) with every constraint
+honoured strictly, from the C library libckm.
+
+    >>> from ckm import ConstrainedKMeans
+    >>> km = ConstrainedKMeans(3, size_min=45, size_max=55, random_state=1).fit(X)
+"""
+
+try:
+    import numpy  # noqa: F401
+    import sklearn  # noqa: F401
+except ImportError as exc:  # pragma: no cover - depends on the machine
+    raise ImportError("ckm needs numpy and scikit-learn (Debian: apt-get install python3-numpy python3-sklearn; "
+                      "elsewhere: pip install numpy scikit-learn): %s" % exc) from exc
+
+from ._core import InfeasibleError, NoSolutionError, algorithms, version
+from .estimator import ConstrainedKMeans
+from .helpers import check, generate_constraints, read_constraints
+
+__version__ = "0.2.0"
+__all__ = ["ConstrainedKMeans", "InfeasibleError", "NoSolutionError", "algorithms", "check",
+           "generate_constraints", "read_constraints", "version", "__version__"]

@@ -1,0 +1,230 @@
+"""Problems, solves and the helpers with the CLI's semantics, on top of _lib.
+
+A solve runs in a worker thread while the calling thread waits in short slices: Python
+delivers Ctrl-C (KeyboardInterrupt) to the main thread only between bytecodes, so the wait
+catches it, raises the library's interrupt flag (ckm_settings.interrupt) and re-raises at
+once when the solve has returned within INTERRUPT_WAIT_S, else still re-raises after that
+time (the solve then ends in the background at its next check and its result is dropped).
+"""
+
+import ctypes
+import logging
+import threading
+
+import numpy as np
+
+from . import _lib
+from ._lib import lib
+
+logger = logging.getLogger("ckm")
+
+INTERRUPT_WAIT_S = 0.9
+
+
+class InfeasibleError(ValueError):
+    """No labelling satisfies the constraints; the message is the library's proof."""
+
+
+class NoSolutionError(RuntimeError):
+    """The run ended (heuristic dead end, limit) without a labelling that satisfies every constraint."""
+
+
+def _raise(rc, err):
+    msg = _lib.error_message(err)
+    if rc == _lib.ERR_NOMEM:
+        raise MemoryError(msg)
+    if rc in (_lib.ERR_INVALID, _lib.ERR_PARSE, _lib.ERR_UNSUPPORTED):
+        raise ValueError(msg)
+    if rc == _lib.ERR_IO:
+        raise OSError(msg)
+    raise RuntimeError("ckm internal error (please report): " + msg)
+
+
+def _pairs_array(pairs, name, n):
+    """(m, 2) non-negative integer array, or an empty one."""
+    if pairs is None:
+        return np.empty((0, 2), dtype=np.int64)
+    a = np.asarray(pairs)
+    if a.size == 0:
+        return np.empty((0, 2), dtype=np.int64)
+    if a.ndim != 2 or a.shape[1] != 2:
+        raise ValueError("%s must be an (m, 2) array of point indices, got shape %s" % (name, a.shape))
+    if not np.issubdtype(a.dtype, np.integer):
+        if np.issubdtype(a.dtype, np.floating) and np.all(np.isfinite(a)) and np.all(a == np.floor(a)):
+            a = a.astype(np.int64)
+        else:
+            raise ValueError("%s must hold integer point indices" % name)
+    if np.any(a < 0):
+        bad = np.argwhere(a < 0)[0]
+        raise ValueError("%s row %d: index %d is negative" % (name, bad[0], a[bad[0], bad[1]]))
+    if np.any(a >= n):
+        bad = np.argwhere(a >= n)[0]
+        raise ValueError("%s row %d: index %d out of range (n = %d)" % (name, bad[0], a[bad[0], bad[1]], n))
+    return a
+
+
+def _bounds(value, k, name, default):
+    """Per-cluster bounds (k entries, size_t) from None, a scalar or k values."""
+    if value is None:
+        return np.full(k, default, dtype=np.uintp)
+    a = np.asarray(value)
+    if a.ndim == 0:
+        a = np.full(k, a)
+    if a.shape != (k,):
+        raise ValueError("%s must be a scalar or %d values (one per cluster), got shape %s" % (name, k, a.shape))
+    if not np.all(np.isfinite(a.astype(float))) or np.any(a < 0) or np.any(a != np.floor(a)):
+        raise ValueError("%s must hold non-negative integers" % name)
+    return a.astype(np.uintp)
+
+
+class Problem:
+    """A ckm_problem owned by Python (freed with the object)."""
+
+    def __init__(self, X, k, must_link=None, cannot_link=None, size_min=None, size_max=None, sample_weight=None):
+        X = np.ascontiguousarray(X, dtype=np.float64)  # no copy for C-contiguous float64
+        n, d = X.shape
+        self.n, self.d, self.k = n, d, k
+        self.X = X
+        handle = ctypes.c_void_p()
+        err = _lib.Err()
+        rc = lib.ckm_problem_create(_lib.ptr(X), n, d, k, ctypes.byref(handle), ctypes.byref(err))
+        if rc != _lib.OK:
+            _raise(rc, err)
+        self.handle = handle
+        try:
+            ml = _pairs_array(must_link, "must_link", n)
+            cl = _pairs_array(cannot_link, "cannot_link", n)
+            if len(ml) or len(cl):
+                pairs = np.zeros(len(ml) + len(cl), dtype=_lib.PAIR_DTYPE)
+                pairs["i"][:len(ml)], pairs["j"][:len(ml)] = ml[:, 0], ml[:, 1]
+                pairs["i"][len(ml):], pairs["j"][len(ml):] = cl[:, 0], cl[:, 1]
+                pairs["type"][:len(ml)] = _lib.MUST_LINK
+                pairs["type"][len(ml):] = _lib.CANNOT_LINK
+                cons = _lib.Constraints(len(pairs), ctypes.cast(pairs.ctypes.data, ctypes.POINTER(_lib.Pair)))
+                rc = lib.ckm_problem_add_constraints(handle, ctypes.byref(cons), ctypes.byref(err))
+                if rc != _lib.OK:
+                    _raise(rc, err)
+            self.n_must_link, self.n_cannot_link = len(ml), len(cl)
+            if size_min is not None or size_max is not None:
+                lo = _bounds(size_min, k, "size_min", 1)
+                hi = _bounds(size_max, k, "size_max", n)
+                rc = lib.ckm_problem_set_sizes(handle, _lib.ptr(lo), _lib.ptr(hi), ctypes.byref(err))
+                if rc != _lib.OK:
+                    _raise(rc, err)
+            self.has_sizes = size_min is not None or size_max is not None
+            if sample_weight is not None:
+                w = np.ascontiguousarray(sample_weight, dtype=np.float64)
+                if w.shape != (n,):
+                    raise ValueError("sample_weight must have %d entries, got shape %s" % (n, w.shape))
+                rc = lib.ckm_problem_set_weights(handle, _lib.ptr(w), ctypes.byref(err))
+                if rc != _lib.OK:
+                    _raise(rc, err)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self):
+        if getattr(self, "handle", None):
+            lib.ckm_problem_free(self.handle)
+            self.handle = None
+
+    def __del__(self):
+        self.close()
+
+
+class SolveOutcome:
+    """Everything read out of a ckm_result (plain Python / numpy values)."""
+
+    def __init__(self, res):
+        r = res.contents
+        self.status_code = r.status
+        self.status = lib.ckm_status_string(r.status).decode()
+        self.has_labels = bool(r.has_labels)
+        n, d, k = r.n, r.d, r.k
+        if self.has_labels:
+            self.labels = np.ctypeslib.as_array(r.labels, shape=(n,)).astype(np.int64)
+            self.centers = np.ctypeslib.as_array(r.centers, shape=(k * d,)).reshape(k, d).copy()
+            self.sizes = np.ctypeslib.as_array(r.sizes, shape=(k,)).astype(np.int64)
+        else:
+            self.labels = self.centers = self.sizes = None
+        self.sse = r.sse
+        self.lower_bound = r.lower_bound
+        self.gap = r.gap
+        self.iterations = r.iterations
+        self.restarts = r.restarts
+        self.algorithm = r.algorithm.decode()
+        self.message = r.message.decode("utf-8", "replace")
+        self.stats = {name: int(getattr(r.stats, name)) for name in _lib.STATS_FIELDS}
+        self.time = {name: getattr(r.time, name) for name, _ in _lib.Timings._fields_}
+
+
+def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, time_limit=0.0, gap=1e-4,
+          threads=0, verbose=0):
+    """Run ckm_solve on problem; returns a SolveOutcome. Ctrl-C raises KeyboardInterrupt."""
+    s = _lib.Settings()
+    lib.ckm_settings_default(ctypes.byref(s))
+    s.algorithm = algorithm.encode()
+    s.seed = seed
+    s.n_init = n_init
+    s.max_iter = max_iter
+    s.tol = tol
+    s.time_limit_s = time_limit
+    s.gap = gap
+    s.threads = threads
+    flag = ctypes.c_int(0)
+    s.interrupt = ctypes.pointer(flag)
+    log_cb = None
+    if verbose:
+        s.verbosity = int(verbose)
+
+        def _log(_user, line):
+            logger.info("%s", line.decode("utf-8", "replace"))
+
+        log_cb = _lib.LOG_FN(_log)
+        s.log = log_cb
+    box = {}
+    done = threading.Event()
+
+    def work():
+        res = ctypes.POINTER(_lib.Result)()
+        err = _lib.Err()
+        try:
+            rc = lib.ckm_solve(problem.handle, ctypes.byref(s), ctypes.byref(res), ctypes.byref(err))
+            if rc == _lib.OK:
+                try:
+                    box["out"] = SolveOutcome(res)
+                finally:
+                    lib.ckm_result_free(res)
+            else:
+                box["rc"], box["err"] = rc, err
+        except BaseException as exc:  # pragma: no cover - ctypes failures only
+            box["exc"] = exc
+        box["callbacks"] = (log_cb, s, flag, problem)  # alive until the call has returned
+        done.set()
+
+    th = threading.Thread(target=work, name="ckm-solve", daemon=True)
+    th.start()
+    try:
+        # an Event, not Thread.join: a join interrupted by Ctrl-C returns at once afterwards in
+        # CPython 3.11 (measured) although the thread still runs
+        while not done.wait(0.05):
+            pass
+    except KeyboardInterrupt:
+        flag.value = 1
+        done.wait(INTERRUPT_WAIT_S)
+        raise
+    if "exc" in box:
+        raise box["exc"]
+    if "rc" in box:
+        _raise(box["rc"], box["err"])
+    return box["out"]
+
+
+def algorithms():
+    """Names of the algorithms in this build of libckm."""
+    return [lib.ckm_algorithm_at(i).contents.name.decode() for i in range(lib.ckm_algorithm_count())]
+
+
+def version():
+    """Version of the loaded libckm."""
+    return lib.ckm_version().decode()

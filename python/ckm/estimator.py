@@ -1,0 +1,212 @@
+"""ConstrainedKMeans: the scikit-learn estimator over libckm."""
+
+import numbers
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClusterMixin, TransformerMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted
+
+from . import _lib
+from ._core import InfeasibleError, NoSolutionError, Problem, algorithms, solve
+
+
+def _assign(X, centers, size_min, size_max):
+    """Nearest center, or the exact size-bounded assignment (ckm_assign_to_centers)."""
+    import ctypes
+
+    from ._core import _bounds, _raise
+
+    n, d = X.shape
+    k = centers.shape[0]
+    lo = hi = None
+    if size_min is not None or size_max is not None:
+        lo = _bounds(size_min, k, "size_min", 0)
+        hi = _bounds(size_max, k, "size_max", n)
+    labels = np.empty(n, dtype=np.int32)
+    obj = ctypes.c_double()
+    status = ctypes.c_int()
+    err = _lib.Err()
+    rc = _lib.lib.ckm_assign_to_centers(_lib.ptr(X), n, d, _lib.ptr(centers), k, _lib.ptr(lo), _lib.ptr(hi),
+                                        _lib.ASSIGN_AUTO, _lib.ptr(labels), ctypes.byref(obj), None,
+                                        ctypes.byref(status), ctypes.byref(err))
+    if rc != _lib.OK:
+        _raise(rc, err)
+    if status.value == _lib.STATUS_INFEASIBLE:
+        raise InfeasibleError("no assignment of %d points to %d centers meets the size bounds (sum of minimums %d, "
+                              "sum of maximums %d)" % (n, k, int(lo.sum()), int(hi.sum())))
+    return labels.astype(np.int64)
+
+
+class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
+    """k-means (minimum sum-of-squares clustering) with must-link, cannot-link and cluster-size constraints,
+    every constraint honoured strictly and checked independently (libckm).
+
+    Parameters
+    ----------
+    n_clusters : int, default=8
+    algorithm : str, default="auto"
+        "auto" (sizeflow for size bounds alone, blpkm when there are pairs, kmeans otherwise) or any name of
+        ``ckm.algorithms()``: kmeans, blpkm, cop, bckm, admm, ipc, exact, sizeflow.
+    must_link, cannot_link : (m, 2) int arrays of point indices, default=None
+    size_min, size_max : int or n_clusters ints, default=None
+        Bounds on the number of points of each cluster (sample weights do not change the count).
+        Without any, every cluster must still be non-empty.
+    n_init : int, default=10
+        Restarts (the best SSE is kept).
+    max_iter : int or None, default=None
+        Iterations per restart; None = the algorithm's default.
+    tol : float, default=1e-4
+    time_limit : float or None, default=None
+        Seconds; the best labelling found so far is returned at the limit (``status_ == "time limit"``).
+    gap : float, default=1e-4
+        Relative optimality tolerance of ipc and exact.
+    random_state : int, RandomState or None, default=None
+        An int is the library's seed, so results equal ``ckm cluster --seed`` for the same int.
+    n_jobs : int or None, default=None
+        Worker threads; None or -1 = the cores this process may use.
+    verbose : int, default=0
+        Progress lines through the ``logging`` logger "ckm" (level INFO).
+
+    Attributes
+    ----------
+    labels_, cluster_centers_, inertia_ (weighted SSE), n_iter_, n_features_in_, status_, lower_bound_ and gap_
+    (ipc and exact; None otherwise), stats_ (dict of the solver's work counters), message_.
+    """
+
+    def __init__(self, n_clusters=8, *, algorithm="auto", must_link=None, cannot_link=None, size_min=None,
+                 size_max=None, n_init=10, max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, random_state=None,
+                 n_jobs=None, verbose=0):
+        self.n_clusters = n_clusters
+        self.algorithm = algorithm
+        self.must_link = must_link
+        self.cannot_link = cannot_link
+        self.size_min = size_min
+        self.size_max = size_max
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.time_limit = time_limit
+        self.gap = gap
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    # -- parameter checks (before any work) --
+    def _check_params(self, n):
+        k = self.n_clusters
+        if not isinstance(k, numbers.Integral) or k < 1:
+            raise ValueError("n_clusters=%r must be an integer >= 1" % (k,))
+        if n < k:
+            raise ValueError("n_samples=%d should be >= n_clusters=%d." % (n, k))
+        names = algorithms()
+        if self.algorithm != "auto" and self.algorithm not in names:
+            raise ValueError("algorithm=%r is not one of 'auto', %s" % (self.algorithm, ", ".join(map(repr, names))))
+        for name in ("n_init",):
+            v = getattr(self, name)
+            if not isinstance(v, numbers.Integral) or v < 1:
+                raise ValueError("%s=%r must be an integer >= 1" % (name, v))
+        if self.max_iter is not None and (not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1):
+            raise ValueError("max_iter=%r must be None or an integer >= 1" % (self.max_iter,))
+        if not isinstance(self.tol, numbers.Real) or not self.tol >= 0:
+            raise ValueError("tol=%r must be a number >= 0" % (self.tol,))
+        if self.time_limit is not None and (not isinstance(self.time_limit, numbers.Real) or not self.time_limit > 0):
+            raise ValueError("time_limit=%r must be None or a number of seconds > 0" % (self.time_limit,))
+        if not isinstance(self.gap, numbers.Real) or not 0 <= self.gap < 1:
+            raise ValueError("gap=%r must be in [0, 1)" % (self.gap,))
+        if self.n_jobs is not None and (not isinstance(self.n_jobs, numbers.Integral) or
+                                        not (self.n_jobs == -1 or 1 <= self.n_jobs <= 256)):
+            raise ValueError("n_jobs=%r must be None, -1 or an integer in [1, 256]" % (self.n_jobs,))
+
+    def _algorithm_for(self, problem):
+        if self.algorithm != "auto":
+            return self.algorithm
+        if problem.n_must_link or problem.n_cannot_link:
+            return "blpkm"
+        if problem.has_sizes:
+            return "sizeflow"
+        return "kmeans"
+
+    def _seed(self):
+        if isinstance(self.random_state, numbers.Integral) and self.random_state >= 0:
+            return int(self.random_state)
+        return int(check_random_state(self.random_state).randint(0, 2**31 - 1))
+
+    def fit(self, X, y=None, sample_weight=None):
+        """Cluster X (n_samples, n_features) under the constraints. y is ignored."""
+        X = self._validate_data(X, dtype=np.float64, order="C", accept_sparse=False, reset=True)
+        n = X.shape[0]
+        self._check_params(n)
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+            if np.any(sample_weight <= 0):
+                i = int(np.argmax(sample_weight <= 0))
+                raise ValueError("sample_weight[%d] = %g: weights must be > 0 (a zero-weight row would still count "
+                                 "in size bounds and pairs; drop the row instead)" % (i, sample_weight[i]))
+        problem = Problem(X, self.n_clusters, self.must_link, self.cannot_link, self.size_min, self.size_max,
+                          sample_weight)
+        try:
+            algo = self._algorithm_for(problem)
+            out = solve(problem, algo, seed=self._seed(), n_init=self.n_init, max_iter=self.max_iter or 0,
+                        tol=float(self.tol), time_limit=float(self.time_limit or 0.0), gap=float(self.gap),
+                        threads=0 if self.n_jobs in (None, -1) else int(self.n_jobs), verbose=self.verbose)
+        finally:
+            problem.close()
+        self.status_ = out.status
+        self.message_ = out.message
+        self.stats_ = out.stats
+        self.algorithm_ = out.algorithm
+        if out.status_code == _lib.STATUS_INFEASIBLE:
+            raise InfeasibleError(out.message or "the constraints admit no labelling")
+        if not out.has_labels:
+            raise NoSolutionError("%s: %s (%s)" % (algo, out.status, out.message))
+        if out.status_code in (_lib.STATUS_TIME_LIMIT, _lib.STATUS_ITERATION_LIMIT, _lib.STATUS_INTERRUPTED,
+                               _lib.STATUS_MEMORY_LIMIT):
+            warnings.warn("ckm %s stopped early (%s): the labelling satisfies every constraint but may not be the "
+                          "best; %s" % (algo, out.status, out.message), ConvergenceWarning)
+        self.labels_ = out.labels
+        self.cluster_centers_ = out.centers
+        self.inertia_ = float(out.sse)
+        self.n_iter_ = int(out.iterations)
+        self.lower_bound_ = float(out.lower_bound) if np.isfinite(out.lower_bound) else None
+        self.gap_ = float(out.gap) if np.isfinite(out.gap) else None
+        self.sizes_ = out.sizes
+        return self
+
+    def fit_predict(self, X, y=None, sample_weight=None):
+        """fit, then labels_."""
+        return self.fit(X, sample_weight=sample_weight).labels_
+
+    def predict(self, X, size_min=None, size_max=None):
+        """Nearest learned center, or with size_min / size_max the exact size-bounded assignment to the learned
+        centers (minimum sum of squared distances)."""
+        check_is_fitted(self, "cluster_centers_")
+        X = self._validate_data(X, dtype=np.float64, order="C", reset=False)
+        return _assign(X, self.cluster_centers_, size_min, size_max)
+
+    def transform(self, X):
+        """Euclidean distances of each point to each center, (n_samples, n_clusters)."""
+        check_is_fitted(self, "cluster_centers_")
+        X = self._validate_data(X, dtype=np.float64, order="C", reset=False)
+        c = self.cluster_centers_
+        d2 = (X * X).sum(1)[:, None] - 2.0 * X @ c.T + (c * c).sum(1)[None, :]
+        return np.sqrt(np.maximum(d2, 0.0))
+
+    def score(self, X, y=None, sample_weight=None):
+        """Opposite of the (weighted) sum of squared distances of X to the nearest learned center."""
+        check_is_fitted(self, "cluster_centers_")
+        X = self._validate_data(X, dtype=np.float64, order="C", reset=False)
+        w = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        d = self.transform(X).min(axis=1)
+        return -float(np.dot(w, d * d))
+
+    def _more_tags(self):
+        return {
+            "_xfail_checks": {
+                "check_sample_weights_invariance": (
+                    "sample_weight must be > 0: a zero-weight row would still count in size bounds and pairs"
+                ),
+            },
+        }

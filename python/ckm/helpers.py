@@ -1,0 +1,100 @@
+"""Helpers with the CLI's semantics: check, generate_constraints, read_constraints."""
+
+import ctypes
+import os
+
+import numpy as np
+
+from . import _lib
+from ._core import Problem, _raise
+from ._lib import lib
+
+
+def _split(cons):
+    """ckm_constraints -> (must_link, cannot_link) (m, 2) int64 arrays."""
+    c = cons.contents
+    ml, cl = [], []
+    for q in range(c.count):
+        p = c.pairs[q]
+        (ml if p.type == _lib.MUST_LINK else cl).append((p.i, p.j))
+    return (np.array(ml, dtype=np.int64).reshape(-1, 2), np.array(cl, dtype=np.int64).reshape(-1, 2))
+
+
+def read_constraints(path, n=None):
+    """Read a constraints file ("ML i j" / "CL i j" or "i j 1|-1", 0-based, '#' comments) as the CLI does.
+    With n, indices >= n are an error naming the line. Returns (must_link, cannot_link)."""
+    out = ctypes.POINTER(_lib.Constraints)()
+    err = _lib.Err()
+    rc = lib.ckm_constraints_read(os.fsencode(path), int(n or 0), ctypes.byref(out), ctypes.byref(err))
+    if rc != _lib.OK:
+        _raise(rc, err)
+    try:
+        return _split(out)
+    finally:
+        lib.ckm_constraints_free(out)
+
+
+def generate_constraints(y, count, ml_fraction=-1.0, random_state=0):
+    """Random pairs from ground-truth labels y, as `ckm gen-constraints`: distinct pairs i < j, must-link when
+    the labels agree, cannot-link otherwise; with 0 <= ml_fraction <= 1 exactly round(count * ml_fraction) are
+    must-links. Deterministic in random_state (an int). Returns (must_link, cannot_link)."""
+    codes = np.unique(np.asarray(y), return_inverse=True)[1].astype(np.int32)
+    out = ctypes.POINTER(_lib.Constraints)()
+    err = _lib.Err()
+    rc = lib.ckm_constraints_generate(_lib.ptr(codes), len(codes), int(count), float(ml_fraction),
+                                      int(random_state), ctypes.byref(out), ctypes.byref(err))
+    if rc != _lib.OK:
+        _raise(rc, err)
+    try:
+        return _split(out)
+    finally:
+        lib.ckm_constraints_free(out)
+
+
+class CheckReport(dict):
+    """Result of check(): ok, sse, sizes, must_link_violated, cannot_link_violated, size_violated,
+    label_invalid and violations (a list of ("must-link" | "cannot-link", i, j) / ("size", cluster, size) /
+    ("label", point, label)). Attribute access works too (report.ok)."""
+
+    __getattr__ = dict.__getitem__
+
+
+def check(X, labels, must_link=None, cannot_link=None, size_min=None, size_max=None, sample_weight=None,
+          n_clusters=None):
+    """Verify labels against every constraint with the library's independent checker and recompute the
+    (weighted) SSE from the labels alone, as `ckm check`. n_clusters defaults to max(labels) + 1."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError("X must be 2-dimensional, got shape %s" % (X.shape,))
+    lab = np.asarray(labels)
+    if lab.shape != (X.shape[0],):
+        raise ValueError("labels must have %d entries, got shape %s" % (X.shape[0], lab.shape))
+    k = int(n_clusters) if n_clusters is not None else int(lab.max()) + 1
+    lab32 = np.ascontiguousarray(lab, dtype=np.int32)
+    problem = Problem(X, k, must_link, cannot_link, size_min if size_min is not None else 0, size_max,
+                      sample_weight)
+    rep = ctypes.POINTER(_lib.CheckReport)()
+    err = _lib.Err()
+    try:
+        rc = lib.ckm_check(problem.handle, _lib.ptr(lab32), ctypes.byref(rep), ctypes.byref(err))
+        if rc != _lib.OK:
+            _raise(rc, err)
+        r = rep.contents
+        violations = []
+        for q in range(r.count):
+            v = r.violations[q]
+            if v.kind == _lib.VIOLATION_PAIR:
+                pr = _lib.Pair()
+                lib.ckm_problem_pair(problem.handle, v.index, ctypes.byref(pr), None)
+                violations.append(("must-link" if pr.type == _lib.MUST_LINK else "cannot-link", pr.i, pr.j))
+            elif v.kind == _lib.VIOLATION_SIZE:
+                violations.append(("size", v.index, v.value))
+            else:
+                violations.append(("label", v.index, v.value))
+        out = CheckReport(ok=r.count == 0, sse=r.sse, sizes=np.ctypeslib.as_array(r.sizes, shape=(k,)).astype(np.int64),
+                          must_link_violated=r.must_link_violated, cannot_link_violated=r.cannot_link_violated,
+                          size_violated=r.size_violated, label_invalid=r.label_invalid, violations=violations)
+        lib.ckm_check_report_free(rep)
+        return out
+    finally:
+        problem.close()
