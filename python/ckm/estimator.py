@@ -73,7 +73,8 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     Attributes
     ----------
     labels_, cluster_centers_, inertia_ (weighted SSE), n_iter_, n_features_in_, status_, lower_bound_ and gap_
-    (ipc and exact; None otherwise), stats_ (dict of the solver's work counters), message_.
+    (ipc and exact; None otherwise), stats_ (dict of the solver's work counters), timings_ (the library's
+    preprocess_s, solve_s, check_s, total_s), sizes_, algorithm_ (the one "auto" chose), message_.
     """
 
     def __init__(self, n_clusters=8, *, algorithm="auto", must_link=None, cannot_link=None, size_min=None,
@@ -173,6 +174,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.lower_bound_ = float(out.lower_bound) if np.isfinite(out.lower_bound) else None
         self.gap_ = float(out.gap) if np.isfinite(out.gap) else None
         self.sizes_ = out.sizes
+        self.timings_ = out.time
         return self
 
     def fit_predict(self, X, y=None, sample_weight=None):
