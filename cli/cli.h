@@ -52,6 +52,10 @@ bool cli_output_ok(const char *cmd, const char *out, const char *const *inputs, 
 /* --label-column IDX|last into ro; prints the error and returns false when invalid. */
 bool cli_label_column(const char *cmd, const char *v, ckm_read_options *ro);
 
+/* --weights FILE: one sample weight per line (finite, > 0), exactly n lines; EXIT_SOLVED or
+ * the exit code after printing. */
+int cli_add_weights(const char *cmd, ckm_problem *p, const char *path);
+
 /* Read a constraint file and add it to p; EXIT_SOLVED or the exit code after printing. */
 int cli_add_constraints(const char *cmd, ckm_problem *p, const char *path);
 

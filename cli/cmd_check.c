@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { C_LABELS, C_K, C_CONS, C_MIN, C_MAX, C_SIZES, C_BAL, C_LABEL_COL, C_HELP, C_COUNT };
+enum { C_LABELS, C_K, C_CONS, C_WEIGHTS, C_MIN, C_MAX, C_SIZES, C_BAL, C_LABEL_COL, C_HELP, C_COUNT };
 
 int cmd_check(int argc, char **argv)
 {
@@ -18,6 +18,7 @@ int cmd_check(int argc, char **argv)
         [C_LABELS] = {"labels", 0, "FILE", "labelling to check: one 0-based cluster id per line", NULL},
         [C_K] = {"k", 'k', "K", "number of clusters (default: largest label + 1)", NULL},
         [C_CONS] = {"constraints", 'c', "FILE", "must/cannot-link file", NULL},
+        [C_WEIGHTS] = {"weights", 'w', "FILE", "sample weights, one per line: the SSE printed is the weighted one", NULL},
         [C_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
         [C_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
         [C_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
@@ -82,6 +83,8 @@ int cmd_check(int argc, char **argv)
         code = cli_error(cmd, rc, &err);
         goto done;
     }
+    if (opts[C_WEIGHTS].value && (code = cli_add_weights(cmd, p, opts[C_WEIGHTS].value)) != EXIT_SOLVED)
+        goto done;
     if (opts[C_CONS].value && (code = cli_add_constraints(cmd, p, opts[C_CONS].value)) != EXIT_SOLVED)
         goto done;
     if (!cli_apply_sizes(cmd, p, opts[C_MIN].value, opts[C_MAX].value, opts[C_SIZES].value, opts[C_BAL].value)) {
@@ -92,7 +95,7 @@ int cmd_check(int argc, char **argv)
         code = cli_error(cmd, rc, &err);
         goto done;
     }
-    printf("SSE %.10g\n", rep->sse);
+    printf("%s %.10g\n", opts[C_WEIGHTS].value ? "weighted SSE" : "SSE", rep->sse);
     printf("sizes");
     for (size_t j = 0; j < k; j++)
         printf(" %zu", rep->sizes[j]);

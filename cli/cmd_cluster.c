@@ -46,7 +46,7 @@ static void print_value(const char *name, double v, const ckm_result *gap_of)
     printf("\n");
 }
 
-enum { O_K, O_CONS, O_MIN, O_MAX, O_SIZES, O_BAL, O_ALGO, O_DIST, O_INIT, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
+enum { O_K, O_CONS, O_WEIGHTS, O_MIN, O_MAX, O_SIZES, O_BAL, O_ALGO, O_DIST, O_INIT, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
        O_CUTS, O_GAP, O_NODES, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
        O_STD, O_VERBOSE, O_QUIET, O_HELP, O_COUNT };
 
@@ -88,6 +88,7 @@ int cmd_cluster(int argc, char **argv)
     cli_opt opts[O_COUNT] = {
         [O_K] = {"k", 'k', "K", "number of clusters (1 <= K <= n); default: k from a PC-SOS-SDP header", NULL},
         [O_CONS] = {"constraints", 'c', "FILE", "must/cannot-links: 'ML i j' / 'CL i j' (or 'i j 1' / 'i j -1'), 0-based", NULL},
+        [O_WEIGHTS] = {"weights", 'w', "FILE", "sample weights, one per line (> 0): the weighted SSE is minimised; size bounds still count points", NULL},
         [O_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
         [O_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
         [O_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
@@ -207,10 +208,10 @@ int cmd_cluster(int argc, char **argv)
         s.verbosity = atoi(opts[O_VERBOSE].value); /* 1, 2 or 3 */
         s.log = log_stderr;
     }
-    const char *inputs[] = {data, opts[O_CONS].value, opts[O_SIZES].value};
+    const char *inputs[] = {data, opts[O_CONS].value, opts[O_SIZES].value, opts[O_WEIGHTS].value};
     const char *outputs[] = {opts[O_LABELS_OUT].value, opts[O_CENTERS_OUT].value, opts[O_REPORT].value};
     for (size_t i = 0; i < 3; i++)
-        if (!cli_output_ok(cmd, outputs[i], inputs, 3))
+        if (!cli_output_ok(cmd, outputs[i], inputs, 4))
             return EXIT_USAGE;
     for (size_t i = 0; i < 3; i++)
         for (size_t j = i + 1; j < 3; j++)
@@ -248,6 +249,8 @@ int cmd_cluster(int argc, char **argv)
         goto done;
     }
     if (opts[O_CONS].value && (code = cli_add_constraints(cmd, p, opts[O_CONS].value)) != EXIT_SOLVED)
+        goto done;
+    if (opts[O_WEIGHTS].value && (code = cli_add_weights(cmd, p, opts[O_WEIGHTS].value)) != EXIT_SOLVED)
         goto done;
     if (!cli_apply_sizes(cmd, p, opts[O_MIN].value, opts[O_MAX].value, opts[O_SIZES].value, opts[O_BAL].value)) {
         code = EXIT_USAGE;
@@ -310,7 +313,7 @@ int cmd_cluster(int argc, char **argv)
                data, res->n, res->d, res->k);
         printf("  status       %s%s%s\n", ckm_status_string(res->status),
                res->message[0] ? " - " : "", res->message);
-        print_value("SSE", res->sse, NULL);
+        print_value(res->weighted ? "weighted SSE" : "SSE", res->sse, NULL);
         if (isfinite(res->lower_bound))
             print_value("lower bound", res->lower_bound, res);
         printf("  sizes       ");

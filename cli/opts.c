@@ -241,6 +241,30 @@ bool cli_label_column(const char *cmd, const char *v, ckm_read_options *ro)
     return true;
 }
 
+int cli_add_weights(const char *cmd, ckm_problem *p, const char *path)
+{
+    ckm_err err = {CKM_OK, ""};
+    ckm_dataset *w = NULL;
+    ckm_read_options ro;
+    ckm_read_options_default(&ro);
+    ro.format = CKM_FORMAT_DELIMITED; /* one number per line (a 1-column table) */
+    ckm_error rc = ckm_dataset_read(path, &ro, &w, &err);
+    if (rc != CKM_OK)
+        return cli_error(cmd, rc, &err);
+    int code = EXIT_SOLVED;
+    if (w->d != 1 || w->n != ckm_problem_n(p)) {
+        fprintf(stderr, "ckm %s: %s: need one weight per line for each of the %zu points, found %zu line(s) of %zu "
+                        "value(s)\n",
+                cmd, path, ckm_problem_n(p), w->n, w->d);
+        code = EXIT_USAGE;
+    } else if ((rc = ckm_problem_set_weights(p, w->X, &err)) != CKM_OK) {
+        fprintf(stderr, "ckm %s: %s: %s\n", cmd, path, err.message);
+        code = EXIT_USAGE;
+    }
+    ckm_dataset_free(w);
+    return code;
+}
+
 int cli_add_constraints(const char *cmd, ckm_problem *p, const char *path)
 {
     ckm_err err = {CKM_OK, ""};

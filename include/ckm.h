@@ -221,6 +221,12 @@ typedef struct ckm_problem ckm_problem;
  * 1 <= k <= n. Size bounds default to lo = 1 (no empty cluster), hi = n. */
 CKM_API ckm_error ckm_problem_create(const double *X, size_t n, size_t d, size_t k,
                              ckm_problem **out, ckm_err *err);
+/* Like ckm_problem_create, but the problem BORROWS X instead of copying it: X must stay
+ * valid and unchanged until ckm_problem_free(p). For large data the caller already holds
+ * (a numpy array, a memory map): no copy of n*d doubles. Pairs, bounds and weights are
+ * still copied. */
+CKM_API ckm_error ckm_problem_wrap(const double *X, size_t n, size_t d, size_t k, ckm_problem **out,
+                                   ckm_err *err);
 CKM_API void ckm_problem_free(ckm_problem *p);
 
 CKM_API size_t ckm_problem_n(const ckm_problem *p);

@@ -32,6 +32,13 @@ int main(void)
     CHECK(ckm_problem_n(p) == 3 && ckm_problem_d(p) == 2 && ckm_problem_k(p) == 2);
     X[0] = 42; /* the problem holds a copy */
     CHECK(ckm_problem_points(p)[0] == 0.0);
+    /* ckm_problem_wrap borrows: the same array, validated like a copy */
+    ckm_problem *pw = NULL;
+    CHECK(ckm_problem_wrap(X, 3, 2, 2, &pw, &err) == CKM_OK && ckm_problem_points(pw) == X);
+    ckm_problem_free(pw);
+    double bad[2] = {1.0, NAN};
+    CHECK(ckm_problem_wrap(bad, 1, 2, 1, &pw, &err) == CKM_ERR_INVALID && pw == NULL);
+    CHECK_MSG(err, "point 0, feature 1 is not finite");
     size_t lo, hi;
     CHECK(ckm_problem_size_bounds(p, 1, &lo, &hi, &err) == CKM_OK);
     CHECK(lo == 1 && hi == 3);

@@ -84,10 +84,10 @@ class Problem:
         X = np.ascontiguousarray(X, dtype=np.float64)  # no copy for C-contiguous float64
         n, d = X.shape
         self.n, self.d, self.k = n, d, k
-        self.X = X
+        self.X = X  # the library borrows it (ckm_problem_wrap): kept alive, and not written, meanwhile
         handle = ctypes.c_void_p()
         err = _lib.Err()
-        rc = lib.ckm_problem_create(_lib.ptr(X), n, d, k, ctypes.byref(handle), ctypes.byref(err))
+        rc = lib.ckm_problem_wrap(_lib.ptr(X), n, d, k, ctypes.byref(handle), ctypes.byref(err))
         if rc != _lib.OK:
             _raise(rc, err)
         self.handle = handle

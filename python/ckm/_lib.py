@@ -171,6 +171,7 @@ def _load():
         "ckm_algorithm_count": (c_size_t, []),
         "ckm_algorithm_at": (P(AlgorithmInfo), [c_size_t]),
         "ckm_problem_create": (c_int, [c_void_p, c_size_t, c_size_t, c_size_t, P(c_void_p), P(Err)]),
+        "ckm_problem_wrap": (c_int, [c_void_p, c_size_t, c_size_t, c_size_t, P(c_void_p), P(Err)]),
         "ckm_problem_free": (None, [c_void_p]),
         "ckm_problem_add_constraints": (c_int, [c_void_p, P(Constraints), P(Err)]),
         "ckm_problem_set_sizes": (c_int, [c_void_p, c_void_p, c_void_p, P(Err)]),

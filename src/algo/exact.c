@@ -180,7 +180,7 @@ static ckm_error node_problem(const ckm_reduced *root, const bb_node *node, ckm_
 {
     *contradiction = 0;
     ckm_problem *p = NULL;
-    ckm_error rc = ckm_problem_create(root->X, root->n, root->d, root->k, &p, err);
+    ckm_error rc = ckm_problem_wrap(root->X, root->n, root->d, root->k, &p, err); /* root->X outlives the node */
     if (rc != CKM_OK)
         return rc;
     for (size_t t = 0; t < root->s && rc == CKM_OK; t++)

@@ -215,7 +215,7 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
     ckm_scaled sc;
     if ((rc = ckm_scaled_init(&sc, p->X, p->n, p->d, err)) != CKM_OK)
         goto fail;
-    scaled.X = (double *)sc.X; /* read only: the reduced problem borrows it */
+    scaled.X = sc.X; /* read only: the reduced problem borrows it */
     const ckm_problem *pw = &scaled;
     rc = ckm_reduce(pw, &r, &infeasible, res->message, sizeof res->message, err);
     res->time.preprocess_s = ckm_now() - ctx.start;

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-ckm_error ckm_problem_create(const double *X, size_t n, size_t d, size_t k, ckm_problem **out,
+/* A problem on X, copied (copy = 1) or borrowed (copy = 0: the caller keeps X alive). */
+static ckm_error problem_new(const double *X, size_t n, size_t d, size_t k, int copy, ckm_problem **out,
                              ckm_err *err)
 {
     *out = NULL;
@@ -41,14 +42,16 @@ ckm_error ckm_problem_create(const double *X, size_t n, size_t d, size_t k, ckm_
     p->d = d;
     p->k = k;
     ckm_pairset_init(&p->index);
-    p->X = malloc(nd);
+    p->X_owned = copy ? malloc(nd) : NULL;
+    p->X = copy ? p->X_owned : X;
     p->lo = ckm_alloc_array(k, sizeof(size_t));
     p->hi = ckm_alloc_array(k, sizeof(size_t));
     if (!p->X || !p->lo || !p->hi) {
         ckm_problem_free(p);
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for %zu x %zu points", n, d);
     }
-    memcpy(p->X, X, nd);
+    if (copy)
+        memcpy(p->X_owned, X, nd);
     for (size_t j = 0; j < k; j++) {
         p->lo[j] = 1;
         p->hi[j] = n;
@@ -57,11 +60,21 @@ ckm_error ckm_problem_create(const double *X, size_t n, size_t d, size_t k, ckm_
     return CKM_OK;
 }
 
+ckm_error ckm_problem_create(const double *X, size_t n, size_t d, size_t k, ckm_problem **out, ckm_err *err)
+{
+    return problem_new(X, n, d, k, 1, out, err);
+}
+
+ckm_error ckm_problem_wrap(const double *X, size_t n, size_t d, size_t k, ckm_problem **out, ckm_err *err)
+{
+    return problem_new(X, n, d, k, 0, out, err);
+}
+
 void ckm_problem_free(ckm_problem *p)
 {
     if (!p)
         return;
-    free(p->X);
+    free(p->X_owned);
     free(p->pairs);
     ckm_pairset_free(&p->index);
     free(p->lo);

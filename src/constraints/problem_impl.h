@@ -12,7 +12,8 @@
 
 struct ckm_problem {
     size_t n, d, k;
-    double *X;
+    const double *X;   /* n*d: X_owned, or the caller's array (ckm_problem_wrap) */
+    double *X_owned;   /* the copy ckm_problem_create made, or NULL */
     ckm_pair *pairs;
     size_t n_pairs, pairs_cap, n_ml, n_cl;
     ckm_pairset index; /* {i, j} -> position in pairs */
