@@ -11,6 +11,7 @@
 #include "core.h"
 #include "reduced.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 /* Work counters of one solve (ckm_stats), shared by its threads: atomic adds. */
@@ -31,6 +32,7 @@ typedef struct ckm_context {
     double start;    /* ckm_now() when the solve began */
     double deadline; /* absolute ckm_now() value, or INFINITY */
     ckm_counters *count; /* the solve's counters (never NULL inside a solve) */
+    pthread_mutex_t *log_lock; /* serialises settings.log across the solve's threads, or NULL */
 } ckm_context;
 
 /* Add n to counter c of the run (ctx may be NULL: internal callers without a run). */

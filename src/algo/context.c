@@ -67,5 +67,9 @@ void ckm_ctx_log(const ckm_context *ctx, int level, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    if (ctx->log_lock) /* the caller's log function need not be thread-safe */
+        pthread_mutex_lock(ctx->log_lock);
     ctx->s->log(ctx->s->log_user, line);
+    if (ctx->log_lock)
+        pthread_mutex_unlock(ctx->log_lock);
 }

@@ -185,7 +185,8 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
         return rc;
     ckm_counters counters;
     ckm_counters_init(&counters);
-    ckm_context ctx = {s_in, ckm_now(), INFINITY, &counters};
+    pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+    ckm_context ctx = {s_in, ckm_now(), INFINITY, &counters, &log_lock};
     if (s_in->time_limit_s > 0.0)
         ctx.deadline = ctx.start + s_in->time_limit_s;
 

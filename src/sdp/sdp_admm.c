@@ -91,6 +91,60 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The range [c_min, c_max] of any cluster's mass in a feasible labelling (the size rows
+ * 1/c_max <= Zhat_ii <= 1/c_min). Unweighted (mass = points):
+ *   c_max <= n - (the k-1 smallest group sizes), n - (sum of the k-1 smallest max(lo_j, 1)),
+ *            max_j hi_j;
+ *   c_min >= min_j max(lo_j, 1), n - (sum of the k-1 largest hi_j).
+ * With sample weights, Zhat_ii = W_i / (mass of i's cluster) and size bounds count points, not
+ * mass, so only the group masses bound it: total - (the k-1 smallest masses) and the smallest
+ * mass. false on allocation failure. */
+static bool cluster_mass_range(const ckm_reduced *r, double *c_min, double *c_max)
+{
+    size_t s = r->s, k = r->k;
+    size_t *ws = ckm_alloc_array(s, sizeof(size_t)), *ls = ckm_alloc_array(k, sizeof(size_t));
+    size_t *hs = ckm_alloc_array(k, sizeof(size_t));
+    double *ms = r->w ? ckm_alloc_array(s, sizeof(double)) : NULL;
+    bool ok = ws && ls && hs && (!r->w || ms);
+    if (ok && !r->w) {
+        memcpy(ws, r->weight, s * sizeof(size_t));
+        for (size_t j = 0; j < k; j++) {
+            ls[j] = r->lo[j] > 1 ? r->lo[j] : 1;
+            hs[j] = r->hi[j];
+        }
+        qsort(ws, s, sizeof(size_t), by_size);
+        qsort(ls, k, sizeof(size_t), by_size);
+        qsort(hs, k, sizeof(size_t), by_size);
+        size_t sw = 0, sl = 0, sh = 0;
+        for (size_t j = 0; j + 1 < k; j++) {
+            sw += ws[j];
+            sl += ls[j];
+            sh += hs[j + 1];
+        }
+        double cm = (double)(r->n - sw);
+        cm = fmin(cm, (double)(r->n > sl ? r->n - sl : 1));
+        cm = fmin(cm, (double)hs[k - 1]);
+        *c_max = fmax(cm, 1.0);
+        double cn = (double)ls[0];
+        if (r->n > sh)
+            cn = fmax(cn, (double)(r->n - sh));
+        *c_min = fmin(cn, *c_max);
+    } else if (ok) {
+        memcpy(ms, r->mass, s * sizeof(double));
+        qsort(ms, s, sizeof(double), by_value);
+        double small = 0.0;
+        for (size_t j = 0; j + 1 < k; j++)
+            small += ms[j];
+        *c_max = fmax(r->total_mass - small, ms[0]);
+        *c_min = ms[0];
+    }
+    free(ws);
+    free(ls);
+    free(hs);
+    free(ms);
+    return ok;
+}
+
 ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
 {
     *out = NULL;
@@ -144,65 +198,11 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
         memcpy(p->cl, r->cl, 2 * p->nl * sizeof(size_t));
     for (size_t e = 0; e < p->nl; e++)
         p->is_cl[p->cl[2 * e] * s + p->cl[2 * e + 1]] = p->is_cl[p->cl[2 * e + 1] * s + p->cl[2 * e]] = 1;
-    /* c_max: any cluster has at most n - (k-1 smallest group weights) points, at most
-     * n - (sum of the k-1 smallest max(lo_j, 1)) and at most max_j hi_j;
-     * c_min: any cluster has at least min_j max(lo_j, 1) and n - (sum of the k-1 largest hi_j) */
-    {
-        size_t k = r->k, *ws = ckm_alloc_array(s, sizeof(size_t)), *ls = ckm_alloc_array(k, sizeof(size_t));
-        size_t *hs = ckm_alloc_array(k, sizeof(size_t));
-        if (!ws || !ls || !hs) {
-            free(ws);
-            free(ls);
-            free(hs);
-            free(G);
-            free(mu);
-            ckm_sdp_free(p);
-            return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory");
-        }
-        memcpy(ws, r->weight, s * sizeof(size_t));
-        for (size_t j = 0; j < k; j++) {
-            ls[j] = r->lo[j] > 1 ? r->lo[j] : 1;
-            hs[j] = r->hi[j];
-        }
-        qsort(ws, s, sizeof(size_t), by_size);
-        qsort(ls, k, sizeof(size_t), by_size);
-        qsort(hs, k, sizeof(size_t), by_size);
-        size_t sw = 0, sl = 0, sh = 0;
-        for (size_t j = 0; j + 1 < k; j++) {
-            sw += ws[j];
-            sl += ls[j];
-            sh += hs[j + 1];
-        }
-        double cm = (double)(r->n - sw);
-        cm = fmin(cm, (double)(r->n > sl ? r->n - sl : 1));
-        cm = fmin(cm, (double)hs[k - 1]);
-        p->c_max = fmax(cm, 1.0);
-        double cn = (double)ls[0];
-        if (r->n > sh)
-            cn = fmax(cn, (double)(r->n - sh));
-        p->c_min = fmin(cn, p->c_max);
-        if (r->w) {
-            /* sample weights: Zhat_ii = W_i / (mass of i's cluster), so the rows bound cluster
-             * MASSES. Size bounds count points and say nothing about mass: use only
-             * mass(cluster) <= total - the k-1 smallest group masses, >= the smallest */
-            double *ms = ckm_alloc_array(s, sizeof(double));
-            if (!ms) {
-                free(ws), free(ls), free(hs), free(G), free(mu);
-                ckm_sdp_free(p);
-                return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory");
-            }
-            memcpy(ms, r->mass, s * sizeof(double));
-            qsort(ms, s, sizeof(double), by_value);
-            double small = 0.0;
-            for (size_t j = 0; j + 1 < k; j++)
-                small += ms[j];
-            p->c_max = fmax(r->total_mass - small, ms[0]);
-            p->c_min = ms[0];
-            free(ms);
-        }
-        free(ws);
-        free(ls);
-        free(hs);
+    if (!cluster_mass_range(r, &p->c_min, &p->c_max)) {
+        free(G);
+        free(mu);
+        ckm_sdp_free(p);
+        return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory");
     }
     /* centre: mu = data mean; G_t = v_t (m_t - mu); tau0 = scatter + sum_t w_t ||m_t - mu||^2 */
     p->n = r->total_mass; /* = v'v, the number of points without sample weights */
