@@ -10,28 +10,29 @@ from ._core import Problem, _raise
 from ._lib import lib
 
 
-def _split(cons):
-    """ckm_constraints -> (must_link, cannot_link) (m, 2) int64 arrays."""
-    c = cons.contents
-    ml, cl = [], []
-    for q in range(c.count):
-        p = c.pairs[q]
-        (ml if p.type == _lib.MUST_LINK else cl).append((p.i, p.j))
-    return (np.array(ml, dtype=np.int64).reshape(-1, 2), np.array(cl, dtype=np.int64).reshape(-1, 2))
+def _pairs_from(make):
+    """Call make(out, err) (a ckm_constraints constructor); its pairs as (must_link, cannot_link), (m, 2)
+    int64 arrays. The ckm_constraints is freed here."""
+    out = ctypes.POINTER(_lib.Constraints)()
+    err = _lib.Err()
+    rc = make(ctypes.byref(out), ctypes.byref(err))
+    if rc != _lib.OK:
+        _raise(rc, err)
+    try:
+        c = out.contents
+        ml, cl = [], []
+        for q in range(c.count):
+            p = c.pairs[q]
+            (ml if p.type == _lib.MUST_LINK else cl).append((p.i, p.j))
+        return (np.array(ml, dtype=np.int64).reshape(-1, 2), np.array(cl, dtype=np.int64).reshape(-1, 2))
+    finally:
+        lib.ckm_constraints_free(out)
 
 
 def read_constraints(path, n=None):
     """Read a constraints file ("ML i j" / "CL i j" or "i j 1|-1", 0-based, '#' comments) as the CLI does.
     With n, indices >= n are an error naming the line. Returns (must_link, cannot_link)."""
-    out = ctypes.POINTER(_lib.Constraints)()
-    err = _lib.Err()
-    rc = lib.ckm_constraints_read(os.fsencode(path), int(n or 0), ctypes.byref(out), ctypes.byref(err))
-    if rc != _lib.OK:
-        _raise(rc, err)
-    try:
-        return _split(out)
-    finally:
-        lib.ckm_constraints_free(out)
+    return _pairs_from(lambda out, err: lib.ckm_constraints_read(os.fsencode(path), int(n or 0), out, err))
 
 
 def generate_constraints(y, count, ml_fraction=-1.0, random_state=0):
@@ -39,16 +40,8 @@ def generate_constraints(y, count, ml_fraction=-1.0, random_state=0):
     the labels agree, cannot-link otherwise; with 0 <= ml_fraction <= 1 exactly round(count * ml_fraction) are
     must-links. Deterministic in random_state (an int). Returns (must_link, cannot_link)."""
     codes = np.unique(np.asarray(y), return_inverse=True)[1].astype(np.int32)
-    out = ctypes.POINTER(_lib.Constraints)()
-    err = _lib.Err()
-    rc = lib.ckm_constraints_generate(_lib.ptr(codes), len(codes), int(count), float(ml_fraction),
-                                      int(random_state), ctypes.byref(out), ctypes.byref(err))
-    if rc != _lib.OK:
-        _raise(rc, err)
-    try:
-        return _split(out)
-    finally:
-        lib.ckm_constraints_free(out)
+    return _pairs_from(lambda out, err: lib.ckm_constraints_generate(_lib.ptr(codes), len(codes), int(count),
+                                                                     float(ml_fraction), int(random_state), out, err))
 
 
 class CheckReport(dict):

@@ -9,7 +9,7 @@
  *   3. Concurrent ckm_solve calls on different problems give the sequential results.
  *   4. The settings ABI check (struct_size) and the structured counters.
  */
-#include "ckm.h"
+#include "../check.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -18,17 +18,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static int passed, failed;
-#define CHECK(c)                                                                              \
-    do {                                                                                      \
-        if (c)                                                                                \
-            passed++;                                                                         \
-        else {                                                                                \
-            failed++;                                                                         \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);             \
-        }                                                                                     \
-    } while (0)
 
 static double now_s(void)
 {
@@ -41,15 +30,6 @@ static void sleep_s(double s)
 {
     struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
     nanosleep(&ts, NULL);
-}
-
-static double unif(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return (double)(z >> 11) * 0x1.0p-53;
 }
 
 /* Overlapping blobs whose assignment LPs with cannot-links and size bounds are fractional,
@@ -65,7 +45,7 @@ static ckm_problem *milp_heavy(size_t n, size_t k, size_t pairs, size_t lo, size
         size_t c = i % k;
         truth[i] = (int32_t)c;
         for (size_t f = 0; f < d; f++)
-            X[i * d + f] = (f == c % d ? (double)c : 0.0) + (unif(&st) + unif(&st) + unif(&st) - 1.5) * 1.2;
+            X[i * d + f] = (f == c % d ? (double)c : 0.0) + (ck_unif(&st) + ck_unif(&st) + ck_unif(&st) - 1.5) * 1.2;
     }
     ckm_problem *p = NULL;
     ckm_constraints *c = NULL;
@@ -389,6 +369,5 @@ int main(void)
     test_concurrent();
     test_stdout_survives();
     test_stops();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return ck_report();
 }
