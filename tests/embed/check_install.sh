@@ -1,9 +1,9 @@
 #!/bin/sh
-# check_install.sh SOURCE_DIR BUILD_DIR -- `cmake --install` into a scratch prefix, then the
+# check_install.sh SOURCE_DIR BUILD_DIR [CFLAGS] -- `cmake --install` into a scratch prefix, then the
 # README's library example builds against the installed files through pkg-config, once with
 # the shared library (pkg-config --libs ckm) and once statically (--static), and both run.
 set -eu
-src=$1 build=$2
+src=$1 build=$2 extra=${3:-}
 tmp=$build/install-check
 rm -rf "$tmp"
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
@@ -12,8 +12,8 @@ pc=$(find "$tmp/prefix" -name ckm.pc | head -1)
 export PKG_CONFIG_PATH=$(dirname "$pc")
 lib=$(pkg-config --variable=libdir ckm)
 ls "$lib"/libckm.so.0 "$lib"/libckm.a >/dev/null
-cc -std=c11 -o "$tmp/shared" "$src/examples/cluster.c" $(pkg-config --cflags --libs ckm)
-cc -std=c11 -o "$tmp/static" "$src/examples/cluster.c" $(pkg-config --cflags --libs ckm-static)
+cc -std=c11 $extra -o "$tmp/shared" "$src/examples/cluster.c" $(pkg-config --cflags --libs ckm)
+cc -std=c11 $extra -o "$tmp/static" "$src/examples/cluster.c" $(pkg-config --cflags --libs ckm-static)
 # the shared build really uses the installed libckm.so.0; the static one has no libckm dependency
 LD_LIBRARY_PATH=$lib ldd "$tmp/shared" | grep -q "$lib/libckm.so.0"
 if ldd "$tmp/static" | grep -q libckm; then echo "static build depends on libckm.so"; exit 1; fi
