@@ -105,11 +105,11 @@ int cmd_cluster(int argc, char **argv)
         [O_GAP] = {"gap", 0, "X", "ipc, exact: relative gap (SSE - bound) / SSE that counts as optimal; exact prunes nodes within it", NULL},
         [O_NODES] = {"node-limit", 0, "N", "exact: stop after N branch-and-cut nodes (0 = no limit)", NULL},
         [O_THREADS] = {"threads", 'j', "N", "worker threads for parallel algorithms, 0..256, N >= 1 also caps OpenBLAS at N (0 = the cores this process may use)", NULL},
-        [O_LABELS_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line, input order", NULL},
-        [O_CENTERS_OUT] = {"centers-out", 0, "FILE", "write K rows of cluster means (CSV)", NULL},
+        [O_LABELS_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line, input order (FILE.npy: a numpy int32 array)", NULL},
+        [O_CENTERS_OUT] = {"centers-out", 0, "FILE", "write K rows of cluster means (CSV; FILE.npy: a numpy float64 K x d array)", NULL},
         [O_REPORT] = {"report", 'r', "FILE", "write a JSON report", NULL},
         [O_LABEL_COL] = {"label-column", 'l', "IDX|last", "0-based column of ground-truth labels (excluded from features)", NULL},
-        [O_FORMAT] = {"format", 0, "auto|csv|keel|pcsos", "input format (default auto)", NULL},
+        [O_FORMAT] = {"format", 0, "auto|csv|keel|pcsos|npy", "input format (default auto; a numpy .npy file is recognised by its content)", NULL},
         [O_HEADER] = {"header", 0, "auto|yes|no", "first line of delimited text is a header (default auto)", NULL},
         [O_STD] = {"standardize", 0, NULL, "scale features to mean 0, population std 1 first", NULL},
         [O_VERBOSE] = {"verbose", 'v', NULL, "progress on stderr (-vv: also each node's / solve's steps, -vvv: debug)", NULL},
@@ -189,8 +189,9 @@ int cmd_cluster(int argc, char **argv)
         else if (strcmp(v, "csv") == 0 || strcmp(v, "text") == 0) ro.format = CKM_FORMAT_DELIMITED;
         else if (strcmp(v, "keel") == 0) ro.format = CKM_FORMAT_KEEL;
         else if (strcmp(v, "pcsos") == 0) ro.format = CKM_FORMAT_PCSOS;
+        else if (strcmp(v, "npy") == 0) ro.format = CKM_FORMAT_NPY;
         else {
-            fprintf(stderr, "ckm cluster: --format: '%s' is not one of auto, csv, keel, pcsos\n", v);
+            fprintf(stderr, "ckm cluster: --format: '%s' is not one of auto, csv, keel, pcsos, npy\n", v);
             return EXIT_USAGE;
         }
     }

@@ -114,7 +114,9 @@ typedef enum ckm_format {
                              follow, else delimited text */
     CKM_FORMAT_DELIMITED, /* CSV / TSV / ';' / whitespace, delimiter auto-detected */
     CKM_FORMAT_KEEL,      /* KEEL .dat: '@' header lines, '@data', class in last column */
-    CKM_FORMAT_PCSOS      /* PC-SOS-SDP / SOS-SDP: first line "n d [k]", then n rows */
+    CKM_FORMAT_PCSOS,     /* PC-SOS-SDP / SOS-SDP: first line "n d [k]", then n rows */
+    CKM_FORMAT_NPY        /* numpy .npy: '<f8' or '<f4', shape (n, d) or (n,), C order; AUTO
+                             picks it when the file starts with the .npy magic */
 } ckm_format;
 
 typedef enum ckm_header_mode {
@@ -548,14 +550,16 @@ CKM_API ckm_error ckm_sse_weighted(const double *X, const double *w, size_t n, s
 /* Writers (atomic: temp file in the same directory + rename)                            */
 /* ------------------------------------------------------------------------------------ */
 
-/* One label per line. */
+/* One label per line; a path ending in ".npy" gets a numpy '<i4' array of shape (n,). */
 CKM_API ckm_error ckm_write_labels(const char *path, const int32_t *labels, size_t n, ckm_err *err);
-/* k rows of d values, comma separated, full precision. */
+/* k rows of d values, comma separated, full precision; a path ending in ".npy" gets a numpy
+ * '<f8' array of shape (k, d). */
 CKM_API ckm_error ckm_write_centers(const char *path, const double *centers, size_t k, size_t d,
                             ckm_err *err);
 /* Write an arbitrary buffer atomically. */
 CKM_API ckm_error ckm_write_file_atomic(const char *path, const char *data, size_t len, ckm_err *err);
-/* Read integer labels, one per line ('#' comments, blank lines skipped). */
+/* Read integer labels, one per line ('#' comments, blank lines skipped), or from a numpy
+ * .npy file (1-D integer array; detected by its magic). */
 CKM_API ckm_error ckm_labels_read(const char *path, int32_t **labels, size_t *n, ckm_err *err);
 
 /* JSON report of a result. extra_json, when non-NULL, is a string of additional

@@ -6,6 +6,7 @@
  * Cost: O(file size) time, one copy of the text plus the n*d matrix in memory.
  */
 #include "ckm.h"
+#include "npy.h"
 #include "text.h"
 
 #include <stdlib.h>
@@ -364,6 +365,39 @@ static ckm_error read_pcsos(const ckm_text *t, ckm_dataset *ds, ckm_err *err)
     return parse_rows(&job, ds, err);
 }
 
+/* a .npy file of points (npy.c): no labels, no header */
+static ckm_error read_npy(const char *path, const ckm_read_options *opt, ckm_dataset **out, ckm_err *err)
+{
+    if (opt->label_column != CKM_LABEL_COLUMN_NONE)
+        return ckm_fail(err, CKM_ERR_INVALID, "%s: a .npy array of points has no label column (give the labels "
+                                              "as a separate file)", path);
+    ckm_npy a;
+    ckm_error rc = ckm_npy_open(path, &a, err);
+    if (rc != CKM_OK)
+        return rc;
+    ckm_dataset *ds = calloc(1, sizeof *ds);
+    if (!ds) {
+        ckm_npy_free(&a);
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    }
+    ds->format = CKM_FORMAT_NPY;
+    ds->n = a.shape[0];
+    ds->d = a.shape[1];
+    if (ds->n == 0 || ds->d == 0)
+        rc = ckm_fail(err, CKM_ERR_PARSE, "%s: no data (shape (%zu, %zu))", path, ds->n, ds->d);
+    else if (!(ds->X = ckm_alloc_array(a.count, sizeof(double))))
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for %zu x %zu points", ds->n, ds->d);
+    else
+        rc = ckm_npy_read_doubles(path, &a, ds->X, err);
+    ckm_npy_free(&a);
+    if (rc != CKM_OK) {
+        ckm_dataset_free(ds);
+        return rc;
+    }
+    *out = ds;
+    return CKM_OK;
+}
+
 ckm_error ckm_dataset_read(const char *path, const ckm_read_options *opt, ckm_dataset **out,
                            ckm_err *err)
 {
@@ -373,6 +407,8 @@ ckm_error ckm_dataset_read(const char *path, const ckm_read_options *opt, ckm_da
         opt = &defaults;
     }
     *out = NULL;
+    if (opt->format == CKM_FORMAT_NPY || (opt->format == CKM_FORMAT_AUTO && ckm_npy_is(path)))
+        return read_npy(path, opt, out, err);
     ckm_text t;
     ckm_error rc = ckm_text_load_nonempty(path, "data", &t, err);
     if (rc != CKM_OK)

@@ -4,6 +4,7 @@
  * complete new one, never a torn file. Also the small text readers/writers for labels.
  */
 #include "core.h"
+#include "npy.h"
 #include "text.h"
 
 #include <errno.h>
@@ -91,6 +92,8 @@ static ckm_error sb_commit(sbuf *b, const char *path, ckm_err *err)
 
 ckm_error ckm_write_labels(const char *path, const int32_t *labels, size_t n, ckm_err *err)
 {
+    if (ckm_npy_path(path))
+        return ckm_npy_write_labels(path, labels, n, err);
     sbuf b = {0};
     for (size_t i = 0; i < n; i++)
         sb_printf(&b, "%d\n", (int)labels[i]);
@@ -99,6 +102,8 @@ ckm_error ckm_write_labels(const char *path, const int32_t *labels, size_t n, ck
 
 ckm_error ckm_write_centers(const char *path, const double *centers, size_t k, size_t d, ckm_err *err)
 {
+    if (ckm_npy_path(path))
+        return ckm_npy_write_matrix(path, centers, k, d, err);
     sbuf b = {0};
     for (size_t j = 0; j < k; j++)
         for (size_t f = 0; f < d; f++)
@@ -119,6 +124,27 @@ ckm_error ckm_labels_read(const char *path, int32_t **labels, size_t *n, ckm_err
 {
     *labels = NULL;
     *n = 0;
+    if (ckm_npy_is(path)) {
+        ckm_npy a;
+        ckm_error rc = ckm_npy_open(path, &a, err);
+        if (rc != CKM_OK)
+            return rc;
+        int32_t *lab = a.count ? ckm_alloc_array(a.count, sizeof(int32_t)) : NULL;
+        if (a.count == 0)
+            rc = ckm_fail(err, CKM_ERR_PARSE, "%s: no labels (the array is empty)", path);
+        else if (!lab)
+            rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for %zu labels", a.count);
+        else
+            rc = ckm_npy_read_labels(path, &a, lab, err);
+        ckm_npy_free(&a);
+        if (rc != CKM_OK) {
+            free(lab);
+            return rc;
+        }
+        *labels = lab;
+        *n = a.count;
+        return CKM_OK;
+    }
     ckm_text t;
     ckm_error rc = ckm_text_load_nonempty(path, "labels", &t, err);
     if (rc != CKM_OK)
