@@ -459,6 +459,11 @@ typedef struct ckm_stats {
     uint64_t repairs;          /* admm: rounded labellings repaired by an exact step;
                                   bckm: stalled steps finished by the exact step */
     uint64_t fallback;         /* 1 when a stopped run's labels came from the fallback */
+    uint64_t numeric_fallbacks;/* silent numerical safeguards that fired: negative reduced
+                                  costs (rounding) clamped to 0 in the transportation solver,
+                                  admm v-updates skipped for a system not numerically positive
+                                  definite. Results stay checked; a large count flags data
+                                  worth a look */
 } ckm_stats;
 
 /* ABI policy: results are allocated by the library; members are only ever appended, and

@@ -137,6 +137,9 @@ class SolveOutcome:
 
     def __init__(self, res):
         r = res.contents
+        if r.struct_size < ctypes.sizeof(_lib.Result):
+            raise RuntimeError("ckm: libckm's ckm_result (%d bytes) is older than this package's mirror (%d bytes)"
+                               % (r.struct_size, ctypes.sizeof(_lib.Result)))
         self.status_code = r.status
         self.status = lib.ckm_status_string(r.status).decode()
         self.has_labels = bool(r.has_labels)

@@ -66,7 +66,8 @@ class Timings(ctypes.Structure):
 
 
 STATS_FIELDS = ("lp_solves", "mip_solves", "mip_nodes", "transport_solves", "admm_iterations", "sdp_iterations",
-                "cut_rounds", "cuts_added", "nodes", "restarts", "iterations", "repairs", "fallback")
+                "cut_rounds", "cuts_added", "nodes", "restarts", "iterations", "repairs", "fallback",
+                "numeric_fallbacks")
 
 
 class Stats(ctypes.Structure):

@@ -99,6 +99,7 @@ ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
             goto done;
         total_iter += info.iterations;
         ckm_ctx_count(ctx, CKM_COUNT_ADMM_ITER, info.iterations > 0 ? (uint64_t)info.iterations : 0);
+        ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, info.skipped_v > 0 ? (uint64_t)info.skipped_v : 0);
         converged += info.converged;
         if (info.stopped) {
             ckm_ctx_stop(ctx, &why);

@@ -21,6 +21,8 @@ typedef struct ckm_admm_info {
     double binary_gap; /* final max_tj min(p_tj, 1 - p_tj) of the box copy p */
     double rho;        /* final penalty */
     double objective;  /* final continuous objective (see trace_f) */
+    long skipped_v;    /* v-updates of a group skipped because its k x k system was not
+                          positive definite (numerically); the old v is kept */
 } ckm_admm_info;
 
 /* Parameters of one run. */

@@ -47,6 +47,7 @@ struct ckm_admm_ws {
     const ckm_reduced *r;
     size_t s, k, d, sk;
     double wnorm;
+    long skipped_v; /* solve_v systems that were not positive definite (see ckm_admm_info) */
     double *y, *p, *q, *v, *l1, *l2, *l3, *D, *rhs, *cr, *cz, *cp, *cq, *pw;
     double *mu, *nu, *sz, *g, *C, *wsum, *eta;
     /* cannot-link incidence: pairs e with a_e = t are a_list[a_start[t] .. a_start[t+1]) */
@@ -310,6 +311,8 @@ static void solve_v(ckm_admm_ws *w, double rho)
         if (ckm_chol(F, k)) {
             ckm_chol_solve(F, k, rhs);
             memcpy(vb, rhs, k * sizeof(double));
+        } else {
+            w->skipped_v++; /* keep the old v_b: counted, reported through the result's stats */
         }
     }
 }
@@ -374,6 +377,7 @@ ckm_error ckm_admm_iterate(ckm_admm_ws *w, const ckm_context *ctx, const ckm_adm
     size_t s = w->s, k = w->k, sk = w->sk, m = r->n_cl;
     const size_t *cl = r->cl;
     memset(info, 0, sizeof *info);
+    w->skipped_v = 0;
     /* start: the one-hot labelling in every copy, multipliers 0 */
     memset(w->y, 0, sk * sizeof(double));
     for (size_t t = 0; t < s; t++)
@@ -489,6 +493,7 @@ ckm_error ckm_admm_iterate(ckm_admm_ws *w, const ckm_context *ctx, const ckm_adm
         }
     }
     info->iterations = it;
+    info->skipped_v = w->skipped_v;
     info->rho = rho;
     info->objective = f;
     double gap = 0.0;

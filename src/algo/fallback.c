@@ -71,6 +71,7 @@ static ckm_error unpaired(const ckm_context *ctx, const ckm_reduced *r, const do
     ckm_transport_stats ts;
     ckm_ctx_count(ctx, CKM_COUNT_TRANSPORT, 1);
     ckm_error rc = ckm_transport_solve(n, k, cost, r->lo, r->hi, price, out->labels, &infeasible, &ts, err);
+    ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, rc == CKM_OK ? ts.clamped : 0);
     free(price);
     free(cost);
     if (rc == CKM_OK && !infeasible) { /* infeasible sizes were proven in preprocessing already */

@@ -79,7 +79,9 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
                 int infeasible = 0;
                 ckm_transport_stats ts;
                 ckm_ctx_count(ctx, CKM_COUNT_TRANSPORT, 1);
-                if ((rc = ckm_transport_solve(s, k, cost, r->lo, r->hi, price, lab, &infeasible, &ts, err)) != CKM_OK)
+                rc = ckm_transport_solve(s, k, cost, r->lo, r->hi, price, lab, &infeasible, &ts, err);
+                ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, rc == CKM_OK ? ts.clamped : 0);
+                if (rc != CKM_OK)
                     goto done;
                 if (infeasible) {
                     out->status = CKM_STATUS_INFEASIBLE;

@@ -56,6 +56,7 @@ typedef struct tp {
     char *done;                     /* k + 1 */
     int *pred;                      /* k + 1 */
     int32_t *pred_pt;               /* k + 1: point moved on the arc into v, or -1 */
+    size_t clamped;                 /* reduced costs < 0 (rounding) set to 0 by relax */
 } tp;
 
 static bool mem_add(tp *t, size_t a, int32_t i)
@@ -153,8 +154,10 @@ static void relax(tp *t, size_t u, size_t v, double w, int32_t pt)
 {
     if (t->done[v])
         return;
-    if (w < 0.0)
+    if (w < 0.0) {
         w = 0.0; /* rounding only: potentials keep reduced costs >= 0 */
+        t->clamped++;
+    }
     double dv = t->dist[u] + w;
     if (dv < t->dist[v]) {
         t->dist[v] = dv;
@@ -297,6 +300,7 @@ static ckm_error sample_prices(size_t n, size_t k, const double *cost, const siz
         memset(price, 0, k * sizeof(double)); /* cannot happen (floor/ceil); fall back to a cold start */
     st->augmentations += sub.augmentations;
     st->moves += sub.moves;
+    st->clamped += sub.clamped;
 done:
     free(sc);
     free(slo);
@@ -329,7 +333,7 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
                               ckm_transport_stats *stats, ckm_err *err)
 {
     double t0 = ckm_now();
-    ckm_transport_stats st = {0, 0, 0.0};
+    ckm_transport_stats st = {0, 0, 0, 0.0};
     size_t sum_lo, sum_hi;
     ckm_bound_sums(lo, hi, k, &sum_lo, &sum_hi);
     *infeasible = sum_lo > n || sum_hi < n;
@@ -458,6 +462,7 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
     if (rc == CKM_OK)
         for (size_t j = 0; j < k; j++)
             price[j] = t.pi[j] - t.pi[k];
+    st.clamped += t.clamped;
     tp_free(&t);
     st.seconds = ckm_now() - t0;
     if (stats)

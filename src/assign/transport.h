@@ -18,6 +18,7 @@
 typedef struct ckm_transport_stats {
     size_t augmentations; /* shortest-path augmentations performed */
     size_t moves;         /* points moved between clusters by augmentations */
+    size_t clamped;       /* negative reduced costs (rounding) clamped to 0 in the searches */
     double seconds;
 } ckm_transport_stats;
 

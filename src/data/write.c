@@ -238,12 +238,14 @@ ckm_error ckm_result_to_json(const ckm_result *r, const char *extra_json, char *
     sb_printf(&b,
               "  \"stats\": {\"lp_solves\": %llu, \"mip_solves\": %llu, \"mip_nodes\": %llu, \"transport_solves\": %llu, "
               "\"admm_iterations\": %llu, \"sdp_iterations\": %llu, \"cut_rounds\": %llu, \"cuts_added\": %llu, "
-              "\"nodes\": %llu, \"restarts\": %llu, \"iterations\": %llu, \"repairs\": %llu, \"fallback\": %llu},\n",
+              "\"nodes\": %llu, \"restarts\": %llu, \"iterations\": %llu, \"repairs\": %llu, \"fallback\": %llu, "
+              "\"numeric_fallbacks\": %llu},\n",
               (unsigned long long)st->lp_solves, (unsigned long long)st->mip_solves, (unsigned long long)st->mip_nodes,
               (unsigned long long)st->transport_solves, (unsigned long long)st->admm_iterations,
               (unsigned long long)st->sdp_iterations, (unsigned long long)st->cut_rounds,
               (unsigned long long)st->cuts_added, (unsigned long long)st->nodes, (unsigned long long)st->restarts,
-              (unsigned long long)st->iterations, (unsigned long long)st->repairs, (unsigned long long)st->fallback);
+              (unsigned long long)st->iterations, (unsigned long long)st->repairs, (unsigned long long)st->fallback,
+              (unsigned long long)st->numeric_fallbacks);
     if (extra_json && *extra_json)
         sb_printf(&b, "  %s,\n", extra_json);
     json_string(&b, "message", r->message);
