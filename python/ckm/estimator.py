@@ -1,5 +1,6 @@
 """ConstrainedKMeans: the scikit-learn estimator over libckm."""
 
+import ctypes
 import numbers
 import warnings
 
@@ -10,15 +11,11 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from . import _lib
-from ._core import InfeasibleError, NoSolutionError, Problem, algorithms, solve
+from ._core import InfeasibleError, NoSolutionError, Problem, _bounds, _raise, algorithms, solve
 
 
 def _assign(X, centers, size_min, size_max):
     """Nearest center, or the exact size-bounded assignment (ckm_assign_to_centers)."""
-    import ctypes
-
-    from ._core import _bounds, _raise
-
     n, d = X.shape
     k = centers.shape[0]
     lo = hi = None

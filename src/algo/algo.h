@@ -14,11 +14,12 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-/* Work counters of one solve (ckm_stats), shared by its threads: atomic adds. */
+/* Work counters of one solve (ckm_stats), shared by its threads: atomic adds. (nodes and
+ * restarts are not counted here: the driver copies them from the algorithm's output.) */
 typedef enum ckm_count {
     CKM_COUNT_LP, CKM_COUNT_MIP, CKM_COUNT_MIP_NODES, CKM_COUNT_TRANSPORT, CKM_COUNT_ADMM_ITER,
-    CKM_COUNT_SDP_ITER, CKM_COUNT_CUT_ROUNDS, CKM_COUNT_CUTS, CKM_COUNT_NODES, CKM_COUNT_RESTARTS,
-    CKM_COUNT_ITERATIONS, CKM_COUNT_REPAIRS, CKM_COUNT_FALLBACK, CKM_COUNT_NUMERIC, CKM_COUNT_N
+    CKM_COUNT_SDP_ITER, CKM_COUNT_CUT_ROUNDS, CKM_COUNT_CUTS, CKM_COUNT_ITERATIONS, CKM_COUNT_REPAIRS,
+    CKM_COUNT_FALLBACK, CKM_COUNT_NUMERIC, CKM_COUNT_N
 } ckm_count;
 
 typedef struct ckm_counters {

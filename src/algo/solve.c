@@ -158,10 +158,9 @@ static int chained_stop(void *u)
 
 static void copy_stats(const ckm_counters *c, ckm_stats *st)
 {
-    uint64_t *dst[CKM_COUNT_N] = {&st->lp_solves,       &st->mip_solves,   &st->mip_nodes, &st->transport_solves,
+    uint64_t *dst[CKM_COUNT_N] = {&st->lp_solves,       &st->mip_solves,     &st->mip_nodes,  &st->transport_solves,
                                   &st->admm_iterations, &st->sdp_iterations, &st->cut_rounds, &st->cuts_added,
-                                  &st->nodes,           &st->restarts,     &st->iterations, &st->repairs,
-                                  &st->fallback,        &st->numeric_fallbacks};
+                                  &st->iterations,      &st->repairs,        &st->fallback,   &st->numeric_fallbacks};
     for (int i = 0; i < CKM_COUNT_N; i++)
         *dst[i] = atomic_load(&c->v[i]);
 }

@@ -9,7 +9,8 @@
  *    is computed after the lock is taken: waiting for another thread's solve uses it up.
  *  - No process-wide side effect: CBC is silenced through its own means only -- log level
  *    0, the command-line parameters "log 0" and "slog 0" of its driver, and a message
- *    callback that discards every message, so nothing CBC reports reaches stdout (tests/test_embed.c checks that another thread's stdout survives a MILP-heavy
+ *    callback that discards every message, so nothing CBC reports reaches stdout
+ *    (tests/embed/test_embed.c checks that another thread's stdout survives a MILP-heavy
  *    solve).
  *  - A known feasible point is passed as an objective cutoff (search only strictly better
  *    points), not through CBC's MIP-start API (in CBC 2.10 that path prints "row inf ... /
@@ -67,7 +68,6 @@ typedef struct stop_watch {
 static void poll_stop(void *osi, void *cuts, void *app)
 {
     stop_watch *w = app;
-    if (getenv("CKM_DBG")) fprintf(stderr, "poll %.3f\n", ckm_now());
     if (!w->fired) {
         if (w->lim->stop && w->lim->stop(w->lim->stop_user))
             w->fired = w->requested = 1;
@@ -81,14 +81,15 @@ static void poll_stop(void *osi, void *cuts, void *app)
     OsiCuts_addRowCut(cuts, 1, &col, &one, 'G', rhs);
 }
 
-/* Status and point after CBC has finished a search that was not cut off. */
-static void read_outcome(Cbc_Model *cbc, const double *start, double start_obj, const double **sol,
+/* Status and point after CBC returned. cut_off: the stop callback ended the search, so
+ * CBC's verdict ("optimal", "infeasible") is void and only its best point counts. */
+static void read_outcome(Cbc_Model *cbc, int cut_off, const double *start, double start_obj, const double **sol,
                          ckm_bk_result *res)
 {
     *sol = Cbc_bestSolution(cbc);
-    if (Cbc_isProvenOptimal(cbc) && *sol) {
+    if (!cut_off && Cbc_isProvenOptimal(cbc) && *sol) {
         res->status = CKM_BK_OPTIMAL;
-    } else if (Cbc_isProvenInfeasible(cbc) || (start && !*sol && Cbc_isProvenOptimal(cbc))) {
+    } else if (!cut_off && (Cbc_isProvenInfeasible(cbc) || (start && !*sol && Cbc_isProvenOptimal(cbc)))) {
         /* with a cutoff: nothing better than the start exists, so the start is optimal */
         res->status = start ? CKM_BK_OPTIMAL : CKM_BK_INFEASIBLE;
         if (start) {
@@ -96,12 +97,12 @@ static void read_outcome(Cbc_Model *cbc, const double *start, double start_obj, 
             res->objective = start_obj;
             res->bound = start_obj;
         }
-    } else if (Cbc_isAbandoned(cbc)) {
+    } else if (!cut_off && Cbc_isAbandoned(cbc)) {
         res->status = CKM_BK_FAILED;
     } else if (*sol) {
         res->status = CKM_BK_LIMIT_FEASIBLE;
     } else if (start) {
-        res->status = CKM_BK_LIMIT_FEASIBLE; /* time limit, nothing better: keep the start */
+        res->status = CKM_BK_LIMIT_FEASIBLE; /* limit or stop, nothing better: keep the start */
         *sol = start;
         res->objective = start_obj;
     } else {
@@ -159,27 +160,11 @@ ckm_error ckm_bk_mip(const ckm_lp *m, const ckm_bk_limits *lim, const double *st
         Cbc_setCutoff(cbc, start_obj + 1e-9 * (1.0 + fabs(start_obj)));
     stop_watch watch = {lim, 0, 0};
     Cbc_addCutCallback(cbc, poll_stop, "ckm_stop", &watch);
-    if (getenv("CKM_DBG")) fprintf(stderr, "cbc start %.3f\n", ckm_now());
     Cbc_solve(cbc);
-    if (getenv("CKM_DBG")) fprintf(stderr, "cbc end %.3f\n", ckm_now());
     res->nodes = Cbc_getNodeCount(cbc);
     const double *sol = NULL;
-    if (watch.fired) {
-        /* the search was cut off: CBC's verdict is void, keep the best point found */
-        sol = Cbc_bestSolution(cbc);
-        res->stopped = watch.requested;
-        if (sol) {
-            res->status = CKM_BK_LIMIT_FEASIBLE;
-        } else if (start) {
-            res->status = CKM_BK_LIMIT_FEASIBLE;
-            sol = start;
-            res->objective = start_obj;
-        } else {
-            res->status = CKM_BK_LIMIT_NONE;
-        }
-    } else {
-        read_outcome(cbc, start, start_obj, &sol, res);
-    }
+    res->stopped = watch.requested;
+    read_outcome(cbc, watch.fired, start, start_obj, &sol, res);
     if (sol && (res->status == CKM_BK_OPTIMAL || res->status == CKM_BK_LIMIT_FEASIBLE)) {
         memcpy(x, sol, (size_t)m->ncols * sizeof(double));
         if (sol != start) {

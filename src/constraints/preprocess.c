@@ -263,19 +263,11 @@ static bool build_groups(const ckm_problem *p, const size_t *rep, size_t *root_i
     r->scatter = 0.0;
     for (size_t i = 0; i < n; i++) {
         const double *m = r->mean + r->comp[i] * d;
-        if (!w) { /* summed term by term: the unweighted figures stay bit-identical */
-            for (size_t f = 0; f < d; f++) {
-                double diff = p->X[i * d + f] - m[f];
-                r->scatter += diff * diff;
-            }
-            continue;
-        }
-        double q = 0.0;
-        for (size_t f = 0; f < d; f++) {
+        double wi = w ? w[i] : 1.0;
+        for (size_t f = 0; f < d; f++) { /* term by term: w = 1 gives the unweighted bits */
             double diff = p->X[i * d + f] - m[f];
-            q += diff * diff;
+            r->scatter += wi * diff * diff;
         }
-        r->scatter += w[i] * q;
     }
     /* total scatter = within-group scatter + sum_t w_t ||m_t - overall mean||^2 */
     double *g = ckm_calloc_array(d, sizeof(double));

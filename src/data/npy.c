@@ -308,13 +308,12 @@ ckm_error ckm_npy_read_labels(const char *path, ckm_npy *a, int32_t *out, ckm_er
             uint64_t u = 0;
             for (size_t b = 0; b < a->elem; b++)
                 u |= (uint64_t)e[b] << (8 * b);
-            int64_t v;
+            if (a->kind == 'u' && u > (uint64_t)INT32_MAX)
+                return ckm_fail(err, CKM_ERR_PARSE, "%s: label %zu (0-based) is %llu: labels must be in [0, %d]", path,
+                                done + q, (unsigned long long)u, INT32_MAX);
+            int64_t v = (int64_t)u;
             if (a->kind == 'i' && a->elem < 8 && (u >> (8 * a->elem - 1)) & 1)
                 v = (int64_t)(u | ~((UINT64_C(1) << (8 * a->elem)) - 1)); /* sign-extend */
-            else
-                v = (int64_t)u;
-            if (a->kind == 'u' && a->elem == 8 && u > (uint64_t)INT32_MAX)
-                v = -1;
             if (v < 0 || v > INT32_MAX)
                 return ckm_fail(err, CKM_ERR_PARSE, "%s: label %zu (0-based) is %lld: labels must be in [0, %d]", path,
                                 done + q, (long long)v, INT32_MAX);

@@ -89,19 +89,11 @@ ckm_error ckm_sse_weighted(const double *X, const double *w, size_t n, size_t d,
         double s = 0.0;
         for (size_t i = 0; i < n; i++) {
             const double *x = X + i * d, *m = c + (size_t)labels[i] * d;
-            if (!w) { /* term by term, as before weights existed: same bits */
-                for (size_t f = 0; f < d; f++) {
-                    double t = x[f] - m[f];
-                    s += t * t;
-                }
-                continue;
-            }
-            double q = 0.0;
-            for (size_t f = 0; f < d; f++) {
+            double wi = w ? w[i] : 1.0;
+            for (size_t f = 0; f < d; f++) { /* term by term: w = 1 gives the unweighted bits */
                 double t = x[f] - m[f];
-                q += t * t;
+                s += wi * t * t;
             }
-            s += w[i] * q;
         }
         *sse = s;
     }
