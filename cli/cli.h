@@ -55,6 +55,9 @@ bool cli_label_column(const char *cmd, const char *v, ckm_read_options *ro);
 /* --weights FILE: one sample weight per line (finite, > 0), exactly n lines; EXIT_SOLVED or
  * the exit code after printing. */
 int cli_add_weights(const char *cmd, ckm_problem *p, const char *path);
+/* k rows of d values (CSV or .npy, detected by content) into *out; EXIT_SOLVED or the
+ * exit code of the (printed) error. */
+int cli_read_centers(const char *cmd, const char *path, size_t k, size_t d, ckm_dataset **out);
 
 /* Read a constraint file and add it to p; EXIT_SOLVED or the exit code after printing. */
 int cli_add_constraints(const char *cmd, ckm_problem *p, const char *path);

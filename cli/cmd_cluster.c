@@ -46,7 +46,7 @@ static void print_value(const char *name, double v, const ckm_result *gap_of)
     printf("\n");
 }
 
-enum { O_K, O_CONS, O_WEIGHTS, O_MIN, O_MAX, O_SIZES, O_BAL, O_ALGO, O_DIST, O_INIT, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
+enum { O_K, O_CONS, O_WEIGHTS, O_MIN, O_MAX, O_SIZES, O_BAL, O_ALGO, O_DIST, O_INIT, O_INIT_CENTERS, O_LLOYD, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
        O_CUTS, O_GAP, O_NODES, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
        O_STD, O_VERBOSE, O_QUIET, O_HELP, O_COUNT };
 
@@ -96,6 +96,8 @@ int cmd_cluster(int argc, char **argv)
         [O_ALGO] = {"algorithm", 'a', "NAME", "algorithm (list below)", NULL},
         [O_DIST] = {"distance", 0, "sqeuclidean|euclidean", "assignment distance of blpkm (default sqeuclidean; the other algorithms refuse euclidean; SSE is always reported)", NULL},
         [O_INIT] = {"init", 0, "default|random|kmeans++", "initial centers (default: random for blpkm, kmeans++ otherwise)", NULL},
+        [O_INIT_CENTERS] = {"init-centers", 0, "FILE", "start from these K centers (K rows of d values, CSV or .npy; data units) instead of seeding; one restart", NULL},
+        [O_LLOYD] = {"lloyd", 0, "auto|plain|bounds", "kmeans' nearest-center step: plain (every distance) or Yinyang bounds (same labels, fewer distances); default auto", NULL},
         [O_SEED] = {"seed", 's', "S", "random seed (same input + seed = same output)", NULL},
         [O_NINIT] = {"n-init", 0, "N", "restarts; the best SSE is kept", NULL},
         [O_MAXIT] = {"max-iter", 0, "N", "iterations per restart (0 = the algorithm's default)", NULL},
@@ -158,6 +160,20 @@ int cmd_cluster(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
+    if ((v = opts[O_LLOYD].value)) {
+        if (strcmp(v, "auto") == 0) s.lloyd = CKM_LLOYD_AUTO;
+        else if (strcmp(v, "plain") == 0) s.lloyd = CKM_LLOYD_PLAIN;
+        else if (strcmp(v, "bounds") == 0) s.lloyd = CKM_LLOYD_BOUNDS;
+        else {
+            fprintf(stderr, "ckm cluster: --lloyd: '%s' is not one of auto, plain, bounds\n", v);
+            return EXIT_USAGE;
+        }
+    }
+    if (opts[O_INIT_CENTERS].value && opts[O_STD].value) {
+        fprintf(stderr, "ckm cluster: --init-centers with --standardize: the centers' units would be ambiguous; "
+                        "standardize the data beforehand instead\n");
+        return EXIT_USAGE;
+    }
     if ((v = opts[O_SEED].value) && !cli_u64(cmd, "seed", v, &s.seed))
         return EXIT_USAGE;
     if ((v = opts[O_NINIT].value) && !cli_int(cmd, "n-init", v, 1, CLI_INT_MAX, &s.n_init))
@@ -209,10 +225,11 @@ int cmd_cluster(int argc, char **argv)
         s.verbosity = atoi(opts[O_VERBOSE].value); /* 1, 2 or 3 */
         s.log = log_stderr;
     }
-    const char *inputs[] = {data, opts[O_CONS].value, opts[O_SIZES].value, opts[O_WEIGHTS].value};
+    const char *inputs[] = {data, opts[O_CONS].value, opts[O_SIZES].value, opts[O_WEIGHTS].value,
+                            opts[O_INIT_CENTERS].value};
     const char *outputs[] = {opts[O_LABELS_OUT].value, opts[O_CENTERS_OUT].value, opts[O_REPORT].value};
     for (size_t i = 0; i < 3; i++)
-        if (!cli_output_ok(cmd, outputs[i], inputs, 4))
+        if (!cli_output_ok(cmd, outputs[i], inputs, 5))
             return EXIT_USAGE;
     for (size_t i = 0; i < 3; i++)
         for (size_t j = i + 1; j < 3; j++)
@@ -223,7 +240,7 @@ int cmd_cluster(int argc, char **argv)
 
     int code = EXIT_INTERNAL;
     ckm_err err = {CKM_OK, ""};
-    ckm_dataset *ds = NULL;
+    ckm_dataset *ds = NULL, *init = NULL;
     ckm_problem *p = NULL;
     ckm_result *res = NULL;
     char *json = NULL;
@@ -253,6 +270,11 @@ int cmd_cluster(int argc, char **argv)
         goto done;
     if (opts[O_WEIGHTS].value && (code = cli_add_weights(cmd, p, opts[O_WEIGHTS].value)) != EXIT_SOLVED)
         goto done;
+    if (opts[O_INIT_CENTERS].value) {
+        if ((code = cli_read_centers(cmd, opts[O_INIT_CENTERS].value, k, ds->d, &init)) != EXIT_SOLVED)
+            goto done;
+        s.init_centers = init->X;
+    }
     if (!cli_apply_sizes(cmd, p, opts[O_MIN].value, opts[O_MAX].value, opts[O_SIZES].value, opts[O_BAL].value)) {
         code = EXIT_USAGE;
         goto done;
@@ -338,6 +360,7 @@ done:
     ckm_free(json);
     ckm_result_free(res);
     ckm_problem_free(p);
+    ckm_dataset_free(init);
     ckm_dataset_free(ds);
     return code;
 }

@@ -265,6 +265,24 @@ int cli_add_weights(const char *cmd, ckm_problem *p, const char *path)
     return code;
 }
 
+int cli_read_centers(const char *cmd, const char *path, size_t k, size_t d, ckm_dataset **out)
+{
+    ckm_err err = {CKM_OK, ""};
+    ckm_read_options ro;
+    ckm_read_options_default(&ro);
+    ckm_error rc = ckm_dataset_read(path, &ro, out, &err);
+    if (rc != CKM_OK)
+        return cli_error(cmd, rc, &err);
+    if ((*out)->n != k || (*out)->d != d) {
+        fprintf(stderr, "ckm %s: %s: need %zu initial centers of %zu values each (k x d), found %zu row(s) of %zu\n",
+                cmd, path, k, d, (*out)->n, (*out)->d);
+        ckm_dataset_free(*out);
+        *out = NULL;
+        return EXIT_USAGE;
+    }
+    return EXIT_SOLVED;
+}
+
 int cli_add_constraints(const char *cmd, ckm_problem *p, const char *path)
 {
     ckm_err err = {CKM_OK, ""};

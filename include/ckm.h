@@ -42,7 +42,7 @@ extern "C" {
 #endif
 
 #define CKM_VERSION_MAJOR 0
-#define CKM_VERSION_MINOR 2
+#define CKM_VERSION_MINOR 3
 #define CKM_VERSION_PATCH 0
 
 /* ------------------------------------------------------------------------------------ */
@@ -357,6 +357,17 @@ typedef enum ckm_init {
     CKM_INIT_KMEANSPP     /* greedy k-means++ on the must-link groups (weights = sizes) */
 } ckm_init;
 
+/* How kmeans finds each point's nearest center. Both give the same labels from the same
+ * centers (see docs/formulations.md: bounds skip a center only when it is farther than the
+ * assigned one by more than the rounding of either computation). */
+typedef enum ckm_lloyd {
+    CKM_LLOYD_AUTO = 0, /* bounds when n k >= 2^16, else plain */
+    CKM_LLOYD_PLAIN,    /* every distance in every iteration (dgemm) */
+    CKM_LLOYD_BOUNDS    /* Yinyang bounds (Ding et al. 2015): after the first iteration only
+                           the distances the triangle inequality cannot rule out; memory
+                           n (8 + 4 max(1, k/10)) bytes */
+} ckm_lloyd;
+
 /* ABI policy (docs/abi.md): ckm_settings is caller-allocated, so its first member is its
  * size. ckm_settings_default() sets struct_size = sizeof(ckm_settings) of the header the
  * caller compiled against; the library reads only that many bytes and uses defaults for
@@ -410,10 +421,19 @@ typedef struct ckm_settings {
                                       should_stop had returned 1: a flag another thread (a
                                       signal handler, a foreign-language binding) sets
                                       without any callback; read atomically; default NULL */
+    /* --- 0.3.0 --- */
+    ckm_lloyd lloyd;       /* kmeans' assignment step; default CKM_LLOYD_AUTO */
+    const double *init_centers; /* k*d initial centers (row-major, finite; borrowed for the
+                                   call) used instead of seeding by every algorithm that
+                                   starts from centers (kmeans, sizeflow, blpkm, cop, bckm,
+                                   admm); then only one restart runs, whatever n_init,
+                                   since all would be the same, and sizeflow keeps the
+                                   given order of centers (center j starts cluster j and
+                                   its size bounds); default NULL = seeding by init */
 } ckm_settings;
 
-/* Size of the first versioned ckm_settings layout (0.2.0). */
-#define CKM_SETTINGS_SIZE_0_2 ((uint32_t)sizeof(ckm_settings))
+/* Size of the first versioned ckm_settings layout (0.2.0): up to `interrupt`. */
+#define CKM_SETTINGS_SIZE_0_2 ((uint32_t)offsetof(ckm_settings, lloyd))
 
 /* Fill s with the defaults documented above. */
 CKM_API void ckm_settings_default(ckm_settings *s);

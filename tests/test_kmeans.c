@@ -2,6 +2,10 @@
  * test_kmeans.c -- k-means against independent truth: brute-force optimum on tiny
  * instances (every labelling with k non-empty clusters enumerated), the Lloyd fixed-point
  * property of every returned labelling, iris's known optimum SSE 78.851, and determinism.
+ * The bounded Lloyd step (Yinyang) against the plain one: the same labels, iterations and
+ * SSE bits from the same seeds and from given initial centers, on shapes that stress it
+ * (many iterations, high d, exact ties on grid data, a large offset, weights, d = 1,
+ * thread counts, empty-cluster repairs).
  */
 #include "check.h"
 #include "oracle.h"
@@ -177,8 +181,131 @@ static void test_threads(void)
     free(X);
 }
 
+/* Plain and bounded Lloyd on problem p (n points) with settings tweaked by the caller:
+ * labels, SSE, iterations and restarts identical. */
+static void same_as_plain(const ckm_problem *p, size_t n, const ckm_settings *base, const char *what)
+{
+    ckm_result *r[2] = {NULL, NULL};
+    ckm_lloyd mode[2] = {CKM_LLOYD_PLAIN, CKM_LLOYD_BOUNDS};
+    ckm_err err = {CKM_OK, ""};
+    for (int v = 0; v < 2; v++) {
+        ckm_settings s = *base;
+        s.lloyd = mode[v];
+        CHECK(ckm_solve(p, &s, &r[v], &err) == CKM_OK);
+    }
+    bool same = r[0] && r[1] && memcmp(r[0]->labels, r[1]->labels, n * sizeof(int32_t)) == 0 &&
+                r[0]->sse == r[1]->sse && r[0]->iterations == r[1]->iterations &&
+                r[0]->restarts == r[1]->restarts;
+    if (!same)
+        fprintf(stderr, "bounded Lloyd differs from plain on %s\n", what);
+    CHECK(same);
+    ckm_result_free(r[0]);
+    ckm_result_free(r[1]);
+}
+
+static void test_bounds_same_labels(void)
+{
+    struct {
+        const char *what;
+        size_t n, d, k;
+        double spread, noise, offset;
+        int grid, weights;
+    } cases[] = {
+        {"overlapping 2-d blobs (many iterations)", 4000, 2, 10, 10.0, 3.0, 0.0, 0, 0},
+        {"50-d blobs, k = 40", 2000, 50, 40, 10.0, 2.0, 0.0, 0, 0},
+        {"integer grid (exact ties)", 3000, 3, 12, 0.0, 0.0, 0.0, 1, 0},
+        {"offset 1e6 (rounding margin)", 3000, 4, 20, 2.0, 1.0, 1e6, 0, 0},
+        {"weighted points", 3000, 5, 16, 10.0, 2.0, 0.0, 0, 1},
+        {"1-d, k = 30", 5000, 1, 30, 10.0, 2.0, 0.0, 0, 0},
+        {"k = 1", 500, 3, 1, 10.0, 1.0, 0.0, 0, 0},
+        {"k = n / 2 (repairs)", 600, 2, 300, 1.0, 1.0, 0.0, 1, 0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t n = cases[c].n, d = cases[c].d, k = cases[c].k;
+        double *X = malloc(n * d * sizeof *X), *C = malloc(k * d * sizeof *C), *w = malloc(n * sizeof *w);
+        if (!X || !C || !w) {
+            free(X), free(C), free(w);
+            continue;
+        }
+        sm_state = 1000 + c;
+        for (size_t q = 0; q < k * d; q++)
+            C[q] = cases[c].spread * (2.0 * unif() - 1.0);
+        for (size_t i = 0; i < n; i++) {
+            size_t j = (size_t)(unif() * (double)k);
+            for (size_t f = 0; f < d; f++)
+                X[i * d + f] = cases[c].grid ? floor(6.0 * unif())
+                                             : cases[c].offset + C[j * d + f] + cases[c].noise * (unif() - 0.5);
+            w[i] = 0.5 + unif();
+        }
+        ckm_problem *p = NULL;
+        ckm_err err = {CKM_OK, ""};
+        CHECK(ckm_problem_create(X, n, d, k, &p, &err) == CKM_OK);
+        if (p && cases[c].weights)
+            CHECK(ckm_problem_set_weights(p, w, &err) == CKM_OK);
+        ckm_settings s;
+        ckm_settings_default(&s);
+        s.seed = 11;
+        s.n_init = 3;
+        for (int threads = 1; p && threads <= 2; threads++) {
+            s.threads = threads;
+            s.tol = 0.0; /* to the fixed point */
+            same_as_plain(p, n, &s, cases[c].what);
+            s.tol = 1e-4;
+            s.init = CKM_INIT_RANDOM; /* far-off starts: the first steps refuse bounds */
+            same_as_plain(p, n, &s, cases[c].what);
+            s.init = CKM_INIT_DEFAULT;
+        }
+        ckm_problem_free(p);
+        free(X);
+        free(C);
+        free(w);
+    }
+}
+
+/* init_centers: one restart from exactly these centers (a Lloyd fixed point stays put,
+ * also when the data are shifted and scaled internally); non-finite centers refused. */
+static void test_init_centers(void)
+{
+    size_t n = 2000, d = 3, k = 6;
+    double *X = malloc(n * d * sizeof *X);
+    if (!X)
+        return;
+    sm_state = 4242;
+    for (size_t i = 0; i < n * d; i++)
+        X[i] = 3e7 + 5.0 * (double)((i / d) % k) + unif(); /* large offset: scale.c centers */
+    ckm_problem *p = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_problem_create(X, n, d, k, &p, &err) == CKM_OK);
+    ckm_settings s;
+    ckm_settings_default(&s);
+    s.tol = 0.0;
+    ckm_result *a = NULL, *b = NULL;
+    CHECK(p && ckm_solve(p, &s, &a, &err) == CKM_OK);
+    if (a) {
+        s.init_centers = a->centers;
+        s.n_init = 10;
+        CHECK(ckm_solve(p, &s, &b, &err) == CKM_OK);
+        CHECK(b && b->restarts == 1 && b->iterations == 1 &&
+              memcmp(a->labels, b->labels, n * sizeof(int32_t)) == 0);
+        CHECK(b && fabs(b->sse - a->sse) <= 1e-9 * a->sse);
+        double bad[18];
+        memcpy(bad, a->centers, sizeof bad);
+        bad[7] = NAN;
+        s.init_centers = bad;
+        ckm_result *c = NULL;
+        CHECK(ckm_solve(p, &s, &c, &err) == CKM_ERR_INVALID && c == NULL &&
+              strstr(err.message, "init_centers: center 2, feature 1") != NULL);
+    }
+    ckm_result_free(a);
+    ckm_result_free(b);
+    ckm_problem_free(p);
+    free(X);
+}
+
 int main(void)
 {
+    test_bounds_same_labels();
+    test_init_centers();
     test_threads();
     test_brute_force();
     test_iris();

@@ -161,11 +161,22 @@ class SolveOutcome:
         self.time = {name: getattr(r.time, name) for name, _ in _lib.Timings._fields_}
 
 
+INIT_CODES = {"auto": 0, "random": 1, "k-means++": 2}
+LLOYD_CODES = {"auto": 0, "plain": 1, "bounds": 2}
+
+
 def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, time_limit=0.0, gap=1e-4,
-          threads=0, verbose=0):
-    """Run ckm_solve on problem; returns a SolveOutcome. Ctrl-C raises KeyboardInterrupt."""
+          threads=0, verbose=0, init="auto", init_centers=None, lloyd="auto"):
+    """Run ckm_solve on problem; returns a SolveOutcome. Ctrl-C raises KeyboardInterrupt.
+
+    init: "auto" (the algorithm's own), "random" or "k-means++"; init_centers: a C-contiguous float64
+    (k, d) array to start from instead (one restart); lloyd: "auto", "plain" or "bounds" (kmeans)."""
     s = _lib.Settings()
     lib.ckm_settings_default(ctypes.byref(s))
+    s.init = INIT_CODES[init]
+    s.lloyd = LLOYD_CODES[lloyd]
+    if init_centers is not None:
+        s.init_centers = init_centers.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
     s.algorithm = algorithm.encode()
     s.seed = seed
     s.n_init = n_init
@@ -202,7 +213,7 @@ def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, 
                 box["rc"], box["err"] = rc, err
         except BaseException as exc:  # pragma: no cover - ctypes failures only
             box["exc"] = exc
-        box["callbacks"] = (log_cb, s, flag, problem)  # alive until the call has returned
+        box["callbacks"] = (log_cb, s, flag, problem, init_centers)  # alive until the call has returned
         done.set()
 
     th = threading.Thread(target=work, name="ckm-solve", daemon=True)

@@ -58,6 +58,9 @@ class Settings(ctypes.Structure):
         ("should_stop", STOP_FN),
         ("stop_user", c_void_p),
         ("interrupt", ctypes.POINTER(c_int)),
+        # 0.3.0
+        ("lloyd", c_int),
+        ("init_centers", ctypes.POINTER(c_double)),
     ]
 
 

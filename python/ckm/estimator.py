@@ -51,6 +51,9 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     size_min, size_max : int or n_clusters ints, default=None
         Bounds on the number of points of each cluster (sample weights do not change the count).
         Without any, every cluster must still be non-empty.
+    init : {"auto", "k-means++", "random"} or array of shape (n_clusters, n_features), default="auto"
+        Initial centers: "auto" is the algorithm's own choice (random points for blpkm as published,
+        k-means++ otherwise); an array is used as given (then one restart runs, as in scikit-learn).
     n_init : int, default=10
         Restarts (the best SSE is kept).
     max_iter : int or None, default=None
@@ -75,7 +78,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, n_clusters=8, *, algorithm="auto", must_link=None, cannot_link=None, size_min=None,
-                 size_max=None, n_init=10, max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, random_state=None,
+                 size_max=None, init="auto", n_init=10, max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, random_state=None,
                  n_jobs=None, verbose=0):
         self.n_clusters = n_clusters
         self.algorithm = algorithm
@@ -83,6 +86,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.cannot_link = cannot_link
         self.size_min = size_min
         self.size_max = size_max
+        self.init = init
         self.n_init = n_init
         self.max_iter = max_iter
         self.tol = tol
@@ -106,6 +110,8 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
             v = getattr(self, name)
             if not isinstance(v, numbers.Integral) or v < 1:
                 raise ValueError("%s=%r must be an integer >= 1" % (name, v))
+        if isinstance(self.init, str) and self.init not in ("auto", "k-means++", "random"):
+            raise ValueError("init=%r must be 'auto', 'k-means++', 'random' or an array of initial centers" % (self.init,))
         if self.max_iter is not None and (not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1):
             raise ValueError("max_iter=%r must be None or an integer >= 1" % (self.max_iter,))
         if not isinstance(self.tol, numbers.Real) or not self.tol >= 0:
@@ -143,13 +149,22 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
                 i = int(np.argmax(sample_weight <= 0))
                 raise ValueError("sample_weight[%d] = %g: weights must be > 0 (a zero-weight row would still count "
                                  "in size bounds and pairs; drop the row instead)" % (i, sample_weight[i]))
+        centers = None
+        if not isinstance(self.init, str):
+            centers = np.ascontiguousarray(np.asarray(self.init, dtype=np.float64))
+            if centers.shape != (self.n_clusters, X.shape[1]):
+                raise ValueError("init: the array of initial centers has shape %r, expected (n_clusters, n_features) = "
+                                 "(%d, %d)" % (centers.shape, self.n_clusters, X.shape[1]))
+            if not np.all(np.isfinite(centers)):
+                raise ValueError("init: the initial centers contain NaN or infinity")
         problem = Problem(X, self.n_clusters, self.must_link, self.cannot_link, self.size_min, self.size_max,
                           sample_weight)
         try:
             algo = self._algorithm_for(problem)
             out = solve(problem, algo, seed=self._seed(), n_init=self.n_init, max_iter=self.max_iter or 0,
                         tol=float(self.tol), time_limit=float(self.time_limit or 0.0), gap=float(self.gap),
-                        threads=0 if self.n_jobs in (None, -1) else int(self.n_jobs), verbose=self.verbose)
+                        threads=0 if self.n_jobs in (None, -1) else int(self.n_jobs), verbose=self.verbose,
+                        init=self.init if isinstance(self.init, str) else "auto", init_centers=centers)
         finally:
             problem.close()
         self.status_ = out.status

@@ -75,6 +75,29 @@ def test_labels_equal_the_cli(iris, tmp_path, args):
     assert honours(km.labels_, ml, cl, 50 if args.get("balanced") else None, 50 if args.get("balanced") else None)
 
 
+def test_init_centers_equal_the_cli(iris, tmp_path):
+    """An array init runs one restart from exactly those centers, as ckm cluster --init-centers does; both Lloyd
+    variants give the same labels."""
+    X, _ = iris
+    centers = X[[0, 60, 120]] + 0.25
+    path = tmp_path / "init.csv"
+    np.savetxt(path, centers, delimiter=",")
+    out = tmp_path / "labels.txt"
+    subprocess.run([_cli(), "cluster", os.path.join(ROOT, "data", "iris.csv"), "-k", "3", "--init-centers", str(path),
+                    "--labels-out", str(out)], check=True, capture_output=True)
+    km = ConstrainedKMeans(3, init=centers, n_init=10).fit(X)
+    np.testing.assert_array_equal(km.labels_, np.loadtxt(out, dtype=np.int64))
+    assert km.stats_["restarts"] == 1
+    problem = ckm._core.Problem(X, 3)
+    try:
+        a = ckm._core.solve(problem, init_centers=np.ascontiguousarray(centers), lloyd="plain")
+        b = ckm._core.solve(problem, init_centers=np.ascontiguousarray(centers), lloyd="bounds")
+    finally:
+        problem.close()
+    np.testing.assert_array_equal(a.labels, b.labels)
+    np.testing.assert_array_equal(a.labels, km.labels_)
+
+
 @pytest.mark.parametrize("algorithm", ["auto", "blpkm", "cop", "bckm", "admm", "ipc", "exact"])
 def test_every_constraint_honoured(iris, algorithm):
     X, y = iris
@@ -140,6 +163,9 @@ def test_infeasible_raises_with_reason(iris):
     (dict(algorithm="nope"), None, "algorithm"),
     (dict(n_clusters=0), None, "n_clusters"),
     (dict(n_clusters=151), None, "n_samples=150 should be >= n_clusters=151"),
+    (dict(init="kmeans"), None, "init="),
+    (dict(init=np.zeros((2, 4))), None, r"shape \(2, 4\), expected"),
+    (dict(init=np.full((3, 4), np.nan)), None, "NaN"),
 ])
 def test_invalid_input_raises_value_error(iris, kwargs, X_fix, match):
     X, _ = iris

@@ -76,10 +76,10 @@ ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
         ckm_rng rng;
         ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
         ckm_init init = set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP;
-        ckm_seed_centers(&seeder, init, &rng, C);
+        ckm_seed_start(ctx, &seeder, init, &rng, C);
         if (init == CKM_INIT_KMEANSPP)
             ckm_group_lloyd(r, C, wsum, start);
-        if ((rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
+        if (!ctx->init_centers && (rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
             goto done;
         ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);
         ckm_assign_result ar;

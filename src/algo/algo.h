@@ -34,6 +34,8 @@ typedef struct ckm_context {
     double deadline; /* absolute ckm_now() value, or INFINITY */
     ckm_counters *count; /* the solve's counters (never NULL inside a solve) */
     pthread_mutex_t *log_lock; /* serialises settings.log across the solve's threads, or NULL */
+    const double *init_centers; /* settings.init_centers in the algorithms' coordinates
+                                   (scale.c), or NULL */
 } ckm_context;
 
 /* Add n to counter c of the run (ctx may be NULL: internal callers without a run). */

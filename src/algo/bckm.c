@@ -133,10 +133,10 @@ ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
     for (int rs = 0; rs < set->n_init && !stopped; rs++) {
         ckm_rng rng;
         ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
-        ckm_seed_centers(&w.seeder, set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP, &rng, w.C);
+        ckm_seed_start(ctx, &w.seeder, set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP, &rng, w.C);
         ckm_group_lloyd(r, w.C, w.wsum, w.lab); /* S(0): may violate constraints; only a start */
         if (r->has_sizes) { /* match the k-means clusters to the size slots, then relabel */
-            if ((rc = ckm_order_centers_by_size(r, w.C, err)) != CKM_OK)
+            if (!ctx->init_centers && (rc = ckm_order_centers_by_size(r, w.C, err)) != CKM_OK)
                 goto done;
             ckm_group_lloyd(r, w.C, w.wsum, w.lab);
         }

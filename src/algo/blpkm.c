@@ -58,8 +58,8 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
     for (int rs = 0; rs < set->n_init && !stopped; rs++) {
         ckm_rng rng;
         ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
-        ckm_seed_centers(&seeder, init, &rng, C);
-        if ((rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
+        ckm_seed_start(ctx, &seeder, init, &rng, C);
+        if (!ctx->init_centers && (rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
             goto done;
         ckm_lloyd_stats st;
         if ((rc = ckm_exact_lloyd(ctx, &asg, r, set->distance, max_iter, "blpkm", rs, C, wsum, cost, cur, kept, &st,

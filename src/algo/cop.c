@@ -103,7 +103,7 @@ ckm_error ckm_algo_cop(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_ou
     for (int rs = 0; rs < set->n_init && !stopped; rs++) {
         ckm_rng rng;
         ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
-        ckm_seed_centers(&seeder, init, &rng, C);
+        ckm_seed_start(ctx, &seeder, init, &rng, C);
         for (size_t t = 0; t < s; t++)
             prev[t] = -1;
         bool ok = true;

@@ -88,7 +88,7 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
     double t0 = ckm_now();
     /* a time limit that left time (work skipped as too long) is used up; else the grace */
     double until = out->status == CKM_STATUS_INTERRUPTED ? t0 + CKM_GRACE_S : fmax(ctx->deadline, t0 + CKM_GRACE_S);
-    ckm_context grace = {&s, ctx->start, until, ctx->count, ctx->log_lock};
+    ckm_context grace = {&s, ctx->start, until, ctx->count, ctx->log_lock, ctx->init_centers};
     size_t k = r->k, d = r->d;
     ckm_assign asg;
     memset(&asg, 0, sizeof asg);

@@ -33,20 +33,51 @@ typedef struct km_ws {
     size_t *count;
     ckm_nearest_ws near;
     ckm_seeder seeder;
+    bool bounded;        /* Yinyang steps */
+    bool stale, grouped; /* the bounds must be rebuilt; the centers are grouped (restart) */
+    bool plain_pass;     /* the last assignment was a plain pass (dist holds distances) */
+    size_t last_changed;
+    int threads;
+    double *partial;     /* chunks * k * (d + 1): per-chunk sums and masses */
+    ckm_yinyang yy;
 } km_ws;
 
 
-/* Assignment step with empty-cluster repair. Returns the number of labels changed. */
+/* Assignment step (plain: every distance by dgemm; bounded: Yinyang, the same labels) with
+ * empty-cluster repair. Returns the number of labels changed. */
 static size_t assign(km_ws *ws)
 {
     size_t s = ws->s, k = ws->k;
-    ckm_nearest(ws->Y, ws->ynorm, s, ws->C, &ws->near, ws->lab, ws->dist);
+    /* bounded: the first pass of a restart builds the bounds; a step the bounds would not
+       pay for, and the passes after it while more than 5% of the labels change, are plain
+       passes (cheaper than rebuilding bounds that soon go stale); then the bounds are
+       rebuilt. Every variant gives the plain labels. */
+    bool plain = !ws->bounded;
+    if (ws->bounded && ws->stale && ws->grouped && ws->last_changed * 20 > s && ws->d < 32)
+        plain = true;
+    else if (ws->bounded && ws->stale) {
+        if (!ws->grouped)
+            ckm_yinyang_group(&ws->yy, ws->C);
+        ws->grouped = true;
+        ckm_yinyang_reset(&ws->yy, ws->Y, ws->ynorm, ws->C, &ws->near, ws->lab, false);
+        ws->stale = false;
+    } else if (ws->bounded && /* update() left the previous centers in Cnew */
+               !ckm_yinyang_step(&ws->yy, ws->Y, ws->ynorm, ws->Cnew, ws->C, ws->lab)) {
+        plain = true;
+        ws->stale = true;
+    }
+    if (plain)
+        ckm_nearest(ws->Y, ws->ynorm, s, ws->C, &ws->near, ws->lab, ws->dist);
     memset(ws->count, 0, k * sizeof(size_t));
     for (size_t t = 0; t < s; t++)
         ws->count[ws->lab[t]]++;
+    bool repaired = false;
     for (size_t j = 0; j < k; j++) {
         if (ws->count[j] > 0)
             continue;
+        if (!plain && !repaired) /* O(s d), not a full pass; rounded otherwise than dgemm */
+            ckm_yinyang_assigned(ws->Y, ws->ynorm, s, ws->d, ws->C, ws->lab, ws->dist);
+        repaired = true;
         double far = -1.0;
         size_t at = SIZE_MAX;
         for (size_t t = 0; t < s; t++)
@@ -56,55 +87,85 @@ static size_t assign(km_ws *ws)
             }
         if (at == SIZE_MAX)
             break; /* fewer points than clusters: cannot happen when s >= k */
-        ws->count[ws->lab[at]]--;
+        size_t from = (size_t)ws->lab[at];
+        ws->count[from]--;
         ws->lab[at] = (int32_t)j;
         ws->count[j] = 1;
         ws->dist[at] = 0.0;
+        if (!ws->stale)
+            ckm_yinyang_jump(&ws->yy, j, sqrt(ckm_sqdist(ws->C + j * ws->d, ws->Y + at * ws->d, ws->d)), at, from);
         memcpy(ws->C + j * ws->d, ws->Y + at * ws->d, ws->d * sizeof(double));
     }
     size_t changed = 0;
     for (size_t t = 0; t < s; t++)
         changed += ws->lab[t] != ws->prev[t];
     memcpy(ws->prev, ws->lab, s * sizeof(int32_t));
+    ws->last_changed = changed;
+    ws->plain_pass = plain;
     return changed;
 }
 
-/* Weighted sums of the points of the clusters j with j % threads == tid: every cluster's
- * sum is accumulated in point order by one thread, so the result does not depend on the
- * thread count. */
-static void accumulate(void *ctx, size_t t0, size_t t1, int tid)
+/* sum_t w_t ||y_t - c_l(t)||^2 against the centers the labels were assigned to (an upper
+ * bound through the Yinyang upper bounds when bounded) */
+static double assigned_cost(const km_ws *ws)
 {
+    double f = 0.0;
+    for (size_t t = 0; t < ws->s; t++)
+        f += ws->w[t] * (ws->plain_pass ? ws->dist[t] : (ws->yy.ub[t] + ws->yy.cum[ws->lab[t]]) * (ws->yy.ub[t] + ws->yy.cum[ws->lab[t]]));
+    return f;
+}
+
+/* Weighted sums per chunk of SUM_CHUNK consecutive points (more for s > 128 SUM_CHUNK, so
+ * at most 128 chunks), each summed in point order, then added up in chunk order: the
+ * result depends on s only, never on the thread count, and with one chunk (s <= 65536)
+ * it is the plain sequential sum. Threads take contiguous runs of chunks and read the
+ * points once, in order. */
+#define SUM_CHUNK ((size_t)65536)
+
+static size_t chunk_len(size_t s)
+{
+    size_t c = (s + 127) / 128;
+    return c > SUM_CHUNK ? c : SUM_CHUNK;
+}
+
+static void accumulate(void *ctx, size_t c0, size_t c1, int tid)
+{
+    (void)tid;
     km_ws *ws = ctx;
-    (void)t0;
-    (void)t1;
-    size_t d = ws->d, T = (size_t)ws->near.threads;
-    for (size_t t = 0; t < ws->s; t++) {
-        size_t j = (size_t)ws->lab[t];
-        if (j % T != (size_t)tid)
-            continue;
-        double w = ws->w[t];
-        const double *y = ws->Y + t * d;
-        double *c = ws->Cnew + j * d;
-        for (size_t f = 0; f < d; f++)
-            c[f] += w * y[f];
-        ws->wsum[j] += w;
+    size_t d = ws->d, k = ws->k, B = chunk_len(ws->s);
+    for (size_t c = c0; c < c1; c++) {
+        double *P = ws->partial + c * k * (d + 1), *W = P + k * d;
+        memset(P, 0, k * (d + 1) * sizeof(double));
+        size_t end = (c + 1) * B < ws->s ? (c + 1) * B : ws->s;
+        for (size_t t = c * B; t < end; t++) {
+            size_t j = (size_t)ws->lab[t];
+            double w = ws->w[t];
+            const double *y = ws->Y + t * d;
+            double *p = P + j * d;
+            for (size_t f = 0; f < d; f++)
+                p[f] += w * y[f];
+            W[j] += w;
+        }
     }
 }
 
 /* Cnew = weighted means of the current labels; returns sum_j ||Cnew_j - C_j||^2. */
 static double update(km_ws *ws)
 {
-    size_t d = ws->d, k = ws->k;
+    size_t d = ws->d, k = ws->k, chunks = (ws->s + chunk_len(ws->s) - 1) / chunk_len(ws->s);
+    int T = ws->threads;
+    if (T > 1 && chunks > 1)
+        ckm_parallel_for(T, chunks, accumulate, ws);
+    else
+        accumulate(ws, 0, chunks, 0);
     memset(ws->Cnew, 0, k * d * sizeof(double));
     memset(ws->wsum, 0, k * sizeof(double));
-    int T = ws->near.threads;
-    if (T > 1 && ws->s >= 4096)
-        ckm_parallel_for(T, (size_t)T, accumulate, ws);
-    else {
-        int saved = ws->near.threads;
-        ws->near.threads = 1;
-        accumulate(ws, 0, 1, 0);
-        ws->near.threads = saved;
+    for (size_t c = 0; c < chunks; c++) {
+        const double *P = ws->partial + c * k * (d + 1), *W = P + k * d;
+        for (size_t q = 0; q < k * d; q++)
+            ws->Cnew[q] += P[q];
+        for (size_t j = 0; j < k; j++)
+            ws->wsum[j] += W[j];
     }
     double shift = 0.0;
     for (size_t j = 0; j < k; j++) {
@@ -139,12 +200,14 @@ static void ws_free(km_ws *ws)
     free(ws->C);
     free(ws->Cnew);
     free(ws->wsum);
+    free(ws->partial);
     free(ws->dist);
     ckm_seeder_free(&ws->seeder);
     free(ws->lab);
     free(ws->prev);
     free(ws->count);
     ckm_nearest_ws_free(&ws->near);
+    ckm_yinyang_free(&ws->yy);
 }
 
 ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
@@ -181,13 +244,20 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
     ws.lab = ckm_alloc_array(s, sizeof(int32_t));
     ws.prev = ckm_alloc_array(s, sizeof(int32_t));
     ws.count = ckm_alloc_array(k, sizeof(size_t));
+    size_t chunks = (s + chunk_len(s) - 1) / chunk_len(s), kd1;
+    ws.partial = ckm_mul_ok(k, d + 1, &kd1) && ckm_mul_ok(kd1, chunks, &kd1) ? ckm_alloc_array(kd1, sizeof(double)) : NULL;
+    ws.threads = ckm_thread_count(set->threads);
     ckm_error rc = CKM_OK;
-    if (!ynorm || !w || !ws.C || !ws.Cnew || !ws.wsum || !ws.dist || !ws.lab || !ws.prev || !ws.count) {
+    if (!ynorm || !w || !ws.C || !ws.Cnew || !ws.wsum || !ws.dist || !ws.lab || !ws.prev || !ws.count || !ws.partial) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "k-means: out of memory (s = %zu, k = %zu, d = %zu)", s, k, d);
         goto done;
     }
     if ((rc = ckm_nearest_ws_init(&ws.near, k, d, set->threads, err)) != CKM_OK ||
         (rc = ckm_seeder_init(&ws.seeder, r, set->threads, err)) != CKM_OK)
+        goto done;
+    ws.bounded = set->lloyd == CKM_LLOYD_BOUNDS || (set->lloyd == CKM_LLOYD_AUTO && (double)s * (double)k >= 65536.0);
+    if (ws.bounded &&
+        (rc = ckm_yinyang_init(&ws.yy, s, d, k, ckm_yinyang_groups_for(k), set->threads, err)) != CKM_OK)
         goto done;
     /* tolerance scale: mean over features of the weighted variance of the super-points */
     double wtot = 0.0, var = 0.0;
@@ -219,10 +289,12 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
     for (int rs = 0; rs < set->n_init && !stopped; rs++) {
         ckm_rng rng;
         ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
-        ckm_seed_centers(&ws.seeder, set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP,
+        ckm_seed_start(ctx, &ws.seeder, set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP,
                          &rng, ws.C);
         for (size_t t = 0; t < s; t++)
             ws.prev[t] = -1;
+        ws.stale = true;
+        ws.grouped = false;
         int it = 0;
         bool have = false;
         for (; it < max_iter; it++) {
@@ -235,14 +307,13 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
             if (changed == 0)
                 break;
             double shift = update(&ws);
-            ckm_ctx_log(ctx, 2, "kmeans restart %d iter %d: %zu labels changed, center shift %.3g",
-                        rs + 1, it + 1, changed, shift);
+            ckm_ctx_log(ctx, 2, "kmeans restart %d iter %d: %zu labels changed, center shift %.3g, %.3g%% of the distances measured",
+                        rs + 1, it + 1, changed, shift,
+                        ws.plain_pass ? 100.0 : 100.0 * (double)ws.yy.measured / ((double)s * (double)k));
             if (set->verbosity == 1 && set->log && ckm_now() - last_log >= 1.0) {
                 /* SSE of these labels against the centers they were assigned to: an upper
                    bound on the SSE after this update */
-                double f = r->scatter;
-                for (size_t t = 0; t < s; t++)
-                    f += ws.w[t] * ws.dist[t];
+                double f = r->scatter + assigned_cost(&ws);
                 ckm_ctx_log(ctx, 1, "kmeans restart %d/%d iter %d: SSE <= %.10g, %zu labels changed (%.1f s)",
                             rs + 1, set->n_init, it + 1, f, changed, ckm_now() - ctx->start);
                 last_log = ckm_now();

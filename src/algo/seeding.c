@@ -14,6 +14,7 @@
 #include "seeding.h"
 #include "centers.h"
 #include "core.h"
+#include "algo.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -167,6 +168,14 @@ static void seed_random(ckm_seeder *ws, ckm_rng *rng, double *C)
         ws->pick[c] = i;
         memcpy(C + c * d, r->X + i * d, d * sizeof(double));
     }
+}
+
+void ckm_seed_start(const ckm_context *ctx, ckm_seeder *ws, ckm_init init, ckm_rng *rng, double *C)
+{
+    if (ctx->init_centers)
+        memcpy(C, ctx->init_centers, ws->k * ws->d * sizeof(double));
+    else
+        ckm_seed_centers(ws, init, rng, C);
 }
 
 void ckm_seed_centers(ckm_seeder *ws, ckm_init init, ckm_rng *rng, double *C)

@@ -21,5 +21,9 @@ ckm_error ckm_seeder_init(ckm_seeder *ws, const ckm_reduced *r, int threads, ckm
 void ckm_seeder_free(ckm_seeder *ws);
 /* C (k*d) = initial centers; init RANDOM or KMEANSPP (DEFAULT means KMEANSPP). */
 void ckm_seed_centers(ckm_seeder *ws, ckm_init init, ckm_rng *rng, double *C);
+struct ckm_context;
+/* The starting centers of a restart: the caller's (ctx->init_centers) when given, else
+ * ckm_seed_centers. */
+void ckm_seed_start(const struct ckm_context *ctx, ckm_seeder *ws, ckm_init init, ckm_rng *rng, double *C);
 
 #endif

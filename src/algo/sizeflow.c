@@ -61,8 +61,8 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
     for (int rs = 0; rs < set->n_init && !stopped; rs++) {
         ckm_rng rng;
         ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
-        ckm_seed_centers(&seeder, init, &rng, C);
-        if ((rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
+        ckm_seed_start(ctx, &seeder, init, &rng, C);
+        if (!ctx->init_centers && (rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
             goto done;
         memset(price, 0, k * sizeof(double));
         bool have = false;

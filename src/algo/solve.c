@@ -82,6 +82,8 @@ static ckm_error validate_settings(const ckm_settings *s, const ckm_algo **algo,
         return ckm_fail(err, CKM_ERR_INVALID, "gap = %g: need a relative tolerance in [0, 1)", s->gap);
     if (s->node_limit < 0)
         return ckm_fail(err, CKM_ERR_INVALID, "node_limit = %d: need >= 0 (0 = no limit)", s->node_limit);
+    if (s->lloyd != CKM_LLOYD_AUTO && s->lloyd != CKM_LLOYD_PLAIN && s->lloyd != CKM_LLOYD_BOUNDS)
+        return ckm_fail(err, CKM_ERR_INVALID, "lloyd = %d is not a ckm_lloyd", (int)s->lloyd);
     if (s->threads < 0 || s->threads > CKM_MAX_THREADS)
         return ckm_fail(err, CKM_ERR_INVALID, "threads = %d: need 0 (the available cores) to %d", s->threads,
                         CKM_MAX_THREADS);
@@ -165,6 +167,24 @@ static void copy_stats(const ckm_counters *c, ckm_stats *st)
         *dst[i] = atomic_load(&c->v[i]);
 }
 
+/* settings.init_centers checked (finite) and mapped to the algorithms' coordinates. */
+static ckm_error given_centers(const double *C, const ckm_problem *p, const ckm_scaled *sc, double **out,
+                               ckm_err *err)
+{
+    size_t kd = p->k * p->d;
+    for (size_t q = 0; q < kd; q++)
+        if (!isfinite(C[q]))
+            return ckm_fail(err, CKM_ERR_INVALID, "init_centers: center %zu, feature %zu is %g (need finite values)",
+                            q / p->d, q % p->d, C[q]);
+    double *own = ckm_alloc_array(kd, sizeof(double));
+    if (!own)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    for (size_t q = 0; q < kd; q++)
+        own[q] = ckm_scaled_active(sc) ? ldexp(sc->center ? C[q] - sc->mu[q % p->d] : C[q], -sc->e) : C[q];
+    *out = own;
+    return CKM_OK;
+}
+
 ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_result **out, ckm_err *err)
 {
     *out = NULL;
@@ -174,6 +194,8 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
         return rc;
     const ckm_settings *s_in = &s_full;
     stop_chain chain = {s_full.interrupt, s_full.should_stop, s_full.stop_user};
+    if (s_full.init_centers)
+        s_full.n_init = 1; /* restarts from the same centers would repeat each other */
     if (s_full.interrupt) {
         s_full.should_stop = chained_stop;
         s_full.stop_user = &chain;
@@ -185,7 +207,7 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
     ckm_counters counters;
     ckm_counters_init(&counters);
     pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
-    ckm_context ctx = {s_in, ckm_now(), INFINITY, &counters, &log_lock};
+    ckm_context ctx = {s_in, ckm_now(), INFINITY, &counters, &log_lock, NULL};
     if (s_in->time_limit_s > 0.0)
         ctx.deadline = ctx.start + s_in->time_limit_s;
 
@@ -210,12 +232,16 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
     memset(&ao, 0, sizeof ao);
     ao.root_gap = NAN;
     ckm_check_report *chk = NULL;
+    double *init_centers = NULL;
     /* the algorithms work on data scaled by 2^-e (scale.c): same labels, no overflow */
     struct ckm_problem scaled = *p;
     ckm_scaled sc;
     if ((rc = ckm_scaled_init(&sc, p->X, p->n, p->d, err)) != CKM_OK)
         goto fail;
     scaled.X = sc.X; /* read only: the reduced problem borrows it */
+    if (s_in->init_centers && (rc = given_centers(s_in->init_centers, p, &sc, &init_centers, err)) != CKM_OK)
+        goto fail;
+    ctx.init_centers = init_centers;
     const ckm_problem *pw = &scaled;
     rc = ckm_reduce(pw, &r, &infeasible, res->message, sizeof res->message, err);
     res->time.preprocess_s = ckm_now() - ctx.start;
@@ -319,6 +345,7 @@ finish:
     ckm_check_report_free(chk);
     ckm_reduced_free(r);
     free(ao.labels);
+    free(init_centers);
     ckm_scaled_free(&sc);
     *out = res;
     return CKM_OK;
@@ -326,6 +353,7 @@ fail:
     ckm_check_report_free(chk);
     ckm_reduced_free(r);
     free(ao.labels);
+    free(init_centers);
     ckm_scaled_free(&sc);
     ckm_result_free(res);
     return rc;

@@ -26,7 +26,8 @@ typedef struct ckm_reduced {
     double *mass;         /* s: sum of the members' sample weights (= weight when unweighted) */
     double total_mass;    /* sum_t mass[t] (= n when unweighted) */
     const double *w;      /* n sample weights (borrowed from the problem), or NULL */
-    double *mean;         /* s*d */
+    const double *mean;   /* s*d: mean_own, or X itself when every group is one point */
+    double *mean_own;
     double scatter;       /* sum_t q_t: the constant part of the SSE */
     double tss;           /* total scatter sum_i ||x_i - mean of all points||^2: the SSE of
                              k = 1, an upper bound on the SSE of every labelling; the unit of

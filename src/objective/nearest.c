@@ -55,6 +55,8 @@ typedef struct near_job {
     ckm_nearest_ws *ws;
     int32_t *label;
     double *dist;
+    ckm_nearest_row_fn row;
+    void *row_ctx;
 } near_job;
 
 /* Blocks [b0, b1): block b holds rows [b * block, min(m, (b + 1) * block)). */
@@ -83,15 +85,25 @@ static void near_range(void *ctx, size_t b0, size_t b1, int tid)
                 }
             }
             double dd = j->ynorm[r0 + r] + best;
-            j->label[r0 + r] = (int32_t)bj;
+            if (j->label)
+                j->label[r0 + r] = (int32_t)bj;
             if (j->dist)
                 j->dist[r0 + r] = dd > 0.0 ? dd : 0.0;
+            if (j->row)
+                j->row(j->row_ctx, r0 + r, g, bj, tid);
         }
     }
 }
 
 void ckm_nearest(const double *Y, const double *ynorm, size_t m, const double *C,
                  ckm_nearest_ws *ws, int32_t *label, double *dist)
+{
+    ckm_nearest_rows(Y, ynorm, m, C, ws, label, dist, NULL, NULL);
+}
+
+void ckm_nearest_rows(const double *Y, const double *ynorm, size_t m, const double *C,
+                      ckm_nearest_ws *ws, int32_t *label, double *dist, ckm_nearest_row_fn row,
+                      void *row_ctx)
 {
     size_t k = ws->k, d = ws->d;
     for (size_t c = 0; c < k; c++) {
@@ -100,7 +112,7 @@ void ckm_nearest(const double *Y, const double *ynorm, size_t m, const double *C
             s += C[c * d + f] * C[c * d + f];
         ws->cnorm[c] = s;
     }
-    near_job job = {m, Y, ynorm, C, ws, label, dist};
+    near_job job = {m, Y, ynorm, C, ws, label, dist, row, row_ctx};
     /* threads take whole blocks, so every row sees the same block layout (and the same
        dgemm call shape) whatever the thread count */
     size_t nblocks = (m + ws->block - 1) / ws->block;

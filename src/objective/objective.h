@@ -35,6 +35,67 @@ void ckm_nearest_ws_free(ckm_nearest_ws *ws);
 void ckm_nearest(const double *Y, const double *ynorm, size_t m, const double *C,
                  ckm_nearest_ws *ws, int32_t *label, double *dist);
 
+/* ckm_nearest with a hook: row(row_ctx, i, g, j, tid) is called for every row i after its
+ * argmin j, with g[c] = y_i . c_c (k entries, valid during the call; ws->cnorm holds
+ * ||c_c||^2, so ||y_i||^2 + ws->cnorm[c] - 2 g[c] is the squared distance exactly as
+ * ckm_nearest computes it); tid < ws->threads names the calling thread. label and dist
+ * may be NULL. */
+typedef void (*ckm_nearest_row_fn)(void *ctx, size_t i, const double *g, size_t j, int tid);
+void ckm_nearest_rows(const double *Y, const double *ynorm, size_t m, const double *C,
+                      ckm_nearest_ws *ws, int32_t *label, double *dist, ckm_nearest_row_fn row,
+                      void *row_ctx);
+
+/* Lloyd's assignment step with Yinyang bounds (yinyang.c): the labels ckm_nearest would
+ * give, measuring few distances once the centers settle. */
+typedef struct ckm_yinyang {
+    size_t s, d, k, t;  /* points, dimension, centers, center groups */
+    int threads;
+    size_t *group;      /* k: group of each center */
+    size_t *gstart;     /* t + 1: centers of group g are gmem[gstart[g] .. gstart[g+1]) */
+    size_t *gmem;       /* k */
+    size_t *pos;        /* k: position of center c in gmem */
+    double *ub;         /* s: upper bound on the distance to the assigned center, minus
+                           cum[assigned] */
+    float *lb;          /* s * t: lower bound per group (excluding the assigned center),
+                           plus gcum[group], rounded down */
+    double *drift, *gdrift, *cnorm; /* k, t, k: the last step's */
+    double *cum, *gcum; /* k, t: drifts summed since the last reset */
+    float *glb;         /* s: min_g of the lower bounds, plus allcum, rounded down */
+    double allcum;      /* largest group drift summed since the last reset */
+    double *scratch;    /* threads * 3t */
+    size_t *sidx;       /* threads * 3t */
+    size_t *tcount;     /* threads * 2: labels changed, distances measured */
+    double ymax, margin;
+    size_t measured;    /* distances measured by the last reset or step */
+} ckm_yinyang;
+
+/* The group count the paper recommends for k centers: max(1, k / 10). */
+size_t ckm_yinyang_groups_for(size_t k);
+/* t groups (1 <= t <= k; others mean 1); threads as for ckm_nearest_ws_init. */
+ckm_error ckm_yinyang_init(ckm_yinyang *yy, size_t s, size_t d, size_t k, size_t t, int threads,
+                           ckm_err *err);
+void ckm_yinyang_free(ckm_yinyang *yy);
+/* Group the centers C (k*d); call once per run before the first reset. */
+void ckm_yinyang_group(ckm_yinyang *yy, const double *C);
+/* Exact bounds for the centers C from a full dgemm pass (ckm_nearest_rows): the labels
+ * become ckm_nearest's argmin, or are kept when keep_labels. */
+void ckm_yinyang_reset(ckm_yinyang *yy, const double *Y, const double *ynorm, const double *C,
+                       ckm_nearest_ws *near, int32_t *labels, bool keep_labels);
+/* The centers moved from Cold to C: update the bounds and relabel (the argmin over C);
+ * true. false (and nothing changed but the bounds, now unusable) when the bounds would
+ * rule out less than 90% of the distances (estimated on a sample): a full pass is
+ * cheaper then. */
+bool ckm_yinyang_step(ckm_yinyang *yy, const double *Y, const double *ynorm, const double *Cold,
+                      const double *C, int32_t *labels);
+
+/* Center j jumped by `jump` (its new position is point i, which moved from cluster
+ * `from` to j: kmeans' empty-cluster repair): the bounds stay valid at O(1) cost. */
+void ckm_yinyang_jump(ckm_yinyang *yy, size_t j, double jump, size_t i, size_t from);
+
+/* dist[i] = ||y_i - c_labels[i]||^2 as ||y||^2 + ||c||^2 - 2 y.c, clamped at 0: O(s d). */
+void ckm_yinyang_assigned(const double *Y, const double *ynorm, size_t s, size_t d, const double *C,
+                          const int32_t *labels, double *dist);
+
 /* out (m*k) = squared distances ||y_i - c_j||^2 (clamped at 0), by one dgemm. */
 ckm_error ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out,
                             ckm_err *err);

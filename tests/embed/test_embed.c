@@ -341,7 +341,19 @@ static void test_abi(void)
     CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_INVALID && r == NULL && strstr(err.message, "ckm_settings_default"));
     s.struct_size = (uint32_t)sizeof s + 8; /* a newer header than this library */
     CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_INVALID);
-    s.struct_size = (uint32_t)sizeof s;
+    /* a 0.2 caller: the 0.3 members past its size are never read (garbage here) */
+    s.lloyd = (ckm_lloyd)77;
+    s.init_centers = (const double *)&s;
+    s.struct_size = CKM_SETTINGS_SIZE_0_2;
+    snprintf(s.algorithm, sizeof s.algorithm, "blpkm");
+    s.n_init = 2;
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK && r && r->restarts == 2);
+    ckm_result_free(r);
+    r = NULL;
+    s.struct_size = (uint32_t)sizeof s; /* the same bytes read by a 0.3 caller: refused */
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_INVALID && strstr(err.message, "lloyd = 77"));
+    s.lloyd = CKM_LLOYD_AUTO;
+    s.init_centers = NULL;
     snprintf(s.algorithm, sizeof s.algorithm, "admm");
     CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK);
     CHECK(r && r->struct_size == sizeof *r && r->stats.restarts == (uint64_t)r->restarts && r->stats.admm_iterations > 0);
