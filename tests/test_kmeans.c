@@ -215,6 +215,7 @@ static void test_bounds_same_labels(void)
         {"50-d blobs, k = 40", 2000, 50, 40, 10.0, 2.0, 0.0, 0, 0},
         {"integer grid (exact ties)", 3000, 3, 12, 0.0, 0.0, 0.0, 1, 0},
         {"offset 1e6 (rounding margin)", 3000, 4, 20, 2.0, 1.0, 1e6, 0, 0},
+        {"offset 1e6, d = 40 (single-precision screen)", 2000, 40, 20, 2.0, 1.0, 1e6, 0, 0},
         {"weighted points", 3000, 5, 16, 10.0, 2.0, 0.0, 0, 1},
         {"1-d, k = 30", 5000, 1, 30, 10.0, 2.0, 0.0, 0, 0},
         {"k = 1", 500, 3, 1, 10.0, 1.0, 0.0, 0, 0},

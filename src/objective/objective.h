@@ -45,6 +45,38 @@ void ckm_nearest_rows(const double *Y, const double *ynorm, size_t m, const doub
                       ckm_nearest_ws *ws, int32_t *label, double *dist, ckm_nearest_row_fn row,
                       void *row_ctx);
 
+/* A full nearest-center pass in single precision with plain Lloyd's labels (screen.c):
+ * rows whose float argmin is certain go to `certain`, the rest through the plain double
+ * computation (ckm_nearest_rows) to `exact`. */
+typedef void (*ckm_screen_row_fn)(void *ctx, size_t i, const double *e, double ynf, double E, size_t j);
+typedef struct ckm_screen {
+    size_t s, d, k, block;
+    int threads;
+    bool own;                /* our threads run single-threaded sgemm calls */
+    const double *Y, *ynorm; /* borrowed: the points and ||y||^2 */
+    float *Yf;               /* s*d: fl32(y - mu) */
+    double *ynf, *mu;        /* s: ||y'||^2; d: the points' mean */
+    float *Cf;               /* k*d: fl32(c - mu) of the current pass */
+    double *cnf, cmax;       /* k: ||c'||^2; their maximum */
+    double cmax_plain;       /* max ||c||^2 (uncentred) */
+    float *gram;             /* block * k (times threads when own) */
+    double *erow;            /* threads * k */
+    char *unsure;            /* s */
+    double *Yg, *yng;        /* gathered uncertain rows */
+    size_t *idx;
+    size_t unsure_rows;      /* of the last pass */
+} ckm_screen;
+
+ckm_error ckm_screen_init(ckm_screen *sc, const double *Y, const double *ynorm, size_t s, size_t d, size_t k,
+                          int threads, ckm_err *err);
+void ckm_screen_free(ckm_screen *sc);
+/* One pass over all s rows against the k centers C. certain(ctx, i, e, ynf, E, j):
+ * ynf + e[c] is within E of ||y_i - c_c||^2 (e valid during the call) and j is the
+ * argmin. exact(ctx, i, g, j, tid) as ckm_nearest_rows's hook (double row, its argmin).
+ * Returns the number of rows that took the exact route. */
+size_t ckm_screen_pass(ckm_screen *sc, const double *C, ckm_nearest_ws *near, ckm_screen_row_fn certain,
+                       ckm_nearest_row_fn exact, void *ctx);
+
 /* Lloyd's assignment step with Yinyang bounds (yinyang.c): the labels ckm_nearest would
  * give, measuring few distances once the centers settle. */
 typedef struct ckm_yinyang {
@@ -77,10 +109,10 @@ ckm_error ckm_yinyang_init(ckm_yinyang *yy, size_t s, size_t d, size_t k, size_t
 void ckm_yinyang_free(ckm_yinyang *yy);
 /* Group the centers C (k*d); call once per run before the first reset. */
 void ckm_yinyang_group(ckm_yinyang *yy, const double *C);
-/* Exact bounds for the centers C from a full dgemm pass (ckm_nearest_rows): the labels
- * become ckm_nearest's argmin, or are kept when keep_labels. */
+/* Fresh bounds for the centers C from a full pass, and the labels ckm_nearest gives:
+ * through the single-precision screen when sc is non-NULL, else by dgemm alone. */
 void ckm_yinyang_reset(ckm_yinyang *yy, const double *Y, const double *ynorm, const double *C,
-                       ckm_nearest_ws *near, int32_t *labels, bool keep_labels);
+                       ckm_nearest_ws *near, ckm_screen *sc, int32_t *labels);
 /* The centers moved from Cold to C: update the bounds and relabel (the argmin over C);
  * true. false (and nothing changed but the bounds, now unusable) when the bounds would
  * rule out less than 90% of the distances (estimated on a sample): a full pass is

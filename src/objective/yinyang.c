@@ -201,18 +201,20 @@ void ckm_yinyang_group(ckm_yinyang *yy, const double *C)
 typedef struct reset_job {
     ckm_yinyang *yy;
     const double *ynorm, *cnorm;
-    const int32_t *keep; /* labels to keep, or NULL for the argmin */
+    const ckm_screen *sc;
+    int32_t *labels;
 } reset_job;
 
 /* Bounds of row i from its dgemm row g (squared distances as ckm_nearest computes them). */
-static void reset_row(void *ctx, size_t i, const double *g, size_t bj, int tid)
+static void reset_row(void *ctx, size_t i, const double *g, size_t a, int tid)
 {
     (void)tid;
     reset_job *job = ctx;
     ckm_yinyang *yy = job->yy;
-    size_t t = yy->t, a = job->keep ? (size_t)job->keep[i] : bj;
+    size_t t = yy->t;
     double yn = job->ynorm[i];
     const double *cn = job->cnorm;
+    job->labels[i] = (int32_t)a;
     yy->ub[i] = root(yn + (cn[a] - 2.0 * g[a])); /* D = E = 0 after a reset */
     float *l = yy->lb + i * t;
     /* per group the least cn - 2 g (the row is in L1), then one root each (monotone);
@@ -240,11 +242,45 @@ static void reset_row(void *ctx, size_t i, const double *g, size_t bj, int tid)
     yy->glb[i] = (float)all; /* a float already: exact */
 }
 
-void ckm_yinyang_reset(ckm_yinyang *yy, const double *Y, const double *ynorm, const double *C,
-                       ckm_nearest_ws *near, int32_t *labels, bool keep_labels)
+/* The same from a float row of the screen: every e_c is within E of the squared
+ * distance, so e_a + E bounds it above and e_c - E below. */
+static void reset_row_f(void *ctx, size_t i, const double *ev, double ynf, double E, size_t a)
 {
-    reset_job job = {yy, ynorm, near->cnorm, keep_labels ? labels : NULL};
-    ckm_nearest_rows(Y, ynorm, yy->s, C, near, keep_labels ? NULL : labels, NULL, reset_row, &job);
+    reset_job *job = ctx;
+    ckm_yinyang *yy = job->yy;
+    size_t t = yy->t;
+    job->labels[i] = (int32_t)a;
+    yy->ub[i] = root(ynf + ev[a] + E);
+    float *l = yy->lb + i * t;
+    const size_t *restrict gs = yy->gstart, *restrict gm = yy->gmem;
+    size_t pa = yy->pos[a];
+    double all = INFINITY;
+    for (size_t q = 0; q < t; q++) {
+        double m0 = INFINITY, m1 = INFINITY;
+        size_t e = gs[q];
+        for (; e + 1 < gs[q + 1]; e += 2) {
+            double v0 = e == pa ? INFINITY : ev[gm[e]];
+            double v1 = e + 1 == pa ? INFINITY : ev[gm[e + 1]];
+            m0 = v0 < m0 ? v0 : m0;
+            m1 = v1 < m1 ? v1 : m1;
+        }
+        if (e < gs[q + 1] && e != pa)
+            m0 = ev[gm[e]] < m0 ? ev[gm[e]] : m0;
+        double m = m0 < m1 ? m0 : m1;
+        l[q] = round_down(root(ynf + m - E));
+        all = (double)l[q] < all ? (double)l[q] : all;
+    }
+    yy->glb[i] = (float)all;
+}
+
+void ckm_yinyang_reset(ckm_yinyang *yy, const double *Y, const double *ynorm, const double *C,
+                       ckm_nearest_ws *near, ckm_screen *sc, int32_t *labels)
+{
+    reset_job job = {yy, ynorm, near->cnorm, sc, labels};
+    if (sc) /* near->cnorm is filled by the exact route's ckm_nearest_rows before its rows */
+        ckm_screen_pass(sc, C, near, reset_row_f, reset_row, &job);
+    else
+        ckm_nearest_rows(Y, ynorm, yy->s, C, near, NULL, NULL, reset_row, &job);
     double ymax = 0.0;
     for (size_t i = 0; i < yy->s; i++)
         ymax = ynorm[i] > ymax ? ynorm[i] : ymax;

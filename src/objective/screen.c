@@ -1,0 +1,225 @@
+/*
+ * screen.c -- a full nearest-center pass in single precision that returns plain Lloyd's
+ * double-precision labels: sgemm decides the rows it can decide, dgemm the rest.
+ *   y' = fl32(y - mu), c' = fl32(c - mu) with mu the points' mean (centred, the float error
+ *   scales with the spread, not with an offset); G = Y' C'^T by sgemm (float);
+ *   e_c = ||y'||^2 + ||c'||^2 - 2 G_c (double from the float values) approximates
+ *   D_c = ||y - c||^2 within
+ *     E = (d + 8) 2^-23 (||y'||^2 + max_c ||c'||^2):
+ *   rounding y - mu and c - mu to float moves D by at most 6u (||y'||^2 + ||c'||^2), the
+ *   float dot product errs by at most d u ||y'|| ||c'|| (Higham 2002, 3.1), u = 2^-24;
+ *   E takes twice their sum.
+ *   A row's float argmin j is certain when every other e_c > e_j + 2E + 2F, with
+ *   F = (d + 4) 2^-52 (||y||^2 + max_c ||c||^2) the rounding of plain Lloyd's uncentred
+ *   double computation (which can exceed E when the points sit far from the origin):
+ *   then j is the exact argmin and also plain Lloyd's. The other rows
+ *   are gathered and passed to ckm_nearest_rows: plain Lloyd's own computation, bit for bit
+ *   (dgemm's result for a row does not depend on which rows share its call: each element is
+ *   one dot product in a fixed order; the bounded-vs-plain tests compare whole runs).
+ * Cost: half the flops' time of dgemm plus O(k) per row; the uncertain rows (near-ties and
+ * data whose spread is tiny against its norm) cost a dgemm row each.
+ * Memory: s d floats (the float copy) + s doubles + one block of float products.
+ */
+#include "core.h"
+#include "objective.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SCREEN_MNK ((size_t)1 << 22) /* float products per BLAS-threaded sgemm call (16 MB) */
+#define SINGLE_MNK ((size_t)1 << 18) /* OpenBLAS runs a call this small on the caller's thread */
+#define GATHER_ROWS ((size_t)4096)   /* uncertain rows recomputed per dgemm batch */
+
+void ckm_screen_free(ckm_screen *sc)
+{
+    free(sc->Yf);
+    free(sc->ynf);
+    free(sc->mu);
+    free(sc->Cf);
+    free(sc->cnf);
+    free(sc->gram);
+    free(sc->erow);
+    free(sc->unsure);
+    free(sc->Yg);
+    free(sc->yng);
+    free(sc->idx);
+    memset(sc, 0, sizeof *sc);
+}
+
+ckm_error ckm_screen_init(ckm_screen *sc, const double *Y, const double *ynorm, size_t s, size_t d, size_t k,
+                          int threads, ckm_err *err)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->s = s;
+    sc->d = d;
+    sc->k = k;
+    sc->Y = Y;
+    sc->ynorm = ynorm;
+    sc->threads = ckm_thread_count(threads);
+    /* as nearest.c: small k d -> our threads each run single-threaded sgemm calls on their
+       own blocks (no BLAS threads spinning beside ours); large k d -> one big call per
+       block threaded by OpenBLAS, then our threads share its rows' argmin work */
+    size_t kd = k * d > 0 ? k * d : 1;
+    sc->own = sc->threads > 1 && SINGLE_MNK / kd >= 16;
+    sc->block = sc->own ? SINGLE_MNK / kd : SCREEN_MNK / (k ? k : 1);
+    if (sc->block < 16)
+        sc->block = 16;
+    if (sc->block > s)
+        sc->block = s;
+    size_t sd, bk;
+    bool ok = ckm_mul_ok(s, d, &sd) && ckm_mul_ok(sc->block, k, &bk) &&
+              ckm_mul_ok(bk, sc->own ? (size_t)sc->threads : 1, &bk);
+    sc->Yf = ok ? ckm_alloc_array(sd, sizeof(float)) : NULL;
+    sc->ynf = ckm_alloc_array(s, sizeof(double));
+    sc->mu = ckm_calloc_array(d, sizeof(double));
+    sc->Cf = ckm_alloc_array(k * d, sizeof(float));
+    sc->cnf = ckm_alloc_array(k, sizeof(double));
+    sc->gram = ok ? ckm_alloc_array(bk, sizeof(float)) : NULL;
+    sc->erow = ckm_alloc_array((size_t)sc->threads * k, sizeof(double));
+    sc->unsure = ckm_alloc_array(s, 1);
+    sc->Yg = ckm_alloc_array(GATHER_ROWS * d, sizeof(double));
+    sc->yng = ckm_alloc_array(GATHER_ROWS, sizeof(double));
+    sc->idx = ckm_alloc_array(GATHER_ROWS, sizeof(size_t));
+    if (!sc->Yf || !sc->ynf || !sc->mu || !sc->Cf || !sc->cnf || !sc->gram || !sc->erow || !sc->unsure || !sc->Yg ||
+        !sc->yng || !sc->idx) {
+        ckm_screen_free(sc);
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the single-precision copy of the %zu x %zu points", s,
+                        d);
+    }
+    for (size_t i = 0; i < s; i++)
+        for (size_t f = 0; f < d; f++)
+            sc->mu[f] += Y[i * d + f];
+    for (size_t f = 0; f < d; f++)
+        sc->mu[f] /= (double)s;
+    for (size_t i = 0; i < s; i++) {
+        double n2 = 0.0;
+        for (size_t f = 0; f < d; f++) {
+            float v = (float)(Y[i * d + f] - sc->mu[f]);
+            sc->Yf[i * d + f] = v;
+            n2 += (double)v * (double)v;
+        }
+        sc->ynf[i] = n2;
+    }
+    return CKM_OK;
+}
+
+typedef struct post_job {
+    ckm_screen *sc;
+    size_t r0;                /* first row of the block */
+    const float *gram;        /* its products */
+    ckm_screen_row_fn certain;
+    void *ctx;
+} post_job;
+
+/* Rows [r0 + a, r0 + b) of a block: decide or mark unsure. */
+static void post_rows(void *arg, size_t a, size_t b, int tid)
+{
+    (void)tid;
+    post_job *job = arg;
+    ckm_screen *sc = job->sc;
+    size_t k = sc->k, d = sc->d;
+    double *ev = sc->erow + (size_t)tid * k;
+    for (size_t r = a; r < b; r++) {
+        size_t i = job->r0 + r;
+        const float *g = job->gram + r * k;
+        double best = INFINITY, second = INFINITY;
+        size_t bj = 0;
+        for (size_t c = 0; c < k; c++)
+            ev[c] = sc->cnf[c] - 2.0 * (double)g[c];
+        for (size_t c = 0; c < k; c++) {
+            double e = ev[c];
+            if (e < best) {
+                second = best;
+                best = e;
+                bj = c;
+            } else if (e < second)
+                second = e;
+        }
+        double E = (double)(d + 8) * 0x1p-23 * (sc->ynf[i] + sc->cmax);
+        double F = (double)(d + 4) * 0x1p-52 * (sc->ynorm[i] + sc->cmax_plain);
+        sc->unsure[i] = !(second - best > 2.0 * (E + F));
+        if (!sc->unsure[i])
+            job->certain(job->ctx, i, ev, sc->ynf[i], E, bj);
+    }
+}
+
+/* Blocks [b0, b1) on one of our threads, each with its own product buffer. */
+static void own_blocks(void *arg, size_t b0, size_t b1, int tid)
+{
+    post_job *job0 = arg;
+    ckm_screen *sc = job0->sc;
+    size_t s = sc->s, d = sc->d, k = sc->k;
+    float *gram = sc->gram + (size_t)tid * sc->block * k;
+    for (size_t b = b0; b < b1; b++) {
+        size_t r0 = b * sc->block, rows = s - r0 < sc->block ? s - r0 : sc->block;
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)k, (int)d, 1.0f, sc->Yf + r0 * d,
+                    (int)d, sc->Cf, (int)d, 0.0f, gram, (int)k);
+        post_job job = {sc, r0, gram, job0->certain, job0->ctx};
+        post_rows(&job, 0, rows, tid);
+    }
+}
+
+typedef struct gather_job {
+    const size_t *idx;
+    ckm_nearest_row_fn exact;
+    void *ctx;
+} gather_job;
+
+static void gathered_row(void *arg, size_t r, const double *g, size_t j, int tid)
+{
+    gather_job *gj = arg;
+    gj->exact(gj->ctx, gj->idx[r], g, j, tid);
+}
+
+size_t ckm_screen_pass(ckm_screen *sc, const double *C, ckm_nearest_ws *near, ckm_screen_row_fn certain,
+                       ckm_nearest_row_fn exact, void *ctx)
+{
+    size_t s = sc->s, d = sc->d, k = sc->k;
+    sc->cmax = sc->cmax_plain = 0.0;
+    for (size_t c = 0; c < k; c++) {
+        double n2 = 0.0, p2 = 0.0;
+        for (size_t f = 0; f < d; f++) {
+            float v = (float)(C[c * d + f] - sc->mu[f]);
+            sc->Cf[c * d + f] = v;
+            n2 += (double)v * (double)v;
+            p2 += C[c * d + f] * C[c * d + f];
+        }
+        sc->cmax_plain = p2 > sc->cmax_plain ? p2 : sc->cmax_plain;
+        sc->cnf[c] = n2;
+        sc->cmax = n2 > sc->cmax ? n2 : sc->cmax;
+    }
+    size_t nblocks = (s + sc->block - 1) / sc->block;
+    if (sc->own) {
+        post_job job = {sc, 0, NULL, certain, ctx};
+        ckm_parallel_for(sc->threads, nblocks, own_blocks, &job);
+    }
+    for (size_t r0 = 0; !sc->own && r0 < s; r0 += sc->block) {
+        size_t rows = s - r0 < sc->block ? s - r0 : sc->block;
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)k, (int)d, 1.0f, sc->Yf + r0 * d,
+                    (int)d, sc->Cf, (int)d, 0.0f, sc->gram, (int)k);
+        post_job job = {sc, r0, sc->gram, certain, ctx};
+        if (sc->threads > 1 && rows * k >= 65536)
+            ckm_parallel_for(sc->threads, rows, post_rows, &job);
+        else
+            post_rows(&job, 0, rows, 0);
+    }
+    /* the uncertain rows, in order, through the plain double computation */
+    size_t m = 0, total = 0;
+    gather_job gj = {sc->idx, exact, ctx};
+    for (size_t i = 0; i <= s; i++) {
+        if (i < s && sc->unsure[i]) {
+            memcpy(sc->Yg + m * d, sc->Y + i * d, d * sizeof(double));
+            sc->yng[m] = sc->ynorm[i];
+            sc->idx[m++] = i;
+        }
+        if (m > 0 && (m == GATHER_ROWS || i == s)) {
+            ckm_nearest_rows(sc->Yg, sc->yng, m, C, near, NULL, NULL, gathered_row, &gj);
+            total += m;
+            m = 0;
+        }
+    }
+    sc->unsure_rows = total;
+    return total;
+}
