@@ -8,8 +8,12 @@
  *              sizeflow with must-links): s k columns, 2 s k + 2 k m nonzeros; ckm's arrays
  *              plus CLP's copies, estimated at ~64 bytes per nonzero and ~160 per column
  *              (not measured; a refusal is meant for problems clearly out of reach)
- *   kmeans     80 s (labels, distances, seeding) + T * 256 * k * 8 (blocked distances)
- *   sizeflow   cost matrix and the transportation solver's sorted copy: 16 s k
+ *   kmeans     80 s (labels, distances, seeding) + T * 256 * k * 8 (blocked distances);
+ *              bounded Lloyd (s k >= 2^16): + 8 s + 4 s (t + 1), t = max(1, k / 20) groups,
+ *              and from d = 32 the single-precision copy 4 s d + 8 s
+ *   sizeflow   the transportation route: the s x k cost matrix 8 s k while s k <= 2^28,
+ *              else 12 * 32 s of candidate arcs (transport_points.c); the solver's move
+ *              lists k^2 (12 L + 9) (L = 16, fewer past k = 1448) and 16 s of member lists
  *   admm       about ten s x k iterates: 80 s k
  *   ipc        the SDP relaxation, nine s x s matrices plus the eigensolver's work: ~120 s^2
  *   exact      T relaxations at once (one per worker), plus the open tree (checked as it
@@ -18,7 +22,9 @@
  * memory.current when a limit is set; unknown (no refusal) when neither can be read.
  */
 #include "algo.h"
+#include "transport.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,10 +39,19 @@ double ckm_memory_estimate(const char *algorithm, const ckm_reduced *r, int thre
 {
     double n = (double)r->n, d = (double)r->d, k = (double)r->k, s = (double)r->s, T = threads > 0 ? threads : 1;
     double b = 24.0 * n + 8.0 * s * d + 8.0 * k * d + (rescaled ? 8.0 * n * d : 0.0);
-    if (strcmp(algorithm, "kmeans") == 0)
-        return b + 80.0 * s + T * 256.0 * k * 8.0;
-    if (strcmp(algorithm, "sizeflow") == 0)
-        return b + 16.0 * s * k + (r->s < r->n ? lp_bytes(r) : 0.0);
+    if (strcmp(algorithm, "kmeans") == 0) {
+        double t = k / 20.0 < 1.0 ? 1.0 : floor(k / 20.0);
+        double bounded = s * k >= 65536.0 ? 8.0 * s + 4.0 * s * (t + 1.0) + (d >= 32.0 ? 4.0 * s * d + 8.0 * s : 0.0)
+                                          : 0.0;
+        return b + 80.0 * s + T * 256.0 * k * 8.0 + bounded;
+    }
+    if (strcmp(algorithm, "sizeflow") == 0) {
+        if (r->s < r->n) /* must-links: the LP/MILP route with the stored costs */
+            return b + 8.0 * s * k + lp_bytes(r);
+        double L = (double)ckm_transport_list_len(r->k);
+        double arcs = s * k <= 268435456.0 ? 8.0 * s * k : 12.0 * 32.0 * s;
+        return b + arcs + k * k * (12.0 * L + 9.0) + 16.0 * s;
+    }
     if (strcmp(algorithm, "admm") == 0)
         return b + 80.0 * s * k + lp_bytes(r);
     if (strcmp(algorithm, "ipc") == 0)

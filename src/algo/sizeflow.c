@@ -40,13 +40,15 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
     memset(&seeder, 0, sizeof seeder);
     size_t sk;
     double *C = ckm_alloc_array(k * d, sizeof(double)), *wsum = ckm_alloc_array(k, sizeof(double));
-    double *cost = ckm_mul_ok(s, k, &sk) ? ckm_alloc_array(sk, sizeof(double)) : NULL;
+    /* the s x k costs are stored only for the MILP route; the transportation route prices
+       from the points (transport_points.c: no n x k matrix once n k > 2^28) */
+    double *cost = !weighted ? NULL : ckm_mul_ok(s, k, &sk) ? ckm_alloc_array(sk, sizeof(double)) : NULL;
     double *price = ckm_alloc_array(k, sizeof(double));
     int32_t *lab = ckm_alloc_array(s, sizeof(int32_t)), *prev = ckm_alloc_array(s, sizeof(int32_t));
     ckm_error rc = CKM_OK;
     size_t steps = 0, moves = 0;
     double assign_s = 0.0;
-    if (!C || !wsum || !cost || !price || !lab || !prev) {
+    if (!C || !wsum || (weighted && !cost) || !price || !lab || !prev) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "sizeflow: out of memory for the %zu x %zu cost matrix", s, k);
         goto done;
     }
@@ -74,12 +76,11 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
             }
             double t0 = ckm_now();
             if (!weighted) {
-                if ((rc = ckm_sqdist_matrix(r->mean, s, d, C, k, cost, err)) != CKM_OK)
-                    goto done;
                 int infeasible = 0;
                 ckm_transport_stats ts;
                 ckm_ctx_count(ctx, CKM_COUNT_TRANSPORT, 1);
-                rc = ckm_transport_solve(s, k, cost, r->lo, r->hi, price, lab, &infeasible, &ts, err);
+                rc = ckm_transport_points(r->mean, s, d, C, k, r->lo, r->hi, set->threads, price, lab, &infeasible,
+                                          &ts, err);
                 ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, rc == CKM_OK ? ts.clamped : 0);
                 if (rc != CKM_OK)
                     goto done;
@@ -89,8 +90,9 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
                     goto done;
                 }
                 moves += ts.moves;
-                ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: transportation %.3f s, %zu augmentations, %zu moves",
-                            rs + 1, it + 1, ts.seconds, ts.augmentations, ts.moves);
+                ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: transportation %.3f s, %zu augmentations, %zu moves, "
+                            "%zu pricing passes%s", rs + 1, it + 1, ts.seconds, ts.augmentations, ts.moves, ts.passes,
+                            ts.widened ? ", candidate lists widened" : "");
             } else {
                 ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);
                 ckm_assign_result ar;

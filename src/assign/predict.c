@@ -114,13 +114,16 @@ ckm_error ckm_assign_to_centers(const double *X, size_t n, size_t d, const doubl
             free(h);
             return ckm_fail(err, CKM_ERR_INVALID, "size bounds of cluster %zu: minimum %zu > maximum %zu", j, lo[j], hi[j]);
         }
-    double *cost = ckm_alloc_array(nk, sizeof(double)), *pr = ckm_calloc_array(k, sizeof(double));
+    /* the LP route stores the n x k costs; the transportation route prices from the points
+       (no matrix once n k > 2^28, transport_points.c) */
+    double *cost = method == CKM_ASSIGN_LP ? ckm_alloc_array(nk, sizeof(double)) : NULL;
+    double *pr = ckm_calloc_array(k, sizeof(double));
     ckm_error rc = CKM_OK;
-    if (!cost || !pr) {
+    if ((method == CKM_ASSIGN_LP && !cost) || !pr) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the %zu x %zu cost matrix", n, k);
         goto done;
     }
-    if ((rc = ckm_sqdist_matrix(X, n, d, centers, k, cost, err)) != CKM_OK)
+    if (cost && (rc = ckm_sqdist_matrix(X, n, d, centers, k, cost, err)) != CKM_OK)
         goto done;
     int infeasible = 0;
     if (method == CKM_ASSIGN_LP) {
@@ -130,15 +133,20 @@ ckm_error ckm_assign_to_centers(const double *X, size_t n, size_t d, const doubl
         if (!infeasible)
             rc = assign_lp(n, k, cost, lo, hi, labels, err);
     } else {
-        rc = ckm_transport_solve(n, k, cost, lo, hi, pr, labels, &infeasible, NULL, err);
+        rc = ckm_transport_points(X, n, d, centers, k, lo, hi, 0, pr, labels, &infeasible, NULL, err);
     }
     if (rc != CKM_OK)
         goto done;
     *status = infeasible ? CKM_STATUS_INFEASIBLE : CKM_STATUS_OPTIMAL;
     if (!infeasible) {
         double f = 0.0;
-        for (size_t i = 0; i < n; i++)
-            f += cost[i * k + (size_t)labels[i]];
+        for (size_t i = 0; i < n; i++) {
+            const double *x = X + i * d, *c = centers + (size_t)labels[i] * d;
+            double v = 0.0;
+            for (size_t f2 = 0; f2 < d; f2++)
+                v += (x[f2] - c[f2]) * (x[f2] - c[f2]);
+            f += v;
+        }
         if (objective)
             *objective = f;
         if (prices)

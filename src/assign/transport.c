@@ -34,30 +34,46 @@ typedef struct members {
     size_t len, cap;
 } members;
 
-#define CAND 16
-
-typedef struct cand {
-    double key[CAND]; /* ascending */
-    int32_t pt[CAND];
-    int len;
-    double tau;       /* every member with key < tau is in the list */
-} cand;
+/* Move lists: for each pair (a, b), up to L members of a with the smallest key
+ * c_ib - c_ia, ascending, complete below tau (every member of a with a key < tau and b
+ * among its candidates is listed). L = 16, or fewer for k > 1448 so that the k^2 lists stay
+ * within 2^25 entries (k = 4096: L = 2). */
+typedef struct cand_lists {
+    size_t L;
+    double *key;    /* k*k*L */
+    int32_t *pt;    /* k*k*L */
+    uint8_t *len;   /* k*k */
+    double *tau;    /* k*k */
+} cand_lists;
 
 typedef struct tp {
-    size_t n, k;
-    const double *c;
+    size_t n, k, c;
+    const int32_t *cj;              /* n*c candidate clusters per point, ascending; NULL: all k */
+    const double *cc;               /* n*c their costs (cj NULL: the n*k cost matrix) */
     int32_t *lab;
     long long *size, *f, *cap, *e; /* size/f/cap: k; e: k + 1 */
     double *pi;                     /* k + 1 */
     members *mem;                   /* k member lists */
     size_t *pos;                    /* n: index of point i in its member list */
-    struct cand *cand;              /* k * k candidate lists for the move a -> b */
+    cand_lists cand;
     double *dist;                   /* k + 1 */
     char *done;                     /* k + 1 */
     int *pred;                      /* k + 1 */
     int32_t *pred_pt;               /* k + 1: point moved on the arc into v, or -1 */
     size_t clamped;                 /* reduced costs < 0 (rounding) set to 0 by relax */
 } tp;
+
+/* Cost of point i in cluster j, INFINITY when j is not among i's candidates. */
+static double cost_of(const tp *t, size_t i, size_t j)
+{
+    if (!t->cj)
+        return t->cc[i * t->k + j];
+    const int32_t *cj = t->cj + i * t->c;
+    for (size_t q = 0; q < t->c; q++)
+        if ((size_t)cj[q] == j)
+            return t->cc[i * t->c + q];
+    return INFINITY;
+}
 
 static bool mem_add(tp *t, size_t a, int32_t i)
 {
@@ -78,75 +94,98 @@ static void mem_remove(tp *t, size_t a, int32_t i)
     t->pos[last] = p;
 }
 
-static void cand_insert(cand *c, double key, int32_t i)
+static void cand_insert(cand_lists *cl, size_t pair, double key, int32_t i)
 {
-    if (!(key < c->tau))
+    size_t L = cl->L;
+    double *k = cl->key + pair * L;
+    int32_t *pt = cl->pt + pair * L;
+    if (!(key < cl->tau[pair]))
         return;
-    if (c->len == CAND) {
-        c->tau = c->key[CAND - 1]; /* dropped: the list stays complete below it */
-        c->len--;
-        if (!(key < c->tau))
+    if (cl->len[pair] == L) {
+        cl->tau[pair] = k[L - 1]; /* dropped: the list stays complete below it */
+        cl->len[pair]--;
+        if (!(key < cl->tau[pair]))
             return;
     }
-    int q = c->len++;
-    while (q > 0 && c->key[q - 1] > key) {
-        c->key[q] = c->key[q - 1];
-        c->pt[q] = c->pt[q - 1];
+    size_t q = cl->len[pair]++;
+    while (q > 0 && k[q - 1] > key) {
+        k[q] = k[q - 1];
+        pt[q] = pt[q - 1];
         q--;
     }
-    c->key[q] = key;
-    c->pt[q] = i;
+    k[q] = key;
+    pt[q] = i;
+}
+
+/* Insert point i (in cluster a) into the lists (a, b) of its other candidates b. */
+static void insert_point(tp *t, size_t a, int32_t i)
+{
+    size_t k = t->k;
+    double ca = cost_of(t, (size_t)i, a);
+    if (!t->cj) {
+        const double *ci = t->cc + (size_t)i * k;
+        for (size_t b = 0; b < k; b++)
+            if (b != a)
+                cand_insert(&t->cand, a * k + b, ci[b] - ca, i);
+        return;
+    }
+    for (size_t q = 0; q < t->c; q++) {
+        size_t b = (size_t)t->cj[(size_t)i * t->c + q];
+        if (b != a)
+            cand_insert(&t->cand, a * k + b, t->cc[(size_t)i * t->c + q] - ca, i);
+    }
 }
 
 static void rescan(tp *t, size_t a, size_t b)
 {
-    cand *c = &t->cand[a * t->k + b];
+    size_t pair = a * t->k + b;
     const members *m = &t->mem[a];
-    c->len = 0;
-    c->tau = INFINITY;
+    t->cand.len[pair] = 0;
+    t->cand.tau[pair] = INFINITY;
     for (size_t q = 0; q < m->len; q++) {
-        const double *ci = t->c + (size_t)m->a[q] * t->k;
-        cand_insert(c, ci[b] - ci[a], m->a[q]);
+        size_t i = (size_t)m->a[q];
+        double cb = cost_of(t, i, b);
+        if (cb < INFINITY)
+            cand_insert(&t->cand, pair, cb - cost_of(t, i, a), m->a[q]);
     }
 }
 
-/* Cheapest member of a to move to b: its key and index, or -1 when a is empty. */
+/* Cheapest member of a to move to b: its key and index, or -1 when none can. */
 static int32_t best_move(tp *t, size_t a, size_t b, double *key)
 {
-    cand *c = &t->cand[a * t->k + b];
+    size_t pair = a * t->k + b, L = t->cand.L;
+    double *k = t->cand.key + pair * L;
+    int32_t *pt = t->cand.pt + pair * L;
     for (int pass = 0; pass < 2; pass++) {
-        int w = 0;
-        for (int q = 0; q < c->len; q++) /* drop stale entries, keep order */
-            if (t->lab[c->pt[q]] == (int32_t)a) {
-                c->key[w] = c->key[q];
-                c->pt[w++] = c->pt[q];
+        size_t w = 0;
+        for (size_t q = 0; q < t->cand.len[pair]; q++) /* drop stale entries, keep order */
+            if (t->lab[pt[q]] == (int32_t)a) {
+                k[w] = k[q];
+                pt[w++] = pt[q];
             }
-        c->len = w;
+        t->cand.len[pair] = (uint8_t)w;
         if (w > 0) {
-            *key = c->key[0];
-            return c->pt[0];
+            *key = k[0];
+            return pt[0];
         }
-        if (t->mem[a].len == 0)
+        /* an exhausted list that was never truncated holds every candidate: none left */
+        if (t->mem[a].len == 0 || t->cand.tau[pair] == INFINITY)
             return -1;
         rescan(t, a, b);
     }
     return -1;
 }
 
-/* Re-label point i from a to b, keeping member lists and candidate lists exact. */
+/* Re-label point i from a to b, keeping member lists and move lists exact. */
 static bool move_point(tp *t, int32_t i, size_t a, size_t b)
 {
-    size_t k = t->k;
     mem_remove(t, a, i);
     if (!mem_add(t, b, i))
         return false;
     t->lab[i] = (int32_t)b;
     t->size[a]--;
     t->size[b]++;
-    const double *ci = t->c + (size_t)i * k;
-    for (size_t q = 0; q < k; q++)
-        if (q != b)
-            cand_insert(&t->cand[b * k + q], ci[q] - ci[b], i);
+    insert_point(t, b, i);
     return true;
 }
 
@@ -250,7 +289,10 @@ static void tp_free(tp *t)
             free(t->mem[a].a);
     free(t->mem);
     free(t->pos);
-    free(t->cand);
+    free(t->cand.key);
+    free(t->cand.pt);
+    free(t->cand.len);
+    free(t->cand.tau);
     free(t->size);
     free(t->f);
     free(t->cap);
@@ -333,7 +375,8 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
                               ckm_transport_stats *stats, ckm_err *err)
 {
     double t0 = ckm_now();
-    ckm_transport_stats st = {0, 0, 0, 0.0};
+    ckm_transport_stats st;
+    memset(&st, 0, sizeof st);
     size_t sum_lo, sum_hi;
     ckm_bound_sums(lo, hi, k, &sum_lo, &sum_hi);
     *infeasible = sum_lo > n || sum_hi < n;
@@ -372,18 +415,48 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
     }
     if (!labelled)
         argmin_labels(n, k, cost, price, labels, cnt);
+    free(cnt);
+    int stuck = 0;
+    ckm_error rc = ckm_transport_ssp(n, k, k, NULL, cost, lo, hi, price, labels, &st, &stuck, err);
+    if (rc == CKM_OK && stuck)
+        rc = ckm_fail(err, CKM_ERR_INTERNAL, "transportation solver: no augmenting path although the bounds are feasible");
+    st.seconds = ckm_now() - t0;
+    if (stats)
+        *stats = st;
+    return rc;
+}
+
+size_t ckm_transport_list_len(size_t k)
+{
+    size_t kk = k * k > 0 ? k * k : 1, L = ((size_t)1 << 25) / kk;
+    return L < 2 ? 2 : L > 16 ? 16 : L;
+}
+
+ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const size_t *lo,
+                            const size_t *hi, double *price, int32_t *labels, ckm_transport_stats *st, int *stuck,
+                            ckm_err *err)
+{
+    size_t sum_lo, sum_hi;
+    ckm_bound_sums(lo, hi, k, &sum_lo, &sum_hi);
+    *stuck = 0;
     tp t;
     memset(&t, 0, sizeof t);
     t.n = n;
     t.k = k;
-    t.c = cost;
+    t.c = cj ? c : k;
+    t.cj = cj;
+    t.cc = cc;
     t.lab = labels;
-    size_t kk;
-    bool kk_ok = ckm_mul_ok(k, k, &kk);
+    size_t kk, kkL = 0;
+    bool kk_ok = ckm_mul_ok(k, k, &kk) && ckm_mul_ok(kk, ckm_transport_list_len(k), &kkL);
+    t.cand.L = ckm_transport_list_len(k);
     t.mem = ckm_calloc_array(k, sizeof(members));
     t.pos = ckm_alloc_array(n, sizeof(size_t));
-    t.cand = kk_ok ? ckm_alloc_array(kk, sizeof(cand)) : NULL;
-    t.size = cnt; /* owned by t from here on */
+    t.cand.key = kk_ok ? ckm_alloc_array(kkL, sizeof(double)) : NULL;
+    t.cand.pt = kk_ok ? ckm_alloc_array(kkL, sizeof(int32_t)) : NULL;
+    t.cand.len = kk_ok ? ckm_calloc_array(kk, 1) : NULL;
+    t.cand.tau = kk_ok ? ckm_alloc_array(kk, sizeof(double)) : NULL;
+    t.size = ckm_calloc_array(k, sizeof(long long));
     t.f = ckm_calloc_array(k, sizeof(long long));
     t.cap = ckm_alloc_array(k, sizeof(long long));
     t.e = ckm_alloc_array(k + 1, sizeof(long long));
@@ -392,11 +465,13 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
     t.done = ckm_alloc_array(k + 1, 1);
     t.pred = ckm_alloc_array(k + 1, sizeof(int));
     t.pred_pt = ckm_alloc_array(k + 1, sizeof(int32_t));
-    if (!t.mem || !t.pos || !t.cand || !t.size || !t.f || !t.cap || !t.e || !t.pi ||
-        !t.dist || !t.done || !t.pred || !t.pred_pt) {
+    if (!t.mem || !t.pos || !t.cand.key || !t.cand.pt || !t.cand.len || !t.cand.tau || !t.size || !t.f ||
+        !t.cap || !t.e || !t.pi || !t.dist || !t.done || !t.pred || !t.pred_pt) {
         tp_free(&t);
         return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory (k = %zu)", k);
     }
+    for (size_t i = 0; i < n; i++)
+        t.size[labels[i]]++;
     for (size_t j = 0; j < k; j++) {
         t.pi[j] = price[j];
         t.cap[j] = (long long)(hi[j] > n ? n : hi[j]) - (long long)lo[j];
@@ -404,11 +479,9 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
             t.cap[j] = 0;
     }
     t.pi[k] = 0.0;
-    /* member lists and the move table, in one pass over the cost matrix */
-    for (size_t q = 0; q < kk; q++) {
-        t.cand[q].len = 0;
-        t.cand[q].tau = INFINITY;
-    }
+    /* member lists and the move lists, in one pass over the costs */
+    for (size_t q = 0; q < kk; q++)
+        t.cand.tau[q] = INFINITY;
     for (size_t a = 0; a < k; a++) {
         members *m = &t.mem[a];
         if (!ckm_grow((void **)&m->a, &m->cap, (size_t)t.size[a] + 1, sizeof(int32_t))) {
@@ -419,11 +492,7 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
     for (size_t i = 0; i < n; i++) {
         size_t a = (size_t)labels[i];
         mem_add(&t, a, (int32_t)i); /* capacity reserved above */
-        const double *ci = cost + i * k;
-        cand *row = t.cand + a * k;
-        for (size_t b = 0; b < k; b++)
-            if (b != a)
-                cand_insert(&row[b], ci[b] - ci[a], (int32_t)i);
+        insert_point(&t, a, (int32_t)i);
     }
     long long sum_f = 0;
     for (size_t j = 0; j < k; j++) {
@@ -440,33 +509,29 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
     t.e[k] = sum_f - ((long long)n - (long long)sum_lo);
     ckm_error rc = CKM_OK;
     for (;;) {
-        size_t s = SIZE_MAX;
+        size_t src = SIZE_MAX;
         long long most = 0;
         for (size_t v = 0; v <= k; v++)
             if (t.e[v] > most) {
                 most = t.e[v];
-                s = v;
+                src = v;
             }
-        if (s == SIZE_MAX)
+        if (src == SIZE_MAX)
             break;
-        int r = round_from(&t, s, &st);
+        int r = round_from(&t, src, st);
         if (r < 0) {
             rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
             break;
         }
         if (r == 0) {
-            rc = ckm_fail(err, CKM_ERR_INTERNAL, "transportation solver: no augmenting path although the bounds are feasible");
+            *stuck = 1;
             break;
         }
     }
-    if (rc == CKM_OK)
-        for (size_t j = 0; j < k; j++)
-            price[j] = t.pi[j] - t.pi[k];
-    st.clamped += t.clamped;
+    for (size_t j = 0; j < k; j++)
+        price[j] = t.pi[j] - t.pi[k];
+    st->clamped += t.clamped;
     tp_free(&t);
-    st.seconds = ckm_now() - t0;
-    if (stats)
-        *stats = st;
     return rc;
 }
 

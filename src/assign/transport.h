@@ -19,6 +19,9 @@ typedef struct ckm_transport_stats {
     size_t augmentations; /* shortest-path augmentations performed */
     size_t moves;         /* points moved between clusters by augmentations */
     size_t clamped;       /* negative reduced costs (rounding) clamped to 0 in the searches */
+    size_t passes;        /* ckm_transport_points: pricing passes over all n k costs */
+    size_t widened;       /* ckm_transport_points: times the candidate lists were doubled */
+    size_t repriced;      /* ckm_transport_points: passes that found arcs the lists lacked */
     double seconds;
 } ckm_transport_stats;
 
@@ -28,6 +31,33 @@ typedef struct ckm_transport_stats {
 ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size_t *lo,
                               const size_t *hi, double *price, int32_t *labels, int *infeasible,
                               ckm_transport_stats *stats, ckm_err *err);
+
+/* The successive-shortest-path core on candidate arcs: point i may take the clusters
+ * cj[i*c .. i*c+c) (ascending) at costs cc[i*c ..] -- or every cluster at cost cc[i*k + j]
+ * when cj is NULL (then c is ignored). labels: in, a start where each point sits in one of
+ * its candidates (the argmin of cost - price is the good one); out, optimal for the
+ * candidate arcs. price: in, the start's prices; out, the certificate as above over the
+ * candidate arcs. *stuck = 1 when no augmenting path reaches a deficit through candidate
+ * arcs (never with all arcs and feasible bounds). Adds to st's counters. */
+ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const size_t *lo,
+                            const size_t *hi, double *price, int32_t *labels, ckm_transport_stats *st, int *stuck,
+                            ckm_err *err);
+/* Entries per move list for k clusters (16, fewer past k = 1448 to cap k^2 lists). */
+size_t ckm_transport_list_len(size_t k);
+
+/* The same problem with c_ij = ||y_i - c_j||^2 for n points Y (n*d) and k centers C,
+ * without storing the n x k costs when n k > 2^28 (transport_points.c: pricing passes
+ * and SSP on candidate arcs, the same optimum and certificate). threads: as settings. */
+ckm_error ckm_transport_points(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
+                               const size_t *hi, int threads, double *price, int32_t *labels, int *infeasible,
+                               ckm_transport_stats *stats, ckm_err *err);
+
+/* The same with the matrix route for n k <= matrix_max only and cand candidate clusters per
+ * point to start with (ckm_transport_points: 2^28 and 32; tests force the other route and
+ * short lists). */
+ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
+                                  const size_t *hi, int threads, size_t matrix_max, size_t cand, double *price,
+                                  int32_t *labels, int *infeasible, ckm_transport_stats *stats, ckm_err *err);
 
 /* Independent check of a labelling + prices as above, with absolute tolerance tol.
  * Returns 1 when the certificate proves optimality, else 0 with the reason in why. */

@@ -2,11 +2,15 @@
  * test_transport.c -- the transportation solver (src/assign/transport.c) against
  * enumeration on tiny instances and against CLP on random medium ones (same optimal
  * objective), with its dual certificate verified every time; infeasible bounds,
- * degenerate cases (identical points, lo = hi, k = 1, k = n), warm starts.
+ * degenerate cases (identical points, lo = hi, k = 1, k = n), warm starts. The route without
+ * a cost matrix (transport_points.c, forced) against the matrix solver: the same optimal
+ * objective and a certificate verified over every arc, also when the candidate lists must
+ * widen (a far cluster no point lists) and from the sample's prices (n >= 20000).
  * Internal-contract test (includes src headers).
  */
 #include "../check.h"
 #include "backend.h"
+#include "objective.h"
 #include "transport.h"
 
 #include <stdint.h>
@@ -179,8 +183,83 @@ static void test_degenerate(void)
     CHECK(!ckm_transport_verify(3, 3, a, lo3, hi3, p3, l3, 1e-9, why, sizeof why));
 }
 
+/* Points route (matrix_max = 0) vs the matrix solver on the same points and centers. */
+static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int threads, size_t cand, size_t *widened,
+                        size_t *rounds)
+{
+    double *Y = malloc(n * d * sizeof *Y), *C = malloc(k * d * sizeof *C), *cost = malloc(n * k * sizeof *cost);
+    double *p1 = calloc(k, sizeof *p1), *p2 = calloc(k, sizeof *p2);
+    int32_t *l1 = malloc(n * sizeof *l1), *l2 = malloc(n * sizeof *l2);
+    size_t *lo = malloc(k * sizeof *lo), *hi = malloc(k * sizeof *hi);
+    if (!Y || !C || !cost || !p1 || !p2 || !l1 || !l2 || !lo || !hi)
+        goto done;
+    for (size_t q = 0; q < k * d; q++)
+        C[q] = 10.0 * unif();
+    if (far) /* one center far off: no point lists it among its nearest few */
+        for (size_t f = 0; f < d; f++)
+            C[f] = 1000.0;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 1 + (size_t)(unif() * (double)(k - 1));
+        for (size_t f = 0; f < d; f++)
+            Y[i * d + f] = C[j * d + f] + 2.0 * (unif() - 0.5);
+    }
+    size_t sum_lo = 0, sum_hi = 0;
+    for (size_t j = 0; j < k; j++) {
+        size_t m = n / k;
+        lo[j] = bounds == 0 ? m : bounds == 1 ? m / 2 : 0; /* balanced, ragged, max-only, random */
+        hi[j] = bounds == 0 ? (n + k - 1) / k : bounds == 1 ? m + m / 2 + 1 : m + m / 4 + 1;
+        if (bounds == 3) {
+            lo[j] = (size_t)(unif() * 2.0 * (double)m);
+            lo[j] = sum_lo + lo[j] > n ? 0 : lo[j];
+            hi[j] = lo[j] + (size_t)(unif() * (double)m);
+        }
+        sum_lo += lo[j];
+        sum_hi += hi[j];
+    }
+    if (sum_hi < n)
+        hi[0] += n - sum_hi;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_sqdist_matrix(Y, n, d, C, k, cost, &err) == CKM_OK);
+    int inf1 = -1, inf2 = -1;
+    ckm_transport_stats ts;
+    CHECK(ckm_transport_solve(n, k, cost, lo, hi, p1, l1, &inf1, NULL, &err) == CKM_OK && inf1 == 0);
+    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, 0, cand, p2, l2, &inf2, &ts, &err) == CKM_OK && inf2 == 0);
+    char why[256] = "";
+    int ok = ckm_transport_verify(n, k, cost, lo, hi, p2, l2, 1e-7, why, sizeof why);
+    CHECK(ok);
+    if (!ok)
+        fprintf(stderr, "  points route, n %zu k %zu bounds %d: %s\n", n, k, bounds, why);
+    double f1 = objective(cost, n, k, l1), f2 = objective(cost, n, k, l2);
+    CHECK(fabs(f1 - f2) <= 1e-9 * f1);
+    CHECK(ts.passes >= 2 || ts.widened || k <= cand); /* a pass confirms, unless the lists hold all k */
+    *widened += ts.widened;
+    *rounds += ts.repriced; /* passes that found arcs the lists lacked */
+    /* warm start from the optimum's prices: SSP only settles ties, one pass confirms */
+    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, 0, cand, p2, l2, &inf2, &ts, &err) == CKM_OK);
+    CHECK(fabs(objective(cost, n, k, l2) - f1) <= 1e-9 * f1 && ts.passes <= 2 && !ts.widened);
+done:
+    free(Y), free(C), free(cost), free(p1), free(p2), free(l1), free(l2), free(lo), free(hi);
+}
+
+static void test_points_route(void)
+{
+    size_t widened = 0, rounds = 0;
+    for (int bounds = 0; bounds < 3; bounds++) {
+        points_case(3000, 4, 30, bounds, 0, 1, 8, &widened, &rounds);
+        points_case(2000, 2, 7, bounds, 0, 2, 8, &widened, &rounds);
+        points_case(4000, 8, 60, bounds, 1, 2, 8, &widened, &rounds);
+        points_case(3000, 2, 25, bounds, 0, 2, 2, &widened, &rounds); /* short lists: pricing rounds */
+    }
+    for (int inst = 0; inst < 30; inst++) /* random bounds, uniform points, two candidates */
+        points_case(200 + 30 * (size_t)inst, 2, 3 + (size_t)inst % 17, 3, 0, 1, 2, &widened, &rounds);
+    points_case(30000, 3, 40, 0, 0, 2, 8, &widened, &rounds); /* sample prices first */
+    CHECK(widened > 0); /* the far cluster forced wider lists */
+    CHECK(rounds > 0);  /* and pricing passes found missing arcs */
+}
+
 int main(void)
 {
+    test_points_route();
     test_tiny();
     test_vs_clp();
     test_degenerate();

@@ -1,0 +1,424 @@
+/*
+ * transport_points.c -- the size-constrained assignment of transport.h from points and
+ * centers, without an n x k cost matrix once n k is large (sizeflow at 10^6-10^7 points
+ * and k in the thousands).
+ *   costs c_ij = ||y_i||^2 - 2 y_i.c_j + ||c_j||^2 (clamped at 0), by dgemm in blocks of
+ *   rows: the values ckm_sqdist_matrix stores.
+ *   n k <= 2^28: the matrix and ckm_transport_solve (memory 8 n k bytes, at most 2 GiB:
+ *   the fastest route where it fits). Beyond, rounds of pricing and SSP on candidate arcs (column generation):
+ *     pass under prices p: every point keeps its C clusters of least reduced cost
+ *       c_ij - p_j (C = min(k, 32)) with their costs, and its argmin; the same pass tests
+ *       the previous round's solution for dual feasibility against every cluster,
+ *       min_j (c_ij - p_j) >= c_il(i) - p_l(i) - tol;
+ *     all points pass: that solution is optimal for the full problem (SSP's prices give
+ *       complementary slackness with its sizes by construction; with dual feasibility over
+ *       all arcs this is the LP optimality certificate of transport.h) and is returned;
+ *     else SSP (ckm_transport_ssp) on the candidate arcs from the argmin labels, and again.
+ *   SSP that cannot balance the restricted problem (no candidate path to a deficit) or a
+ *   20th round doubles C, up to k, where the arcs are all arcs and SSP's answer is final.
+ *   A poor start (argmin labels off the bounds by more than n/64, n >= 20000) first solves
+ *   every 8th point with bounds scaled alike, for prices (as transport.c does; by the
+ *   matrix when the sample's costs fit 128 MiB). A stuck SSP's potentials are discarded
+ *   (raised only where its search reached, they start the next round worse than the
+ *   prices it began from).
+ * tol = 1e-10 (||y_i||^2 + max ||c||^2 + max |p|): above the rounding of costs and prices.
+ * Memory: 12 n C bytes of candidates + one block of costs per thread + the solver's
+ * O(n + k^2 L) (transport.c).
+ */
+#include "core.h"
+#include "objective.h"
+#include "transport.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MATRIX_MAX ((size_t)1 << 28)        /* 2 GiB of costs: today's fast route */
+#define SAMPLE_MATRIX_MAX ((size_t)1 << 24) /* 128 MiB: a sample's matrix */
+#define CAND_MIN 32 /* measured at 10^6 x 100 balanced: 8 and 16 got stuck on the first steps */
+#define MAX_ROUNDS 20
+#define SAMPLE_FROM 20000
+#define SAMPLE_STRIDE 8
+#define GEMM_SINGLE ((size_t)1 << 18)
+
+typedef struct pricing {
+    size_t n, d, k, c, stride;     /* row i of the problem is row i * stride of Y */
+    const double *Y, *ynorm, *C, *cnorm, *price;
+    int threads;
+    bool own;                      /* our threads run single-threaded dgemm calls */
+    size_t block;
+    double *gram;                  /* block * k per thread (own) or one block */
+    int32_t *cj;                   /* n * c */
+    double *cc;                    /* n * c */
+    int32_t *argmin;               /* n */
+    const int32_t *prev;           /* the previous solution to test, or NULL */
+    double cmax, pmax;
+    size_t *viol;                  /* per thread */
+    double *sel_r, *sel_v;         /* per thread c entries each */
+    int32_t *sel_j;
+} pricing;
+
+/* Rows [r0, r0 + rows) from their block of -2 y.c. */
+static void price_rows(pricing *pr, size_t r0, size_t rows, const double *g, int tid)
+{
+    size_t k = pr->k, c = pr->c;
+    double *sr = pr->sel_r + (size_t)tid * c, *sv = pr->sel_v + (size_t)tid * c;
+    int32_t *sj = pr->sel_j + (size_t)tid * c;
+    size_t viol = 0;
+    for (size_t r = 0; r < rows; r++) {
+        size_t i = r0 + r;
+        double yn = pr->ynorm[i * pr->stride];
+        const double *o = g + r * k;
+        size_t m = 0; /* entries held, ascending r (ties: lower j first) */
+        for (size_t j = 0; j < k; j++) {
+            double v = o[j] + yn + pr->cnorm[j];
+            v = v > 0.0 ? v : 0.0;
+            double red = v - pr->price[j];
+            if (m == c && !(red < sr[c - 1]))
+                continue;
+            size_t q = m < c ? m++ : c - 1;
+            while (q > 0 && sr[q - 1] > red) {
+                sr[q] = sr[q - 1];
+                sv[q] = sv[q - 1];
+                sj[q] = sj[q - 1];
+                q--;
+            }
+            sr[q] = red;
+            sv[q] = v;
+            sj[q] = (int32_t)j;
+        }
+        pr->argmin[i] = sj[0];
+        if (pr->prev) {
+            size_t a = (size_t)pr->prev[i];
+            double v = o[a] + yn + pr->cnorm[a];
+            v = v > 0.0 ? v : 0.0;
+            double tol = 1e-10 * (yn + pr->cmax + pr->pmax);
+            viol += sr[0] < v - pr->price[a] - tol;
+        }
+        /* stored ascending by cluster, as ckm_transport_ssp wants (insertion sort of c) */
+        int32_t *cj = pr->cj + i * c;
+        double *cc = pr->cc + i * c;
+        for (size_t q = 0; q < m; q++) {
+            size_t w = q;
+            while (w > 0 && cj[w - 1] > sj[q]) {
+                cj[w] = cj[w - 1];
+                cc[w] = cc[w - 1];
+                w--;
+            }
+            cj[w] = sj[q];
+            cc[w] = sv[q];
+        }
+    }
+    pr->viol[tid] += viol;
+}
+
+static void gemm_rows(const pricing *pr, size_t r0, size_t rows, double *g)
+{
+    /* strided rows: lda = stride * d picks every stride-th point */
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)pr->k, (int)pr->d, -2.0,
+                pr->Y + r0 * pr->stride * pr->d, (int)(pr->stride * pr->d), pr->C, (int)pr->d, 0.0, g, (int)pr->k);
+}
+
+static void own_blocks(void *ctx, size_t b0, size_t b1, int tid)
+{
+    pricing *pr = ctx;
+    double *g = pr->gram + (size_t)tid * pr->block * pr->k;
+    for (size_t b = b0; b < b1; b++) {
+        size_t r0 = b * pr->block, rows = pr->n - r0 < pr->block ? pr->n - r0 : pr->block;
+        gemm_rows(pr, r0, rows, g);
+        price_rows(pr, r0, rows, g, tid);
+    }
+}
+
+typedef struct part_job {
+    pricing *pr;
+    size_t r0;
+} part_job;
+
+static void part_rows(void *ctx, size_t a, size_t b, int tid)
+{
+    part_job *pj = ctx;
+    price_rows(pj->pr, pj->r0 + a, b - a, pj->pr->gram + a * pj->pr->k, tid);
+}
+
+/* One pass: candidates, argmin and (with prev) the count of dual violations. */
+static size_t pass(pricing *pr)
+{
+    memset(pr->viol, 0, (size_t)pr->threads * sizeof(size_t));
+    pr->pmax = 0.0;
+    for (size_t j = 0; j < pr->k; j++)
+        pr->pmax = fabs(pr->price[j]) > pr->pmax ? fabs(pr->price[j]) : pr->pmax;
+    size_t nblocks = (pr->n + pr->block - 1) / pr->block;
+    if (pr->own)
+        ckm_parallel_for(pr->threads, nblocks, own_blocks, pr);
+    else
+        for (size_t r0 = 0; r0 < pr->n; r0 += pr->block) {
+            size_t rows = pr->n - r0 < pr->block ? pr->n - r0 : pr->block;
+            gemm_rows(pr, r0, rows, pr->gram);
+            part_job pj = {pr, r0};
+            if (pr->threads > 1)
+                ckm_parallel_for(pr->threads, rows, part_rows, &pj);
+            else
+                part_rows(&pj, 0, rows, 0);
+        }
+    size_t v = 0;
+    for (int q = 0; q < pr->threads; q++)
+        v += pr->viol[q];
+    return v;
+}
+
+static void pricing_free(pricing *pr)
+{
+    free(pr->gram);
+    free(pr->cj);
+    free(pr->cc);
+    free(pr->argmin);
+    free(pr->viol);
+    free(pr->sel_r);
+    free(pr->sel_v);
+    free(pr->sel_j);
+    memset(pr, 0, sizeof *pr);
+}
+
+/* Candidate storage for c per point (keeps the rest). */
+static bool pricing_alloc(pricing *pr, size_t c)
+{
+    size_t nc;
+    free(pr->cj);
+    free(pr->cc);
+    free(pr->sel_r);
+    free(pr->sel_v);
+    free(pr->sel_j);
+    pr->c = c;
+    bool ok = ckm_mul_ok(pr->n, c, &nc);
+    pr->cj = ok ? ckm_alloc_array(nc, sizeof(int32_t)) : NULL;
+    pr->cc = ok ? ckm_alloc_array(nc, sizeof(double)) : NULL;
+    pr->sel_r = ckm_alloc_array((size_t)pr->threads * c, sizeof(double));
+    pr->sel_v = ckm_alloc_array((size_t)pr->threads * c, sizeof(double));
+    pr->sel_j = ckm_alloc_array((size_t)pr->threads * c, sizeof(int32_t));
+    return pr->cj && pr->cc && pr->sel_r && pr->sel_v && pr->sel_j;
+}
+
+static size_t imbalance(const int32_t *lab, size_t n, size_t k, const size_t *lo, const size_t *hi, size_t *cnt)
+{
+    memset(cnt, 0, k * sizeof(size_t));
+    for (size_t i = 0; i < n; i++)
+        cnt[lab[i]]++;
+    size_t off = 0;
+    for (size_t j = 0; j < k; j++)
+        off += cnt[j] > hi[j] ? cnt[j] - hi[j] : cnt[j] < lo[j] ? lo[j] - cnt[j] : 0;
+    return off;
+}
+
+static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size_t stride, size_t d, const double *C,
+                            const double *cnorm, size_t k, const size_t *lo, const size_t *hi, int threads,
+                            size_t matrix_max, size_t cand, double *price, int32_t *labels, ckm_transport_stats *st,
+                            ckm_err *err);
+
+/* Prices from every 8th row with bounds scaled by the same factor (floor / ceil keep it
+ * feasible): they approximate the full problem's, so SSP repairs a small imbalance. */
+static ckm_error sample_prices(const double *Y, const double *ynorm, size_t n, size_t stride, size_t d,
+                               const double *C, const double *cnorm, size_t k, const size_t *lo, const size_t *hi,
+                               int threads, size_t matrix_max, size_t cand, double *price, ckm_transport_stats *st,
+                               ckm_err *err)
+{
+    size_t m = (n + SAMPLE_STRIDE - 1) / SAMPLE_STRIDE;
+    size_t *slo = ckm_alloc_array(k, sizeof(size_t)), *shi = ckm_alloc_array(k, sizeof(size_t));
+    int32_t *slab = ckm_alloc_array(m, sizeof(int32_t));
+    ckm_error rc = CKM_OK;
+    if (!slo || !shi || !slab)
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
+    for (size_t j = 0; rc == CKM_OK && j < k; j++) {
+        double f = (double)m / (double)n;
+        slo[j] = (size_t)floor((double)lo[j] * f);
+        double h = ceil((double)(hi[j] > n ? n : hi[j]) * f);
+        shi[j] = h > (double)m ? m : (size_t)h;
+        if (shi[j] < slo[j])
+            shi[j] = slo[j];
+    }
+    size_t mk;
+    if (rc == CKM_OK && ckm_mul_ok(m, k, &mk) && mk <= (matrix_max < SAMPLE_MATRIX_MAX ? matrix_max : SAMPLE_MATRIX_MAX)) {
+        /* a sample small enough for the matrix: every arc at once */
+        double *cost = ckm_alloc_array(mk, sizeof(double));
+        for (size_t i = 0; cost && i < m; i++)
+            for (size_t j = 0; j < k; j++) {
+                const double *y = Y + i * stride * SAMPLE_STRIDE * d, *c = C + j * d;
+                double v = 0.0;
+                for (size_t f = 0; f < d; f++)
+                    v += y[f] * c[f];
+                v = -2.0 * v + ynorm[i * stride * SAMPLE_STRIDE] + cnorm[j];
+                cost[i * k + j] = v > 0.0 ? v : 0.0;
+            }
+        int infeasible = 0;
+        if (!cost)
+            rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
+        else
+            rc = ckm_transport_solve(m, k, cost, slo, shi, price, slab, &infeasible, NULL, err);
+        free(cost);
+    } else if (rc == CKM_OK)
+        rc = solve_rows(Y, ynorm, m, stride * SAMPLE_STRIDE, d, C, cnorm, k, slo, shi, threads, matrix_max, cand,
+                        price, slab, st, err);
+    free(slo);
+    free(shi);
+    free(slab);
+    return rc;
+}
+
+static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size_t stride, size_t d, const double *C,
+                            const double *cnorm, size_t k, const size_t *lo, const size_t *hi, int threads,
+                            size_t matrix_max, size_t cand, double *price, int32_t *labels, ckm_transport_stats *st,
+                            ckm_err *err)
+{
+    pricing pr;
+    memset(&pr, 0, sizeof pr);
+    pr.n = n;
+    pr.d = d;
+    pr.k = k;
+    pr.stride = stride;
+    pr.Y = Y;
+    pr.ynorm = ynorm;
+    pr.C = C;
+    pr.cnorm = cnorm;
+    pr.price = price;
+    pr.threads = ckm_thread_count(threads);
+    size_t kd = k * d > 0 ? k * d : 1;
+    pr.own = pr.threads > 1 && GEMM_SINGLE / kd >= 16;
+    pr.block = pr.own ? GEMM_SINGLE / kd : ((size_t)1 << 22) / (k ? k : 1);
+    pr.block = pr.block < 16 ? 16 : pr.block > n ? n : pr.block;
+    pr.cmax = 0.0;
+    for (size_t j = 0; j < k; j++)
+        pr.cmax = cnorm[j] > pr.cmax ? cnorm[j] : pr.cmax;
+    size_t bk;
+    bool ok = ckm_mul_ok(pr.block, k, &bk) && ckm_mul_ok(bk, pr.own ? (size_t)pr.threads : 1, &bk);
+    pr.gram = ok ? ckm_alloc_array(bk, sizeof(double)) : NULL;
+    pr.argmin = ckm_alloc_array(n, sizeof(int32_t));
+    pr.viol = ckm_alloc_array((size_t)pr.threads, sizeof(size_t));
+    size_t *cnt = ckm_alloc_array(k, sizeof(size_t));
+    double *saved = ckm_alloc_array(k, sizeof(double));
+    ckm_error rc = CKM_OK;
+    if (!pr.gram || !pr.argmin || !pr.viol || !cnt || !saved || !pricing_alloc(&pr, k < cand ? k : cand)) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for %zu points' candidate clusters", n);
+        goto done;
+    }
+    bool sampled = false, have = false;
+    int rounds = 0;
+    for (;;) {
+        pr.prev = have ? labels : NULL;
+        size_t viol = pass(&pr);
+        st->passes++;
+        if (have && viol == 0)
+            break; /* the last SSP solution is optimal for every arc */
+        st->repriced += have;
+        if (!sampled && !have && n >= SAMPLE_FROM && k > 1 && imbalance(pr.argmin, n, k, lo, hi, cnt) > n / 64) {
+            sampled = true;
+            if ((rc = sample_prices(Y, ynorm, n, stride, d, C, cnorm, k, lo, hi, threads, matrix_max, cand, price, st,
+                                    err)) != CKM_OK)
+                goto done;
+            continue; /* candidates again under the sample's prices */
+        }
+        memcpy(labels, pr.argmin, n * sizeof(int32_t));
+        memcpy(saved, price, k * sizeof(double));
+        int stuck = 0;
+        if ((rc = ckm_transport_ssp(n, k, pr.c, pr.cj, pr.cc, lo, hi, price, labels, st, &stuck, err)) != CKM_OK)
+            goto done;
+        rounds++;
+        if (!stuck && pr.c == k)
+            break; /* every arc was a candidate: optimal */
+        if (stuck || rounds >= MAX_ROUNDS) {
+            /* a stuck search leaves potentials raised only where it reached: worse prices
+               than those it started from, which are kept */
+            if (stuck)
+                memcpy(price, saved, k * sizeof(double));
+            if (!pricing_alloc(&pr, 2 * pr.c < k ? 2 * pr.c : k)) {
+                rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for %zu candidate clusters per point",
+                              pr.c);
+                goto done;
+            }
+            st->widened++;
+            rounds = 0;
+            have = false;
+            continue;
+        }
+        have = true;
+    }
+done:
+    pricing_free(&pr);
+    free(cnt);
+    free(saved);
+    return rc;
+}
+
+ckm_error ckm_transport_points(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
+                               const size_t *hi, int threads, double *price, int32_t *labels, int *infeasible,
+                               ckm_transport_stats *stats, ckm_err *err)
+{
+    return ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, MATRIX_MAX, CAND_MIN, price, labels, infeasible,
+                                   stats, err);
+}
+
+ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
+                                  const size_t *hi, int threads, size_t matrix_max, size_t cand, double *price,
+                                  int32_t *labels, int *infeasible, ckm_transport_stats *stats, ckm_err *err)
+{
+    double t0 = ckm_now();
+    ckm_transport_stats st;
+    memset(&st, 0, sizeof st);
+    size_t nk;
+    ckm_error rc;
+    if (ckm_mul_ok(n, k, &nk) && nk <= matrix_max) {
+        double *cost = ckm_alloc_array(nk > 0 ? nk : 1, sizeof(double));
+        if (!cost)
+            return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for the %zu x %zu costs", n, k);
+        rc = ckm_sqdist_matrix(Y, n, d, C, k, cost, err);
+        if (rc == CKM_OK)
+            rc = ckm_transport_solve(n, k, cost, lo, hi, price, labels, infeasible, &st, err);
+        free(cost);
+        st.passes = 1;
+        st.seconds = ckm_now() - t0;
+        if (stats)
+            *stats = st;
+        return rc;
+    }
+    size_t sum_lo, sum_hi;
+    ckm_bound_sums(lo, hi, k, &sum_lo, &sum_hi);
+    *infeasible = sum_lo > n || sum_hi < n;
+    if (*infeasible) {
+        if (stats)
+            *stats = st;
+        return CKM_OK;
+    }
+    if (n > INT32_MAX)
+        return ckm_fail(err, CKM_ERR_INVALID, "transportation solver: n = %zu exceeds 2^31 - 1", n);
+    for (size_t j = 0; j < k; j++)
+        if (!isfinite(price[j]))
+            price[j] = 0.0;
+    double *ynorm = ckm_alloc_array(n, sizeof(double)), *cnorm = ckm_alloc_array(k, sizeof(double));
+    if (!ynorm || !cnorm) {
+        free(ynorm);
+        free(cnorm);
+        return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
+    }
+    /* the norms as ckm_sqdist_matrix sums them */
+    for (size_t i = 0; i < n; i++) {
+        double yn = 0.0;
+        for (size_t f = 0; f < d; f++)
+            yn += Y[i * d + f] * Y[i * d + f];
+        ynorm[i] = yn;
+    }
+    for (size_t j = 0; j < k; j++) {
+        double s = 0.0;
+        for (size_t f = 0; f < d; f++)
+            s += C[j * d + f] * C[j * d + f];
+        cnorm[j] = s;
+    }
+    rc = solve_rows(Y, ynorm, n, 1, d, C, cnorm, k, lo, hi, threads, matrix_max, cand < 1 ? 1 : cand, price, labels,
+                    &st, err);
+    free(ynorm);
+    free(cnorm);
+    st.seconds = ckm_now() - t0;
+    if (stats)
+        *stats = st;
+    return rc;
+}
