@@ -361,7 +361,7 @@ typedef enum ckm_init {
  * centers (see docs/formulations.md: bounds skip a center only when it is farther than the
  * assigned one by more than the rounding of either computation). */
 typedef enum ckm_lloyd {
-    CKM_LLOYD_AUTO = 0, /* bounds when n k >= 2^16, else plain */
+    CKM_LLOYD_AUTO = 0, /* bounds when n k >= 2^16 and k d >= 128, else plain */
     CKM_LLOYD_PLAIN,    /* every distance in every iteration (dgemm) */
     CKM_LLOYD_BOUNDS    /* Yinyang bounds (Ding et al. 2015): after the first iteration only
                            the distances the triangle inequality cannot rule out; memory

@@ -9,7 +9,7 @@
  *              plus CLP's copies, estimated at ~64 bytes per nonzero and ~160 per column
  *              (not measured; a refusal is meant for problems clearly out of reach)
  *   kmeans     80 s (labels, distances, seeding) + T * 256 * k * 8 (blocked distances);
- *              bounded Lloyd (s k >= 2^16): + 8 s + 4 s (t + 1), t = max(1, k / 20) groups,
+ *              bounded Lloyd (s k >= 2^16, k d >= 128): + 8 s + 4 s (t + 1), t = max(1, k / 20) groups,
  *              and from d = 32 the single-precision copy 4 s d + 8 s
  *   sizeflow   the transportation route: the s x k cost matrix 8 s k while s k <= 2^28,
  *              else 12 * 32 s of candidate arcs (transport_points.c); the solver's move
@@ -41,7 +41,7 @@ double ckm_memory_estimate(const char *algorithm, const ckm_reduced *r, int thre
     double b = 24.0 * n + 8.0 * s * d + 8.0 * k * d + (rescaled ? 8.0 * n * d : 0.0);
     if (strcmp(algorithm, "kmeans") == 0) {
         double t = k / 20.0 < 1.0 ? 1.0 : floor(k / 20.0);
-        double bounded = s * k >= 65536.0 ? 8.0 * s + 4.0 * s * (t + 1.0) + (d >= 32.0 ? 4.0 * s * d + 8.0 * s : 0.0)
+        double bounded = s * k >= 65536.0 && k * d >= 128.0 ? 8.0 * s + 4.0 * s * (t + 1.0) + (d >= 32.0 ? 4.0 * s * d + 8.0 * s : 0.0)
                                           : 0.0;
         return b + 80.0 * s + T * 256.0 * k * 8.0 + bounded;
     }
