@@ -377,19 +377,12 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
     double t0 = ckm_now();
     ckm_transport_stats st;
     memset(&st, 0, sizeof st);
-    size_t sum_lo, sum_hi;
-    ckm_bound_sums(lo, hi, k, &sum_lo, &sum_hi);
-    *infeasible = sum_lo > n || sum_hi < n;
-    if (*infeasible) {
+    ckm_error pre = ckm_transport_precheck(n, k, lo, hi, price, infeasible, err);
+    if (pre != CKM_OK || *infeasible) {
         if (stats)
             *stats = st;
-        return CKM_OK;
+        return pre;
     }
-    if (n > INT32_MAX)
-        return ckm_fail(err, CKM_ERR_INVALID, "transportation solver: n = %zu exceeds 2^31 - 1", n);
-    for (size_t j = 0; j < k; j++)
-        if (!isfinite(price[j]))
-            price[j] = 0.0;
     long long *cnt = ckm_alloc_array(k, sizeof(long long));
     if (!cnt)
         return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
@@ -424,6 +417,22 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
     if (stats)
         *stats = st;
     return rc;
+}
+
+ckm_error ckm_transport_precheck(size_t n, size_t k, const size_t *lo, const size_t *hi, double *price,
+                                 int *infeasible, ckm_err *err)
+{
+    size_t sum_lo, sum_hi;
+    ckm_bound_sums(lo, hi, k, &sum_lo, &sum_hi);
+    *infeasible = sum_lo > n || sum_hi < n;
+    if (*infeasible)
+        return CKM_OK;
+    if (n > INT32_MAX)
+        return ckm_fail(err, CKM_ERR_INVALID, "transportation solver: n = %zu exceeds 2^31 - 1", n);
+    for (size_t j = 0; j < k; j++)
+        if (!isfinite(price[j]))
+            price[j] = 0.0;
+    return CKM_OK;
 }
 
 size_t ckm_transport_list_len(size_t k)

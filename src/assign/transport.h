@@ -42,6 +42,11 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
 ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const size_t *lo,
                             const size_t *hi, double *price, int32_t *labels, ckm_transport_stats *st, int *stuck,
                             ckm_err *err);
+/* The checks both solvers start with: *infeasible when sum lo > n or sum hi < n (then
+ * nothing else is done); CKM_ERR_INVALID past 2^31 - 1 points; non-finite warm-start
+ * prices reset to 0. */
+ckm_error ckm_transport_precheck(size_t n, size_t k, const size_t *lo, const size_t *hi, double *price,
+                                 int *infeasible, ckm_err *err);
 /* Entries per move list for k clusters (16, fewer past k = 1448 to cap k^2 lists). */
 size_t ckm_transport_list_len(size_t k);
 

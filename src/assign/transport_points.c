@@ -381,19 +381,11 @@ ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const dou
             *stats = st;
         return rc;
     }
-    size_t sum_lo, sum_hi;
-    ckm_bound_sums(lo, hi, k, &sum_lo, &sum_hi);
-    *infeasible = sum_lo > n || sum_hi < n;
-    if (*infeasible) {
+    if ((rc = ckm_transport_precheck(n, k, lo, hi, price, infeasible, err)) != CKM_OK || *infeasible) {
         if (stats)
             *stats = st;
-        return CKM_OK;
+        return rc;
     }
-    if (n > INT32_MAX)
-        return ckm_fail(err, CKM_ERR_INVALID, "transportation solver: n = %zu exceeds 2^31 - 1", n);
-    for (size_t j = 0; j < k; j++)
-        if (!isfinite(price[j]))
-            price[j] = 0.0;
     double *ynorm = ckm_alloc_array(n, sizeof(double)), *cnorm = ckm_alloc_array(k, sizeof(double));
     if (!ynorm || !cnorm) {
         free(ynorm);
