@@ -262,7 +262,8 @@ int cmd_cluster(int argc, char **argv)
     }
     if (opts[O_STD].value)
         ckm_dataset_standardize(ds);
-    if ((rc = ckm_problem_create(ds->X, ds->n, ds->d, k, &p, &err)) != CKM_OK) {
+    /* the problem borrows the points the dataset holds until the end: no second copy */
+    if ((rc = ckm_problem_wrap(ds->X, ds->n, ds->d, k, &p, &err)) != CKM_OK) {
         code = cli_error(cmd, rc, &err);
         goto done;
     }

@@ -22,6 +22,7 @@ typedef struct ckm_transport_stats {
     size_t passes;        /* ckm_transport_points: pricing passes over all n k costs */
     size_t widened;       /* ckm_transport_points: times the candidate lists were doubled */
     size_t repriced;      /* ckm_transport_points: passes that found arcs the lists lacked */
+    size_t quick;         /* ckm_transport_points: optimality shown without a second pass */
     double seconds;
 } ckm_transport_stats;
 

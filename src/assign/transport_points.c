@@ -14,6 +14,10 @@
  *       complementary slackness with its sizes by construction; with dual feasibility over
  *       all arcs this is the LP optimality certificate of transport.h) and is returned;
  *     else SSP (ckm_transport_ssp) on the candidate arcs from the argmin labels, and again.
+ *   Before that second pass, a bound often settles it: the pass also keeps rest_i, the least
+ *   reduced cost left out of i's candidates; at SSP's prices p1 a left-out cluster costs at
+ *   least rest_i - max_j (p1_j - p0_j), so when that and every candidate's exact reduced
+ *   cost are >= the point's own, the pass is not needed (warm Lloyd steps).
  *   SSP that cannot balance the restricted problem (no candidate path to a deficit) or a
  *   20th round doubles C, up to k, where the arcs are all arcs and SSP's answer is final.
  *   A poor start (argmin labels off the bounds by more than n/64, n >= 20000) first solves
@@ -22,7 +26,7 @@
  *   (raised only where its search reached, they start the next round worse than the
  *   prices it began from).
  * tol = 1e-10 (||y_i||^2 + max ||c||^2 + max |p|): above the rounding of costs and prices.
- * Memory: 12 n C bytes of candidates + one block of costs per thread + the solver's
+ * Memory: 12 n C + 8 n bytes of candidates + one block of costs per thread + the solver's
  * O(n + k^2 L) (transport.c).
  */
 #include "core.h"
@@ -56,60 +60,89 @@ typedef struct pricing {
     const int32_t *prev;           /* the previous solution to test, or NULL */
     double cmax, pmax;
     size_t *viol;                  /* per thread */
-    double *sel_r, *sel_v;         /* per thread c entries each */
-    int32_t *sel_j;
+    double *buf;                   /* per thread 3 k: reduced costs, costs, scratch */
+    double *rest;                  /* n: least reduced cost outside the candidates, at the
+                                      pass's prices */
 } pricing;
 
-/* Rows [r0, r0 + rows) from their block of -2 y.c. */
+/* The m-th smallest of a[0..len) (0-based), reordering a: quickselect, O(len) on average. */
+static double nth_smallest(double *a, size_t len, size_t m)
+{
+    size_t lo = 0, hi = len - 1;
+    while (lo < hi) {
+        double x = a[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (a[i] < x)
+                i++;
+            while (a[j] > x)
+                j--;
+            if (i <= j) {
+                double t = a[i];
+                a[i] = a[j];
+                a[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (m <= j)
+            hi = j;
+        else if (m >= i)
+            lo = i;
+        else
+            return a[m];
+    }
+    return a[m];
+}
+
+/* Rows [r0, r0 + rows) from their block of -2 y.c: the c least reduced costs (ties to the
+ * lower cluster), found by a threshold (the c-th smallest) and collected in cluster order. */
 static void price_rows(pricing *pr, size_t r0, size_t rows, const double *g, int tid)
 {
     size_t k = pr->k, c = pr->c;
-    double *sr = pr->sel_r + (size_t)tid * c, *sv = pr->sel_v + (size_t)tid * c;
-    int32_t *sj = pr->sel_j + (size_t)tid * c;
+    double *red = pr->buf + (size_t)tid * 3 * k, *val = red + k, *tmp = val + k;
     size_t viol = 0;
     for (size_t r = 0; r < rows; r++) {
         size_t i = r0 + r;
         double yn = pr->ynorm[i * pr->stride];
         const double *o = g + r * k;
-        size_t m = 0; /* entries held, ascending r (ties: lower j first) */
+        size_t bj = 0;
         for (size_t j = 0; j < k; j++) {
             double v = o[j] + yn + pr->cnorm[j];
             v = v > 0.0 ? v : 0.0;
-            double red = v - pr->price[j];
-            if (m == c && !(red < sr[c - 1]))
-                continue;
-            size_t q = m < c ? m++ : c - 1;
-            while (q > 0 && sr[q - 1] > red) {
-                sr[q] = sr[q - 1];
-                sv[q] = sv[q - 1];
-                sj[q] = sj[q - 1];
-                q--;
-            }
-            sr[q] = red;
-            sv[q] = v;
-            sj[q] = (int32_t)j;
+            val[j] = v;
+            red[j] = v - pr->price[j];
+            if (red[j] < red[bj])
+                bj = j;
         }
-        pr->argmin[i] = sj[0];
+        pr->argmin[i] = (int32_t)bj;
         if (pr->prev) {
             size_t a = (size_t)pr->prev[i];
-            double v = o[a] + yn + pr->cnorm[a];
-            v = v > 0.0 ? v : 0.0;
             double tol = 1e-10 * (yn + pr->cmax + pr->pmax);
-            viol += sr[0] < v - pr->price[a] - tol;
+            viol += red[bj] < red[a] - tol;
         }
-        /* stored ascending by cluster, as ckm_transport_ssp wants (insertion sort of c) */
         int32_t *cj = pr->cj + i * c;
         double *cc = pr->cc + i * c;
-        for (size_t q = 0; q < m; q++) {
-            size_t w = q;
-            while (w > 0 && cj[w - 1] > sj[q]) {
-                cj[w] = cj[w - 1];
-                cc[w] = cc[w - 1];
-                w--;
-            }
-            cj[w] = sj[q];
-            cc[w] = sv[q];
+        double thr = INFINITY;
+        size_t below = 0;
+        if (c < k) {
+            memcpy(tmp, red, k * sizeof(double));
+            thr = nth_smallest(tmp, k, c - 1);
+            for (size_t j = 0; j < k; j++)
+                below += red[j] < thr;
         }
+        size_t m = 0, ties = c - below; /* entries equal to thr taken, lowest clusters first */
+        double rest = INFINITY;              /* the least reduced cost left out */
+        for (size_t j = 0; j < k; j++)
+            if (m < c && (red[j] < thr || (red[j] == thr && ties > 0) || c >= k)) {
+                ties -= red[j] == thr && c < k;
+                cj[m] = (int32_t)j;
+                cc[m++] = val[j];
+            } else if (red[j] < rest)
+                rest = red[j];
+        pr->rest[i] = rest;
     }
     pr->viol[tid] += viol;
 }
@@ -169,6 +202,58 @@ static size_t pass(pricing *pr)
     return v;
 }
 
+typedef struct quick_job {
+    const pricing *pr;
+    const int32_t *labels;
+    const double *p1;
+    double rise, pmax;
+    size_t *fail; /* per thread */
+} quick_job;
+
+/* Points [i0, i1): can a point have an arc of negative reduced cost at the new prices p1?
+ * Candidates are priced exactly; any other cluster j had reduced cost >= rest_i at the
+ * pass's prices p0, so now >= rest_i - max_j (p1_j - p0_j). */
+static void quick_rows(void *ctx, size_t i0, size_t i1, int tid)
+{
+    quick_job *q = ctx;
+    const pricing *pr = q->pr;
+    size_t c = pr->c, fail = 0;
+    for (size_t i = i0; i < i1; i++) {
+        const int32_t *cj = pr->cj + i * c;
+        const double *cc = pr->cc + i * c;
+        double u = INFINITY, least = pr->rest[i] - q->rise;
+        for (size_t e = 0; e < c; e++) {
+            double red = cc[e] - q->p1[cj[e]];
+            least = red < least ? red : least;
+            if (cj[e] == q->labels[i])
+                u = red;
+        }
+        double tol = 1e-10 * (pr->ynorm[i * pr->stride] + pr->cmax + q->pmax);
+        fail += least < u - tol;
+    }
+    q->fail[tid] += fail;
+}
+
+/* True when no point can violate dual feasibility at prices p1 (then the SSP solution in
+ * labels is optimal for every arc without another full pass); p0: the pass's prices. */
+static bool quick_check(pricing *pr, const int32_t *labels, const double *p0, const double *p1)
+{
+    quick_job q = {pr, labels, p1, -INFINITY, 0.0, pr->viol};
+    for (size_t j = 0; j < pr->k; j++) {
+        q.rise = p1[j] - p0[j] > q.rise ? p1[j] - p0[j] : q.rise;
+        q.pmax = fabs(p1[j]) > q.pmax ? fabs(p1[j]) : q.pmax;
+    }
+    memset(pr->viol, 0, (size_t)pr->threads * sizeof(size_t));
+    if (pr->threads > 1 && pr->n >= 65536)
+        ckm_parallel_for(pr->threads, pr->n, quick_rows, &q);
+    else
+        quick_rows(&q, 0, pr->n, 0);
+    size_t fail = 0;
+    for (int t = 0; t < pr->threads; t++)
+        fail += pr->viol[t];
+    return fail == 0;
+}
+
 static void pricing_free(pricing *pr)
 {
     free(pr->gram);
@@ -176,9 +261,8 @@ static void pricing_free(pricing *pr)
     free(pr->cc);
     free(pr->argmin);
     free(pr->viol);
-    free(pr->sel_r);
-    free(pr->sel_v);
-    free(pr->sel_j);
+    free(pr->buf);
+    free(pr->rest);
     memset(pr, 0, sizeof *pr);
 }
 
@@ -188,17 +272,11 @@ static bool pricing_alloc(pricing *pr, size_t c)
     size_t nc;
     free(pr->cj);
     free(pr->cc);
-    free(pr->sel_r);
-    free(pr->sel_v);
-    free(pr->sel_j);
     pr->c = c;
     bool ok = ckm_mul_ok(pr->n, c, &nc);
     pr->cj = ok ? ckm_alloc_array(nc, sizeof(int32_t)) : NULL;
     pr->cc = ok ? ckm_alloc_array(nc, sizeof(double)) : NULL;
-    pr->sel_r = ckm_alloc_array((size_t)pr->threads * c, sizeof(double));
-    pr->sel_v = ckm_alloc_array((size_t)pr->threads * c, sizeof(double));
-    pr->sel_j = ckm_alloc_array((size_t)pr->threads * c, sizeof(int32_t));
-    return pr->cj && pr->cc && pr->sel_r && pr->sel_v && pr->sel_j;
+    return pr->cj && pr->cc;
 }
 
 static size_t imbalance(const int32_t *lab, size_t n, size_t k, const size_t *lo, const size_t *hi, size_t *cnt)
@@ -295,10 +373,12 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
     pr.gram = ok ? ckm_alloc_array(bk, sizeof(double)) : NULL;
     pr.argmin = ckm_alloc_array(n, sizeof(int32_t));
     pr.viol = ckm_alloc_array((size_t)pr.threads, sizeof(size_t));
+    pr.buf = ckm_alloc_array((size_t)pr.threads * 3 * k, sizeof(double));
+    pr.rest = ckm_alloc_array(n, sizeof(double));
     size_t *cnt = ckm_alloc_array(k, sizeof(size_t));
     double *saved = ckm_alloc_array(k, sizeof(double));
     ckm_error rc = CKM_OK;
-    if (!pr.gram || !pr.argmin || !pr.viol || !cnt || !saved || !pricing_alloc(&pr, k < cand ? k : cand)) {
+    if (!pr.gram || !pr.argmin || !pr.viol || !pr.buf || !pr.rest || !cnt || !saved || !pricing_alloc(&pr, k < cand ? k : cand)) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for %zu points' candidate clusters", n);
         goto done;
     }
@@ -342,6 +422,10 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
             continue;
         }
         have = true;
+        if (quick_check(&pr, labels, saved, price)) {
+            st->quick++;
+            break; /* optimal for every arc, shown from the pass's bounds */
+        }
     }
 done:
     pricing_free(&pr);

@@ -185,7 +185,7 @@ static void test_degenerate(void)
 
 /* Points route (matrix_max = 0) vs the matrix solver on the same points and centers. */
 static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int threads, size_t cand, size_t *widened,
-                        size_t *rounds)
+                        size_t *rounds, size_t *quick)
 {
     double *Y = malloc(n * d * sizeof *Y), *C = malloc(k * d * sizeof *C), *cost = malloc(n * k * sizeof *cost);
     double *p1 = calloc(k, sizeof *p1), *p2 = calloc(k, sizeof *p2);
@@ -231,7 +231,9 @@ static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int t
         fprintf(stderr, "  points route, n %zu k %zu bounds %d: %s\n", n, k, bounds, why);
     double f1 = objective(cost, n, k, l1), f2 = objective(cost, n, k, l2);
     CHECK(fabs(f1 - f2) <= 1e-9 * f1);
-    CHECK(ts.passes >= 2 || ts.widened || k <= cand); /* a pass confirms, unless the lists hold all k */
+    /* a second pass or the bound confirms, unless the lists hold all k */
+    CHECK(ts.passes >= 2 || ts.quick || ts.widened || k <= cand);
+    *quick += ts.quick;
     *widened += ts.widened;
     *rounds += ts.repriced; /* passes that found arcs the lists lacked */
     /* warm start from the optimum's prices: SSP only settles ties, one pass confirms */
@@ -243,18 +245,19 @@ done:
 
 static void test_points_route(void)
 {
-    size_t widened = 0, rounds = 0;
+    size_t widened = 0, rounds = 0, quick = 0;
     for (int bounds = 0; bounds < 3; bounds++) {
-        points_case(3000, 4, 30, bounds, 0, 1, 8, &widened, &rounds);
-        points_case(2000, 2, 7, bounds, 0, 2, 8, &widened, &rounds);
-        points_case(4000, 8, 60, bounds, 1, 2, 8, &widened, &rounds);
-        points_case(3000, 2, 25, bounds, 0, 2, 2, &widened, &rounds); /* short lists: pricing rounds */
+        points_case(3000, 4, 30, bounds, 0, 1, 8, &widened, &rounds, &quick);
+        points_case(2000, 2, 7, bounds, 0, 2, 8, &widened, &rounds, &quick);
+        points_case(4000, 8, 60, bounds, 1, 2, 8, &widened, &rounds, &quick);
+        points_case(3000, 2, 25, bounds, 0, 2, 2, &widened, &rounds, &quick); /* short lists: pricing rounds */
     }
     for (int inst = 0; inst < 30; inst++) /* random bounds, uniform points, two candidates */
-        points_case(200 + 30 * (size_t)inst, 2, 3 + (size_t)inst % 17, 3, 0, 1, 2, &widened, &rounds);
-    points_case(30000, 3, 40, 0, 0, 2, 8, &widened, &rounds); /* sample prices first */
+        points_case(200 + 30 * (size_t)inst, 2, 3 + (size_t)inst % 17, 3, 0, 1, 2, &widened, &rounds, &quick);
+    points_case(30000, 3, 40, 0, 0, 2, 8, &widened, &rounds, &quick); /* sample prices first */
     CHECK(widened > 0); /* the far cluster forced wider lists */
     CHECK(rounds > 0);  /* and pricing passes found missing arcs */
+    CHECK(quick > 0);   /* and the bound spared passes */
 }
 
 int main(void)
