@@ -6,6 +6,7 @@
  *   start    k distinct data rows drawn from the same stream (the same array is given to
  *            scikit-learn by sklearn_fit.py)
  *   fit      tol 1e-4 (scikit-learn's rule and default), max_iter 300, n_init 1
+ * A third fit uses precision = single (float32 GEMM decides every full pass).
  * Writes PREFIX.X.f64, PREFIX.init.f64 (raw float64) and PREFIX.labels.i32 (plain Lloyd's
  * labels) and prints one CSV row per variant:
  *   impl,n,d,k,iterations,seconds,sse,same_labels_as_plain
@@ -31,7 +32,8 @@ static int write_raw(const char *prefix, const char *ext, const void *a, size_t 
     return ok;
 }
 
-static ckm_result *fit(const ckm_problem *p, const double *init, ckm_lloyd lloyd, double *secs)
+static ckm_result *fit(const ckm_problem *p, const double *init, ckm_lloyd lloyd, ckm_precision precision,
+                       double *secs)
 {
     ckm_settings s;
     ckm_settings_default(&s);
@@ -39,6 +41,7 @@ static ckm_result *fit(const ckm_problem *p, const double *init, ckm_lloyd lloyd
     s.max_iter = 300;
     s.tol = 1e-4;
     s.lloyd = lloyd;
+    s.precision = precision;
     s.init_centers = init;
     ckm_result *r = NULL;
     ckm_err err = {CKM_OK, ""};
@@ -93,22 +96,32 @@ int main(int argc, char **argv)
     }
     double tp = 0.0, tb;
     bool only_bounds = argc > 6 && strcmp(argv[6], "bounds") == 0;
-    ckm_result *rp = only_bounds ? NULL : fit(p, init, CKM_LLOYD_PLAIN, &tp);
-    ckm_result *rb = fit(p, init, CKM_LLOYD_BOUNDS, &tb);
+    ckm_result *rp = only_bounds ? NULL : fit(p, init, CKM_LLOYD_PLAIN, CKM_PRECISION_DOUBLE, &tp);
+    ckm_result *rb = fit(p, init, CKM_LLOYD_BOUNDS, CKM_PRECISION_DOUBLE, &tb);
     if (only_bounds) {
         printf("ckm-%s-bounds,%zu,%zu,%zu,%d,%.3f,%.10g,%s\n", ckm_version(), n, d, k, rb->iterations, tb, rb->sse, "-");
         return 0;
     }
     if (!write_raw(prefix, "labels.i32", rp->labels, n * sizeof(int32_t)))
         return 1;
-    size_t same = 0;
-    for (size_t i = 0; i < n; i++)
+    double tf;
+    ckm_result *rf = fit(p, init, CKM_LLOYD_AUTO, CKM_PRECISION_SINGLE, &tf);
+    size_t same = 0, same_f = 0;
+    for (size_t i = 0; i < n; i++) {
         same += rp->labels[i] == rb->labels[i];
+        same_f += rp->labels[i] == rf->labels[i];
+    }
     fprintf(stderr, "plain: pre %.3f solve %.3f check %.3f total %.3f; bounds: pre %.3f solve %.3f check %.3f total %.3f\n", rp->time.preprocess_s, rp->time.solve_s, rp->time.check_s, rp->time.total_s, rb->time.preprocess_s, rb->time.solve_s, rb->time.check_s, rb->time.total_s);
     printf("ckm-%s-plain,%zu,%zu,%zu,%d,%.3f,%.10g,%s\n", ckm_version(), n, d, k, rp->iterations, tp, rp->sse,
            "yes");
     printf("ckm-%s-bounds,%zu,%zu,%zu,%d,%.3f,%.10g,%s\n", ckm_version(), n, d, k, rb->iterations, tb, rb->sse,
            same == n ? "yes" : "NO");
+    if (same_f == n)
+        printf("ckm-%s-single,%zu,%zu,%zu,%d,%.3f,%.10g,yes\n", ckm_version(), n, d, k, rf->iterations, tf, rf->sse);
+    else
+        printf("ckm-%s-single,%zu,%zu,%zu,%d,%.3f,%.10g,%.6f\n", ckm_version(), n, d, k, rf->iterations, tf, rf->sse,
+               (double)same_f / (double)n);
+    ckm_result_free(rf);
     ckm_result_free(rp);
     ckm_result_free(rb);
     ckm_problem_free(p);

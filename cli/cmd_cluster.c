@@ -46,7 +46,7 @@ static void print_value(const char *name, double v, const ckm_result *gap_of)
     printf("\n");
 }
 
-enum { O_K, O_CONS, O_WEIGHTS, O_MIN, O_MAX, O_SIZES, O_BAL, O_ALGO, O_DIST, O_INIT, O_INIT_CENTERS, O_LLOYD, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
+enum { O_K, O_CONS, O_WEIGHTS, O_MIN, O_MAX, O_SIZES, O_BAL, O_ALGO, O_DIST, O_INIT, O_INIT_CENTERS, O_LLOYD, O_PRECISION, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
        O_CUTS, O_GAP, O_NODES, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
        O_STD, O_VERBOSE, O_QUIET, O_HELP, O_COUNT };
 
@@ -98,6 +98,7 @@ int cmd_cluster(int argc, char **argv)
         [O_INIT] = {"init", 0, "default|random|kmeans++", "initial centers (default: random for blpkm, kmeans++ otherwise)", NULL},
         [O_INIT_CENTERS] = {"init-centers", 0, "FILE", "start from these K centers (K rows of d values, CSV or .npy; data units) instead of seeding; one restart", NULL},
         [O_LLOYD] = {"lloyd", 0, "auto|plain|bounds", "kmeans' nearest-center step: plain (every distance) or Yinyang bounds (same labels, fewer distances); default auto", NULL},
+        [O_PRECISION] = {"precision", 0, "double|single", "kmeans' distance passes: single = float32 GEMM decides (faster where memory-bound, labels may differ at float ties; SSE still double); default double", NULL},
         [O_SEED] = {"seed", 's', "S", "random seed (same input + seed = same output)", NULL},
         [O_NINIT] = {"n-init", 0, "N", "restarts; the best SSE is kept", NULL},
         [O_MAXIT] = {"max-iter", 0, "N", "iterations per restart (0 = the algorithm's default)", NULL},
@@ -166,6 +167,14 @@ int cmd_cluster(int argc, char **argv)
         else if (strcmp(v, "bounds") == 0) s.lloyd = CKM_LLOYD_BOUNDS;
         else {
             fprintf(stderr, "ckm cluster: --lloyd: '%s' is not one of auto, plain, bounds\n", v);
+            return EXIT_USAGE;
+        }
+    }
+    if ((v = opts[O_PRECISION].value)) {
+        if (strcmp(v, "double") == 0) s.precision = CKM_PRECISION_DOUBLE;
+        else if (strcmp(v, "single") == 0) s.precision = CKM_PRECISION_SINGLE;
+        else {
+            fprintf(stderr, "ckm cluster: --precision: '%s' is not one of double, single\n", v);
             return EXIT_USAGE;
         }
     }

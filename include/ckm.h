@@ -368,6 +368,16 @@ typedef enum ckm_lloyd {
                            n (8 + 4 max(1, k/10)) bytes */
 } ckm_lloyd;
 
+/* Arithmetic of kmeans' nearest-center passes. */
+typedef enum ckm_precision {
+    CKM_PRECISION_DOUBLE = 0, /* double; the bounded passes may screen in single precision but
+                                 decide every uncertain row in double: plain Lloyd's labels */
+    CKM_PRECISION_SINGLE      /* full passes decide by float32 GEMM distances alone (centers,
+                                 sums and the reported SSE stay double): labels may differ
+                                 from double's where two centers are within float rounding;
+                                 bench/README.md measures the effect on SSE and time */
+} ckm_precision;
+
 /* ABI policy (docs/abi.md): ckm_settings is caller-allocated, so its first member is its
  * size. ckm_settings_default() sets struct_size = sizeof(ckm_settings) of the header the
  * caller compiled against; the library reads only that many bytes and uses defaults for
@@ -430,6 +440,7 @@ typedef struct ckm_settings {
                                    since all would be the same, and sizeflow keeps the
                                    given order of centers (center j starts cluster j and
                                    its size bounds); default NULL = seeding by init */
+    ckm_precision precision; /* kmeans' distances; default CKM_PRECISION_DOUBLE */
 } ckm_settings;
 
 /* Size of the first versioned ckm_settings layout (0.2.0): up to `interrupt`. */

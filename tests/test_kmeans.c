@@ -303,8 +303,44 @@ static void test_init_centers(void)
     free(X);
 }
 
+/* precision = single: float32 passes decide; on well-separated data the result equals the
+ * double one, and every returned labelling is still a Lloyd fixed point in double up to
+ * float rounding; an unknown precision is refused. */
+static void test_single_precision(void)
+{
+    size_t n = 6000, d = 40, k = 12;
+    double *X = malloc(n * d * sizeof *X);
+    if (!X)
+        return;
+    sm_state = 99;
+    for (size_t i = 0; i < n; i++)
+        for (size_t f = 0; f < d; f++)
+            X[i * d + f] = 10.0 * (double)((i * 7 + f) % k == 0) + unif();
+    ckm_problem *p = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_problem_create(X, n, d, k, &p, &err) == CKM_OK);
+    ckm_settings s;
+    ckm_settings_default(&s);
+    s.seed = 3;
+    s.n_init = 2;
+    ckm_result *a = NULL, *b = NULL;
+    CHECK(p && ckm_solve(p, &s, &a, &err) == CKM_OK);
+    s.precision = CKM_PRECISION_SINGLE;
+    CHECK(p && ckm_solve(p, &s, &b, &err) == CKM_OK);
+    CHECK(a && b && fabs(a->sse - b->sse) <= 1e-6 * a->sse);
+    CHECK(b && is_lloyd_fixed_point(X, n, d, b));
+    s.precision = (ckm_precision)5;
+    ckm_result *c = NULL;
+    CHECK(ckm_solve(p, &s, &c, &err) == CKM_ERR_INVALID && strstr(err.message, "precision = 5"));
+    ckm_result_free(a);
+    ckm_result_free(b);
+    ckm_problem_free(p);
+    free(X);
+}
+
 int main(void)
 {
+    test_single_precision();
     test_bounds_same_labels();
     test_init_centers();
     test_threads();

@@ -163,18 +163,21 @@ class SolveOutcome:
 
 INIT_CODES = {"auto": 0, "random": 1, "k-means++": 2}
 LLOYD_CODES = {"auto": 0, "plain": 1, "bounds": 2}
+PRECISION_CODES = {"double": 0, "single": 1}
 
 
 def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, time_limit=0.0, gap=1e-4,
-          threads=0, verbose=0, init="auto", init_centers=None, lloyd="auto"):
+          threads=0, verbose=0, init="auto", init_centers=None, lloyd="auto", precision="double"):
     """Run ckm_solve on problem; returns a SolveOutcome. Ctrl-C raises KeyboardInterrupt.
 
     init: "auto" (the algorithm's own), "random" or "k-means++"; init_centers: a C-contiguous float64
-    (k, d) array to start from instead (one restart); lloyd: "auto", "plain" or "bounds" (kmeans)."""
+    (k, d) array to start from instead (one restart); lloyd: "auto", "plain" or "bounds" (kmeans);
+    precision: "double" or "single" (kmeans' distance passes in float32)."""
     s = _lib.Settings()
     lib.ckm_settings_default(ctypes.byref(s))
     s.init = INIT_CODES[init]
     s.lloyd = LLOYD_CODES[lloyd]
+    s.precision = PRECISION_CODES[precision]
     if init_centers is not None:
         s.init_centers = init_centers.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
     s.algorithm = algorithm.encode()

@@ -61,6 +61,7 @@ class Settings(ctypes.Structure):
         # 0.3.0
         ("lloyd", c_int),
         ("init_centers", ctypes.POINTER(c_double)),
+        ("precision", c_int),
     ]
 
 

@@ -289,14 +289,16 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
     /* auto: bounds where they paid in bench/kmeans_fit_run.sh (10^6 x 16, k = 100: 2.9x; 10^5 x
        128, k = 1000: 2.9x) and not where a plain pass is already cheap (2 x 10^6 x 2, k = 10:
        0.59 s against plain 0.47 s) */
-    ws.bounded = set->lloyd == CKM_LLOYD_BOUNDS ||
+    bool single = set->precision == CKM_PRECISION_SINGLE;
+    ws.bounded = set->lloyd == CKM_LLOYD_BOUNDS || single ||
                  (set->lloyd == CKM_LLOYD_AUTO && (double)s * (double)k >= 65536.0 && k * d >= 128);
     if (ws.bounded &&
         ((rc = ckm_yinyang_init(&ws.yy, s, d, k, ckm_yinyang_groups_for(k), set->threads, err)) != CKM_OK ||
-         (d >= SCREEN_FROM_D &&
+         ((d >= SCREEN_FROM_D || single) &&
           (rc = ckm_screen_init(&ws.screen, ws.Y, ws.ynorm, s, d, k, set->threads, err)) != CKM_OK)))
         goto done;
-    ws.screened = ws.bounded && d >= SCREEN_FROM_D;
+    ws.screened = ws.bounded && (d >= SCREEN_FROM_D || single);
+    ws.screen.float_only = single;
     /* tolerance scale: mean over features of the weighted variance of the super-points */
     double wtot = 0.0, var = 0.0;
     for (size_t t = 0; t < s; t++) {

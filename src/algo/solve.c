@@ -84,6 +84,8 @@ static ckm_error validate_settings(const ckm_settings *s, const ckm_algo **algo,
         return ckm_fail(err, CKM_ERR_INVALID, "node_limit = %d: need >= 0 (0 = no limit)", s->node_limit);
     if (s->lloyd != CKM_LLOYD_AUTO && s->lloyd != CKM_LLOYD_PLAIN && s->lloyd != CKM_LLOYD_BOUNDS)
         return ckm_fail(err, CKM_ERR_INVALID, "lloyd = %d is not a ckm_lloyd", (int)s->lloyd);
+    if (s->precision != CKM_PRECISION_DOUBLE && s->precision != CKM_PRECISION_SINGLE)
+        return ckm_fail(err, CKM_ERR_INVALID, "precision = %d is not a ckm_precision", (int)s->precision);
     if (s->threads < 0 || s->threads > CKM_MAX_THREADS)
         return ckm_fail(err, CKM_ERR_INVALID, "threads = %d: need 0 (the available cores) to %d", s->threads,
                         CKM_MAX_THREADS);

@@ -53,6 +53,7 @@ typedef struct ckm_screen {
     size_t s, d, k, block;
     int threads;
     bool own;                /* our threads run single-threaded sgemm calls */
+    bool float_only;         /* every row decided by its float argmin (CKM_PRECISION_SINGLE) */
     const double *Y, *ynorm; /* borrowed: the points and ||y||^2 */
     float *Yf;               /* s*d: fl32(y - mu) */
     double *ynf, *mu;        /* s: ||y'||^2; d: the points' mean */

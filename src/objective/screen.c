@@ -16,6 +16,8 @@
  *   are gathered and passed to ckm_nearest_rows: plain Lloyd's own computation, bit for bit
  *   (dgemm's result for a row does not depend on which rows share its call: each element is
  *   one dot product in a fixed order; the bounded-vs-plain tests compare whole runs).
+ * float_only (CKM_PRECISION_SINGLE): every row takes its float argmin; the bounds e_j + E
+ * and e_c - E stay valid bounds on the true distances, so bounded steps stay consistent.
  * Cost: half the flops' time of dgemm plus O(k) per row; the uncertain rows (near-ties and
  * data whose spread is tiny against its norm) cost a dgemm row each.
  * Memory: s d floats (the float copy) + s doubles + one block of float products.
@@ -139,7 +141,7 @@ static void post_rows(void *arg, size_t a, size_t b, int tid)
         }
         double E = (double)(d + 8) * 0x1p-23 * (sc->ynf[i] + sc->cmax);
         double F = (double)(d + 4) * 0x1p-52 * (sc->ynorm[i] + sc->cmax_plain);
-        sc->unsure[i] = !(second - best > 2.0 * (E + F));
+        sc->unsure[i] = !sc->float_only && !(second - best > 2.0 * (E + F));
         if (!sc->unsure[i])
             job->certain(job->ctx, i, ev, sc->ynf[i], E, bj);
     }
