@@ -44,7 +44,7 @@ static void note(ckm_algo_out *out, const char *fmt, ...)
 
 /* Points without pairs: nearest seed when no size bound beyond "non-empty" and every
  * cluster gets a point (k-means++ seeds are distinct data points, so only duplicates can
- * leave one empty); else the exact transportation step (O(n k) costs, sizeflow's solver).
+ * leave one empty); else the exact transportation step (sizeflow's solver, from the points).
  * wsum: k scratch. */
 static ckm_error unpaired(const ckm_context *ctx, const ckm_reduced *r, const double *C, double *wsum, ckm_algo_out *out, bool *done,
                          ckm_err *err)
@@ -60,20 +60,18 @@ static ckm_error unpaired(const ckm_context *ctx, const ckm_reduced *r, const do
             return CKM_OK;
         }
     }
-    double *price = ckm_calloc_array(k, sizeof(double)), *cost = ckm_alloc_array(n * k, sizeof(double));
-    if (!price || !cost) {
-        free(price);
-        free(cost);
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the stop fallback's %zu x %zu costs", n, k);
-    }
-    ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);
+    double *price = ckm_calloc_array(k, sizeof(double));
+    if (!price)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
     int infeasible = 0;
     ckm_transport_stats ts;
     ckm_ctx_count(ctx, CKM_COUNT_TRANSPORT, 1);
-    ckm_error rc = ckm_transport_solve(n, k, cost, r->lo, r->hi, price, out->labels, &infeasible, &ts, err);
+    /* points without must-links (the caller's condition): the groups are the points, so the
+       transportation route from points applies (no n x k matrix beyond 2^28 costs) */
+    ckm_error rc = ckm_transport_points(r->mean, n, r->d, C, k, r->lo, r->hi, ctx->s->threads, NULL, price,
+                                        out->labels, &infeasible, &ts, err);
     ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, rc == CKM_OK ? ts.clamped : 0);
     free(price);
-    free(cost);
     if (rc == CKM_OK && !infeasible) { /* infeasible sizes were proven in preprocessing already */
         out->has_labels = 1;
         *done = true;

@@ -79,7 +79,8 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
                 int infeasible = 0;
                 ckm_transport_stats ts;
                 ckm_ctx_count(ctx, CKM_COUNT_TRANSPORT, 1);
-                rc = ckm_transport_points(r->mean, s, d, C, k, r->lo, r->hi, set->threads, price, lab, &infeasible,
+                ckm_bk_limits lim = {ctx->deadline, set->should_stop, set->stop_user};
+                rc = ckm_transport_points(r->mean, s, d, C, k, r->lo, r->hi, set->threads, &lim, price, lab, &infeasible,
                                           &ts, err);
                 ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, rc == CKM_OK ? ts.clamped : 0);
                 if (rc != CKM_OK)
@@ -88,6 +89,11 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
                     out->status = CKM_STATUS_INFEASIBLE;
                     snprintf(out->message, sizeof out->message, "size bounds cannot be met");
                     goto done;
+                }
+                if (ts.stopped) { /* mid-solve: this step's labels are unusable, the last ones stand */
+                    why = ckm_now() > ctx->deadline ? CKM_STATUS_TIME_LIMIT : CKM_STATUS_INTERRUPTED;
+                    stopped = 1;
+                    break;
                 }
                 moves += ts.moves;
                 ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: transportation %.3f s, %zu augmentations, %zu moves, "

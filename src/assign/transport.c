@@ -374,6 +374,17 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
                               const size_t *hi, double *price, int32_t *labels, int *infeasible,
                               ckm_transport_stats *stats, ckm_err *err)
 {
+    ckm_transport_stats st;
+    ckm_error rc = ckm_transport_solve_lim(n, k, cost, lo, hi, NULL, price, labels, infeasible, &st, err);
+    if (stats)
+        *stats = st;
+    return rc;
+}
+
+ckm_error ckm_transport_solve_lim(size_t n, size_t k, const double *cost, const size_t *lo, const size_t *hi,
+                                  const ckm_bk_limits *lim, double *price, int32_t *labels, int *infeasible,
+                                  ckm_transport_stats *stats, ckm_err *err)
+{
     double t0 = ckm_now();
     ckm_transport_stats st;
     memset(&st, 0, sizeof st);
@@ -410,7 +421,7 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
         argmin_labels(n, k, cost, price, labels, cnt);
     free(cnt);
     int stuck = 0;
-    ckm_error rc = ckm_transport_ssp(n, k, k, NULL, cost, lo, hi, price, labels, &st, &stuck, err);
+    ckm_error rc = ckm_transport_ssp(n, k, k, NULL, cost, lo, hi, lim, price, labels, &st, &stuck, err);
     if (rc == CKM_OK && stuck)
         rc = ckm_fail(err, CKM_ERR_INTERNAL, "transportation solver: no augmenting path although the bounds are feasible");
     st.seconds = ckm_now() - t0;
@@ -441,9 +452,14 @@ size_t ckm_transport_list_len(size_t k)
     return L < 2 ? 2 : L > 16 ? 16 : L;
 }
 
+bool ckm_transport_should_stop(const ckm_bk_limits *lim)
+{
+    return lim && (ckm_now() > lim->deadline || (lim->stop && lim->stop(lim->stop_user)));
+}
+
 ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const size_t *lo,
-                            const size_t *hi, double *price, int32_t *labels, ckm_transport_stats *st, int *stuck,
-                            ckm_err *err)
+                            const size_t *hi, const ckm_bk_limits *lim, double *price, int32_t *labels,
+                            ckm_transport_stats *st, int *stuck, ckm_err *err)
 {
     size_t sum_lo, sum_hi;
     ckm_bound_sums(lo, hi, k, &sum_lo, &sum_hi);
@@ -527,6 +543,10 @@ ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, con
             }
         if (src == SIZE_MAX)
             break;
+        if (st->augmentations % 64 == 0 && ckm_transport_should_stop(lim)) {
+            st->stopped = 1;
+            break;
+        }
         int r = round_from(&t, src, st);
         if (r < 0) {
             rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");

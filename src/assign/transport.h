@@ -13,6 +13,7 @@
 #ifndef CKM_TRANSPORT_H
 #define CKM_TRANSPORT_H
 
+#include "backend.h"
 #include "ckm.h"
 
 typedef struct ckm_transport_stats {
@@ -23,6 +24,7 @@ typedef struct ckm_transport_stats {
     size_t widened;       /* ckm_transport_points: times the candidate lists were doubled */
     size_t repriced;      /* ckm_transport_points: passes that found arcs the lists lacked */
     size_t quick;         /* ckm_transport_points: optimality shown without a second pass */
+    int stopped;          /* the limits stopped the solve: labels and prices are unusable */
     double seconds;
 } ckm_transport_stats;
 
@@ -32,6 +34,12 @@ typedef struct ckm_transport_stats {
 ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size_t *lo,
                               const size_t *hi, double *price, int32_t *labels, int *infeasible,
                               ckm_transport_stats *stats, ckm_err *err);
+/* The same under limits (deadline, stop request; NULL = none), polled every 64
+ * augmentations and between passes: a stop sets stats->stopped (then nothing returned is
+ * usable). stats must not be NULL. */
+ckm_error ckm_transport_solve_lim(size_t n, size_t k, const double *cost, const size_t *lo, const size_t *hi,
+                                  const ckm_bk_limits *lim, double *price, int32_t *labels, int *infeasible,
+                                  ckm_transport_stats *stats, ckm_err *err);
 
 /* The successive-shortest-path core on candidate arcs: point i may take the clusters
  * cj[i*c .. i*c+c) (ascending) at costs cc[i*c ..] -- or every cluster at cost cc[i*k + j]
@@ -41,13 +49,15 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
  * candidate arcs. *stuck = 1 when no augmenting path reaches a deficit through candidate
  * arcs (never with all arcs and feasible bounds). Adds to st's counters. */
 ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const size_t *lo,
-                            const size_t *hi, double *price, int32_t *labels, ckm_transport_stats *st, int *stuck,
-                            ckm_err *err);
+                            const size_t *hi, const ckm_bk_limits *lim, double *price, int32_t *labels,
+                            ckm_transport_stats *st, int *stuck, ckm_err *err);
 /* The checks both solvers start with: *infeasible when sum lo > n or sum hi < n (then
  * nothing else is done); CKM_ERR_INVALID past 2^31 - 1 points; non-finite warm-start
  * prices reset to 0. */
 ckm_error ckm_transport_precheck(size_t n, size_t k, const size_t *lo, const size_t *hi, double *price,
                                  int *infeasible, ckm_err *err);
+/* A deadline passed or a stop was requested (lim NULL: never). */
+bool ckm_transport_should_stop(const ckm_bk_limits *lim);
 /* Entries per move list for k clusters (16, fewer past k = 1448 to cap k^2 lists). */
 size_t ckm_transport_list_len(size_t k);
 
@@ -55,15 +65,16 @@ size_t ckm_transport_list_len(size_t k);
  * without storing the n x k costs when n k > 2^28 (transport_points.c: pricing passes
  * and SSP on candidate arcs, the same optimum and certificate). threads: as settings. */
 ckm_error ckm_transport_points(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
-                               const size_t *hi, int threads, double *price, int32_t *labels, int *infeasible,
-                               ckm_transport_stats *stats, ckm_err *err);
+                               const size_t *hi, int threads, const ckm_bk_limits *lim, double *price,
+                               int32_t *labels, int *infeasible, ckm_transport_stats *stats, ckm_err *err);
 
 /* The same with the matrix route for n k <= matrix_max only and cand candidate clusters per
  * point to start with (ckm_transport_points: 2^28 and 32; tests force the other route and
  * short lists). */
 ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
-                                  const size_t *hi, int threads, size_t matrix_max, size_t cand, double *price,
-                                  int32_t *labels, int *infeasible, ckm_transport_stats *stats, ckm_err *err);
+                                  const size_t *hi, int threads, size_t matrix_max, size_t cand,
+                                  const ckm_bk_limits *lim, double *price, int32_t *labels, int *infeasible,
+                                  ckm_transport_stats *stats, ckm_err *err);
 
 /* Independent check of a labelling + prices as above, with absolute tolerance tol.
  * Returns 1 when the certificate proves optimality, else 0 with the reason in why. */

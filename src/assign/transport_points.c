@@ -292,15 +292,15 @@ static size_t imbalance(const int32_t *lab, size_t n, size_t k, const size_t *lo
 
 static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size_t stride, size_t d, const double *C,
                             const double *cnorm, size_t k, const size_t *lo, const size_t *hi, int threads,
-                            size_t matrix_max, size_t cand, double *price, int32_t *labels, ckm_transport_stats *st,
-                            ckm_err *err);
+                            size_t matrix_max, size_t cand, const ckm_bk_limits *lim, double *price, int32_t *labels,
+                            ckm_transport_stats *st, ckm_err *err);
 
 /* Prices from every 8th row with bounds scaled by the same factor (floor / ceil keep it
  * feasible): they approximate the full problem's, so SSP repairs a small imbalance. */
 static ckm_error sample_prices(const double *Y, const double *ynorm, size_t n, size_t stride, size_t d,
                                const double *C, const double *cnorm, size_t k, const size_t *lo, const size_t *hi,
-                               int threads, size_t matrix_max, size_t cand, double *price, ckm_transport_stats *st,
-                               ckm_err *err)
+                               int threads, size_t matrix_max, size_t cand, const ckm_bk_limits *lim, double *price,
+                               ckm_transport_stats *st, ckm_err *err)
 {
     size_t m = (n + SAMPLE_STRIDE - 1) / SAMPLE_STRIDE;
     size_t *slo = ckm_alloc_array(k, sizeof(size_t)), *shi = ckm_alloc_array(k, sizeof(size_t));
@@ -333,11 +333,18 @@ static ckm_error sample_prices(const double *Y, const double *ynorm, size_t n, s
         if (!cost)
             rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
         else
-            rc = ckm_transport_solve(m, k, cost, slo, shi, price, slab, &infeasible, NULL, err);
+        {
+            ckm_transport_stats sub;
+            rc = ckm_transport_solve_lim(m, k, cost, slo, shi, lim, price, slab, &infeasible, &sub, err);
+            st->augmentations += sub.augmentations;
+            st->moves += sub.moves;
+            st->clamped += sub.clamped;
+            st->stopped |= sub.stopped;
+        }
         free(cost);
     } else if (rc == CKM_OK)
         rc = solve_rows(Y, ynorm, m, stride * SAMPLE_STRIDE, d, C, cnorm, k, slo, shi, threads, matrix_max, cand,
-                        price, slab, st, err);
+                        lim, price, slab, st, err);
     free(slo);
     free(shi);
     free(slab);
@@ -346,8 +353,8 @@ static ckm_error sample_prices(const double *Y, const double *ynorm, size_t n, s
 
 static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size_t stride, size_t d, const double *C,
                             const double *cnorm, size_t k, const size_t *lo, const size_t *hi, int threads,
-                            size_t matrix_max, size_t cand, double *price, int32_t *labels, ckm_transport_stats *st,
-                            ckm_err *err)
+                            size_t matrix_max, size_t cand, const ckm_bk_limits *lim, double *price, int32_t *labels,
+                            ckm_transport_stats *st, ckm_err *err)
 {
     pricing pr;
     memset(&pr, 0, sizeof pr);
@@ -385,6 +392,10 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
     bool sampled = false, have = false;
     int rounds = 0;
     for (;;) {
+        if (ckm_transport_should_stop(lim)) {
+            st->stopped = 1;
+            break;
+        }
         pr.prev = have ? labels : NULL;
         size_t viol = pass(&pr);
         st->passes++;
@@ -393,15 +404,16 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
         st->repriced += have;
         if (!sampled && !have && n >= SAMPLE_FROM && k > 1 && imbalance(pr.argmin, n, k, lo, hi, cnt) > n / 64) {
             sampled = true;
-            if ((rc = sample_prices(Y, ynorm, n, stride, d, C, cnorm, k, lo, hi, threads, matrix_max, cand, price, st,
-                                    err)) != CKM_OK)
+            if ((rc = sample_prices(Y, ynorm, n, stride, d, C, cnorm, k, lo, hi, threads, matrix_max, cand, lim, price,
+                                    st, err)) != CKM_OK || st->stopped)
                 goto done;
             continue; /* candidates again under the sample's prices */
         }
         memcpy(labels, pr.argmin, n * sizeof(int32_t));
         memcpy(saved, price, k * sizeof(double));
         int stuck = 0;
-        if ((rc = ckm_transport_ssp(n, k, pr.c, pr.cj, pr.cc, lo, hi, price, labels, st, &stuck, err)) != CKM_OK)
+        if ((rc = ckm_transport_ssp(n, k, pr.c, pr.cj, pr.cc, lo, hi, lim, price, labels, st, &stuck, err)) != CKM_OK ||
+            st->stopped)
             goto done;
         rounds++;
         if (!stuck && pr.c == k)
@@ -435,16 +447,17 @@ done:
 }
 
 ckm_error ckm_transport_points(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
-                               const size_t *hi, int threads, double *price, int32_t *labels, int *infeasible,
-                               ckm_transport_stats *stats, ckm_err *err)
+                               const size_t *hi, int threads, const ckm_bk_limits *lim, double *price,
+                               int32_t *labels, int *infeasible, ckm_transport_stats *stats, ckm_err *err)
 {
-    return ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, MATRIX_MAX, CAND_MIN, price, labels, infeasible,
-                                   stats, err);
+    return ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, MATRIX_MAX, CAND_MIN, lim, price, labels,
+                                   infeasible, stats, err);
 }
 
 ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
-                                  const size_t *hi, int threads, size_t matrix_max, size_t cand, double *price,
-                                  int32_t *labels, int *infeasible, ckm_transport_stats *stats, ckm_err *err)
+                                  const size_t *hi, int threads, size_t matrix_max, size_t cand,
+                                  const ckm_bk_limits *lim, double *price, int32_t *labels, int *infeasible,
+                                  ckm_transport_stats *stats, ckm_err *err)
 {
     double t0 = ckm_now();
     ckm_transport_stats st;
@@ -457,7 +470,7 @@ ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const dou
             return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for the %zu x %zu costs", n, k);
         rc = ckm_sqdist_matrix(Y, n, d, C, k, cost, err);
         if (rc == CKM_OK)
-            rc = ckm_transport_solve(n, k, cost, lo, hi, price, labels, infeasible, &st, err);
+            rc = ckm_transport_solve_lim(n, k, cost, lo, hi, lim, price, labels, infeasible, &st, err);
         free(cost);
         st.passes = 1;
         st.seconds = ckm_now() - t0;
@@ -489,8 +502,8 @@ ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const dou
             s += C[j * d + f] * C[j * d + f];
         cnorm[j] = s;
     }
-    rc = solve_rows(Y, ynorm, n, 1, d, C, cnorm, k, lo, hi, threads, matrix_max, cand < 1 ? 1 : cand, price, labels,
-                    &st, err);
+    rc = solve_rows(Y, ynorm, n, 1, d, C, cnorm, k, lo, hi, threads, matrix_max, cand < 1 ? 1 : cand, lim, price,
+                    labels, &st, err);
     free(ynorm);
     free(cnorm);
     st.seconds = ckm_now() - t0;

@@ -223,7 +223,7 @@ static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int t
     int inf1 = -1, inf2 = -1;
     ckm_transport_stats ts;
     CHECK(ckm_transport_solve(n, k, cost, lo, hi, p1, l1, &inf1, NULL, &err) == CKM_OK && inf1 == 0);
-    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, 0, cand, p2, l2, &inf2, &ts, &err) == CKM_OK && inf2 == 0);
+    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, 0, cand, NULL, p2, l2, &inf2, &ts, &err) == CKM_OK && inf2 == 0);
     char why[256] = "";
     int ok = ckm_transport_verify(n, k, cost, lo, hi, p2, l2, 1e-7, why, sizeof why);
     CHECK(ok);
@@ -237,7 +237,7 @@ static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int t
     *widened += ts.widened;
     *rounds += ts.repriced; /* passes that found arcs the lists lacked */
     /* warm start from the optimum's prices: SSP only settles ties, one pass confirms */
-    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, 0, cand, p2, l2, &inf2, &ts, &err) == CKM_OK);
+    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, 0, cand, NULL, p2, l2, &inf2, &ts, &err) == CKM_OK);
     CHECK(fabs(objective(cost, n, k, l2) - f1) <= 1e-9 * f1 && ts.passes <= 2 && !ts.widened);
 done:
     free(Y), free(C), free(cost), free(p1), free(p2), free(l1), free(l2), free(lo), free(hi);
