@@ -243,6 +243,42 @@ done:
     free(Y), free(C), free(cost), free(p1), free(p2), free(l1), free(l2), free(lo), free(hi);
 }
 
+static int stop_now(void *user)
+{
+    (*(int *)user)++;
+    return 1;
+}
+
+/* A stop request ends both routes with stats.stopped, without an error. */
+static void test_stop(void)
+{
+    size_t n = 4000, d = 3, k = 40;
+    double *Y = malloc(n * d * sizeof *Y), *C = malloc(k * d * sizeof *C), *p = calloc(k, sizeof *p);
+    int32_t *l = malloc(n * sizeof *l);
+    size_t *lo = malloc(k * sizeof *lo), *hi = malloc(k * sizeof *hi);
+    if (!Y || !C || !p || !l || !lo || !hi)
+        goto done;
+    for (size_t q = 0; q < n * d; q++)
+        Y[q] = 10.0 * unif();
+    for (size_t q = 0; q < k * d; q++)
+        C[q] = Y[q]; /* the first points: a poor start */
+    for (size_t j = 0; j < k; j++)
+        lo[j] = hi[j] = n / k;
+    int calls = 0, inf = -1;
+    ckm_bk_limits lim = {INFINITY, stop_now, &calls};
+    ckm_transport_stats ts;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, 0, 8, &lim, p, l, &inf, &ts, &err) == CKM_OK);
+    CHECK(ts.stopped == 1 && calls >= 1 && ts.passes == 0);
+    calls = 0;
+    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, (size_t)1 << 28, 8, &lim, p, l, &inf, &ts, &err) == CKM_OK);
+    CHECK(ts.stopped == 1 && calls >= 1 && ts.augmentations == 0);
+    ckm_bk_limits past = {0.0, NULL, NULL}; /* a deadline already gone */
+    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, 0, 8, &past, p, l, &inf, &ts, &err) == CKM_OK && ts.stopped);
+done:
+    free(Y), free(C), free(p), free(l), free(lo), free(hi);
+}
+
 static void test_points_route(void)
 {
     size_t widened = 0, rounds = 0, quick = 0;
@@ -262,6 +298,7 @@ static void test_points_route(void)
 
 int main(void)
 {
+    test_stop();
     test_points_route();
     test_tiny();
     test_vs_clp();
