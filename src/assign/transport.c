@@ -157,14 +157,7 @@ static int32_t best_move(tp *t, size_t a, size_t b, double *key)
     double *k = t->cand.key + pair * L;
     int32_t *pt = t->cand.pt + pair * L;
     for (int pass = 0; pass < 2; pass++) {
-        size_t w = 0;
-        for (size_t q = 0; q < t->cand.len[pair]; q++) /* drop stale entries, keep order */
-            if (t->lab[pt[q]] == (int32_t)a) {
-                k[w] = k[q];
-                pt[w++] = pt[q];
-            }
-        t->cand.len[pair] = (uint8_t)w;
-        if (w > 0) {
+        if (t->cand.len[pair] > 0) { /* every entry is a current member (move_point) */
             *key = k[0];
             return pt[0];
         }
@@ -176,9 +169,37 @@ static int32_t best_move(tp *t, size_t a, size_t b, double *key)
     return -1;
 }
 
-/* Re-label point i from a to b, keeping member lists and move lists exact. */
+/* Remove point i from the move list of pair (order kept); absent when it was dropped. */
+static void list_remove(cand_lists *cl, size_t pair, int32_t i)
+{
+    size_t L = cl->L, len = cl->len[pair];
+    double *k = cl->key + pair * L;
+    int32_t *pt = cl->pt + pair * L;
+    for (size_t q = 0; q < len; q++)
+        if (pt[q] == i) {
+            memmove(k + q, k + q + 1, (len - q - 1) * sizeof *k);
+            memmove(pt + q, pt + q + 1, (len - q - 1) * sizeof *pt);
+            cl->len[pair]--;
+            return;
+        }
+}
+
+/* Re-label point i from a to b, keeping member lists and move lists exact: i leaves the
+ * lists (a, .) at once, so a list never holds a point that left (no label lookups, which
+ * were random accesses into n labels, on the Dijkstra's hot path). */
 static bool move_point(tp *t, int32_t i, size_t a, size_t b)
 {
+    size_t k = t->k;
+    if (!t->cj) {
+        for (size_t q = 0; q < k; q++)
+            if (q != a)
+                list_remove(&t->cand, a * k + q, i);
+    } else
+        for (size_t q = 0; q < t->c; q++) {
+            size_t j = (size_t)t->cj[(size_t)i * t->c + q];
+            if (j != a)
+                list_remove(&t->cand, a * k + j, i);
+        }
     mem_remove(t, a, i);
     if (!mem_add(t, b, i))
         return false;
