@@ -68,13 +68,17 @@ static ckm_error unpaired(const ckm_context *ctx, const ckm_reduced *r, const do
     ckm_ctx_count(ctx, CKM_COUNT_TRANSPORT, 1);
     /* points without must-links (the caller's condition): the groups are the points, so the
        transportation route from points applies (no n x k matrix beyond 2^28 costs) */
-    ckm_error rc = ckm_transport_points(r->mean, n, r->d, C, k, r->lo, r->hi, ctx->s->threads, NULL, price,
+    ckm_bk_limits lim = {ctx->deadline, NULL, NULL}; /* the grace period (ctx is the fallback's) */
+    ckm_error rc = ckm_transport_points(r->mean, n, r->d, C, k, r->lo, r->hi, ctx->s->threads, &lim, price,
                                         out->labels, &infeasible, &ts, err);
     ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, rc == CKM_OK ? ts.clamped : 0);
     free(price);
-    if (rc == CKM_OK && !infeasible) { /* infeasible sizes were proven in preprocessing already */
+    if (rc == CKM_OK && !infeasible && !ts.stopped) { /* infeasible sizes were proven in preprocessing */
         out->has_labels = 1;
         *done = true;
+    } else if (rc == CKM_OK && ts.stopped) {
+        *done = true; /* the grace period ran out: no labels, and no LP of s k columns either */
+        note(out, "the transportation step to seeds did not finish within the grace period");
     }
     return rc;
 }
@@ -113,7 +117,7 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
     if (r->n_cl == 0 && r->s == r->n) { /* no pairs: no LP of s*k columns (s may be 10^6) */
         bool done_here = false;
         if ((rc = unpaired(&grace, r, C, wsum, out, &done_here, err)) != CKM_OK || done_here) {
-            if (done_here)
+            if (done_here && out->has_labels)
                 note(out, "one assignment to seeds (%.2f s)", ckm_now() - t0);
             goto done;
         }
