@@ -347,14 +347,7 @@ static ckm_error sample_prices(size_t n, size_t k, const double *cost, const siz
     }
     for (size_t q = 0; q < m; q++)
         memcpy(sc + q * k, cost + q * SAMPLE_STRIDE * k, k * sizeof(double));
-    for (size_t j = 0; j < k; j++) {
-        double f = (double)m / (double)n;
-        slo[j] = (size_t)floor((double)lo[j] * f);
-        double h = ceil((double)(hi[j] > n ? n : hi[j]) * f);
-        shi[j] = h > (double)m ? m : (size_t)h;
-        if (shi[j] < slo[j])
-            shi[j] = slo[j];
-    }
+    ckm_transport_sample_bounds(n, m, k, lo, hi, slo, shi);
     int infeasible = 0;
     ckm_transport_stats sub;
     /* the caller's prices are the sample's warm start */
@@ -465,6 +458,19 @@ ckm_error ckm_transport_precheck(size_t n, size_t k, const size_t *lo, const siz
         if (!isfinite(price[j]))
             price[j] = 0.0;
     return CKM_OK;
+}
+
+void ckm_transport_sample_bounds(size_t n, size_t m, size_t k, const size_t *lo, const size_t *hi, size_t *slo,
+                                 size_t *shi)
+{
+    double f = (double)m / (double)n;
+    for (size_t j = 0; j < k; j++) {
+        slo[j] = (size_t)floor((double)lo[j] * f);
+        double h = ceil((double)(hi[j] > n ? n : hi[j]) * f);
+        shi[j] = h > (double)m ? m : (size_t)h;
+        if (shi[j] < slo[j])
+            shi[j] = slo[j];
+    }
 }
 
 size_t ckm_transport_list_len(size_t k)

@@ -58,6 +58,10 @@ ckm_error ckm_transport_precheck(size_t n, size_t k, const size_t *lo, const siz
                                  int *infeasible, ckm_err *err);
 /* A deadline passed or a stop was requested (lim NULL: never). */
 bool ckm_transport_should_stop(const ckm_bk_limits *lim);
+/* Bounds for a sample of m of the n points, scaled by m / n (floor for minimums, ceil for
+ * maximums, capped at m): the sample problem stays feasible when the full one is. */
+void ckm_transport_sample_bounds(size_t n, size_t m, size_t k, const size_t *lo, const size_t *hi, size_t *slo,
+                                 size_t *shi);
 /* Entries per move list for k clusters (16, fewer past k = 1448 to cap k^2 lists). */
 size_t ckm_transport_list_len(size_t k);
 

@@ -308,14 +308,8 @@ static ckm_error sample_prices(const double *Y, const double *ynorm, size_t n, s
     ckm_error rc = CKM_OK;
     if (!slo || !shi || !slab)
         rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
-    for (size_t j = 0; rc == CKM_OK && j < k; j++) {
-        double f = (double)m / (double)n;
-        slo[j] = (size_t)floor((double)lo[j] * f);
-        double h = ceil((double)(hi[j] > n ? n : hi[j]) * f);
-        shi[j] = h > (double)m ? m : (size_t)h;
-        if (shi[j] < slo[j])
-            shi[j] = slo[j];
-    }
+    if (rc == CKM_OK)
+        ckm_transport_sample_bounds(n, m, k, lo, hi, slo, shi);
     size_t mk;
     if (rc == CKM_OK && ckm_mul_ok(m, k, &mk) && mk <= (matrix_max < SAMPLE_MATRIX_MAX ? matrix_max : SAMPLE_MATRIX_MAX)) {
         /* a sample small enough for the matrix: every arc at once */
