@@ -365,7 +365,8 @@ typedef enum ckm_lloyd {
     CKM_LLOYD_PLAIN,    /* every distance in every iteration (dgemm) */
     CKM_LLOYD_BOUNDS    /* Yinyang bounds (Ding et al. 2015): after the first iteration only
                            the distances the triangle inequality cannot rule out; memory
-                           n (8 + 4 max(1, k/10)) bytes */
+                           n (12 + 4 max(1, k/20)) bytes, plus a float copy of the
+                           points (4 n d bytes) from d = 32 */
 } ckm_lloyd;
 
 /* Arithmetic of kmeans' nearest-center passes. */

@@ -4,15 +4,19 @@
  * reuse.
  *   objective  F(l, C) = sum_t w_t ||y_t - c_{l(t)}||^2   (+ the constant scatter)
  *   seeding    greedy k-means++ (seeding.c), or k random points with init = random
- *   iteration  assign l(t) = argmin_j ||y_t - c_j||^2 (dgemm, nearest.c); an empty cluster
- *              takes the point farthest from its center among clusters of >= 2 points;
- *              c_j = weighted mean of its points
+ *   iteration  assign l(t) = argmin_j ||y_t - c_j||^2 (dgemm, nearest.c; or, bounded,
+ *              Yinyang steps, yinyang.c, with full passes screened in single precision
+ *              from d = 32, screen.c: the same labels); an empty cluster takes the point
+ *              farthest from its center among clusters of >= 2 points;
+ *              c_j = weighted mean of its points, summed per fixed chunk of points
  *   stop       labels unchanged, or sum_j ||c_j - c_j'||^2 <= tol * mean feature variance
  *              (scikit-learn's rule), or max_iter; then one final assignment so the labels
  *              are the nearest-center labels of the returned centers.
  *   restarts   n_init, restart r seeded by (seed, r); best F kept, ties to the lower r, so
  *              the result does not depend on timing or threads.
- * Cost per iteration: O(s k d) flops in dgemm + O(s k) for the argmin.
+ *   precision  single: every full pass decided by float32 GEMM (screen.c, float_only)
+ * Cost per iteration: O(s k d) flops in dgemm + O(s k) for the argmin (plain); bounded,
+ * after the first iterations, O(s t) bound updates + O(d) per measured distance.
  */
 #include "algo.h"
 #include "objective.h"

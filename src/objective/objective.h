@@ -102,7 +102,7 @@ typedef struct ckm_yinyang {
     size_t measured;    /* distances measured by the last reset or step */
 } ckm_yinyang;
 
-/* The group count the paper recommends for k centers: max(1, k / 10). */
+/* The group count for k centers: max(1, k / 20) (measured; the paper uses k / 10). */
 size_t ckm_yinyang_groups_for(size_t k);
 /* t groups (1 <= t <= k; others mean 1); threads as for ckm_nearest_ws_init. */
 ckm_error ckm_yinyang_init(ckm_yinyang *yy, size_t s, size_t d, size_t k, size_t t, int threads,
