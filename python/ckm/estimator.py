@@ -56,6 +56,10 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         k-means++ otherwise); an array is used as given (then one restart runs, as in scikit-learn).
     n_init : int, default=10
         Restarts (the best SSE is kept).
+    lloyd : {"auto", "plain", "bounds"}, default="auto"
+        kmeans' nearest-center step: every distance, or Yinyang bounds (the same labels).
+    precision : {"double", "single"}, default="double"
+        kmeans' full passes in float32 when "single" (labels may differ at float ties).
     max_iter : int or None, default=None
         Iterations per restart; None = the algorithm's default.
     tol : float, default=1e-4
@@ -78,7 +82,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, n_clusters=8, *, algorithm="auto", must_link=None, cannot_link=None, size_min=None,
-                 size_max=None, init="auto", n_init=10, max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, random_state=None,
+                 size_max=None, init="auto", n_init=10, lloyd="auto", precision="double", max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, random_state=None,
                  n_jobs=None, verbose=0):
         self.n_clusters = n_clusters
         self.algorithm = algorithm
@@ -88,6 +92,8 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.size_max = size_max
         self.init = init
         self.n_init = n_init
+        self.lloyd = lloyd
+        self.precision = precision
         self.max_iter = max_iter
         self.tol = tol
         self.time_limit = time_limit
@@ -112,6 +118,10 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
                 raise ValueError("%s=%r must be an integer >= 1" % (name, v))
         if isinstance(self.init, str) and self.init not in ("auto", "k-means++", "random"):
             raise ValueError("init=%r must be 'auto', 'k-means++', 'random' or an array of initial centers" % (self.init,))
+        if self.lloyd not in ("auto", "plain", "bounds"):
+            raise ValueError("lloyd=%r must be 'auto', 'plain' or 'bounds'" % (self.lloyd,))
+        if self.precision not in ("double", "single"):
+            raise ValueError("precision=%r must be 'double' or 'single'" % (self.precision,))
         if self.max_iter is not None and (not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1):
             raise ValueError("max_iter=%r must be None or an integer >= 1" % (self.max_iter,))
         if not isinstance(self.tol, numbers.Real) or not self.tol >= 0:
@@ -164,7 +174,8 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
             out = solve(problem, algo, seed=self._seed(), n_init=self.n_init, max_iter=self.max_iter or 0,
                         tol=float(self.tol), time_limit=float(self.time_limit or 0.0), gap=float(self.gap),
                         threads=0 if self.n_jobs in (None, -1) else int(self.n_jobs), verbose=self.verbose,
-                        init=self.init if isinstance(self.init, str) else "auto", init_centers=centers)
+                        init=self.init if isinstance(self.init, str) else "auto", init_centers=centers,
+                        lloyd=self.lloyd, precision=self.precision)
         finally:
             problem.close()
         self.status_ = out.status

@@ -96,6 +96,10 @@ def test_init_centers_equal_the_cli(iris, tmp_path):
         problem.close()
     np.testing.assert_array_equal(a.labels, b.labels)
     np.testing.assert_array_equal(a.labels, km.labels_)
+    bounded = ConstrainedKMeans(3, init=centers, lloyd="bounds").fit(X)
+    np.testing.assert_array_equal(bounded.labels_, km.labels_)
+    single = ConstrainedKMeans(3, init=centers, precision="single").fit(X)
+    assert abs(single.inertia_ - km.inertia_) <= 1e-6 * km.inertia_
 
 
 @pytest.mark.parametrize("algorithm", ["auto", "blpkm", "cop", "bckm", "admm", "ipc", "exact"])
@@ -164,6 +168,8 @@ def test_infeasible_raises_with_reason(iris):
     (dict(n_clusters=0), None, "n_clusters"),
     (dict(n_clusters=151), None, "n_samples=150 should be >= n_clusters=151"),
     (dict(init="kmeans"), None, "init="),
+    (dict(lloyd="elkan"), None, "lloyd="),
+    (dict(precision="half"), None, "precision="),
     (dict(init=np.zeros((2, 4))), None, r"shape \(2, 4\), expected"),
     (dict(init=np.full((3, 4), np.nan)), None, "NaN"),
 ])
