@@ -29,6 +29,7 @@
  * Memory: 12 n C + 8 n bytes of candidates + one block of costs per thread + the solver's
  * O(n + k^2 L) (transport.c).
  */
+#include "algo.h" /* ckm_memory_available */
 #include "core.h"
 #include "objective.h"
 #include "transport.h"
@@ -417,7 +418,18 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
                than those it started from, which are kept */
             if (stuck)
                 memcpy(price, saved, k * sizeof(double));
-            if (!pricing_alloc(&pr, 2 * pr.c < k ? 2 * pr.c : k)) {
+            /* wider lists grow by 12 n (c' - c) bytes: refuse rather than let the system's
+               out-of-memory killer end the process (measured: 10 GB at 10^7 x 100) */
+            size_t wider = 2 * pr.c < k ? 2 * pr.c : k;
+            double grow = 12.0 * (double)n * (double)(wider - pr.c), avail = ckm_memory_available();
+            if (avail >= 0.0 && grow > 0.8 * avail) {
+                rc = ckm_fail(err, CKM_ERR_NOMEM,
+                              "transportation solver: balancing the size bounds on candidate arcs needs %zu candidate "
+                              "clusters per point instead of %zu (%.0f MB more), but only %.0f MB are available",
+                              wider, pr.c, grow / 1048576.0, avail / 1048576.0);
+                goto done;
+            }
+            if (!pricing_alloc(&pr, wider)) {
                 rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for %zu candidate clusters per point",
                               pr.c);
                 goto done;
