@@ -9,16 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-double ckm_sqdist(const double *a, const double *b, size_t d)
-{
-    double s = 0.0;
-    for (size_t f = 0; f < d; f++) {
-        double t = a[f] - b[f];
-        s += t * t;
-    }
-    return s;
-}
-
 size_t ckm_group_means(const ckm_reduced *r, const int32_t *labels, double *C, double *wsum)
 {
     size_t d = r->d, k = r->k, empty = 0;

@@ -4,6 +4,7 @@
 #ifndef CKM_CENTERS_H
 #define CKM_CENTERS_H
 
+#include "objective.h" /* ckm_sqdist */
 #include "reduced.h"
 
 #include <stdbool.h>
@@ -16,7 +17,6 @@ size_t ckm_group_means(const ckm_reduced *r, const int32_t *labels, double *C, d
  * weighted means of the labels (computed into C). */
 double ckm_group_sse(const ckm_reduced *r, const int32_t *labels, double *C, double *wsum);
 
-double ckm_sqdist(const double *a, const double *b, size_t d);
 
 /* argmin_j ||m_t - c_j||^2 over the k centers C, ties to the lowest j. O(k d). */
 size_t ckm_nearest_center(const ckm_reduced *r, size_t t, const double *C);

@@ -140,13 +140,8 @@ ckm_error ckm_assign_to_centers(const double *X, size_t n, size_t d, const doubl
     *status = infeasible ? CKM_STATUS_INFEASIBLE : CKM_STATUS_OPTIMAL;
     if (!infeasible) {
         double f = 0.0;
-        for (size_t i = 0; i < n; i++) {
-            const double *x = X + i * d, *c = centers + (size_t)labels[i] * d;
-            double v = 0.0;
-            for (size_t f2 = 0; f2 < d; f2++)
-                v += (x[f2] - c[f2]) * (x[f2] - c[f2]);
-            f += v;
-        }
+        for (size_t i = 0; i < n; i++)
+            f += ckm_sqdist(X + i * d, centers + (size_t)labels[i] * d, d);
         if (objective)
             *objective = f;
         if (prices)

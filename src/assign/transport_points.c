@@ -313,22 +313,15 @@ static ckm_error sample_prices(const double *Y, const double *ynorm, size_t n, s
         ckm_transport_sample_bounds(n, m, k, lo, hi, slo, shi);
     size_t mk;
     if (rc == CKM_OK && ckm_mul_ok(m, k, &mk) && mk <= (matrix_max < SAMPLE_MATRIX_MAX ? matrix_max : SAMPLE_MATRIX_MAX)) {
-        /* a sample small enough for the matrix: every arc at once */
-        double *cost = ckm_alloc_array(mk, sizeof(double));
-        for (size_t i = 0; cost && i < m; i++)
-            for (size_t j = 0; j < k; j++) {
-                const double *y = Y + i * stride * SAMPLE_STRIDE * d, *c = C + j * d;
-                double v = 0.0;
-                for (size_t f = 0; f < d; f++)
-                    v += y[f] * c[f];
-                v = -2.0 * v + ynorm[i * stride * SAMPLE_STRIDE] + cnorm[j];
-                cost[i * k + j] = v > 0.0 ? v : 0.0;
-            }
+        /* a sample small enough for the matrix: every arc at once, the sample's rows
+           gathered for ckm_sqdist_matrix (dgemm) */
+        double *cost = ckm_alloc_array(mk, sizeof(double)), *rows = ckm_alloc_array(m * d, sizeof(double));
+        for (size_t i = 0; rows && i < m; i++)
+            memcpy(rows + i * d, Y + i * stride * SAMPLE_STRIDE * d, d * sizeof(double));
         int infeasible = 0;
-        if (!cost)
+        if (!cost || !rows)
             rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
-        else
-        {
+        else if ((rc = ckm_sqdist_matrix(rows, m, d, C, k, cost, err)) == CKM_OK) {
             ckm_transport_stats sub;
             rc = ckm_transport_solve_lim(m, k, cost, slo, shi, lim, price, slab, &infeasible, &sub, err);
             st->augmentations += sub.augmentations;
@@ -337,6 +330,7 @@ static ckm_error sample_prices(const double *Y, const double *ynorm, size_t n, s
             st->stopped |= sub.stopped;
         }
         free(cost);
+        free(rows);
     } else if (rc == CKM_OK)
         rc = solve_rows(Y, ynorm, m, stride * SAMPLE_STRIDE, d, C, cnorm, k, slo, shi, threads, matrix_max, cand,
                         lim, price, slab, st, err);
@@ -496,18 +490,8 @@ ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const dou
         return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
     }
     /* the norms as ckm_sqdist_matrix sums them */
-    for (size_t i = 0; i < n; i++) {
-        double yn = 0.0;
-        for (size_t f = 0; f < d; f++)
-            yn += Y[i * d + f] * Y[i * d + f];
-        ynorm[i] = yn;
-    }
-    for (size_t j = 0; j < k; j++) {
-        double s = 0.0;
-        for (size_t f = 0; f < d; f++)
-            s += C[j * d + f] * C[j * d + f];
-        cnorm[j] = s;
-    }
+    ckm_row_norms(Y, n, d, ynorm);
+    ckm_row_norms(C, k, d, cnorm);
     rc = solve_rows(Y, ynorm, n, 1, d, C, cnorm, k, lo, hi, threads, matrix_max, cand < 1 ? 1 : cand, lim, price,
                     labels, &st, err);
     free(ynorm);

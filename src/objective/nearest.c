@@ -101,17 +101,32 @@ void ckm_nearest(const double *Y, const double *ynorm, size_t m, const double *C
     ckm_nearest_rows(Y, ynorm, m, C, ws, label, dist, NULL, NULL);
 }
 
+double ckm_sqdist(const double *a, const double *b, size_t d)
+{
+    double s = 0.0;
+    for (size_t f = 0; f < d; f++) {
+        double t = a[f] - b[f];
+        s += t * t;
+    }
+    return s;
+}
+
+void ckm_row_norms(const double *A, size_t m, size_t d, double *out)
+{
+    for (size_t i = 0; i < m; i++) {
+        double s = 0.0;
+        for (size_t f = 0; f < d; f++)
+            s += A[i * d + f] * A[i * d + f];
+        out[i] = s;
+    }
+}
+
 void ckm_nearest_rows(const double *Y, const double *ynorm, size_t m, const double *C,
                       ckm_nearest_ws *ws, int32_t *label, double *dist, ckm_nearest_row_fn row,
                       void *row_ctx)
 {
     size_t k = ws->k, d = ws->d;
-    for (size_t c = 0; c < k; c++) {
-        double s = 0.0;
-        for (size_t f = 0; f < d; f++)
-            s += C[c * d + f] * C[c * d + f];
-        ws->cnorm[c] = s;
-    }
+    ckm_row_norms(C, k, d, ws->cnorm);
     near_job job = {m, Y, ynorm, C, ws, label, dist, row, row_ctx};
     /* threads take whole blocks, so every row sees the same block layout (and the same
        dgemm call shape) whatever the thread count */
@@ -128,19 +143,13 @@ ckm_error ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C
     double *cnorm = ckm_alloc_array(k, sizeof(double));
     if (!cnorm)
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
-    for (size_t j = 0; j < k; j++) {
-        double s = 0.0;
-        for (size_t f = 0; f < d; f++)
-            s += C[j * d + f] * C[j * d + f];
-        cnorm[j] = s;
-    }
+    ckm_row_norms(C, k, d, cnorm);
     /* out = -2 Y C^T, then add ||y||^2 + ||c||^2 row by row */
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)k, (int)d, -2.0, Y, (int)d, C,
                 (int)d, 0.0, out, (int)k);
     for (size_t i = 0; i < m; i++) {
-        double yn = 0.0;
-        for (size_t f = 0; f < d; f++)
-            yn += Y[i * d + f] * Y[i * d + f];
+        double yn;
+        ckm_row_norms(Y + i * d, 1, d, &yn);
         double *o = out + i * k;
         for (size_t j = 0; j < k; j++) {
             double v = o[j] + yn + cnorm[j];

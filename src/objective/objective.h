@@ -15,6 +15,13 @@ ckm_error ckm_centers_from_labels(const double *X, const double *w, size_t n, si
                                   const int32_t *labels, size_t k, double *centers, size_t *sizes,
                                   ckm_err *err);
 
+/* ||a - b||^2 summed term by term in feature order. */
+double ckm_sqdist(const double *a, const double *b, size_t d);
+
+/* out[i] = ||A_i||^2 for the m rows of A (m*d), summed in feature order: the one way every
+ * kernel computes the norms of its distance expansion. */
+void ckm_row_norms(const double *A, size_t m, size_t d, double *out);
+
 /* Workspace for nearest-center search with k centers of dimension d. */
 typedef struct ckm_nearest_ws {
     size_t k, d;
@@ -87,6 +94,7 @@ typedef struct ckm_yinyang {
     size_t *gstart;     /* t + 1: centers of group g are gmem[gstart[g] .. gstart[g+1]) */
     size_t *gmem;       /* k */
     size_t *pos;        /* k: position of center c in gmem */
+    double *row;        /* threads * k: a dgemm row's ||c||^2 - 2 y.c during a reset */
     double *ub;         /* s: upper bound on the distance to the assigned center, minus
                            cum[assigned] */
     float *lb;          /* s * t: lower bound per group (excluding the assigned center),

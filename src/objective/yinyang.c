@@ -97,6 +97,7 @@ void ckm_yinyang_free(ckm_yinyang *yy)
     free(yy->cum);
     free(yy->glb);
     free(yy->pos);
+    free(yy->row);
     free(yy->gcum);
     free(yy->cnorm);
     free(yy->scratch);
@@ -124,6 +125,7 @@ ckm_error ckm_yinyang_init(ckm_yinyang *yy, size_t s, size_t d, size_t k, size_t
     yy->lb = ok ? ckm_alloc_array(st, sizeof(float)) : NULL;
     yy->glb = ckm_alloc_array(s, sizeof(float));
     yy->pos = ckm_alloc_array(k, sizeof(size_t));
+    yy->row = ckm_alloc_array((size_t)yy->threads * k, sizeof(double));
 
     yy->drift = ckm_alloc_array(k, sizeof(double));
     yy->gdrift = ckm_alloc_array(t, sizeof(double));
@@ -133,7 +135,7 @@ ckm_error ckm_yinyang_init(ckm_yinyang *yy, size_t s, size_t d, size_t k, size_t
     yy->scratch = ok ? ckm_alloc_array(tt, sizeof(double)) : NULL;
     yy->sidx = ok ? ckm_alloc_array(tt, sizeof(size_t)) : NULL;
     yy->tcount = ckm_calloc_array(2 * (size_t)yy->threads, sizeof(size_t));
-    if (!yy->group || !yy->gstart || !yy->gmem || !yy->ub || !yy->lb || !yy->glb || !yy->pos || !yy->drift || !yy->gdrift || !yy->cum || !yy->gcum ||
+    if (!yy->group || !yy->gstart || !yy->gmem || !yy->ub || !yy->lb || !yy->glb || !yy->pos || !yy->row || !yy->drift || !yy->gdrift || !yy->cum || !yy->gcum ||
         !yy->cnorm || !yy->scratch || !yy->sidx || !yy->tcount) {
         ckm_yinyang_free(yy);
         return ckm_fail(err, CKM_ERR_NOMEM, "k-means bounds: out of memory (%zu points x %zu groups)", s, t);
@@ -205,58 +207,23 @@ typedef struct reset_job {
     int32_t *labels;
 } reset_job;
 
-/* Bounds of row i from its dgemm row g (squared distances as ckm_nearest computes them). */
-static void reset_row(void *ctx, size_t i, const double *g, size_t a, int tid)
+/* Label a and fresh bounds of row i from ev[c] (k entries): y2 + ev[c] is within E of
+ * the squared distance to center c, so y2 + ev[a] + E bounds it above and y2 + ev[c] - E
+ * below (E = 0 for a dgemm row: its values are plain Lloyd's own). D = E = 0 after a reset. */
+static void set_bounds(reset_job *job, size_t i, const double *ev, double y2, double E, size_t a)
 {
-    (void)tid;
-    reset_job *job = ctx;
     ckm_yinyang *yy = job->yy;
     size_t t = yy->t;
-    double yn = job->ynorm[i];
-    const double *cn = job->cnorm;
     job->labels[i] = (int32_t)a;
-    yy->ub[i] = root(yn + (cn[a] - 2.0 * g[a])); /* D = E = 0 after a reset */
+    yy->ub[i] = root(y2 + ev[a] + E);
     float *l = yy->lb + i * t;
-    /* per group the least cn - 2 g (the row is in L1), then one root each (monotone);
-       locals, so the compiler need not reload through yy in the inner loop */
+    /* per group the least ev (the row is in L1), then one root each (monotone); locals,
+       so the compiler need not reload through yy in the inner loop */
     const size_t *restrict gs = yy->gstart, *restrict gm = yy->gmem;
     size_t pa = yy->pos[a];
     double all = INFINITY;
     for (size_t q = 0; q < t; q++) {
         double m0 = INFINITY, m1 = INFINITY; /* two chains: half the min latency */
-        size_t e = gs[q];
-        for (; e + 1 < gs[q + 1]; e += 2) {
-            double v0 = e == pa ? INFINITY : cn[gm[e]] - 2.0 * g[gm[e]];
-            double v1 = e + 1 == pa ? INFINITY : cn[gm[e + 1]] - 2.0 * g[gm[e + 1]];
-            m0 = v0 < m0 ? v0 : m0;
-            m1 = v1 < m1 ? v1 : m1;
-        }
-        if (e < gs[q + 1] && e != pa) {
-            double v0 = cn[gm[e]] - 2.0 * g[gm[e]];
-            m0 = v0 < m0 ? v0 : m0;
-        }
-        double m = m0 < m1 ? m0 : m1;
-        l[q] = round_down(root(yn + m));
-        all = (double)l[q] < all ? (double)l[q] : all;
-    }
-    yy->glb[i] = (float)all; /* a float already: exact */
-}
-
-/* The same from a float row of the screen: every e_c is within E of the squared
- * distance, so e_a + E bounds it above and e_c - E below. */
-static void reset_row_f(void *ctx, size_t i, const double *ev, double ynf, double E, size_t a)
-{
-    reset_job *job = ctx;
-    ckm_yinyang *yy = job->yy;
-    size_t t = yy->t;
-    job->labels[i] = (int32_t)a;
-    yy->ub[i] = root(ynf + ev[a] + E);
-    float *l = yy->lb + i * t;
-    const size_t *restrict gs = yy->gstart, *restrict gm = yy->gmem;
-    size_t pa = yy->pos[a];
-    double all = INFINITY;
-    for (size_t q = 0; q < t; q++) {
-        double m0 = INFINITY, m1 = INFINITY;
         size_t e = gs[q];
         for (; e + 1 < gs[q + 1]; e += 2) {
             double v0 = e == pa ? INFINITY : ev[gm[e]];
@@ -267,10 +234,27 @@ static void reset_row_f(void *ctx, size_t i, const double *ev, double ynf, doubl
         if (e < gs[q + 1] && e != pa)
             m0 = ev[gm[e]] < m0 ? ev[gm[e]] : m0;
         double m = m0 < m1 ? m0 : m1;
-        l[q] = round_down(root(ynf + m - E));
+        l[q] = round_down(root(y2 + m - E));
         all = (double)l[q] < all ? (double)l[q] : all;
     }
-    yy->glb[i] = (float)all;
+    yy->glb[i] = (float)all; /* a float already: exact */
+}
+
+/* A dgemm row g (y.c): ev = ||c||^2 - 2 y.c as ckm_nearest computes it. */
+static void reset_row(void *ctx, size_t i, const double *g, size_t a, int tid)
+{
+    reset_job *job = ctx;
+    size_t k = job->yy->k;
+    double *ev = job->yy->row + (size_t)tid * k;
+    for (size_t c = 0; c < k; c++)
+        ev[c] = job->cnorm[c] - 2.0 * g[c];
+    set_bounds(job, i, ev, job->ynorm[i], 0.0, a);
+}
+
+/* A float row of the screen: its ev come with the error bound E. */
+static void reset_row_f(void *ctx, size_t i, const double *ev, double ynf, double E, size_t a)
+{
+    set_bounds(ctx, i, ev, ynf, E, a);
 }
 
 void ckm_yinyang_reset(ckm_yinyang *yy, const double *Y, const double *ynorm, const double *C,

@@ -184,8 +184,8 @@ static void test_degenerate(void)
 }
 
 /* Points route (matrix_max = 0) vs the matrix solver on the same points and centers. */
-static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int threads, size_t cand, size_t *widened,
-                        size_t *rounds, size_t *quick)
+static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int threads, size_t cand, size_t matrix_max,
+                        size_t *widened, size_t *rounds, size_t *quick)
 {
     double *Y = malloc(n * d * sizeof *Y), *C = malloc(k * d * sizeof *C), *cost = malloc(n * k * sizeof *cost);
     double *p1 = calloc(k, sizeof *p1), *p2 = calloc(k, sizeof *p2);
@@ -223,7 +223,7 @@ static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int t
     int inf1 = -1, inf2 = -1;
     ckm_transport_stats ts;
     CHECK(ckm_transport_solve(n, k, cost, lo, hi, p1, l1, &inf1, NULL, &err) == CKM_OK && inf1 == 0);
-    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, 0, cand, NULL, p2, l2, &inf2, &ts, &err) == CKM_OK && inf2 == 0);
+    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, matrix_max, cand, NULL, p2, l2, &inf2, &ts, &err) == CKM_OK && inf2 == 0);
     char why[256] = "";
     int ok = ckm_transport_verify(n, k, cost, lo, hi, p2, l2, 1e-7, why, sizeof why);
     CHECK(ok);
@@ -237,7 +237,7 @@ static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int t
     *widened += ts.widened;
     *rounds += ts.repriced; /* passes that found arcs the lists lacked */
     /* warm start from the optimum's prices: SSP only settles ties, one pass confirms */
-    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, 0, cand, NULL, p2, l2, &inf2, &ts, &err) == CKM_OK);
+    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, matrix_max, cand, NULL, p2, l2, &inf2, &ts, &err) == CKM_OK);
     CHECK(fabs(objective(cost, n, k, l2) - f1) <= 1e-9 * f1 && ts.passes <= 2 && !ts.widened);
 done:
     free(Y), free(C), free(cost), free(p1), free(p2), free(l1), free(l2), free(lo), free(hi);
@@ -283,14 +283,16 @@ static void test_points_route(void)
 {
     size_t widened = 0, rounds = 0, quick = 0;
     for (int bounds = 0; bounds < 3; bounds++) {
-        points_case(3000, 4, 30, bounds, 0, 1, 8, &widened, &rounds, &quick);
-        points_case(2000, 2, 7, bounds, 0, 2, 8, &widened, &rounds, &quick);
-        points_case(4000, 8, 60, bounds, 1, 2, 8, &widened, &rounds, &quick);
-        points_case(3000, 2, 25, bounds, 0, 2, 2, &widened, &rounds, &quick); /* short lists: pricing rounds */
+        points_case(3000, 4, 30, bounds, 0, 1, 8, 0, &widened, &rounds, &quick);
+        points_case(2000, 2, 7, bounds, 0, 2, 8, 0, &widened, &rounds, &quick);
+        points_case(4000, 8, 60, bounds, 1, 2, 8, 0, &widened, &rounds, &quick);
+        points_case(3000, 2, 25, bounds, 0, 2, 2, 0, &widened, &rounds, &quick); /* short lists: pricing rounds */
     }
     for (int inst = 0; inst < 30; inst++) /* random bounds, uniform points, two candidates */
-        points_case(200 + 30 * (size_t)inst, 2, 3 + (size_t)inst % 17, 3, 0, 1, 2, &widened, &rounds, &quick);
-    points_case(30000, 3, 40, 0, 0, 2, 8, &widened, &rounds, &quick); /* sample prices first */
+        points_case(200 + 30 * (size_t)inst, 2, 3 + (size_t)inst % 17, 3, 0, 1, 2, 0, &widened, &rounds, &quick);
+    points_case(30000, 3, 40, 0, 0, 2, 8, 0, &widened, &rounds, &quick); /* sample prices first */
+    /* ... the sample small enough for its own matrix (30000 x 40 > 2^18 >= 3750 x 40) */
+    points_case(30000, 3, 40, 0, 0, 2, 8, (size_t)1 << 18, &widened, &rounds, &quick);
     CHECK(widened > 0); /* the far cluster forced wider lists */
     CHECK(rounds > 0);  /* and pricing passes found missing arcs */
     CHECK(quick > 0);   /* and the bound spared passes */
