@@ -68,9 +68,14 @@ static ckm_error unpaired(const ckm_context *ctx, const ckm_reduced *r, const do
     ckm_ctx_count(ctx, CKM_COUNT_TRANSPORT, 1);
     /* points without must-links (the caller's condition): the groups are the points, so the
        transportation route from points applies (no n x k matrix beyond 2^28 costs) */
-    ckm_bk_limits lim = {ctx->deadline, NULL, NULL}; /* the grace period (ctx is the fallback's) */
-    ckm_error rc = ckm_transport_points(r->mean, n, r->d, C, k, r->lo, r->hi, ctx->s->threads, &lim, price,
-                                        out->labels, &infeasible, &ts, err);
+    /* on the matrix route the step runs to its end, as it always did (seconds at 10^6 x
+       100), so that a stop still gets a checked labelling; beyond it, where a step can take
+       minutes, it gives up at the end of the grace period (ctx is the fallback's) */
+    ckm_bk_limits lim = {ctx->deadline, NULL, NULL};
+    size_t nk;
+    bool bounded_route = ckm_mul_ok(n, k, &nk) && nk <= CKM_TRANSPORT_MATRIX_MAX;
+    ckm_error rc = ckm_transport_points(r->mean, n, r->d, C, k, r->lo, r->hi, ctx->s->threads,
+                                        bounded_route ? NULL : &lim, price, out->labels, &infeasible, &ts, err);
     ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, rc == CKM_OK ? ts.clamped : 0);
     free(price);
     if (rc == CKM_OK && !infeasible && !ts.stopped) { /* infeasible sizes were proven in preprocessing */

@@ -106,7 +106,10 @@ static void seed_blocks(void *ctx, size_t b0, size_t b1, int tid)
     }
 }
 
-static void seed_kmeanspp(ckm_seeder *ws, ckm_rng *rng, double *C)
+/* ctx (may be NULL) is polled once per center: a seeding of 10^6 points and k = 100 takes
+ * ~3 s, so a stop waits for at most one center's pass; the centers not yet chosen are then
+ * copies of the first (finite values; the caller sees the stop at its next check). */
+static void seed_kmeanspp(ckm_seeder *ws, ckm_rng *rng, double *C, const ckm_context *ctx)
 {
     size_t s = ws->s, d = ws->d, k = ws->k, trials = ws->trials;
     size_t nblocks = (s + SEED_BLOCK - 1) / SEED_BLOCK, cand[64];
@@ -120,7 +123,13 @@ static void seed_kmeanspp(ckm_seeder *ws, ckm_rng *rng, double *C)
     for (size_t t = 0; t < s; t++)
         ws->closest[t] = ckm_sqdist(ws->Y + t * d, C, d);
     seed_job job = {ws, cand, trials, ws->partial};
+    ckm_status why;
     for (size_t c = 1; c < k; c++) {
+        if (ctx && ckm_ctx_stop(ctx, &why)) {
+            for (; c < k; c++)
+                memcpy(C + c * d, C, d * sizeof(double));
+            return;
+        }
         double acc = 0.0;
         for (size_t t = 0; t < s; t++) {
             acc += ws->w[t] * ws->closest[t];
@@ -174,8 +183,10 @@ void ckm_seed_start(const ckm_context *ctx, ckm_seeder *ws, ckm_init init, ckm_r
 {
     if (ctx->init_centers)
         memcpy(C, ctx->init_centers, ws->k * ws->d * sizeof(double));
+    else if (init == CKM_INIT_RANDOM)
+        seed_random(ws, rng, C);
     else
-        ckm_seed_centers(ws, init, rng, C);
+        seed_kmeanspp(ws, rng, C, ctx);
 }
 
 void ckm_seed_centers(ckm_seeder *ws, ckm_init init, ckm_rng *rng, double *C)
@@ -183,5 +194,5 @@ void ckm_seed_centers(ckm_seeder *ws, ckm_init init, ckm_rng *rng, double *C)
     if (init == CKM_INIT_RANDOM)
         seed_random(ws, rng, C);
     else
-        seed_kmeanspp(ws, rng, C);
+        seed_kmeanspp(ws, rng, C, NULL);
 }

@@ -23,7 +23,8 @@ void ckm_seeder_free(ckm_seeder *ws);
 void ckm_seed_centers(ckm_seeder *ws, ckm_init init, ckm_rng *rng, double *C);
 struct ckm_context;
 /* The starting centers of a restart: the caller's (ctx->init_centers) when given, else
- * ckm_seed_centers. */
+ * ckm_seed_centers, whose k-means++ then polls ctx's stop once per center (on a stop the
+ * remaining centers repeat the first: the caller must check ckm_ctx_stop next). */
 void ckm_seed_start(const struct ckm_context *ctx, ckm_seeder *ws, ckm_init init, ckm_rng *rng, double *C);
 
 #endif

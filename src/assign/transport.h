@@ -65,6 +65,10 @@ void ckm_transport_sample_bounds(size_t n, size_t m, size_t k, const size_t *lo,
 /* Entries per move list for k clusters (16, fewer past k = 1448 to cap k^2 lists). */
 size_t ckm_transport_list_len(size_t k);
 
+/* Up to this many costs (2 GiB) ckm_transport_points stores the n x k matrix: the fast
+ * route, whose time is bounded by the matrix solver's. */
+#define CKM_TRANSPORT_MATRIX_MAX ((size_t)1 << 28)
+
 /* The same problem with c_ij = ||y_i - c_j||^2 for n points Y (n*d) and k centers C,
  * without storing the n x k costs when n k > 2^28 (transport_points.c: pricing passes
  * and SSP on candidate arcs, the same optimum and certificate). threads: as settings. */

@@ -40,7 +40,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MATRIX_MAX ((size_t)1 << 28)        /* 2 GiB of costs: today's fast route */
 #define SAMPLE_MATRIX_MAX ((size_t)1 << 24) /* 128 MiB: a sample's matrix */
 #define CAND_MIN 32 /* measured at 10^6 x 100 balanced: 8 and 16 got stuck on the first steps */
 #define MAX_ROUNDS 20
@@ -450,7 +449,7 @@ ckm_error ckm_transport_points(const double *Y, size_t n, size_t d, const double
                                const size_t *hi, int threads, const ckm_bk_limits *lim, double *price,
                                int32_t *labels, int *infeasible, ckm_transport_stats *stats, ckm_err *err)
 {
-    return ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, MATRIX_MAX, CAND_MIN, lim, price, labels,
+    return ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, CKM_TRANSPORT_MATRIX_MAX, CAND_MIN, lim, price, labels,
                                    infeasible, stats, err);
 }
 

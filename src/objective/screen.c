@@ -118,7 +118,6 @@ typedef struct post_job {
 /* Rows [r0 + a, r0 + b) of a block: decide or mark unsure. */
 static void post_rows(void *arg, size_t a, size_t b, int tid)
 {
-    (void)tid;
     post_job *job = arg;
     ckm_screen *sc = job->sc;
     size_t k = sc->k, d = sc->d;
