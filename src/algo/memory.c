@@ -48,9 +48,12 @@ double ckm_memory_estimate(const char *algorithm, const ckm_reduced *r, int thre
     if (strcmp(algorithm, "sizeflow") == 0) {
         if (r->s < r->n) /* must-links: the LP/MILP route with the stored costs */
             return b + 8.0 * s * k + lp_bytes(r);
-        double L = (double)ckm_transport_list_len(r->k);
-        double arcs = s * k <= 268435456.0 ? 8.0 * s * k : 12.0 * 32.0 * s;
-        return b + arcs + k * k * (12.0 * L + 9.0) + 16.0 * s;
+        bool matrix = s * k <= 268435456.0;
+        double L = (double)ckm_transport_list_len(r->k, !matrix), C = k <= 256.0 ? 16.0 : 32.0;
+        /* costs or candidate arcs (+ argmin and bounds), move lists and their heads, member
+           lists, the auction's heaps and stack */
+        double arcs = matrix ? 8.0 * s * k : (12.0 * C + 16.0) * s;
+        return b + arcs + k * k * (12.0 * L + 25.0) + 16.0 * s + 20.0 * s;
     }
     if (strcmp(algorithm, "admm") == 0)
         return b + 80.0 * s * k + lp_bytes(r);

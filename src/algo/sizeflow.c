@@ -97,7 +97,8 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
                 }
                 moves += ts.moves;
                 ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: transportation %.3f s, %zu augmentations, %zu moves, "
-                            "%zu pricing passes%s", rs + 1, it + 1, ts.seconds, ts.augmentations, ts.moves, ts.passes,
+                            "%zu pricing passes, %zu auction bids%s", rs + 1, it + 1, ts.seconds, ts.augmentations, ts.moves,
+                            ts.passes, ts.bids,
                             ts.widened ? ", candidate lists widened" : "");
             } else {
                 ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);

@@ -7,19 +7,24 @@
  *   c_ib - c_ia; arcs j -> T (f_j < cap_j) and T -> j (f_j > 0) cost 0.
  * Node potentials pi (reduced cost of u -> v: cost + pi_u - pi_v) keep every residual arc
  * non-negative; for points this is "every point sits in an argmin_j (c_ij - pi_j)".
- * Each round runs Dijkstra (dense, O(k^2) worst case, stopped at the first node with a
- * deficit) from one node with excess, raises pi_v by min(D_v, D_target), and augments
- * along the path. The cheapest point for a -> b, argmin over members i of a of
+ * Each phase runs one Dijkstra (dense, O(k^2)) from all nodes with excess at once, or
+ * backward from all nodes with a deficit when those are fewer, to the end; moves pi by the
+ * distances capped at the farthest node of the other kind reached, which makes every tree
+ * path to one tight, and augments along as many tree paths as stay usable (phase()).
+ * The cheapest point for a -> b, argmin over members i of a of
  * c_ib - c_ia, does not depend on pi. Each pair (a, b) keeps a short sorted candidate list
  * that is complete below a threshold tau (every member of a with key < tau is listed):
  * built by one pass over the cost matrix, a point joining b is inserted where its key is
  * below tau (the list drops its largest entry and lowers tau when full), a point leaving a
- * is skipped lazily, and only an exhausted list rescans a's members (random accesses into
- * the cost matrix: the expensive case, made rare by the list).
+ * is removed at once, and only an exhausted list rescans a's members (random accesses into
+ * the cost matrix: the expensive case, made rare by the list). The list heads are mirrored
+ * in two dense k x k arrays (by row and by column) that the searches read in order.
  * At the end the certificate is p_j = pi_j - pi_T (see transport.h).
  * Warm start: prices from the previous Lloyd iteration make the first argmin labelling
- * nearly balanced, so few augmentations remain.
- * Memory: the n*k cost matrix (caller's), member lists O(n), candidate lists O(k^2).
+ * nearly balanced, so few augmentations remain; a start far off the bounds gets prices
+ * from a sample of the points, then from an auction (ckm_transport_start, auction.c).
+ * Memory: the n*k cost matrix (caller's), member lists O(n), candidate lists O(k^2 L),
+ * list heads 16 k^2 bytes.
  */
 #include "core.h"
 #include "transport.h"
@@ -36,8 +41,9 @@ typedef struct members {
 
 /* Move lists: for each pair (a, b), up to L members of a with the smallest key
  * c_ib - c_ia, ascending, complete below tau (every member of a with a key < tau and b
- * among its candidates is listed). L = 16, or fewer for k > 1448 so that the k^2 lists stay
- * within 2^25 entries (k = 4096: L = 2). */
+ * among its candidates is listed). L = ckm_transport_list_len: with the matrix
+ * min(16, 2^25 / k^2), on candidate arcs min(128, 2^24 / k^2), at least 2 (16 at k = 1000,
+ * 2 at k = 4096). */
 typedef struct cand_lists {
     size_t L;
     double *key;    /* k*k*L */
@@ -56,11 +62,16 @@ typedef struct tp {
     members *mem;                   /* k member lists */
     size_t *pos;                    /* n: index of point i in its member list */
     cand_lists cand;
+    double *head, *headT;           /* k*k: the key at the head of each move list (a, b), at
+                                       [a*k+b] and transposed at [b*k+a]; INFINITY: no member
+                                       of a can move to b; NAN: exhausted, to be rescanned */
     double *dist;                   /* k + 1 */
     char *done;                     /* k + 1 */
     int *pred;                      /* k + 1 */
+    int *order;                     /* k + 1: deficits reached by a phase, nearest first */
     int32_t *pred_pt;               /* k + 1: point moved on the arc into v, or -1 */
     size_t clamped;                 /* reduced costs < 0 (rounding) set to 0 by relax */
+    bool building;                  /* initial list build: heads synced afterwards */
 } tp;
 
 /* Cost of point i in cluster j, INFINITY when j is not among i's candidates. */
@@ -117,6 +128,17 @@ static void cand_insert(cand_lists *cl, size_t pair, double key, int32_t i)
     pt[q] = i;
 }
 
+/* Keep the dense copies of pair's list head current (Dijkstra reads them row by row). */
+static void head_sync(tp *t, size_t pair)
+{
+    const cand_lists *cl = &t->cand;
+    if (t->building)
+        return; /* synced in one sweep after the lists are built */
+    double h = cl->len[pair] ? cl->key[pair * cl->L] : cl->tau[pair] == INFINITY ? INFINITY : NAN;
+    t->head[pair] = h;
+    t->headT[(pair % t->k) * t->k + pair / t->k] = h;
+}
+
 /* Insert point i (in cluster a) into the lists (a, b) of its other candidates b. */
 static void insert_point(tp *t, size_t a, int32_t i)
 {
@@ -125,14 +147,18 @@ static void insert_point(tp *t, size_t a, int32_t i)
     if (!t->cj) {
         const double *ci = t->cc + (size_t)i * k;
         for (size_t b = 0; b < k; b++)
-            if (b != a)
+            if (b != a) {
                 cand_insert(&t->cand, a * k + b, ci[b] - ca, i);
+                head_sync(t, a * k + b);
+            }
         return;
     }
     for (size_t q = 0; q < t->c; q++) {
         size_t b = (size_t)t->cj[(size_t)i * t->c + q];
-        if (b != a)
+        if (b != a) {
             cand_insert(&t->cand, a * k + b, t->cc[(size_t)i * t->c + q] - ca, i);
+            head_sync(t, a * k + b);
+        }
     }
 }
 
@@ -148,6 +174,7 @@ static void rescan(tp *t, size_t a, size_t b)
         if (cb < INFINITY)
             cand_insert(&t->cand, pair, cb - cost_of(t, i, a), m->a[q]);
     }
+    head_sync(t, pair);
 }
 
 /* Cheapest member of a to move to b: its key and index, or -1 when none can. */
@@ -192,13 +219,17 @@ static bool move_point(tp *t, int32_t i, size_t a, size_t b)
     size_t k = t->k;
     if (!t->cj) {
         for (size_t q = 0; q < k; q++)
-            if (q != a)
+            if (q != a) {
                 list_remove(&t->cand, a * k + q, i);
+                head_sync(t, a * k + q);
+            }
     } else
         for (size_t q = 0; q < t->c; q++) {
             size_t j = (size_t)t->cj[(size_t)i * t->c + q];
-            if (j != a)
+            if (j != a) {
                 list_remove(&t->cand, a * k + j, i);
+                head_sync(t, a * k + j);
+            }
         }
     mem_remove(t, a, i);
     if (!mem_add(t, b, i))
@@ -210,7 +241,8 @@ static bool move_point(tp *t, int32_t i, size_t a, size_t b)
     return true;
 }
 
-static void relax(tp *t, size_t u, size_t v, double w, int32_t pt)
+/* pair: the move list whose head is the arc's point, or SIZE_MAX for an overflow arc. */
+static void relax(tp *t, size_t u, size_t v, double w, size_t pair)
 {
     if (t->done[v])
         return;
@@ -222,22 +254,55 @@ static void relax(tp *t, size_t u, size_t v, double w, int32_t pt)
     if (dv < t->dist[v]) {
         t->dist[v] = dv;
         t->pred[v] = (int)u;
-        t->pred_pt[v] = pt;
+        t->pred_pt[v] = pair == SIZE_MAX ? -1 : t->cand.pt[pair * t->cand.L];
     }
 }
 
-/* One SSP round from source s. Returns 1 on progress, 0 when no deficit is reachable,
- * -1 on allocation failure. */
-static int round_from(tp *t, size_t s, ckm_transport_stats *st)
+/* Residual capacity of the arc x -> y (flow direction) for one more augmentation now, 0 when
+ * used up: a point arc carries its one point pt while that point is still in x. */
+static long long arc_room(const tp *t, size_t x, size_t y, int32_t pt)
 {
-    size_t k = t->k, T = k, target = SIZE_MAX;
+    size_t T = t->k;
+    if (pt >= 0)
+        return t->lab[pt] == (int32_t)x;
+    return y == T ? t->cap[x] - t->f[x] : t->f[y];
+}
+
+static bool arc_push(tp *t, size_t x, size_t y, int32_t pt, long long delta, ckm_transport_stats *st)
+{
+    size_t T = t->k;
+    if (pt >= 0) {
+        st->moves++;
+        return move_point(t, pt, x, y);
+    }
+    if (y == T)
+        t->f[x] += delta;
+    else
+        t->f[y] -= delta;
+    return true;
+}
+
+/* One phase: Dijkstra from every node with excess at once (forward), or backward from every
+ * node with a deficit (rev: on reversed arcs, chosen when deficits are the fewer nodes, so
+ * that many excesses can reach one deficit), run to the end (O(k^2)). Potentials move by
+ * min(D_v, Dc) (forward +, backward -), Dc the largest distance of a reached node of the
+ * other kind: every tree path becomes tight (zero reduced cost) and every residual arc
+ * stays non-negative (D_v <= D_u + w_uv). Then each reached node of the other kind, nearest
+ * first, is augmented along its tree path while the path's arcs and both ends last: moving
+ * a point i from a to b on a tight arc keeps i's other arcs non-negative
+ * (c_ix - c_ib + pi_b - pi_x = (c_ix - c_ia + pi_a - pi_x) - 0 >= 0), so one search serves
+ * many augmentations. pred[v]: forward, the node before v; backward, the node after v.
+ * Returns the augmentations (0: nothing reachable), -1 on allocation failure. */
+static int phase(tp *t, bool rev, ckm_transport_stats *st)
+{
+    size_t k = t->k, T = k, reached = 0;
     for (size_t v = 0; v <= k; v++) {
-        t->dist[v] = INFINITY;
+        t->dist[v] = (rev ? t->e[v] < 0 : t->e[v] > 0) ? 0.0 : INFINITY;
         t->done[v] = 0;
         t->pred[v] = -1;
         t->pred_pt[v] = -1;
     }
-    t->dist[s] = 0.0;
+    double Dc = -INFINITY;
     for (;;) {
         size_t u = SIZE_MAX;
         double best = INFINITY;
@@ -247,60 +312,62 @@ static int round_from(tp *t, size_t s, ckm_transport_stats *st)
                 u = v;
             }
         if (u == SIZE_MAX)
-            return 0;
-        t->done[u] = 1;
-        if (t->e[u] < 0) {
-            target = u;
             break;
+        t->done[u] = 1;
+        if (rev ? t->e[u] > 0 : t->e[u] < 0) {
+            t->order[reached++] = (int)u; /* by distance */
+            Dc = t->dist[u];
         }
         if (u < k) {
+            const double *row = (rev ? t->headT : t->head) + u * k;
             for (size_t b = 0; b < k; b++) {
-                if (b == u || t->done[b])
+                double key = row[b];
+                if (b == u || t->done[b] || key == INFINITY)
                     continue;
-                double key;
-                int32_t i = best_move(t, u, b, &key);
-                if (i >= 0)
-                    relax(t, u, b, key + t->pi[u] - t->pi[b], i);
+                size_t pair = rev ? b * k + u : u * k + b;
+                if (isnan(key) && (rev ? best_move(t, b, u, &key) : best_move(t, u, b, &key)) < 0)
+                    continue; /* rescanned: empty */
+                relax(t, u, b, rev ? key + t->pi[b] - t->pi[u] : key + t->pi[u] - t->pi[b], pair);
             }
-            if (t->f[u] < t->cap[u])
-                relax(t, u, T, t->pi[u] - t->pi[T], -1);
+            if (rev ? t->f[u] > 0 : t->f[u] < t->cap[u]) /* T -> u, u -> T */
+                relax(t, u, T, rev ? t->pi[T] - t->pi[u] : t->pi[u] - t->pi[T], SIZE_MAX);
         } else {
             for (size_t j = 0; j < k; j++)
-                if (t->f[j] > 0)
-                    relax(t, T, j, t->pi[T] - t->pi[j], -1);
+                if (rev ? t->f[j] < t->cap[j] : t->f[j] > 0) /* j -> T, T -> j */
+                    relax(t, T, j, rev ? t->pi[j] - t->pi[T] : t->pi[T] - t->pi[j], SIZE_MAX);
         }
     }
-    double Dt = t->dist[target];
+    st->searches++;
+    st->backward += rev;
+    if (reached == 0)
+        return 0;
     for (size_t v = 0; v <= k; v++)
-        t->pi[v] += t->dist[v] < Dt ? t->dist[v] : Dt;
-    /* bottleneck: point arcs carry one unit, overflow arcs their residual capacity */
-    long long delta = t->e[s] < -t->e[target] ? t->e[s] : -t->e[target];
-    for (size_t v = target; v != s; v = (size_t)t->pred[v]) {
-        size_t u = (size_t)t->pred[v];
-        if (t->pred_pt[v] >= 0)
-            delta = delta < 1 ? delta : 1;
-        else if (v == T)
-            delta = delta < t->cap[u] - t->f[u] ? delta : t->cap[u] - t->f[u];
-        else
-            delta = delta < t->f[v] ? delta : t->f[v];
-    }
-    for (size_t v = target; v != s; v = (size_t)t->pred[v]) {
-        size_t u = (size_t)t->pred[v];
-        int32_t i = t->pred_pt[v];
-        if (i >= 0) {
-            if (!move_point(t, i, u, v))
-                return -1;
-            st->moves++;
-        } else if (v == T) {
-            t->f[u] += delta;
-        } else {
-            t->f[v] -= delta;
+        t->pi[v] += (rev ? -1.0 : 1.0) * (t->dist[v] < Dc ? t->dist[v] : Dc);
+    int augmented = 0;
+    for (size_t q = 0; q < reached; q++) {
+        size_t leaf = (size_t)t->order[q], v = leaf;
+        long long delta = rev ? t->e[leaf] : -t->e[leaf];
+        for (; t->pred[v] >= 0; v = (size_t)t->pred[v]) {
+            size_t w = (size_t)t->pred[v];
+            long long room = rev ? arc_room(t, v, w, t->pred_pt[v]) : arc_room(t, w, v, t->pred_pt[v]);
+            delta = room < delta ? room : delta;
         }
+        size_t root = v; /* distance 0: an excess (forward) or a deficit (backward) */
+        long long have = rev ? -t->e[root] : t->e[root];
+        delta = have < delta ? have : delta;
+        if (delta <= 0)
+            continue;
+        for (v = leaf; v != root; v = (size_t)t->pred[v]) {
+            size_t w = (size_t)t->pred[v];
+            if (!(rev ? arc_push(t, v, w, t->pred_pt[v], delta, st) : arc_push(t, w, v, t->pred_pt[v], delta, st)))
+                return -1;
+        }
+        t->e[rev ? leaf : root] -= delta;
+        t->e[rev ? root : leaf] += delta;
+        st->augmentations++;
+        augmented++;
     }
-    t->e[s] -= delta;
-    t->e[target] += delta;
-    st->augmentations++;
-    return 1;
+    return augmented;
 }
 
 static void tp_free(tp *t)
@@ -314,6 +381,8 @@ static void tp_free(tp *t)
     free(t->cand.pt);
     free(t->cand.len);
     free(t->cand.tau);
+    free(t->head);
+    free(t->headT);
     free(t->size);
     free(t->f);
     free(t->cap);
@@ -322,6 +391,7 @@ static void tp_free(tp *t)
     free(t->dist);
     free(t->done);
     free(t->pred);
+    free(t->order);
     free(t->pred_pt);
 }
 
@@ -365,23 +435,54 @@ done:
     return rc;
 }
 
-/* labels[i] = argmin_j (c_ij - price_j) (ties to the lower j); size[j] = its counts. */
-static void argmin_labels(size_t n, size_t k, const double *cost, const double *price, int32_t *labels,
-                          long long *size)
+static size_t off_bounds(size_t n, size_t k, const int32_t *labels, const size_t *lo, const size_t *hi, size_t *cnt)
 {
-    memset(size, 0, k * sizeof(long long));
-    for (size_t i = 0; i < n; i++) {
-        const double *ci = cost + i * k;
-        size_t bj = 0;
-        double best = ci[0] - price[0];
-        for (size_t j = 1; j < k; j++)
-            if (ci[j] - price[j] < best) {
-                best = ci[j] - price[j];
-                bj = j;
-            }
-        labels[i] = (int32_t)bj;
-        size[bj]++;
-    }
+    memset(cnt, 0, k * sizeof(size_t));
+    for (size_t i = 0; i < n; i++)
+        cnt[labels[i]]++;
+    size_t off = 0;
+    for (size_t j = 0; j < k; j++)
+        off += cnt[j] > hi[j] ? cnt[j] - hi[j] : cnt[j] < lo[j] ? lo[j] - cnt[j] : 0;
+    return off;
+}
+
+size_t ckm_transport_imbalance(size_t n, size_t k, const int32_t *labels, const size_t *lo, const size_t *hi)
+{
+    size_t *cnt = ckm_alloc_array(k, sizeof(size_t));
+    if (!cnt)
+        return SIZE_MAX;
+    size_t off = off_bounds(n, k, labels, lo, hi, cnt);
+    free(cnt);
+    return off;
+}
+
+bool ckm_transport_auction_pays(size_t n, size_t k, size_t scan, size_t off)
+{
+    /* measured at n = 10^6-10^7: a unit of excess (off / 2 of them) costs SSP about k^2 ns
+       of search plus its share of list rescans, n scan / (k L) ns (a rescan reads the n / k
+       members of a cluster, scan per member, once per L moves of a pair: 160 us per unit at
+       10^6 x 100 with 16 candidates and L = 16, 240 us at 10^7 x 100 with L = 128); an
+       auction round about as much as a pass over the n x k costs, 4 n k ns */
+    double L = (double)ckm_transport_list_len(k, scan > 1), kk = (double)k;
+    double unit = kk * kk + (double)n * (double)scan / (kk * L);
+    return k > 1 && 0.5 * (double)off * unit > 4.0 * (double)n * kk;
+}
+
+ckm_error ckm_transport_start(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const size_t *lo,
+                              const size_t *hi, const ckm_bk_limits *lim, bool labelled, double *price,
+                              int32_t *labels, ckm_transport_stats *st, ckm_err *err)
+{
+    if (!labelled)
+        ckm_transport_argmin(n, k, c, cj, cc, price, labels);
+    size_t off = ckm_transport_imbalance(n, k, labels, lo, hi);
+    if (off == SIZE_MAX)
+        return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
+    if (!ckm_transport_auction_pays(n, k, cj ? c * c : 1, off))
+        return CKM_OK;
+    ckm_error rc = ckm_transport_auction(n, k, c, cj, cc, NULL, hi, 2.0, lim, price, st, err);
+    if (rc == CKM_OK && !st->stopped)
+        ckm_transport_argmin(n, k, c, cj, cc, price, labels);
+    return rc;
 }
 
 ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size_t *lo,
@@ -408,32 +509,27 @@ ckm_error ckm_transport_solve_lim(size_t n, size_t k, const double *cost, const 
             *stats = st;
         return pre;
     }
-    long long *cnt = ckm_alloc_array(k, sizeof(long long));
-    if (!cnt)
-        return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
-    bool labelled = false; /* labels/cnt hold the argmin under the current prices */
+    bool labelled = false; /* labels hold the argmin under the current prices */
     if (n >= SAMPLE_FROM && k > 1) {
         /* a poor start (a cold one, or a warm one after the centers moved a lot) leaves a
-           large imbalance for SSP to repair unit by unit: improve the prices on a sample */
-        argmin_labels(n, k, cost, price, labels, cnt);
-        labelled = true;
-        size_t imbalance = 0;
-        for (size_t j = 0; j < k; j++)
-            imbalance += cnt[j] > (long long)hi[j]   ? (size_t)(cnt[j] - (long long)hi[j])
-                         : cnt[j] < (long long)lo[j] ? (size_t)((long long)lo[j] - cnt[j])
-                                                     : 0;
-        if (imbalance > n / 64) {
+           large imbalance: improve the prices on a sample first */
+        ckm_transport_argmin(n, k, k, NULL, cost, price, labels);
+        size_t off = ckm_transport_imbalance(n, k, labels, lo, hi);
+        if (off == SIZE_MAX)
+            return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
+        labelled = off <= n / 64;
+        if (!labelled) {
             ckm_error rs = sample_prices(n, k, cost, lo, hi, price, &st, err);
-            if (rs != CKM_OK) {
-                free(cnt);
+            if (rs != CKM_OK)
                 return rs;
-            }
-            labelled = false; /* the prices changed */
         }
     }
-    if (!labelled)
-        argmin_labels(n, k, cost, price, labels, cnt);
-    free(cnt);
+    ckm_error rs = ckm_transport_start(n, k, k, NULL, cost, lo, hi, lim, labelled, price, labels, &st, err);
+    if (rs != CKM_OK || st.stopped) {
+        if (stats)
+            *stats = st;
+        return rs;
+    }
     int stuck = 0;
     ckm_error rc = ckm_transport_ssp(n, k, k, NULL, cost, lo, hi, lim, price, labels, &st, &stuck, err);
     if (rc == CKM_OK && stuck)
@@ -473,10 +569,15 @@ void ckm_transport_sample_bounds(size_t n, size_t m, size_t k, const size_t *lo,
     }
 }
 
-size_t ckm_transport_list_len(size_t k)
+size_t ckm_transport_list_len(size_t k, bool candidates)
 {
-    size_t kk = k * k > 0 ? k * k : 1, L = ((size_t)1 << 25) / kk;
-    return L < 2 ? 2 : L > 16 ? 16 : L;
+    /* with the matrix a rescan reads each member's cost directly: short lists (up to 16, at
+       most 2^25 entries), cheap to keep sorted. On candidate arcs a rescan searches each
+       member's list, so small k gets long lists (measured: 10^6 points, k = 10, 16
+       entries: rescans took minutes; 128: 1.0 s), at most 2^24 entries (200 MB) in all.
+       (128 on the matrix route slowed 10^6 x 100 balanced from 8.4 to 11.5 s.) */
+    size_t kk = k * k > 0 ? k * k : 1, L = ((size_t)1 << (candidates ? 24 : 25)) / kk, top = candidates ? 128 : 16;
+    return L < 2 ? 2 : L > top ? top : L;
 }
 
 bool ckm_transport_should_stop(const ckm_bk_limits *lim)
@@ -500,14 +601,16 @@ ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, con
     t.cc = cc;
     t.lab = labels;
     size_t kk, kkL = 0;
-    bool kk_ok = ckm_mul_ok(k, k, &kk) && ckm_mul_ok(kk, ckm_transport_list_len(k), &kkL);
-    t.cand.L = ckm_transport_list_len(k);
+    bool kk_ok = ckm_mul_ok(k, k, &kk) && ckm_mul_ok(kk, ckm_transport_list_len(k, cj != NULL), &kkL);
+    t.cand.L = ckm_transport_list_len(k, cj != NULL);
     t.mem = ckm_calloc_array(k, sizeof(members));
     t.pos = ckm_alloc_array(n, sizeof(size_t));
     t.cand.key = kk_ok ? ckm_alloc_array(kkL, sizeof(double)) : NULL;
     t.cand.pt = kk_ok ? ckm_alloc_array(kkL, sizeof(int32_t)) : NULL;
     t.cand.len = kk_ok ? ckm_calloc_array(kk, 1) : NULL;
     t.cand.tau = kk_ok ? ckm_alloc_array(kk, sizeof(double)) : NULL;
+    t.head = kk_ok ? ckm_alloc_array(kk, sizeof(double)) : NULL;
+    t.headT = kk_ok ? ckm_alloc_array(kk, sizeof(double)) : NULL;
     t.size = ckm_calloc_array(k, sizeof(long long));
     t.f = ckm_calloc_array(k, sizeof(long long));
     t.cap = ckm_alloc_array(k, sizeof(long long));
@@ -516,9 +619,10 @@ ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, con
     t.dist = ckm_alloc_array(k + 1, sizeof(double));
     t.done = ckm_alloc_array(k + 1, 1);
     t.pred = ckm_alloc_array(k + 1, sizeof(int));
+    t.order = ckm_alloc_array(k + 1, sizeof(int));
     t.pred_pt = ckm_alloc_array(k + 1, sizeof(int32_t));
-    if (!t.mem || !t.pos || !t.cand.key || !t.cand.pt || !t.cand.len || !t.cand.tau || !t.size || !t.f ||
-        !t.cap || !t.e || !t.pi || !t.dist || !t.done || !t.pred || !t.pred_pt) {
+    if (!t.mem || !t.pos || !t.cand.key || !t.cand.pt || !t.cand.len || !t.cand.tau || !t.head || !t.headT || !t.size || !t.f ||
+        !t.cap || !t.e || !t.pi || !t.dist || !t.done || !t.pred || !t.order || !t.pred_pt) {
         tp_free(&t);
         return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory (k = %zu)", k);
     }
@@ -532,8 +636,10 @@ ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, con
     }
     t.pi[k] = 0.0;
     /* member lists and the move lists, in one pass over the costs */
-    for (size_t q = 0; q < kk; q++)
+    for (size_t q = 0; q < kk; q++) {
         t.cand.tau[q] = INFINITY;
+        t.head[q] = t.headT[q] = INFINITY;
+    }
     for (size_t a = 0; a < k; a++) {
         members *m = &t.mem[a];
         if (!ckm_grow((void **)&m->a, &m->cap, (size_t)t.size[a] + 1, sizeof(int32_t))) {
@@ -541,11 +647,15 @@ ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, con
             return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
         }
     }
+    t.building = true;
     for (size_t i = 0; i < n; i++) {
         size_t a = (size_t)labels[i];
         mem_add(&t, a, (int32_t)i); /* capacity reserved above */
         insert_point(&t, a, (int32_t)i);
     }
+    t.building = false;
+    for (size_t q = 0; q < kk; q++)
+        head_sync(&t, q);
     long long sum_f = 0;
     for (size_t j = 0; j < k; j++) {
         long long over = t.size[j] - (long long)lo[j];
@@ -561,20 +671,18 @@ ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, con
     t.e[k] = sum_f - ((long long)n - (long long)sum_lo);
     ckm_error rc = CKM_OK;
     for (;;) {
-        size_t src = SIZE_MAX;
-        long long most = 0;
-        for (size_t v = 0; v <= k; v++)
-            if (t.e[v] > most) {
-                most = t.e[v];
-                src = v;
-            }
-        if (src == SIZE_MAX)
+        size_t excess = 0, deficit = 0;
+        for (size_t v = 0; v <= k; v++) {
+            excess += t.e[v] > 0;
+            deficit += t.e[v] < 0;
+        }
+        if (!excess)
             break;
-        if (st->augmentations % 64 == 0 && ckm_transport_should_stop(lim)) {
+        if (ckm_transport_should_stop(lim)) { /* a phase is one O(k^2) search */
             st->stopped = 1;
             break;
         }
-        int r = round_from(&t, src, st);
+        int r = phase(&t, deficit < excess, st);
         if (r < 0) {
             rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
             break;

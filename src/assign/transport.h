@@ -8,7 +8,8 @@
  *   c_ij - u_i - p_j >= 0 for all i, j            (dual feasibility; = 0 on the labels)
  *   p_j > 0  =>  |C_j| = lo_j,  p_j < 0  =>  |C_j| = hi_j   (complementary slackness)
  * which proves optimality (LP duality). Method: successive shortest paths on the k cluster
- * nodes plus an overflow node (see transport.c). Memory O(n k).
+ * nodes plus an overflow node (see transport.c), started from an auction's prices when the
+ * start is far off the bounds (auction.c). Memory O(n k).
  */
 #ifndef CKM_TRANSPORT_H
 #define CKM_TRANSPORT_H
@@ -18,12 +19,16 @@
 
 typedef struct ckm_transport_stats {
     size_t augmentations; /* shortest-path augmentations performed */
+    size_t searches;      /* Dijkstra searches (each serves one or more augmentations) */
+    size_t backward;      /* of which backward, from the deficits */
     size_t moves;         /* points moved between clusters by augmentations */
     size_t clamped;       /* negative reduced costs (rounding) clamped to 0 in the searches */
     size_t passes;        /* ckm_transport_points: pricing passes over all n k costs */
     size_t widened;       /* ckm_transport_points: times the candidate lists were doubled */
     size_t repriced;      /* ckm_transport_points: passes that found arcs the lists lacked */
     size_t quick;         /* ckm_transport_points: optimality shown without a second pass */
+    size_t bids;          /* auction.c: bids made for starting prices */
+    size_t auction_phases; /* auction.c: completed epsilon phases */
     int stopped;          /* the limits stopped the solve: labels and prices are unusable */
     double seconds;
 } ckm_transport_stats;
@@ -62,8 +67,36 @@ bool ckm_transport_should_stop(const ckm_bk_limits *lim);
  * maximums, capped at m): the sample problem stays feasible when the full one is. */
 void ckm_transport_sample_bounds(size_t n, size_t m, size_t k, const size_t *lo, const size_t *hi, size_t *slo,
                                  size_t *shi);
-/* Entries per move list for k clusters (16, fewer past k = 1448 to cap k^2 lists). */
-size_t ckm_transport_list_len(size_t k);
+/* Starting prices for SSP when the argmin labelling is far off the bounds (auction.c):
+ * an auction of the maximums hi with epsilon-scaling over the same candidate arcs as
+ * ckm_transport_ssp (cj NULL: all k, cc the n x k costs). price: in, the start; out,
+ * prices under which the argmin labelling is near the maximums (unchanged where the
+ * auction gives up: a price war, ties everywhere, a point without a cluster). A stop sets
+ * st->stopped. Adds bids and phases to st. */
+ckm_error ckm_transport_auction(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const double *rest,
+                                const size_t *hi, double eps0, const ckm_bk_limits *lim, double *price,
+                                ckm_transport_stats *st, ckm_err *err);
+/* Whether an auction is expected to be cheaper than SSP for a labelling off the bounds by
+ * off units, scan the cost of reading one member's cost to a cluster (1 with the matrix,
+ * c^2 on c candidate arcs: a linear search per lookup): off / 2 (k^2 + n scan / (k L)) >
+ * 4 n k, L the move-list length. */
+bool ckm_transport_auction_pays(size_t n, size_t k, size_t scan, size_t off);
+/* Labels for SSP to start from: the argmin under price (labelled: labels already hold it),
+ * and when these are far enough off the bounds that SSP would take longer than an auction
+ * (ckm_transport_auction_pays), prices from ckm_transport_auction first. */
+ckm_error ckm_transport_start(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const size_t *lo,
+                              const size_t *hi, const ckm_bk_limits *lim, bool labelled, double *price,
+                              int32_t *labels, ckm_transport_stats *st, ckm_err *err);
+/* Units off the bounds of a labelling (sum over clusters of the excess or shortfall);
+ * SIZE_MAX when out of memory. */
+size_t ckm_transport_imbalance(size_t n, size_t k, const int32_t *labels, const size_t *lo, const size_t *hi);
+/* labels[i] = argmin over i's candidate clusters of c_ij - price_j, ties to the lower j
+ * (cj NULL: all k clusters, cc n x k). */
+void ckm_transport_argmin(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const double *price,
+                          int32_t *labels);
+/* Entries per move list for k clusters: min(16, 2^25 / k^2) with the cost matrix,
+ * min(128, 2^24 / k^2) on candidate arcs; at least 2. */
+size_t ckm_transport_list_len(size_t k, bool candidates);
 
 /* Up to this many costs (2 GiB) ckm_transport_points stores the n x k matrix: the fast
  * route, whose time is bounded by the matrix solver's. */
@@ -77,8 +110,8 @@ ckm_error ckm_transport_points(const double *Y, size_t n, size_t d, const double
                                int32_t *labels, int *infeasible, ckm_transport_stats *stats, ckm_err *err);
 
 /* The same with the matrix route for n k <= matrix_max only and cand candidate clusters per
- * point to start with (ckm_transport_points: 2^28 and 32; tests force the other route and
- * short lists). */
+ * point to start with (ckm_transport_points: 2^28, and 16 for k <= 256, else 32; tests
+ * force the other route and short lists). */
 ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
                                   const size_t *hi, int threads, size_t matrix_max, size_t cand,
                                   const ckm_bk_limits *lim, double *price, int32_t *labels, int *infeasible,

@@ -7,7 +7,8 @@
  *   n k <= 2^28: the matrix and ckm_transport_solve (memory 8 n k bytes, at most 2 GiB:
  *   the fastest route where it fits). Beyond, rounds of pricing and SSP on candidate arcs (column generation):
  *     pass under prices p: every point keeps its C clusters of least reduced cost
- *       c_ij - p_j (C = min(k, 32)) with their costs, and its argmin; the same pass tests
+ *       c_ij - p_j (C = min(k, 16) for k <= 256, else 32) with their costs, and its
+ *       argmin; the same pass tests
  *       the previous round's solution for dual feasibility against every cluster,
  *       min_j (c_ij - p_j) >= c_il(i) - p_l(i) - tol;
  *     all points pass: that solution is optimal for the full problem (SSP's prices give
@@ -20,14 +21,16 @@
  *   cost are >= the point's own, the pass is not needed (warm Lloyd steps).
  *   SSP that cannot balance the restricted problem (no candidate path to a deficit) or a
  *   20th round doubles C, up to k, where the arcs are all arcs and SSP's answer is final.
- *   A poor start (argmin labels off the bounds by more than n/64, n >= 20000) first solves
- *   every 8th point with bounds scaled alike, for prices (as transport.c does; by the
- *   matrix when the sample's costs fit 128 MiB). A stuck SSP's potentials are discarded
- *   (raised only where its search reached, they start the next round worse than the
- *   prices it began from).
+ *   A poor start (argmin labels so far off the bounds that SSP would be slow,
+ *   ckm_transport_auction_pays) first gets prices from an auction on the candidate arcs
+ *   (auction.c), where a point whose candidates all cost more than rest_i (a cluster left
+ *   out may be better) stays free; then candidates again under those prices, and another
+ *   auction while each cuts the imbalance by a quarter (at most 8). A stuck SSP's potentials are
+ *   discarded (raised only where its search reached, they start the next round worse than
+ *   the prices it began from).
  * tol = 1e-10 (||y_i||^2 + max ||c||^2 + max |p|): above the rounding of costs and prices.
- * Memory: 12 n C + 8 n bytes of candidates + one block of costs per thread + the solver's
- * O(n + k^2 L) (transport.c).
+ * Memory: 12 n C + 16 n bytes of candidates, argmin and rest + one block of costs per
+ * thread + the solver's O(n + k^2 L) (transport.c) + the auction's 20 n (auction.c).
  */
 #include "algo.h" /* ckm_memory_available */
 #include "core.h"
@@ -40,15 +43,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SAMPLE_MATRIX_MAX ((size_t)1 << 24) /* 128 MiB: a sample's matrix */
-#define CAND_MIN 32 /* measured at 10^6 x 100 balanced: 8 and 16 got stuck on the first steps */
+/* candidate clusters per point to start with: measured from random centers (cold) at
+   10^6 x 16 balanced, k = 100: 16 and 32 both 10.8 s (no widening), so 16 for small k
+   (half the memory at 10^7 points); k = 1000 was measured with 32 */
+#define CAND_SMALL_K 16
+#define CAND_MIN 32
 #define MAX_ROUNDS 20
-#define SAMPLE_FROM 20000
-#define SAMPLE_STRIDE 8
+#define MAX_AUCTIONS 8
 #define GEMM_SINGLE ((size_t)1 << 18)
 
 typedef struct pricing {
-    size_t n, d, k, c, stride;     /* row i of the problem is row i * stride of Y */
+    size_t n, d, k, c;
     const double *Y, *ynorm, *C, *cnorm, *price;
     int threads;
     bool own;                      /* our threads run single-threaded dgemm calls */
@@ -98,25 +103,30 @@ static double nth_smallest(double *a, size_t len, size_t m)
 }
 
 /* Rows [r0, r0 + rows) from their block of -2 y.c: the c least reduced costs (ties to the
- * lower cluster), found by a threshold (the c-th smallest) and collected in cluster order. */
+ * lower cluster) and rest, the least reduced cost left out. Selection: a threshold T from
+ * every 8th cluster (the sample's order statistic expected to leave 2c clusters <= T); the
+ * clusters <= T are gathered in cluster order and the c-th smallest among them found by a
+ * short quickselect. When fewer than c are <= T (unlucky sample), the c-th smallest of all
+ * k instead. Entries are kept in cluster order. */
 static void price_rows(pricing *pr, size_t r0, size_t rows, const double *g, int tid)
 {
     size_t k = pr->k, c = pr->c;
-    double *red = pr->buf + (size_t)tid * 3 * k, *val = red + k, *tmp = val + k;
+    double *red = pr->buf + (size_t)tid * 4 * k, *val = red + k, *gr = val + k;
+    int32_t *gj = (int32_t *)(gr + k); /* gathered clusters, with their reduced costs gr */
     size_t viol = 0;
     for (size_t r = 0; r < rows; r++) {
         size_t i = r0 + r;
-        double yn = pr->ynorm[i * pr->stride];
+        double yn = pr->ynorm[i];
         const double *o = g + r * k;
-        size_t bj = 0;
         for (size_t j = 0; j < k; j++) {
             double v = o[j] + yn + pr->cnorm[j];
             v = v > 0.0 ? v : 0.0;
             val[j] = v;
             red[j] = v - pr->price[j];
-            if (red[j] < red[bj])
-                bj = j;
         }
+        size_t bj = 0;
+        for (size_t j = 1; j < k; j++)
+            bj = red[j] < red[bj] ? j : bj;
         pr->argmin[i] = (int32_t)bj;
         if (pr->prev) {
             size_t a = (size_t)pr->prev[i];
@@ -125,33 +135,61 @@ static void price_rows(pricing *pr, size_t r0, size_t rows, const double *g, int
         }
         int32_t *cj = pr->cj + i * c;
         double *cc = pr->cc + i * c;
-        double thr = INFINITY;
-        size_t below = 0;
-        if (c < k) {
-            memcpy(tmp, red, k * sizeof(double));
-            thr = nth_smallest(tmp, k, c - 1);
-            for (size_t j = 0; j < k; j++)
-                below += red[j] < thr;
+        double rest = INFINITY;
+        size_t m = 0;
+        if (c >= k) {
+            for (size_t j = 0; j < k; j++) {
+                cj[j] = (int32_t)j;
+                cc[j] = val[j];
+            }
+            pr->rest[i] = rest;
+            continue;
         }
-        size_t m = 0, ties = c - below; /* entries equal to thr taken, lowest clusters first */
-        double rest = INFINITY;              /* the least reduced cost left out */
+        size_t sm = 0, ng = 0;
+        for (size_t j = 0; j < k; j += 8)
+            gr[sm++] = red[j];
+        size_t q = (2 * c * sm + k - 1) / k;
+        double T = q < sm ? nth_smallest(gr, sm, q) : INFINITY;
+        double above = INFINITY; /* least reduced cost > T */
         for (size_t j = 0; j < k; j++)
-            if (m < c && (red[j] < thr || (red[j] == thr && ties > 0) || c >= k)) {
-                ties -= red[j] == thr && c < k;
-                cj[m] = (int32_t)j;
-                cc[m++] = val[j];
-            } else if (red[j] < rest)
-                rest = red[j];
-        pr->rest[i] = rest;
+            if (red[j] <= T) {
+                gr[ng] = red[j];
+                gj[ng++] = (int32_t)j;
+            } else if (red[j] < above)
+                above = red[j];
+        double thr;
+        if (ng >= c) {
+            memcpy(red, gr, ng * sizeof(double)); /* red is spent: selection scratch */
+            thr = nth_smallest(red, ng, c - 1);
+        } else {
+            for (size_t j = 0; j < k; j++) {
+                gr[j] = red[j];
+                gj[j] = (int32_t)j;
+            }
+            ng = k;
+            above = INFINITY;
+            thr = nth_smallest(red, k, c - 1);
+        }
+        size_t below = 0;
+        for (size_t e = 0; e < ng; e++)
+            below += gr[e] < thr;
+        size_t ties = c - below; /* entries equal to thr taken, lowest clusters first */
+        for (size_t e = 0; e < ng; e++)
+            if (m < c && (gr[e] < thr || (gr[e] == thr && ties > 0))) {
+                ties -= gr[e] == thr;
+                cj[m] = gj[e];
+                cc[m++] = val[gj[e]];
+            } else if (gr[e] < rest)
+                rest = gr[e];
+        pr->rest[i] = rest < above ? rest : above;
     }
     pr->viol[tid] += viol;
 }
 
 static void gemm_rows(const pricing *pr, size_t r0, size_t rows, double *g)
 {
-    /* strided rows: lda = stride * d picks every stride-th point */
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)pr->k, (int)pr->d, -2.0,
-                pr->Y + r0 * pr->stride * pr->d, (int)(pr->stride * pr->d), pr->C, (int)pr->d, 0.0, g, (int)pr->k);
+                pr->Y + r0 * pr->d, (int)pr->d, pr->C, (int)pr->d, 0.0, g, (int)pr->k);
 }
 
 static void own_blocks(void *ctx, size_t b0, size_t b1, int tid)
@@ -228,7 +266,7 @@ static void quick_rows(void *ctx, size_t i0, size_t i1, int tid)
             if (cj[e] == q->labels[i])
                 u = red;
         }
-        double tol = 1e-10 * (pr->ynorm[i * pr->stride] + pr->cmax + q->pmax);
+        double tol = 1e-10 * (pr->ynorm[i] + pr->cmax + q->pmax);
         fail += least < u - tol;
     }
     q->fail[tid] += fail;
@@ -279,69 +317,9 @@ static bool pricing_alloc(pricing *pr, size_t c)
     return pr->cj && pr->cc;
 }
 
-static size_t imbalance(const int32_t *lab, size_t n, size_t k, const size_t *lo, const size_t *hi, size_t *cnt)
-{
-    memset(cnt, 0, k * sizeof(size_t));
-    for (size_t i = 0; i < n; i++)
-        cnt[lab[i]]++;
-    size_t off = 0;
-    for (size_t j = 0; j < k; j++)
-        off += cnt[j] > hi[j] ? cnt[j] - hi[j] : cnt[j] < lo[j] ? lo[j] - cnt[j] : 0;
-    return off;
-}
-
-static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size_t stride, size_t d, const double *C,
+static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size_t d, const double *C,
                             const double *cnorm, size_t k, const size_t *lo, const size_t *hi, int threads,
-                            size_t matrix_max, size_t cand, const ckm_bk_limits *lim, double *price, int32_t *labels,
-                            ckm_transport_stats *st, ckm_err *err);
-
-/* Prices from every 8th row with bounds scaled by the same factor (floor / ceil keep it
- * feasible): they approximate the full problem's, so SSP repairs a small imbalance. */
-static ckm_error sample_prices(const double *Y, const double *ynorm, size_t n, size_t stride, size_t d,
-                               const double *C, const double *cnorm, size_t k, const size_t *lo, const size_t *hi,
-                               int threads, size_t matrix_max, size_t cand, const ckm_bk_limits *lim, double *price,
-                               ckm_transport_stats *st, ckm_err *err)
-{
-    size_t m = (n + SAMPLE_STRIDE - 1) / SAMPLE_STRIDE;
-    size_t *slo = ckm_alloc_array(k, sizeof(size_t)), *shi = ckm_alloc_array(k, sizeof(size_t));
-    int32_t *slab = ckm_alloc_array(m, sizeof(int32_t));
-    ckm_error rc = CKM_OK;
-    if (!slo || !shi || !slab)
-        rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
-    if (rc == CKM_OK)
-        ckm_transport_sample_bounds(n, m, k, lo, hi, slo, shi);
-    size_t mk;
-    if (rc == CKM_OK && ckm_mul_ok(m, k, &mk) && mk <= (matrix_max < SAMPLE_MATRIX_MAX ? matrix_max : SAMPLE_MATRIX_MAX)) {
-        /* a sample small enough for the matrix: every arc at once, the sample's rows
-           gathered for ckm_sqdist_matrix (dgemm) */
-        double *cost = ckm_alloc_array(mk, sizeof(double)), *rows = ckm_alloc_array(m * d, sizeof(double));
-        for (size_t i = 0; rows && i < m; i++)
-            memcpy(rows + i * d, Y + i * stride * SAMPLE_STRIDE * d, d * sizeof(double));
-        int infeasible = 0;
-        if (!cost || !rows)
-            rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
-        else if ((rc = ckm_sqdist_matrix(rows, m, d, C, k, cost, err)) == CKM_OK) {
-            ckm_transport_stats sub;
-            rc = ckm_transport_solve_lim(m, k, cost, slo, shi, lim, price, slab, &infeasible, &sub, err);
-            st->augmentations += sub.augmentations;
-            st->moves += sub.moves;
-            st->clamped += sub.clamped;
-            st->stopped |= sub.stopped;
-        }
-        free(cost);
-        free(rows);
-    } else if (rc == CKM_OK)
-        rc = solve_rows(Y, ynorm, m, stride * SAMPLE_STRIDE, d, C, cnorm, k, slo, shi, threads, matrix_max, cand,
-                        lim, price, slab, st, err);
-    free(slo);
-    free(shi);
-    free(slab);
-    return rc;
-}
-
-static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size_t stride, size_t d, const double *C,
-                            const double *cnorm, size_t k, const size_t *lo, const size_t *hi, int threads,
-                            size_t matrix_max, size_t cand, const ckm_bk_limits *lim, double *price, int32_t *labels,
+                            size_t cand, const ckm_bk_limits *lim, double *price, int32_t *labels,
                             ckm_transport_stats *st, ckm_err *err)
 {
     pricing pr;
@@ -349,7 +327,6 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
     pr.n = n;
     pr.d = d;
     pr.k = k;
-    pr.stride = stride;
     pr.Y = Y;
     pr.ynorm = ynorm;
     pr.C = C;
@@ -368,17 +345,17 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
     pr.gram = ok ? ckm_alloc_array(bk, sizeof(double)) : NULL;
     pr.argmin = ckm_alloc_array(n, sizeof(int32_t));
     pr.viol = ckm_alloc_array((size_t)pr.threads, sizeof(size_t));
-    pr.buf = ckm_alloc_array((size_t)pr.threads * 3 * k, sizeof(double));
+    pr.buf = ckm_alloc_array((size_t)pr.threads * 4 * k, sizeof(double));
     pr.rest = ckm_alloc_array(n, sizeof(double));
-    size_t *cnt = ckm_alloc_array(k, sizeof(size_t));
     double *saved = ckm_alloc_array(k, sizeof(double));
     ckm_error rc = CKM_OK;
-    if (!pr.gram || !pr.argmin || !pr.viol || !pr.buf || !pr.rest || !cnt || !saved || !pricing_alloc(&pr, k < cand ? k : cand)) {
+    if (!pr.gram || !pr.argmin || !pr.viol || !pr.buf || !pr.rest || !saved || !pricing_alloc(&pr, k < cand ? k : cand)) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for %zu points' candidate clusters", n);
         goto done;
     }
-    bool sampled = false, have = false;
-    int rounds = 0;
+    bool have = false;
+    int rounds = 0, auctions = 0;
+    size_t last_off = 0;
     for (;;) {
         if (ckm_transport_should_stop(lim)) {
             st->stopped = 1;
@@ -390,12 +367,24 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
         if (have && viol == 0)
             break; /* the last SSP solution is optimal for every arc */
         st->repriced += have;
-        if (!sampled && !have && n >= SAMPLE_FROM && k > 1 && imbalance(pr.argmin, n, k, lo, hi, cnt) > n / 64) {
-            sampled = true;
-            if ((rc = sample_prices(Y, ynorm, n, stride, d, C, cnorm, k, lo, hi, threads, matrix_max, cand, lim, price,
-                                    st, err)) != CKM_OK || st->stopped)
+        if (!have && auctions < MAX_AUCTIONS && k > 1) {
+            /* far off the bounds: an auction on the candidate arcs, then candidates again
+               under its prices, while each round cuts the imbalance by a quarter (what is
+               left, about n / 256 + 2 k units, goes to SSP) */
+            size_t off = ckm_transport_imbalance(n, k, pr.argmin, lo, hi);
+            if (off == SIZE_MAX) {
+                rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
                 goto done;
-            continue; /* candidates again under the sample's prices */
+            }
+            if (ckm_transport_auction_pays(n, k, pr.c * pr.c, off) && (auctions == 0 || 4 * off < 3 * last_off)) {
+                auctions++;
+                last_off = off;
+                if ((rc = ckm_transport_auction(n, k, pr.c, pr.cj, pr.cc, pr.rest, hi, 2.0, lim, price, st, err)) !=
+                        CKM_OK ||
+                    st->stopped)
+                    goto done;
+                continue;
+            }
         }
         memcpy(labels, pr.argmin, n * sizeof(int32_t));
         memcpy(saved, price, k * sizeof(double));
@@ -440,7 +429,6 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
     }
 done:
     pricing_free(&pr);
-    free(cnt);
     free(saved);
     return rc;
 }
@@ -449,7 +437,8 @@ ckm_error ckm_transport_points(const double *Y, size_t n, size_t d, const double
                                const size_t *hi, int threads, const ckm_bk_limits *lim, double *price,
                                int32_t *labels, int *infeasible, ckm_transport_stats *stats, ckm_err *err)
 {
-    return ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, CKM_TRANSPORT_MATRIX_MAX, CAND_MIN, lim, price, labels,
+    return ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, CKM_TRANSPORT_MATRIX_MAX,
+                                   k <= 256 ? CAND_SMALL_K : CAND_MIN, lim, price, labels,
                                    infeasible, stats, err);
 }
 
@@ -491,7 +480,7 @@ ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const dou
     /* the norms as ckm_sqdist_matrix sums them */
     ckm_row_norms(Y, n, d, ynorm);
     ckm_row_norms(C, k, d, cnorm);
-    rc = solve_rows(Y, ynorm, n, 1, d, C, cnorm, k, lo, hi, threads, matrix_max, cand < 1 ? 1 : cand, lim, price,
+    rc = solve_rows(Y, ynorm, n, d, C, cnorm, k, lo, hi, threads, cand < 1 ? 1 : cand, lim, price,
                     labels, &st, err);
     free(ynorm);
     free(cnorm);

@@ -5,7 +5,8 @@
  * degenerate cases (identical points, lo = hi, k = 1, k = n), warm starts. The route without
  * a cost matrix (transport_points.c, forced) against the matrix solver: the same optimal
  * objective and a certificate verified over every arc, also when the candidate lists must
- * widen (a far cluster no point lists) and from the sample's prices (n >= 20000).
+ * widen (a far cluster no point lists) and from the auction's prices (test_auction.c tests the
+ * auction itself); SSP's searches backward from few deficits, several augmentations each.
  * Internal-contract test (includes src headers).
  */
 #include "../check.h"
@@ -16,6 +17,8 @@
 #include <stdint.h>
 
 static uint64_t st = 11;
+/* over all points-route solves: auction bids, SSP searches (backward ones), augmentations */
+static size_t g_bids, g_searches, g_backward, g_aug;
 static double unif(void) { return ck_unif(&st); }
 
 static double objective(const double *c, size_t n, size_t k, const int32_t *lab)
@@ -235,6 +238,10 @@ static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int t
     CHECK(ts.passes >= 2 || ts.quick || ts.widened || k <= cand);
     *quick += ts.quick;
     *widened += ts.widened;
+    g_bids += ts.bids;
+    g_searches += ts.searches;
+    g_backward += ts.backward;
+    g_aug += ts.augmentations;
     *rounds += ts.repriced; /* passes that found arcs the lists lacked */
     /* warm start from the optimum's prices: SSP only settles ties, one pass confirms */
     CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, matrix_max, cand, NULL, p2, l2, &inf2, &ts, &err) == CKM_OK);
@@ -290,12 +297,17 @@ static void test_points_route(void)
     }
     for (int inst = 0; inst < 30; inst++) /* random bounds, uniform points, two candidates */
         points_case(200 + 30 * (size_t)inst, 2, 3 + (size_t)inst % 17, 3, 0, 1, 2, 0, &widened, &rounds, &quick);
-    points_case(30000, 3, 40, 0, 0, 2, 8, 0, &widened, &rounds, &quick); /* sample prices first */
-    /* ... the sample small enough for its own matrix (30000 x 40 > 2^18 >= 3750 x 40) */
+    points_case(30000, 3, 40, 0, 0, 2, 8, 0, &widened, &rounds, &quick); /* auction prices first */
     points_case(30000, 3, 40, 0, 0, 2, 8, (size_t)1 << 18, &widened, &rounds, &quick);
+    points_case(20000, 3, 200, 0, 0, 2, 16, 0, &widened, &rounds, &quick); /* far off the bounds: auction */
+    points_case(20000, 3, 200, 1, 1, 2, 16, 0, &widened, &rounds, &quick);
     CHECK(widened > 0); /* the far cluster forced wider lists */
     CHECK(rounds > 0);  /* and pricing passes found missing arcs */
     CHECK(quick > 0);   /* and the bound spared passes */
+    CHECK(g_bids > 0);  /* cold starts far off the bounds went through the auction */
+    /* SSP searched backward from few deficits (the far cluster's), and one search served
+       several augmentations */
+    CHECK(g_backward > 0 && g_searches < g_aug);
 }
 
 int main(void)
