@@ -39,6 +39,7 @@
 
 #include <cblas.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,9 @@ typedef struct pricing {
     double *buf;                   /* per thread 3 k: reduced costs, costs, scratch */
     double *rest;                  /* n: least reduced cost outside the candidates, at the
                                       pass's prices */
+    const ckm_bk_limits *lim;      /* polled once per block of rows */
+    atomic_int stop;               /* set by the first block that sees the limits hit: the
+                                      pass ends unfinished */
 } pricing;
 
 /* The m-th smallest of a[0..len) (0-based), reordering a: quickselect, O(len) on average. */
@@ -197,6 +201,12 @@ static void own_blocks(void *ctx, size_t b0, size_t b1, int tid)
     pricing *pr = ctx;
     double *g = pr->gram + (size_t)tid * pr->block * pr->k;
     for (size_t b = b0; b < b1; b++) {
+        if (atomic_load(&pr->stop))
+            return;
+        if (ckm_transport_should_stop(pr->lim)) {
+            atomic_store(&pr->stop, 1);
+            return;
+        }
         size_t r0 = b * pr->block, rows = pr->n - r0 < pr->block ? pr->n - r0 : pr->block;
         gemm_rows(pr, r0, rows, g);
         price_rows(pr, r0, rows, g, tid);
@@ -214,7 +224,8 @@ static void part_rows(void *ctx, size_t a, size_t b, int tid)
     price_rows(pj->pr, pj->r0 + a, b - a, pj->pr->gram + a * pj->pr->k, tid);
 }
 
-/* One pass: candidates, argmin and (with prev) the count of dual violations. */
+/* One pass: candidates, argmin and (with prev) the count of dual violations; pr->stop when
+ * the limits ended it early (then nothing it wrote is usable). */
 static size_t pass(pricing *pr)
 {
     memset(pr->viol, 0, (size_t)pr->threads * sizeof(size_t));
@@ -226,6 +237,10 @@ static size_t pass(pricing *pr)
         ckm_parallel_for(pr->threads, nblocks, own_blocks, pr);
     else
         for (size_t r0 = 0; r0 < pr->n; r0 += pr->block) {
+            if (ckm_transport_should_stop(pr->lim)) {
+                atomic_store(&pr->stop, 1);
+                break;
+            }
             size_t rows = pr->n - r0 < pr->block ? pr->n - r0 : pr->block;
             gemm_rows(pr, r0, rows, pr->gram);
             part_job pj = {pr, r0};
@@ -332,6 +347,8 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
     pr.C = C;
     pr.cnorm = cnorm;
     pr.price = price;
+    pr.lim = lim;
+    atomic_init(&pr.stop, 0);
     pr.threads = ckm_thread_count(threads);
     size_t kd = k * d > 0 ? k * d : 1;
     pr.own = pr.threads > 1 && GEMM_SINGLE / kd >= 16;
@@ -363,6 +380,10 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
         }
         pr.prev = have ? labels : NULL;
         size_t viol = pass(&pr);
+        if (atomic_load(&pr.stop)) {
+            st->stopped = 1;
+            break;
+        }
         st->passes++;
         if (have && viol == 0)
             break; /* the last SSP solution is optimal for every arc */

@@ -256,7 +256,13 @@ static int stop_now(void *user)
     return 1;
 }
 
-/* A stop request ends both routes with stats.stopped, without an error. */
+static int stop_second(void *user)
+{
+    return ++*(int *)user >= 2;
+}
+
+/* A stop request ends both routes with stats.stopped, without an error; one that comes
+ * during a pricing pass ends the pass (polled per block of rows, both thread paths). */
 static void test_stop(void)
 {
     size_t n = 4000, d = 3, k = 40;
@@ -280,6 +286,12 @@ static void test_stop(void)
     calls = 0;
     CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, (size_t)1 << 28, 8, &lim, p, l, &inf, &ts, &err) == CKM_OK);
     CHECK(ts.stopped == 1 && calls >= 1 && ts.augmentations == 0);
+    for (int threads = 1; threads <= 2; threads++) {
+        calls = 0;
+        ckm_bk_limits mid = {INFINITY, stop_second, &calls};
+        CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, 0, 8, &mid, p, l, &inf, &ts, &err) == CKM_OK);
+        CHECK(ts.stopped == 1 && calls >= 2 && ts.passes == 0);
+    }
     ckm_bk_limits past = {0.0, NULL, NULL}; /* a deadline already gone */
     CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, 0, 8, &past, p, l, &inf, &ts, &err) == CKM_OK && ts.stopped);
 done:
