@@ -78,7 +78,7 @@ ckm_error ckm_transport_auction(size_t n, size_t k, size_t c, const int32_t *cj,
                                 ckm_transport_stats *st, ckm_err *err);
 /* Whether an auction is expected to be cheaper than SSP for a labelling off the bounds by
  * off units, scan the cost of reading one member's cost to a cluster (1 with the matrix,
- * c^2 on c candidate arcs: a linear search per lookup): off / 2 (k^2 + n scan / (k L)) >
+ * c on c candidate arcs: a binary search per lookup): off / 2 (k^2 + n scan / (k L)) >
  * 4 n k, L the move-list length. */
 bool ckm_transport_auction_pays(size_t n, size_t k, size_t scan, size_t off);
 /* Labels for SSP to start from: the argmin under price (labelled: labels already hold it),

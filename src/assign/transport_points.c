@@ -397,7 +397,7 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
                 rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
                 goto done;
             }
-            if (ckm_transport_auction_pays(n, k, pr.c * pr.c, off) && (auctions == 0 || 4 * off < 3 * last_off)) {
+            if (ckm_transport_auction_pays(n, k, pr.c, off) && (auctions == 0 || 4 * off < 3 * last_off)) {
                 auctions++;
                 last_off = off;
                 if ((rc = ckm_transport_auction(n, k, pr.c, pr.cj, pr.cc, pr.rest, hi, 2.0, lim, price, st, err)) !=
