@@ -8,18 +8,22 @@
  *   takes j1 = argmin_j (c_ij + P_j) over its candidate clusters; with v1 <= v2 the least
  *   two values of c_ij + P_j it bids P_j1 + (v2 - v1) + eps for a slot of j1, and a full j1
  *   evicts its lowest bid (a min-heap per cluster). P_j is j's lowest held bid once j is
- *   full, else the price j started the phase with. A phase ends when every point holds a
- *   slot: then each point is within eps of its best candidate (eps-complementary
- *   slackness) at the prices P, since prices only rise within a phase.
- *   eps starts at g / 4 (g: the mean gap v2 - v1 at the start prices) and is divided by 8
- *   per phase down to g * 1e-6; each phase starts from the previous phase's P with every
- *   point free (a clean phase: the eps-slack of the last one does not carry over).
- * Only the maximums are auctioned. Minimums, and the eps-slack, are left to SSP, which is
- * started from the argmin labels at these prices: the result is a start, not a solution,
- * and the optimum and its certificate stay SSP's.
- * A phase that needs more than 64 n + k bids (a price war: candidate arcs that admit no
- * assignment within the maximums) is abandoned and the last complete phase's prices kept.
- * Deterministic: one thread, points bid in a fixed order. Memory: 16 n + 8 n bytes.
+ *   full, else the price j started the phase with. Prices only rise within a phase, so a
+ *   point placed is within eps of its best candidate (eps-complementary slackness).
+ *   eps starts at eps0 g (g: the mean gap v2 - v1 at the start prices; callers use 2) and is
+ *   divided by 8 per phase down to g * 1e-6; each phase starts from the previous phase's P
+ *   with every point free (a clean phase: the eps-slack of the last one does not carry
+ *   over) and ends when at most n / 512 points are free (they chase far clusters through
+ *   long eviction chains) or after 16 n + k bids (a price war: candidate arcs that admit no
+ *   assignment within the maximums); its prices are kept either way.
+ * On candidate arcs a point whose candidates all cost more than rest_i (a lower bound on
+ * every other cluster's c_ij + P_j) does not bid: a cluster left out may be better.
+ * Only the maximums are auctioned; a closing pass lowers the price of a cluster with room
+ * as far as no placed point would then prefer it. Minimums, the free points and the
+ * eps-slack are left to SSP, which is started from the argmin labels at these prices: the
+ * result is a start, not a solution, and the optimum and its certificate stay SSP's.
+ * Deterministic: one thread, points bid in a fixed order. Memory: 16 n (heaps) + 4 n
+ * (free stack) bytes.
  */
 #include "core.h"
 #include "transport.h"
@@ -124,10 +128,10 @@ ckm_error ckm_transport_auction(size_t n, size_t k, size_t c, const int32_t *cj,
     if (!(gap > 0.0))
         goto done; /* all ties (or k = 1): SSP has nothing to gain from prices */
     size_t budget = 16 * n + k;
+    size_t tail = n / 512; /* the last few free points of a phase chase far clusters through
+                              long eviction chains: left to SSP */
     for (double eps = gap * eps0;; eps /= 8.0) {
         bool last = eps / 8.0 < gap * 1e-6;
-        size_t tail = n / 512; /* the last few free points of a phase chase far clusters
-                                  through long eviction chains: left to SSP */
         for (size_t j = 0; j < k; j++)
             h[j].len = 0;
         for (size_t q = 0; q < n; q++)
@@ -202,24 +206,4 @@ done:
     free(cap);
     free(stack);
     return rc;
-}
-
-void ckm_transport_argmin(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const double *price,
-                          int32_t *labels)
-{
-    size_t m = cj ? c : k;
-    for (size_t i = 0; i < n; i++) {
-        const double *ci = cc + i * m;
-        const int32_t *ji = cj ? cj + i * c : NULL;
-        size_t bj = ji ? (size_t)ji[0] : 0;
-        double best = ci[0] - price[bj];
-        for (size_t q = 1; q < m; q++) {
-            size_t j = ji ? (size_t)ji[q] : q;
-            if (ci[q] - price[j] < best) {
-                best = ci[q] - price[j];
-                bj = j;
-            }
-        }
-        labels[i] = (int32_t)bj;
-    }
 }

@@ -68,7 +68,8 @@ typedef struct tp {
     double *dist;                   /* k + 1 */
     char *done;                     /* k + 1 */
     int *pred;                      /* k + 1 */
-    int *order;                     /* k + 1: deficits reached by a phase, nearest first */
+    int *order;                     /* k + 1: nodes of the other kind reached by a phase,
+                                       nearest first */
     int32_t *pred_pt;               /* k + 1: point moved on the arc into v, or -1 */
     size_t clamped;                 /* reduced costs < 0 (rounding) set to 0 by relax */
     bool building;                  /* initial list build: heads synced afterwards */
@@ -400,6 +401,20 @@ static void tp_free(tp *t)
     free(t->pred_pt);
 }
 
+/* Bounds for a sample of m of the n points, scaled by m / n (floor for minimums, ceil for
+ * maximums, capped at m): the sample problem stays feasible when the full one is. */
+static void sample_bounds(size_t n, size_t m, size_t k, const size_t *lo, const size_t *hi, size_t *slo, size_t *shi)
+{
+    double f = (double)m / (double)n;
+    for (size_t j = 0; j < k; j++) {
+        slo[j] = (size_t)floor((double)lo[j] * f);
+        double h = ceil((double)(hi[j] > n ? n : hi[j]) * f);
+        shi[j] = h > (double)m ? m : (size_t)h;
+        if (shi[j] < slo[j])
+            shi[j] = slo[j];
+    }
+}
+
 /* Poor start on a large instance: solve the problem restricted to every 8th point, with
  * bounds scaled by the same factor (floor / ceil keep it feasible), and use its prices as
  * the warm start. Prices of a sample approximate the full problem's, so the full SSP only
@@ -422,7 +437,7 @@ static ckm_error sample_prices(size_t n, size_t k, const double *cost, const siz
     }
     for (size_t q = 0; q < m; q++)
         memcpy(sc + q * k, cost + q * SAMPLE_STRIDE * k, k * sizeof(double));
-    ckm_transport_sample_bounds(n, m, k, lo, hi, slo, shi);
+    sample_bounds(n, m, k, lo, hi, slo, shi);
     int infeasible = 0;
     ckm_transport_stats sub;
     /* the caller's prices are the sample's warm start */
@@ -430,8 +445,12 @@ static ckm_error sample_prices(size_t n, size_t k, const double *cost, const siz
     if (rc == CKM_OK && infeasible)
         memset(price, 0, k * sizeof(double)); /* cannot happen (floor/ceil); fall back to a cold start */
     st->augmentations += sub.augmentations;
+    st->searches += sub.searches;
+    st->backward += sub.backward;
     st->moves += sub.moves;
     st->clamped += sub.clamped;
+    st->bids += sub.bids;
+    st->auction_phases += sub.auction_phases;
 done:
     free(sc);
     free(slo);
@@ -440,25 +459,34 @@ done:
     return rc;
 }
 
-static size_t off_bounds(size_t n, size_t k, const int32_t *labels, const size_t *lo, const size_t *hi, size_t *cnt)
+size_t ckm_transport_imbalance(size_t n, size_t k, const int32_t *labels, const size_t *lo, const size_t *hi)
 {
-    memset(cnt, 0, k * sizeof(size_t));
+    size_t *cnt = ckm_calloc_array(k, sizeof(size_t));
+    if (!cnt)
+        return SIZE_MAX;
     for (size_t i = 0; i < n; i++)
         cnt[labels[i]]++;
     size_t off = 0;
     for (size_t j = 0; j < k; j++)
         off += cnt[j] > hi[j] ? cnt[j] - hi[j] : cnt[j] < lo[j] ? lo[j] - cnt[j] : 0;
+    free(cnt);
     return off;
 }
 
-size_t ckm_transport_imbalance(size_t n, size_t k, const int32_t *labels, const size_t *lo, const size_t *hi)
+/* labels[i] = argmin_j (c_ij - price_j) over the n x k costs, ties to the lower j. */
+static void argmin_labels(size_t n, size_t k, const double *cost, const double *price, int32_t *labels)
 {
-    size_t *cnt = ckm_alloc_array(k, sizeof(size_t));
-    if (!cnt)
-        return SIZE_MAX;
-    size_t off = off_bounds(n, k, labels, lo, hi, cnt);
-    free(cnt);
-    return off;
+    for (size_t i = 0; i < n; i++) {
+        const double *ci = cost + i * k;
+        size_t bj = 0;
+        double best = ci[0] - price[0];
+        for (size_t j = 1; j < k; j++)
+            if (ci[j] - price[j] < best) {
+                best = ci[j] - price[j];
+                bj = j;
+            }
+        labels[i] = (int32_t)bj;
+    }
 }
 
 bool ckm_transport_auction_pays(size_t n, size_t k, size_t scan, size_t off)
@@ -474,20 +502,29 @@ bool ckm_transport_auction_pays(size_t n, size_t k, size_t scan, size_t off)
     return k > 1 && 0.5 * (double)off * unit > 4.0 * (double)n * kk;
 }
 
-ckm_error ckm_transport_start(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const size_t *lo,
-                              const size_t *hi, const ckm_bk_limits *lim, bool labelled, double *price,
-                              int32_t *labels, ckm_transport_stats *st, ckm_err *err)
+ckm_error ckm_transport_start(size_t n, size_t k, const double *cost, const size_t *lo, const size_t *hi,
+                              const ckm_bk_limits *lim, double *price, int32_t *labels, ckm_transport_stats *st,
+                              ckm_err *err)
 {
-    if (!labelled)
-        ckm_transport_argmin(n, k, c, cj, cc, price, labels);
+    argmin_labels(n, k, cost, price, labels);
     size_t off = ckm_transport_imbalance(n, k, labels, lo, hi);
     if (off == SIZE_MAX)
         return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
-    if (!ckm_transport_auction_pays(n, k, cj ? c : 1, off))
+    if (n >= SAMPLE_FROM && k > 1 && off > n / 64) {
+        /* a poor start (a cold one, or a warm one after the centers moved a lot): prices
+           from a sample first */
+        ckm_error rs = sample_prices(n, k, cost, lo, hi, price, st, err);
+        if (rs != CKM_OK)
+            return rs;
+        argmin_labels(n, k, cost, price, labels);
+        if ((off = ckm_transport_imbalance(n, k, labels, lo, hi)) == SIZE_MAX)
+            return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
+    }
+    if (!ckm_transport_auction_pays(n, k, 1, off))
         return CKM_OK;
-    ckm_error rc = ckm_transport_auction(n, k, c, cj, cc, NULL, hi, 2.0, lim, price, st, err);
+    ckm_error rc = ckm_transport_auction(n, k, k, NULL, cost, NULL, hi, 2.0, lim, price, st, err);
     if (rc == CKM_OK && !st->stopped)
-        ckm_transport_argmin(n, k, c, cj, cc, price, labels);
+        argmin_labels(n, k, cost, price, labels);
     return rc;
 }
 
@@ -515,22 +552,7 @@ ckm_error ckm_transport_solve_lim(size_t n, size_t k, const double *cost, const 
             *stats = st;
         return pre;
     }
-    bool labelled = false; /* labels hold the argmin under the current prices */
-    if (n >= SAMPLE_FROM && k > 1) {
-        /* a poor start (a cold one, or a warm one after the centers moved a lot) leaves a
-           large imbalance: improve the prices on a sample first */
-        ckm_transport_argmin(n, k, k, NULL, cost, price, labels);
-        size_t off = ckm_transport_imbalance(n, k, labels, lo, hi);
-        if (off == SIZE_MAX)
-            return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
-        labelled = off <= n / 64;
-        if (!labelled) {
-            ckm_error rs = sample_prices(n, k, cost, lo, hi, price, &st, err);
-            if (rs != CKM_OK)
-                return rs;
-        }
-    }
-    ckm_error rs = ckm_transport_start(n, k, k, NULL, cost, lo, hi, lim, labelled, price, labels, &st, err);
+    ckm_error rs = ckm_transport_start(n, k, cost, lo, hi, lim, price, labels, &st, err);
     if (rs != CKM_OK || st.stopped) {
         if (stats)
             *stats = st;
@@ -562,18 +584,6 @@ ckm_error ckm_transport_precheck(size_t n, size_t k, const size_t *lo, const siz
     return CKM_OK;
 }
 
-void ckm_transport_sample_bounds(size_t n, size_t m, size_t k, const size_t *lo, const size_t *hi, size_t *slo,
-                                 size_t *shi)
-{
-    double f = (double)m / (double)n;
-    for (size_t j = 0; j < k; j++) {
-        slo[j] = (size_t)floor((double)lo[j] * f);
-        double h = ceil((double)(hi[j] > n ? n : hi[j]) * f);
-        shi[j] = h > (double)m ? m : (size_t)h;
-        if (shi[j] < slo[j])
-            shi[j] = slo[j];
-    }
-}
 
 size_t ckm_transport_list_len(size_t k, bool candidates)
 {

@@ -63,16 +63,14 @@ ckm_error ckm_transport_precheck(size_t n, size_t k, const size_t *lo, const siz
                                  int *infeasible, ckm_err *err);
 /* A deadline passed or a stop was requested (lim NULL: never). */
 bool ckm_transport_should_stop(const ckm_bk_limits *lim);
-/* Bounds for a sample of m of the n points, scaled by m / n (floor for minimums, ceil for
- * maximums, capped at m): the sample problem stays feasible when the full one is. */
-void ckm_transport_sample_bounds(size_t n, size_t m, size_t k, const size_t *lo, const size_t *hi, size_t *slo,
-                                 size_t *shi);
 /* Starting prices for SSP when the argmin labelling is far off the bounds (auction.c):
  * an auction of the maximums hi with epsilon-scaling over the same candidate arcs as
  * ckm_transport_ssp (cj NULL: all k, cc the n x k costs). price: in, the start; out,
- * prices under which the argmin labelling is near the maximums (unchanged where the
- * auction gives up: a price war, ties everywhere, a point without a cluster). A stop sets
- * st->stopped. Adds bids and phases to st. */
+ * prices under which the argmin labelling is near the maximums (unchanged when there is
+ * nothing to auction: ties everywhere, a point without a cluster). rest (NULL with the
+ * matrix): per point a lower bound on c_ij - price_j over the clusters outside its
+ * candidates. eps0: the first phase's eps over the mean gap. A stop sets st->stopped. Adds
+ * bids and phases to st. */
 ckm_error ckm_transport_auction(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const double *rest,
                                 const size_t *hi, double eps0, const ckm_bk_limits *lim, double *price,
                                 ckm_transport_stats *st, ckm_err *err);
@@ -81,19 +79,16 @@ ckm_error ckm_transport_auction(size_t n, size_t k, size_t c, const int32_t *cj,
  * c on c candidate arcs: a binary search per lookup): off / 2 (k^2 + n scan / (k L)) >
  * 4 n k, L the move-list length. */
 bool ckm_transport_auction_pays(size_t n, size_t k, size_t scan, size_t off);
-/* Labels for SSP to start from: the argmin under price (labelled: labels already hold it),
- * and when these are far enough off the bounds that SSP would take longer than an auction
- * (ckm_transport_auction_pays), prices from ckm_transport_auction first. */
-ckm_error ckm_transport_start(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const size_t *lo,
-                              const size_t *hi, const ckm_bk_limits *lim, bool labelled, double *price,
-                              int32_t *labels, ckm_transport_stats *st, ckm_err *err);
+/* Labels for SSP on the n x k costs: the argmin under price; when these are off the bounds
+ * by more than n / 64 (n >= 20000), prices from every 8th point first (recursively); and
+ * when still so far off that SSP would take longer than an auction
+ * (ckm_transport_auction_pays), prices from ckm_transport_auction, then the argmin again. */
+ckm_error ckm_transport_start(size_t n, size_t k, const double *cost, const size_t *lo, const size_t *hi,
+                              const ckm_bk_limits *lim, double *price, int32_t *labels, ckm_transport_stats *st,
+                              ckm_err *err);
 /* Units off the bounds of a labelling (sum over clusters of the excess or shortfall);
  * SIZE_MAX when out of memory. */
 size_t ckm_transport_imbalance(size_t n, size_t k, const int32_t *labels, const size_t *lo, const size_t *hi);
-/* labels[i] = argmin over i's candidate clusters of c_ij - price_j, ties to the lower j
- * (cj NULL: all k clusters, cc n x k). */
-void ckm_transport_argmin(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const double *price,
-                          int32_t *labels);
 /* Entries per move list for k clusters: min(16, 2^25 / k^2) with the cost matrix,
  * min(128, 2^24 / k^2) on candidate arcs; at least 2. */
 size_t ckm_transport_list_len(size_t k, bool candidates);

@@ -388,7 +388,7 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
         if (have && viol == 0)
             break; /* the last SSP solution is optimal for every arc */
         st->repriced += have;
-        if (!have && auctions < MAX_AUCTIONS && k > 1) {
+        if (!have && auctions < MAX_AUCTIONS) {
             /* far off the bounds: an auction on the candidate arcs, then candidates again
                under its prices, while each round cuts the imbalance by a quarter (what is
                left, about n / 256 + 2 k units, goes to SSP) */

@@ -152,7 +152,7 @@ static void test_start(void)
         memset(p, 0, k * sizeof *p);
         ckm_transport_stats ts;
         memset(&ts, 0, sizeof ts);
-        CHECK(ckm_transport_start(n, k, k, NULL, c, lo, hi, NULL, false, p, lab, &ts, &err) == CKM_OK);
+        CHECK(ckm_transport_start(n, k, c, lo, hi, NULL, p, lab, &ts, &err) == CKM_OK);
         size_t off = ckm_transport_imbalance(n, k, lab, lo, hi);
         CHECK(loose ? ts.bids == 0 && off == 0 : ts.bids > 0 && off < n / 4);
         int stuck = 0;
