@@ -8,12 +8,27 @@
 #include "core.h"
 #include "reduced.h"
 
+/* The points whose nearest chosen center is a, with S = sum w_t D(t)^2 and R2 = max D(t)^2
+ * over them (seeding.c). */
+typedef struct ckm_seed_list {
+    int32_t *pt;
+    size_t len, cap;
+    double S, R2;
+} ckm_seed_list;
+
 typedef struct ckm_seeder {
     const ckm_reduced *r;
     size_t s, d, k, trials;
     int threads;
     const double *Y;
-    double *w, *closest, *cumsum, *cand_dist, *partial;
+    const double *w;        /* the groups' weights (r->mass) */
+    double *closest;        /* squared distance to the nearest chosen center */
+    int32_t *near;          /* that center */
+    double *cumsum;         /* running sum of w D^2 in point order (the draws) */
+    double *partial;        /* per block of points and trial: gains (scan mode) */
+    double *cand_dist;      /* trials x s: scan mode's distances to the trials */
+    double *far;            /* trials x k: squared distances of the chosen centers to the trials */
+    ckm_seed_list *list;    /* k member lists, by nearest chosen center */
     size_t *pick;
 } ckm_seeder;
 

@@ -101,16 +101,6 @@ void ckm_nearest(const double *Y, const double *ynorm, size_t m, const double *C
     ckm_nearest_rows(Y, ynorm, m, C, ws, label, dist, NULL, NULL);
 }
 
-double ckm_sqdist(const double *a, const double *b, size_t d)
-{
-    double s = 0.0;
-    for (size_t f = 0; f < d; f++) {
-        double t = a[f] - b[f];
-        s += t * t;
-    }
-    return s;
-}
-
 void ckm_row_norms(const double *A, size_t m, size_t d, double *out)
 {
     for (size_t i = 0; i < m; i++) {

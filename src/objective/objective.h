@@ -15,8 +15,17 @@ ckm_error ckm_centers_from_labels(const double *X, const double *w, size_t n, si
                                   const int32_t *labels, size_t k, double *centers, size_t *sizes,
                                   ckm_err *err);
 
-/* ||a - b||^2 summed term by term in feature order. */
-double ckm_sqdist(const double *a, const double *b, size_t d);
+/* ||a - b||^2 summed term by term in feature order (inline: the hot loops of seeding and
+ * bounds call it per point). */
+static inline double ckm_sqdist(const double *a, const double *b, size_t d)
+{
+    double s = 0.0;
+    for (size_t f = 0; f < d; f++) {
+        double t = a[f] - b[f];
+        s += t * t;
+    }
+    return s;
+}
 
 /* out[i] = ||A_i||^2 for the m rows of A (m*d), summed in feature order: the one way every
  * kernel computes the norms of its distance expansion. */
