@@ -100,6 +100,7 @@ typedef struct seed_job {
     const double *C;
     const size_t *cand; /* trial point indices */
     size_t trials, chosen; /* chosen: centers so far (rows of far have this many entries) */
+    bool test;          /* scan mode: test before measuring */
     double gain[64];    /* per trial */
     size_t best;        /* the trial kept (update pass) */
 } seed_job;
@@ -149,10 +150,12 @@ static void gain_lists(void *ctx, size_t q0, size_t q1, int tid)
     }
 }
 
-/* Scan mode (early: the trials would visit most points), blocks [b0, b1) of points in
- * index order: each block's share of every trial's gain, every distance measured without
- * branches (faster than testing while most tests fail), and how many points the pruning
- * test would have had to measure for the first trial (the switch to list mode). */
+/* Scan modes (early: the trials would visit most points), blocks [b0, b1) of points in
+ * index order: each block's share of every trial's gain and the distances (INFINITY where
+ * not measured) for the join. While many points need measuring, every distance is measured
+ * without branches (faster than testing when many tests fail, j->test false); else only
+ * where the pruning test lets through. Also how many points the test lets through for the
+ * first trial (the choice of the next step's mode). */
 static void gain_blocks(void *ctx, size_t b0, size_t b1, int tid)
 {
     seed_job *j = ctx;
@@ -164,14 +167,27 @@ static void gain_blocks(void *ctx, size_t b0, size_t b1, int tid)
         for (size_t q = 0; q < T; q++) {
             const double *y = ws->Y + j->cand[q] * d, *far = ws->far + q * c;
             double *out = ws->cand_dist + q * s, g = 0.0;
-            for (size_t t = t0; t < t1; t++) {
-                double cl = ws->closest[t], dd = ckm_sqdist(ws->Y + t * d, y, d);
-                out[t] = dd;
-                g += ws->w[t] * (cl - (dd < cl ? dd : cl)); /* a minsd, not a branch */
+            if (j->test)
+                for (size_t t = t0; t < t1; t++) {
+                    double cl = ws->closest[t];
+                    out[t] = INFINITY;
+                    if (far[ws->near[t]] < PRUNE_MARGIN * cl) {
+                        double dd = ckm_sqdist(ws->Y + t * d, y, d);
+                        out[t] = dd;
+                        g += dd < cl ? ws->w[t] * (cl - dd) : 0.0;
+                        meas += q == 0;
+                    }
+                }
+            else {
+                for (size_t t = t0; t < t1; t++) {
+                    double cl = ws->closest[t], dd = ckm_sqdist(ws->Y + t * d, y, d);
+                    out[t] = dd;
+                    g += ws->w[t] * (cl - (dd < cl ? dd : cl)); /* a minsd, not a branch */
+                }
+                if (q == 0)
+                    for (size_t t = t0; t < t1; t++)
+                        meas += far[ws->near[t]] < PRUNE_MARGIN * ws->closest[t];
             }
-            if (q == 0) /* the pruning's share, estimated on the first trial */
-                for (size_t t = t0; t < t1; t++)
-                    meas += far[ws->near[t]] < PRUNE_MARGIN * ws->closest[t];
             ws->partial[b * (T + 1) + q] = g;
         }
         ws->partial[b * (T + 1) + T] = (double)meas;
@@ -332,9 +348,12 @@ static void seed_kmeanspp(ckm_seeder *ws, ckm_rng *rng, double *C, const ckm_con
                 ckm_parallel_for(ws->threads, s, join_scan, &job);
             else
                 join_scan(&job, 0, s, 0);
-            /* member lists read points out of order: they pay once the pruning test would
-               measure under 1/32 of the points (measured at 10^6 x 16, k = 100 and 1000);
-               from then on lists only shrink as centers join */
+            /* the next step's mode: branchless while the test lets more than 1/8 of the
+               points through (between 1/8 and 1/2 the branches cost more than they save:
+               10^6 x 16 in 1000 blobs, k = 1000, 22 -> 25 s); member lists (read out of
+               order) once under 1/32 (measured at 10^6 x 16, k = 100 and 1000), and from
+               then on, as lists only shrink */
+            job.test = meas <= (double)s / 8.0;
             if (meas < (double)s / 32.0) {
                 if (!lists_rebuild(ws, c))
                     break;
