@@ -102,7 +102,7 @@ int cmd_cluster(int argc, char **argv)
         [O_SEED] = {"seed", 's', "S", "random seed (same input + seed = same output)", NULL},
         [O_NINIT] = {"n-init", 0, "N", "restarts; the best SSE is kept", NULL},
         [O_MAXIT] = {"max-iter", 0, "N", "iterations per restart (0 = the algorithm's default)", NULL},
-        [O_TOL] = {"tol", 0, "X", "kmeans: center-shift tolerance (relative to mean variance); admm: relative std of the last 10 objective values", NULL},
+        [O_TOL] = {"tol", 0, "X", "kmeans, sizeflow: center-shift tolerance (relative to mean variance); admm: relative std of the last 10 objective values", NULL},
         [O_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; best labelling so far is returned (within SEC + 1 s)", NULL},
         [O_CUTS] = {"cut-rounds", 0, "N", "ipc: cutting-plane rounds after the first SDP solve (0 = none)", NULL},
         [O_GAP] = {"gap", 0, "X", "ipc, exact: relative gap (SSE - bound) / SSE that counts as optimal; exact prunes nodes within it", NULL},

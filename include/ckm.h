@@ -396,7 +396,7 @@ typedef struct ckm_settings {
                               bckm 100, admm 1000, ipc 100); default 0 */
     ckm_distance distance; /* assignment-step distance; default SQEUCLIDEAN */
     ckm_init init;         /* default CKM_INIT_DEFAULT */
-    double tol;            /* k-means: stop when sum_j ||c_j - c_j'||^2 <= tol * mean
+    double tol;            /* kmeans, sizeflow: stop when sum_j ||c_j - c_j'||^2 <= tol * mean
                               feature variance (scikit-learn's rule); admm: stop when the
                               std of the last 10 objective values <= tol * |their mean|
                               (and the primal residual <= 1e-4); default 1e-4, >= 0 */

@@ -95,6 +95,60 @@ static void test_iris(void)
     ckm_dataset_free(ds);
 }
 
+/* The center-shift tolerance (k-means' rule): a huge tol stops every restart after its
+ * first step; tol = 0 leaves only "no label changes", so it runs at least as many steps as
+ * the default 1e-4, and its labels are a fixed point: one more step from its centers
+ * reproduces its SSE. */
+static void test_tol(void)
+{
+    ckm_dataset *ds = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_dataset_read(CKM_SOURCE_DIR "/data/wine.csv", NULL, &ds, &err) == CKM_OK);
+    if (!ds)
+        return;
+    ckm_problem *p = NULL;
+    CHECK(ckm_problem_create(ds->X, ds->n, ds->d, 3, &p, &err) == CKM_OK);
+    ckm_problem_set_balanced(p);
+    int iters[3] = {0, 0, 0};
+    double tols[3] = {1e9, 1e-4, 0.0};
+    ckm_result *r0 = NULL;
+    for (int q = 0; q < 3; q++) {
+        ckm_settings s;
+        ckm_settings_default(&s);
+        snprintf(s.algorithm, sizeof s.algorithm, "sizeflow");
+        s.n_init = 1;
+        s.tol = tols[q];
+        ckm_result *r = NULL;
+        CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK);
+        if (!r)
+            continue;
+        iters[q] = r->iterations;
+        if (q == 2)
+            r0 = r;
+        else
+            ckm_result_free(r);
+    }
+    CHECK(iters[0] == 1);
+    CHECK(iters[2] >= iters[1] && iters[2] > 1);
+    if (r0) {
+        size_t n = ds->n, lo[3], hi[3];
+        for (int j = 0; j < 3; j++) {
+            lo[j] = n / 3;
+            hi[j] = (n + 2) / 3;
+        }
+        int32_t *lab = malloc(n * sizeof *lab);
+        double obj = 0;
+        ckm_status st;
+        CHECK(lab && ckm_assign_to_centers(ds->X, n, ds->d, r0->centers, 3, lo, hi, CKM_ASSIGN_TRANSPORT, lab, &obj, NULL,
+                                           &st, &err) == CKM_OK);
+        CHECK_NEAR(obj, r0->sse, 1e-9 * r0->sse);
+        free(lab);
+    }
+    ckm_result_free(r0);
+    ckm_problem_free(p);
+    ckm_dataset_free(ds);
+}
+
 static void test_special(void)
 {
     ckm_err err = {CKM_OK, ""};
@@ -154,6 +208,7 @@ int main(void)
 {
     test_oracle();
     test_iris();
+    test_tol();
     test_special();
     return ck_report();
 }

@@ -63,6 +63,9 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     max_iter : int or None, default=None
         Iterations per restart; None = the algorithm's default.
     tol : float, default=1e-4
+        kmeans and sizeflow stop when the centers move by sum_j ||c_j - c_j'||^2 <= tol times
+        the mean feature variance (scikit-learn's rule); admm: relative std of its last 10
+        objective values.
     time_limit : float or None, default=None
         Seconds; the best labelling found so far is returned at the limit (``status_ == "time limit"``).
     gap : float, default=1e-4

@@ -29,6 +29,39 @@ size_t ckm_group_means(const ckm_reduced *r, const int32_t *labels, double *C, d
     return empty;
 }
 
+ckm_error ckm_shift_tol(const ckm_reduced *r, double tol, double *out, ckm_err *err)
+{
+    size_t s = r->s, d = r->d;
+    const double *Y = r->mean, *w = r->mass;
+    double wtot = 0.0, var = 0.0;
+    for (size_t t = 0; t < s; t++)
+        wtot += w[t];
+    /* row-major passes (a column-wise loop strides through memory: 0.2 s at 10^5 x 128);
+       every feature's sums still run in point order */
+    double *mu = ckm_calloc_array(d, sizeof(double)), *v = ckm_calloc_array(d, sizeof(double));
+    if (!mu || !v) {
+        free(mu);
+        free(v);
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    }
+    for (size_t t = 0; t < s; t++)
+        for (size_t f = 0; f < d; f++)
+            mu[f] += w[t] * Y[t * d + f];
+    for (size_t f = 0; f < d; f++)
+        mu[f] /= wtot;
+    for (size_t t = 0; t < s; t++)
+        for (size_t f = 0; f < d; f++) {
+            double dv = Y[t * d + f] - mu[f];
+            v[f] += w[t] * dv * dv;
+        }
+    for (size_t f = 0; f < d; f++)
+        var += v[f] / wtot;
+    free(mu);
+    free(v);
+    *out = tol * var / (double)d;
+    return CKM_OK;
+}
+
 double ckm_group_sse(const ckm_reduced *r, const int32_t *labels, double *C, double *wsum)
 {
     ckm_group_means(r, labels, C, wsum);

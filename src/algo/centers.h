@@ -18,6 +18,11 @@ size_t ckm_group_means(const ckm_reduced *r, const int32_t *labels, double *C, d
 double ckm_group_sse(const ckm_reduced *r, const int32_t *labels, double *C, double *wsum);
 
 
+/* The center-shift tolerance (scikit-learn's rule): *out = tol * (the mean over the d
+ * features of the mass-weighted variance of the super-points, summed in point order).
+ * Lloyd-type algorithms stop when sum_j ||c_j - c_j'||^2 <= *out. CKM_ERR_NOMEM only. */
+ckm_error ckm_shift_tol(const ckm_reduced *r, double tol, double *out, ckm_err *err);
+
 /* argmin_j ||m_t - c_j||^2 over the k centers C, ties to the lowest j. O(k d). */
 size_t ckm_nearest_center(const ckm_reduced *r, size_t t, const double *C);
 

@@ -75,7 +75,7 @@ static ckm_error unpaired(const ckm_context *ctx, const ckm_reduced *r, const do
     size_t nk;
     bool bounded_route = ckm_mul_ok(n, k, &nk) && nk <= CKM_TRANSPORT_MATRIX_MAX;
     ckm_error rc = ckm_transport_points(r->mean, n, r->d, C, k, r->lo, r->hi, ctx->s->threads,
-                                        bounded_route ? NULL : &lim, price, out->labels, &infeasible, &ts, err);
+                                        bounded_route ? NULL : &lim, NULL, price, out->labels, &infeasible, &ts, err);
     ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, rc == CKM_OK ? ts.clamped : 0);
     free(price);
     if (rc == CKM_OK && !infeasible && !ts.stopped) { /* infeasible sizes were proven in preprocessing */

@@ -303,37 +303,12 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
         goto done;
     ws.screened = ws.bounded && (d >= SCREEN_FROM_D || single);
     ws.screen.float_only = single;
-    /* tolerance scale: mean over features of the weighted variance of the super-points */
-    double wtot = 0.0, var = 0.0;
-    for (size_t t = 0; t < s; t++) {
+    for (size_t t = 0; t < s; t++)
         w[t] = r->mass[t];
-        wtot += w[t];
-    }
     ckm_row_norms(ws.Y, s, d, ynorm);
-    /* row-major passes (a column-wise loop strides through memory: 0.2 s at 10^5 x 128);
-       every feature's sums still run in point order, so the value is the same */
-    double *mu = ckm_calloc_array(d, sizeof(double)), *v = ckm_calloc_array(d, sizeof(double));
-    if (!mu || !v) {
-        free(mu);
-        free(v);
-        rc = ckm_fail(err, CKM_ERR_NOMEM, "k-means: out of memory");
+    double tol;
+    if ((rc = ckm_shift_tol(r, set->tol, &tol, err)) != CKM_OK)
         goto done;
-    }
-    for (size_t t = 0; t < s; t++)
-        for (size_t f = 0; f < d; f++)
-            mu[f] += w[t] * ws.Y[t * d + f];
-    for (size_t f = 0; f < d; f++)
-        mu[f] /= wtot;
-    for (size_t t = 0; t < s; t++)
-        for (size_t f = 0; f < d; f++) {
-            double dv = ws.Y[t * d + f] - mu[f];
-            v[f] += w[t] * dv * dv;
-        }
-    for (size_t f = 0; f < d; f++)
-        var += v[f] / wtot;
-    free(mu);
-    free(v);
-    double tol = set->tol * var / (double)d;
     int max_iter = set->max_iter > 0 ? set->max_iter : 300;
     double best_f = INFINITY;
     out->status = CKM_STATUS_FEASIBLE;

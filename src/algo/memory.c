@@ -12,7 +12,7 @@
  *              bounded Lloyd (s k >= 2^16, k d >= 128): + 8 s + 4 s (t + 1), t = max(1, k / 20) groups,
  *              and from d = 32 the single-precision copy 4 s d + 8 s
  *   sizeflow   the transportation route: the s x k cost matrix 8 s k while s k <= 2^28,
- *              else 12 * 32 s of candidate arcs (transport_points.c); the solver's move
+ *              else (12 * 32 + 22) s of candidate arcs and their bounds (transport_points.c); the solver's move
  *              lists k^2 (12 L + 9) (L = 16, fewer past k = 1448) and 16 s of member lists
  *   admm       about ten s x k iterates: 80 s k
  *   ipc        the SDP relaxation, nine s x s matrices plus the eigensolver's work: ~120 s^2
@@ -50,9 +50,10 @@ double ckm_memory_estimate(const char *algorithm, const ckm_reduced *r, int thre
             return b + 8.0 * s * k + lp_bytes(r);
         bool matrix = s * k <= 268435456.0;
         double L = (double)ckm_transport_list_len(r->k, !matrix), C = k <= 256.0 ? 16.0 : 32.0;
-        /* costs or candidate arcs (+ argmin and bounds), move lists and their heads, member
-           lists, the auction's heaps and stack */
-        double arcs = matrix ? 8.0 * s * k : (12.0 * C + 16.0) * s;
+        /* costs or candidate arcs (+ argmin, bounds, epochs, rows to price and the epochs'
+           centers and prices), move lists and their heads, member lists, the auction's heaps
+           and stack */
+        double arcs = matrix ? 8.0 * s * k : (12.0 * C + 22.0) * s + 64.0 * k * (d + 1.0);
         return b + arcs + k * k * (12.0 * L + 25.0) + 16.0 * s + 20.0 * s;
     }
     if (strcmp(algorithm, "admm") == 0)

@@ -5,8 +5,9 @@
  *   repeat   assignment: min sum_i ||x_i - c_l(i)||^2 s.t. lo_j <= |C_j| <= hi_j, an exact
  *            transportation problem (transport.c), warm-started from the previous
  *            iteration's cluster prices; c_j = mean of cluster j (an empty cluster, possible
- *            only with lo_j = 0, keeps its center); until no label changes or max_iter
- *            (default 300)
+ *            only with lo_j = 0, keeps its center); until no label changes, the centers
+ *            move by sum_j ||c_j - c_j'||^2 <= tol * mean feature variance (k-means'
+ *            rule, scikit-learn's and k-means-constrained's), or max_iter (default 300)
  *   restarts n_init, seeded (seed, r); the lowest SSE wins.
  * With must-links the groups have weights > 1 and the assignment is no longer a
  * transportation problem (it is NP-hard in general: bin packing); those steps go to the
@@ -43,16 +44,20 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
     /* the s x k costs are stored only for the MILP route; the transportation route prices
        from the points (transport_points.c: no n x k matrix once n k > 2^28) */
     double *cost = !weighted ? NULL : ckm_mul_ok(s, k, &sk) ? ckm_alloc_array(sk, sizeof(double)) : NULL;
-    double *price = ckm_alloc_array(k, sizeof(double));
+    double *price = ckm_alloc_array(k, sizeof(double)), *C0 = ckm_alloc_array(k * d, sizeof(double));
+    /* candidate clusters carried from one Lloyd step to the next (transport.h) */
+    ckm_transport_cache *cache = weighted ? NULL : ckm_transport_cache_new();
     int32_t *lab = ckm_alloc_array(s, sizeof(int32_t)), *prev = ckm_alloc_array(s, sizeof(int32_t));
     ckm_error rc = CKM_OK;
     size_t steps = 0, moves = 0;
     double assign_s = 0.0;
-    if (!C || !wsum || (weighted && !cost) || !price || !lab || !prev) {
+    if (!C || !wsum || (weighted && !cost) || (!weighted && !cache) || !price || !C0 || !lab || !prev) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "sizeflow: out of memory for the %zu x %zu cost matrix", s, k);
         goto done;
     }
-    if ((rc = ckm_seeder_init(&seeder, r, set->threads, err)) != CKM_OK)
+    double tol;
+    if ((rc = ckm_seeder_init(&seeder, r, set->threads, err)) != CKM_OK ||
+        (rc = ckm_shift_tol(r, set->tol, &tol, err)) != CKM_OK)
         goto done;
     if (weighted && (rc = ckm_assign_init(&asg, r, err)) != CKM_OK)
         goto done;
@@ -80,8 +85,8 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
                 ckm_transport_stats ts;
                 ckm_ctx_count(ctx, CKM_COUNT_TRANSPORT, 1);
                 ckm_bk_limits lim = {ctx->deadline, set->should_stop, set->stop_user};
-                rc = ckm_transport_points(r->mean, s, d, C, k, r->lo, r->hi, set->threads, &lim, price, lab, &infeasible,
-                                          &ts, err);
+                rc = ckm_transport_points(r->mean, s, d, C, k, r->lo, r->hi, set->threads, &lim, cache, price, lab,
+                                          &infeasible, &ts, err);
                 ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, rc == CKM_OK ? ts.clamped : 0);
                 if (rc != CKM_OK)
                     goto done;
@@ -97,8 +102,8 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
                 }
                 moves += ts.moves;
                 ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: transportation %.3f s, %zu augmentations, %zu moves, "
-                            "%zu pricing passes, %zu auction bids%s", rs + 1, it + 1, ts.seconds, ts.augmentations, ts.moves,
-                            ts.passes, ts.bids,
+                            "%zu pricing rounds (%.2f passes' worth of rows), %zu auction bids%s", rs + 1, it + 1, ts.seconds,
+                            ts.augmentations, ts.moves, ts.passes, (double)ts.rows_priced / (double)s, ts.bids,
                             ts.widened ? ", candidate lists widened" : "");
             } else {
                 ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);
@@ -119,9 +124,14 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
             bool same = have && memcmp(lab, prev, s * sizeof(int32_t)) == 0;
             memcpy(prev, lab, s * sizeof(int32_t));
             have = true;
+            memcpy(C0, C, k * d * sizeof(double));
             ckm_group_means(r, lab, C, wsum);
-            ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: assignment %.3f s", rs + 1, it + 1, ckm_now() - t0);
-            if (same)
+            double shift = 0.0;
+            for (size_t j = 0; j < k; j++)
+                shift += ckm_sqdist(C + j * d, C0 + j * d, d);
+            ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: assignment %.3f s, center shift %.3g (tolerance %.3g)",
+                        rs + 1, it + 1, ckm_now() - t0, shift, tol);
+            if (same || shift <= tol)
                 break;
         }
         if (!have)
@@ -144,6 +154,8 @@ done:
     free(wsum);
     free(cost);
     free(price);
+    free(C0);
+    ckm_transport_cache_free(cache);
     free(lab);
     free(prev);
     return rc;

@@ -133,7 +133,7 @@ ckm_error ckm_assign_to_centers(const double *X, size_t n, size_t d, const doubl
         if (!infeasible)
             rc = assign_lp(n, k, cost, lo, hi, labels, err);
     } else {
-        rc = ckm_transport_points(X, n, d, centers, k, lo, hi, 0, NULL, pr, labels, &infeasible, NULL, err);
+        rc = ckm_transport_points(X, n, d, centers, k, lo, hi, 0, NULL, NULL, pr, labels, &infeasible, NULL, err);
     }
     if (rc != CKM_OK)
         goto done;

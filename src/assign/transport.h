@@ -23,7 +23,9 @@ typedef struct ckm_transport_stats {
     size_t backward;      /* of which backward, from the deficits */
     size_t moves;         /* points moved between clusters by augmentations */
     size_t clamped;       /* negative reduced costs (rounding) clamped to 0 in the searches */
-    size_t passes;        /* ckm_transport_points: pricing passes over all n k costs */
+    size_t passes;        /* ckm_transport_points: pricing rounds (each prices the rows in doubt) */
+    size_t rows_priced;   /* ckm_transport_points: rows whose k costs were computed, summed
+                             over the rounds (n per full pass) */
     size_t widened;       /* ckm_transport_points: times the candidate lists were doubled */
     size_t repriced;      /* ckm_transport_points: passes that found arcs the lists lacked */
     size_t quick;         /* ckm_transport_points: optimality shown without a second pass */
@@ -97,20 +99,31 @@ size_t ckm_transport_list_len(size_t k, bool candidates);
  * route, whose time is bounded by the matrix solver's. */
 #define CKM_TRANSPORT_MATRIX_MAX ((size_t)1 << 28)
 
+/* What ckm_transport_points keeps between calls on the same points (sizeflow's Lloyd
+ * steps): every point's candidate clusters, their costs and the bound on the others, with
+ * the centers and prices they were priced at (transport_points.c: a later call prices only
+ * the points whose lists the center drift and price change leave in doubt). Owned by the
+ * caller; NULL where no reuse is wanted. The points must not change between calls. */
+typedef struct ckm_transport_cache ckm_transport_cache;
+ckm_transport_cache *ckm_transport_cache_new(void); /* NULL when out of memory */
+void ckm_transport_cache_free(ckm_transport_cache *cache);
+
 /* The same problem with c_ij = ||y_i - c_j||^2 for n points Y (n*d) and k centers C,
  * without storing the n x k costs when n k > 2^28 (transport_points.c: pricing passes
- * and SSP on candidate arcs, the same optimum and certificate). threads: as settings. */
+ * and SSP on candidate arcs, the same optimum and certificate). threads: as settings;
+ * cache: as above, or NULL. */
 ckm_error ckm_transport_points(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
-                               const size_t *hi, int threads, const ckm_bk_limits *lim, double *price,
-                               int32_t *labels, int *infeasible, ckm_transport_stats *stats, ckm_err *err);
+                               const size_t *hi, int threads, const ckm_bk_limits *lim, ckm_transport_cache *cache,
+                               double *price, int32_t *labels, int *infeasible, ckm_transport_stats *stats,
+                               ckm_err *err);
 
 /* The same with the matrix route for n k <= matrix_max only and cand candidate clusters per
  * point to start with (ckm_transport_points: 2^28, and 16 for k <= 256, else 32; tests
  * force the other route and short lists). */
 ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
                                   const size_t *hi, int threads, size_t matrix_max, size_t cand,
-                                  const ckm_bk_limits *lim, double *price, int32_t *labels, int *infeasible,
-                                  ckm_transport_stats *stats, ckm_err *err);
+                                  const ckm_bk_limits *lim, ckm_transport_cache *cache, double *price,
+                                  int32_t *labels, int *infeasible, ckm_transport_stats *stats, ckm_err *err);
 
 /* Independent check of a labelling + prices as above, with absolute tolerance tol.
  * Returns 1 when the certificate proves optimality, else 0 with the reason in why. */

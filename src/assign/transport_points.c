@@ -15,10 +15,22 @@
  *       complementary slackness with its sizes by construction; with dual feasibility over
  *       all arcs this is the LP optimality certificate of transport.h) and is returned;
  *     else SSP (ckm_transport_ssp) on the candidate arcs from the argmin labels, and again.
- *   Before that second pass, a bound often settles it: the pass also keeps rest_i, the least
- *   reduced cost left out of i's candidates; at SSP's prices p1 a left-out cluster costs at
- *   least rest_i - max_j (p1_j - p0_j), so when that and every candidate's exact reduced
- *   cost are >= the point's own, the pass is not needed (warm Lloyd steps).
+ *   Bounds spare rows their pricing: a pass also keeps rest_i, the least reduced cost left
+ *   out of i's candidates, and the centers C^e and prices p^e it priced at (its epoch e).
+ *   Under centers C and prices p a left-out cluster then costs at least
+ *     rest_i - max_j (p_j - p^e_j) + (A >= D ? D (D - 2 A) : -A^2),
+ *   D = max_j ||C_j - C^e_j||, A = sqrt(max(0, rest_i + max_j p^e_j)) (derivation at
+ *   rest_bound). Where that is >= the least candidate's exact reduced cost, the argmin and
+ *   the dual check of that row need no pricing, so a round prices only the rows in doubt:
+ *     - after SSP, when every row's bound and candidates are >= its own reduced cost, the
+ *       solution is optimal without any pricing (quick check);
+ *     - across calls with one ckm_transport_cache (sizeflow's Lloyd steps, where centers
+ *       drift little), the candidates' costs are recomputed at the new centers (n C d
+ *       flops) and only the rows in doubt are priced (10^6 x 16, k = 1000: a warm step
+ *       3.1-3.4 s -> 1.3-1.5 s).
+ *   Up to 8 epochs are kept; more, or more than half the rows in doubt, an auction's new
+ *   prices (SSP needs the lists near the argmin at those prices, not just the argmin), or a
+ *   stuck SSP on reused lists: every row is priced again.
  *   SSP that cannot balance the restricted problem (no candidate path to a deficit) or a
  *   20th round doubles C, up to k, where the arcs are all arcs and SSP's answer is final.
  *   A poor start (argmin labels so far off the bounds that SSP would be slow,
@@ -29,8 +41,9 @@
  *   discarded (raised only where its search reached, they start the next round worse than
  *   the prices it began from).
  * tol = 1e-10 (||y_i||^2 + max ||c||^2 + max |p|): above the rounding of costs and prices.
- * Memory: 12 n C + 16 n bytes of candidates, argmin and rest + one block of costs per
- * thread + the solver's O(n + k^2 L) (transport.c) + the auction's 20 n (auction.c).
+ * Memory: 12 n C + 22 n bytes of candidates, argmin, rest, epochs and the rows to price +
+ * one block of costs per thread + 8 k (d + 1) doubles of epochs + the solver's O(n + k^2 L)
+ * (transport.c) + the auction's 20 n (auction.c).
  */
 #include "algo.h" /* ckm_memory_available */
 #include "core.h"
@@ -52,6 +65,7 @@
 #define MAX_ROUNDS 20
 #define MAX_AUCTIONS 8
 #define GEMM_SINGLE ((size_t)1 << 18)
+#define MAX_EPOCHS 8
 
 typedef struct pricing {
     size_t n, d, k, c;
@@ -72,6 +86,21 @@ typedef struct pricing {
     const ckm_bk_limits *lim;      /* polled once per block of rows */
     atomic_int stop;               /* set by the first block that sees the limits hit: the
                                       pass ends unfinished */
+    /* reuse across calls (ckm_transport_cache): row i's candidates and rest were priced at
+       epoch ep[i], whose centers and prices are epC + e k d, epP + e k */
+    const int32_t *rowmap;         /* the rows a pass prices (NULL: all, in order) */
+    size_t rows;                   /* how many (with rowmap) */
+    double *gY;                    /* per thread block * d: gathered rows */
+    uint8_t *ep;                   /* n */
+    size_t nep;                    /* epochs in use; 0: nothing priced yet */
+    double *epC, *epP;             /* MAX_EPOCHS k d, MAX_EPOCHS k */
+    double *ccC;                   /* k d: the centers cc was computed for */
+    bool cc_valid;
+    bool partial;                  /* the last refresh kept some rows' lists */
+    double drift[MAX_EPOCHS];      /* max_j ||C_j - epC_ej||, for the current C */
+    double epmax[MAX_EPOCHS];      /* max_j epP_ej */
+    uint8_t *flag;                 /* n: row needs pricing */
+    int32_t *todo;                 /* n: those rows */
 } pricing;
 
 /* The m-th smallest of a[0..len) (0-based), reordering a: quickselect, O(len) on average. */
@@ -119,7 +148,7 @@ static void price_rows(pricing *pr, size_t r0, size_t rows, const double *g, int
     int32_t *gj = (int32_t *)(gr + k); /* gathered clusters, with their reduced costs gr */
     size_t viol = 0;
     for (size_t r = 0; r < rows; r++) {
-        size_t i = r0 + r;
+        size_t i = pr->rowmap ? (size_t)pr->rowmap[r0 + r] : r0 + r;
         double yn = pr->ynorm[i];
         const double *o = g + r * k;
         for (size_t j = 0; j < k; j++) {
@@ -147,6 +176,7 @@ static void price_rows(pricing *pr, size_t r0, size_t rows, const double *g, int
                 cc[j] = val[j];
             }
             pr->rest[i] = rest;
+            pr->ep[i] = (uint8_t)(pr->nep - 1);
             continue;
         }
         size_t sm = 0, ng = 0;
@@ -186,14 +216,22 @@ static void price_rows(pricing *pr, size_t r0, size_t rows, const double *g, int
             } else if (gr[e] < rest)
                 rest = gr[e];
         pr->rest[i] = rest < above ? rest : above;
+        pr->ep[i] = (uint8_t)(pr->nep - 1);
     }
     pr->viol[tid] += viol;
 }
 
-static void gemm_rows(const pricing *pr, size_t r0, size_t rows, double *g)
+static void gemm_rows(const pricing *pr, size_t r0, size_t rows, double *g, int tid)
 {
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)pr->k, (int)pr->d, -2.0,
-                pr->Y + r0 * pr->d, (int)pr->d, pr->C, (int)pr->d, 0.0, g, (int)pr->k);
+    const double *A = pr->Y + r0 * pr->d;
+    if (pr->rowmap) {
+        double *gy = pr->gY + (size_t)tid * pr->block * pr->d;
+        for (size_t r = 0; r < rows; r++)
+            memcpy(gy + r * pr->d, pr->Y + (size_t)pr->rowmap[r0 + r] * pr->d, pr->d * sizeof(double));
+        A = gy;
+    }
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)pr->k, (int)pr->d, -2.0, A, (int)pr->d,
+                pr->C, (int)pr->d, 0.0, g, (int)pr->k);
 }
 
 static void own_blocks(void *ctx, size_t b0, size_t b1, int tid)
@@ -207,8 +245,9 @@ static void own_blocks(void *ctx, size_t b0, size_t b1, int tid)
             atomic_store(&pr->stop, 1);
             return;
         }
-        size_t r0 = b * pr->block, rows = pr->n - r0 < pr->block ? pr->n - r0 : pr->block;
-        gemm_rows(pr, r0, rows, g);
+        size_t m = pr->rowmap ? pr->rows : pr->n;
+        size_t r0 = b * pr->block, rows = m - r0 < pr->block ? m - r0 : pr->block;
+        gemm_rows(pr, r0, rows, g, tid);
         price_rows(pr, r0, rows, g, tid);
     }
 }
@@ -224,25 +263,34 @@ static void part_rows(void *ctx, size_t a, size_t b, int tid)
     price_rows(pj->pr, pj->r0 + a, b - a, pj->pr->gram + a * pj->pr->k, tid);
 }
 
-/* One pass: candidates, argmin and (with prev) the count of dual violations; pr->stop when
- * the limits ended it early (then nothing it wrote is usable). */
+/* One pass over the rows (pr->rowmap's, or all): candidates, argmin and (with prev) the
+ * count of dual violations, at the current centers and prices, which become a new epoch;
+ * pr->stop when the limits ended it early (then nothing it wrote is usable). */
 static size_t pass(pricing *pr)
 {
     memset(pr->viol, 0, (size_t)pr->threads * sizeof(size_t));
     pr->pmax = 0.0;
     for (size_t j = 0; j < pr->k; j++)
         pr->pmax = fabs(pr->price[j]) > pr->pmax ? fabs(pr->price[j]) : pr->pmax;
-    size_t nblocks = (pr->n + pr->block - 1) / pr->block;
+    size_t e = pr->nep++, k = pr->k, d = pr->d;
+    memcpy(pr->epC + e * k * d, pr->C, k * d * sizeof(double));
+    memcpy(pr->epP + e * k, pr->price, k * sizeof(double));
+    pr->drift[e] = 0.0;
+    pr->epmax[e] = -INFINITY;
+    for (size_t j = 0; j < k; j++)
+        pr->epmax[e] = pr->price[j] > pr->epmax[e] ? pr->price[j] : pr->epmax[e];
+    size_t m = pr->rowmap ? pr->rows : pr->n;
+    size_t nblocks = (m + pr->block - 1) / pr->block;
     if (pr->own)
         ckm_parallel_for(pr->threads, nblocks, own_blocks, pr);
     else
-        for (size_t r0 = 0; r0 < pr->n; r0 += pr->block) {
+        for (size_t r0 = 0; r0 < m; r0 += pr->block) {
             if (ckm_transport_should_stop(pr->lim)) {
                 atomic_store(&pr->stop, 1);
                 break;
             }
-            size_t rows = pr->n - r0 < pr->block ? pr->n - r0 : pr->block;
-            gemm_rows(pr, r0, rows, pr->gram);
+            size_t rows = m - r0 < pr->block ? m - r0 : pr->block;
+            gemm_rows(pr, r0, rows, pr->gram, 0);
             part_job pj = {pr, r0};
             if (pr->threads > 1)
                 ckm_parallel_for(pr->threads, rows, part_rows, &pj);
@@ -255,56 +303,171 @@ static size_t pass(pricing *pr)
     return v;
 }
 
-typedef struct quick_job {
-    const pricing *pr;
-    const int32_t *labels;
-    const double *p1;
-    double rise, pmax;
-    size_t *fail; /* per thread */
-} quick_job;
-
-/* Points [i0, i1): can a point have an arc of negative reduced cost at the new prices p1?
- * Candidates are priced exactly; any other cluster j had reduced cost >= rest_i at the
- * pass's prices p0, so now >= rest_i - max_j (p1_j - p0_j). */
-static void quick_rows(void *ctx, size_t i0, size_t i1, int tid)
+/* A lower bound on c_ij - p_j over the clusters j outside row i's candidates, at the
+ * current centers C and prices p, from rest_i = min over those j of c^e_ij - p^e_j at the
+ * row's epoch e (centers C^e, prices p^e); rise = max_j (p_j - p^e_j), D = max_j ||C_j -
+ * C^e_j|| (pr->drift), P = max_j p^e_j (pr->epmax). With b_j = sqrt(max(0, rest_i +
+ * p^e_j)) <= ||y_i - C^e_j|| and -p^e_j >= rest_i - b_j^2:
+ *   ||y_i - C_j||^2 - p_j >= (||y_i - C^e_j|| - D)_+^2 - p^e_j - rise
+ *                         >= rest_i - rise + (b_j - D)_+^2 - b_j^2,
+ * and (b - D)_+^2 - b^2 falls with b, b_j <= A = sqrt(max(0, rest_i + P)): the bound is
+ * rest_i - rise + (A >= D ? D (D - 2 A) : -A^2). With D = 0 it is rest_i - rise. */
+static inline double rest_bound(const pricing *pr, size_t i, const double *rise)
 {
-    quick_job *q = ctx;
-    const pricing *pr = q->pr;
+    double rest = pr->rest[i];
+    if (!(rest < INFINITY))
+        return INFINITY; /* every cluster is a candidate */
+    size_t e = pr->ep[i];
+    double D = pr->drift[e], A2 = rest + pr->epmax[e];
+    A2 = A2 > 0.0 ? A2 : 0.0;
+    double A = sqrt(A2);
+    return rest - rise[e] + (A >= D ? D * (D - 2.0 * A) : -A2);
+}
+
+typedef struct check_job {
+    pricing *pr;
+    const int32_t *labels; /* a solution to test, or NULL */
+    const double *p;       /* prices */
+    double rise[MAX_EPOCHS], pmax;
+    bool mark;             /* refresh: argmin where the bound proves it, else flag the row */
+    size_t *fail;          /* per thread */
+} check_job;
+
+/* Points [i0, i1) from their candidates (exact reduced costs) and the bound on the rest:
+ * quick check (mark false): can the point have an arc of reduced cost below its label's?
+ * refresh (mark true): where the bound is at least the least candidate, that candidate is
+ * the argmin over all clusters (and the label is tested against it); else the row is
+ * flagged for pricing. */
+static void check_rows(void *ctx, size_t i0, size_t i1, int tid)
+{
+    check_job *q = ctx;
+    pricing *pr = q->pr;
     size_t c = pr->c, fail = 0;
     for (size_t i = i0; i < i1; i++) {
         const int32_t *cj = pr->cj + i * c;
         const double *cc = pr->cc + i * c;
-        double u = INFINITY, least = pr->rest[i] - q->rise;
+        double u = INFINITY, v1 = INFINITY;
+        int32_t bj = cj[0];
         for (size_t e = 0; e < c; e++) {
-            double red = cc[e] - q->p1[cj[e]];
-            least = red < least ? red : least;
-            if (cj[e] == q->labels[i])
+            double red = cc[e] - q->p[cj[e]];
+            if (red < v1) {
+                v1 = red;
+                bj = cj[e];
+            }
+            if (q->labels && cj[e] == q->labels[i])
                 u = red;
         }
-        double tol = 1e-10 * (pr->ynorm[i] + pr->cmax + q->pmax);
-        fail += least < u - tol;
+        double L = rest_bound(pr, i, q->rise), tol = 1e-10 * (pr->ynorm[i] + pr->cmax + q->pmax);
+        if (!q->mark)
+            fail += (L < v1 ? L : v1) < u - tol;
+        else if (L >= v1 && (!q->labels || u < INFINITY)) {
+            pr->argmin[i] = bj;
+            fail += q->labels && v1 < u - tol;
+        } else
+            pr->flag[i] = 1;
     }
     q->fail[tid] += fail;
 }
 
-/* True when no point can violate dual feasibility at prices p1 (then the SSP solution in
- * labels is optimal for every arc without another full pass); p0: the pass's prices. */
-static bool quick_check(pricing *pr, const int32_t *labels, const double *p0, const double *p1)
+static size_t run_check(pricing *pr, const int32_t *labels, const double *p, bool mark)
 {
-    quick_job q = {pr, labels, p1, -INFINITY, 0.0, pr->viol};
-    for (size_t j = 0; j < pr->k; j++) {
-        q.rise = p1[j] - p0[j] > q.rise ? p1[j] - p0[j] : q.rise;
-        q.pmax = fabs(p1[j]) > q.pmax ? fabs(p1[j]) : q.pmax;
+    check_job q = {.pr = pr, .labels = labels, .p = p, .mark = mark, .fail = pr->viol};
+    for (size_t e = 0; e < pr->nep; e++) {
+        q.rise[e] = -INFINITY;
+        for (size_t j = 0; j < pr->k; j++) {
+            double r = p[j] - pr->epP[e * pr->k + j];
+            q.rise[e] = r > q.rise[e] ? r : q.rise[e];
+        }
     }
+    for (size_t j = 0; j < pr->k; j++)
+        q.pmax = fabs(p[j]) > q.pmax ? fabs(p[j]) : q.pmax;
     memset(pr->viol, 0, (size_t)pr->threads * sizeof(size_t));
     if (pr->threads > 1 && pr->n >= 65536)
-        ckm_parallel_for(pr->threads, pr->n, quick_rows, &q);
+        ckm_parallel_for(pr->threads, pr->n, check_rows, &q);
     else
-        quick_rows(&q, 0, pr->n, 0);
+        check_rows(&q, 0, pr->n, 0);
     size_t fail = 0;
     for (int t = 0; t < pr->threads; t++)
         fail += pr->viol[t];
-    return fail == 0;
+    return fail;
+}
+
+/* True when no point can violate dual feasibility at prices p1 (then the SSP solution in
+ * labels is optimal for every arc without pricing any row). */
+static bool quick_check(pricing *pr, const int32_t *labels, const double *p1)
+{
+    return run_check(pr, labels, p1, false) == 0;
+}
+
+/* Rows [i0, i1): candidate costs at the current centers (the formula of price_rows). */
+static void cand_costs(void *ctx, size_t i0, size_t i1, int tid)
+{
+    pricing *pr = ctx;
+    size_t c = pr->c, d = pr->d;
+    (void)tid;
+    for (size_t i = i0; i < i1; i++) {
+        const double *y = pr->Y + i * d;
+        for (size_t e = 0; e < c; e++) {
+            size_t j = (size_t)pr->cj[i * c + e];
+            const double *cv = pr->C + j * d;
+            double dot = 0.0;
+            for (size_t f = 0; f < d; f++)
+                dot += y[f] * cv[f];
+            double v = -2.0 * dot + pr->ynorm[i] + pr->cnorm[j];
+            pr->cc[i * c + e] = v > 0.0 ? v : 0.0;
+        }
+    }
+}
+
+/* Candidates, argmin and (with pr->prev) the count of dual violations at the current
+ * centers and prices, pricing only the rows whose lists the bounds cannot vouch for: with
+ * nothing priced yet, the epochs used up, or more than half the rows flagged, one pass
+ * over all rows. pr->stop as pass(). */
+static size_t refresh(pricing *pr, ckm_transport_stats *st)
+{
+    size_t n = pr->n, k = pr->k, d = pr->d;
+    if (pr->nep > 0 && pr->nep < MAX_EPOCHS) {
+        if (!pr->cc_valid || memcmp(pr->ccC, pr->C, k * d * sizeof(double)) != 0) {
+            if (pr->threads > 1 && n >= 65536)
+                ckm_parallel_for(pr->threads, n, cand_costs, pr);
+            else
+                cand_costs(pr, 0, n, 0);
+            memcpy(pr->ccC, pr->C, k * d * sizeof(double));
+            pr->cc_valid = true;
+        }
+        for (size_t e = 0; e < pr->nep; e++) {
+            double D2 = 0.0;
+            for (size_t j = 0; j < k; j++) {
+                double dd = ckm_sqdist(pr->C + j * d, pr->epC + (e * k + j) * d, d);
+                D2 = dd > D2 ? dd : D2;
+            }
+            pr->drift[e] = sqrt(D2);
+        }
+        memset(pr->flag, 0, n);
+        size_t viol = run_check(pr, pr->prev, pr->price, true), m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (pr->flag[i])
+                pr->todo[m++] = (int32_t)i;
+        if (m <= n / 2) {
+            pr->partial = true;
+            st->rows_priced += m;
+            if (m == 0)
+                return viol;
+            pr->rowmap = pr->todo;
+            pr->rows = m;
+            viol += pass(pr);
+            pr->rowmap = NULL;
+            return viol;
+        }
+    }
+    pr->nep = 0;
+    pr->rowmap = NULL;
+    pr->partial = false;
+    st->rows_priced += n;
+    size_t viol = pass(pr);
+    memcpy(pr->ccC, pr->C, k * d * sizeof(double));
+    pr->cc_valid = true;
+    return viol;
 }
 
 static void pricing_free(pricing *pr)
@@ -316,58 +479,110 @@ static void pricing_free(pricing *pr)
     free(pr->viol);
     free(pr->buf);
     free(pr->rest);
+    free(pr->gY);
+    free(pr->ep);
+    free(pr->epC);
+    free(pr->epP);
+    free(pr->ccC);
+    free(pr->flag);
+    free(pr->todo);
     memset(pr, 0, sizeof *pr);
 }
 
-/* Candidate storage for c per point (keeps the rest). */
+/* Candidate storage for c per point (keeps the rest); every row must be priced again. */
 static bool pricing_alloc(pricing *pr, size_t c)
 {
     size_t nc;
     free(pr->cj);
     free(pr->cc);
     pr->c = c;
+    pr->nep = 0;
+    pr->cc_valid = false;
     bool ok = ckm_mul_ok(pr->n, c, &nc);
     pr->cj = ok ? ckm_alloc_array(nc, sizeof(int32_t)) : NULL;
     pr->cc = ok ? ckm_alloc_array(nc, sizeof(double)) : NULL;
     return pr->cj && pr->cc;
 }
 
-static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size_t d, const double *C,
+/* The workspace for n points, k centers of dimension d: kept when a cache call has the same
+ * shape (then the candidates, rests and epochs carry over), else made anew. */
+static bool pricing_setup(pricing *pr, size_t n, size_t d, size_t k, int threads, size_t cand)
+{
+    int T = ckm_thread_count(threads);
+    if (pr->cj && pr->n == n && pr->d == d && pr->k == k && pr->threads == T)
+        return true;
+    pricing_free(pr);
+    pr->n = n;
+    pr->d = d;
+    pr->k = k;
+    pr->threads = T;
+    size_t kd = k * d > 0 ? k * d : 1;
+    pr->own = pr->threads > 1 && GEMM_SINGLE / kd >= 16;
+    pr->block = pr->own ? GEMM_SINGLE / kd : ((size_t)1 << 22) / (k ? k : 1);
+    pr->block = pr->block < 16 ? 16 : pr->block > n ? n : pr->block;
+    size_t bk, bd, per = pr->own ? (size_t)pr->threads : 1;
+    bool ok = ckm_mul_ok(pr->block, k, &bk) && ckm_mul_ok(bk, per, &bk) && ckm_mul_ok(pr->block, d, &bd) &&
+              ckm_mul_ok(bd, per, &bd);
+    pr->gram = ok ? ckm_alloc_array(bk, sizeof(double)) : NULL;
+    pr->gY = ok ? ckm_alloc_array(bd, sizeof(double)) : NULL;
+    pr->argmin = ckm_alloc_array(n, sizeof(int32_t));
+    pr->viol = ckm_alloc_array((size_t)pr->threads, sizeof(size_t));
+    pr->buf = ckm_alloc_array((size_t)pr->threads * 4 * k, sizeof(double));
+    pr->rest = ckm_alloc_array(n, sizeof(double));
+    pr->ep = ckm_alloc_array(n, sizeof(uint8_t));
+    pr->flag = ckm_alloc_array(n, sizeof(uint8_t));
+    pr->todo = ckm_alloc_array(n, sizeof(int32_t));
+    pr->epC = ckm_alloc_array(MAX_EPOCHS * kd, sizeof(double));
+    pr->epP = ckm_alloc_array(MAX_EPOCHS * (k ? k : 1), sizeof(double));
+    pr->ccC = ckm_alloc_array(kd, sizeof(double));
+    if (!pr->gram || !pr->gY || !pr->argmin || !pr->viol || !pr->buf || !pr->rest || !pr->ep || !pr->flag ||
+        !pr->todo || !pr->epC || !pr->epP || !pr->ccC || !pricing_alloc(pr, k < cand ? k : cand)) {
+        pricing_free(pr);
+        return false;
+    }
+    return true;
+}
+
+struct ckm_transport_cache {
+    pricing pr;
+    const double *Y; /* the points the candidates belong to */
+};
+
+ckm_transport_cache *ckm_transport_cache_new(void)
+{
+    return ckm_calloc_array(1, sizeof(ckm_transport_cache));
+}
+
+void ckm_transport_cache_free(ckm_transport_cache *cache)
+{
+    if (cache) {
+        pricing_free(&cache->pr);
+        free(cache);
+    }
+}
+
+static ckm_error solve_rows(pricing *pr, const double *Y, const double *ynorm, size_t n, size_t d, const double *C,
                             const double *cnorm, size_t k, const size_t *lo, const size_t *hi, int threads,
                             size_t cand, const ckm_bk_limits *lim, double *price, int32_t *labels,
                             ckm_transport_stats *st, ckm_err *err)
 {
-    pricing pr;
-    memset(&pr, 0, sizeof pr);
-    pr.n = n;
-    pr.d = d;
-    pr.k = k;
-    pr.Y = Y;
-    pr.ynorm = ynorm;
-    pr.C = C;
-    pr.cnorm = cnorm;
-    pr.price = price;
-    pr.lim = lim;
-    atomic_init(&pr.stop, 0);
-    pr.threads = ckm_thread_count(threads);
-    size_t kd = k * d > 0 ? k * d : 1;
-    pr.own = pr.threads > 1 && GEMM_SINGLE / kd >= 16;
-    pr.block = pr.own ? GEMM_SINGLE / kd : ((size_t)1 << 22) / (k ? k : 1);
-    pr.block = pr.block < 16 ? 16 : pr.block > n ? n : pr.block;
-    pr.cmax = 0.0;
+    if (!pricing_setup(pr, n, d, k, threads, cand))
+        return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for %zu points' candidate clusters", n);
+    pr->Y = Y;
+    pr->ynorm = ynorm;
+    pr->C = C;
+    pr->cnorm = cnorm;
+    pr->price = price;
+    pr->lim = lim;
+    pr->rowmap = NULL;
+    atomic_init(&pr->stop, 0);
+    pr->cmax = 0.0;
     for (size_t j = 0; j < k; j++)
-        pr.cmax = cnorm[j] > pr.cmax ? cnorm[j] : pr.cmax;
-    size_t bk;
-    bool ok = ckm_mul_ok(pr.block, k, &bk) && ckm_mul_ok(bk, pr.own ? (size_t)pr.threads : 1, &bk);
-    pr.gram = ok ? ckm_alloc_array(bk, sizeof(double)) : NULL;
-    pr.argmin = ckm_alloc_array(n, sizeof(int32_t));
-    pr.viol = ckm_alloc_array((size_t)pr.threads, sizeof(size_t));
-    pr.buf = ckm_alloc_array((size_t)pr.threads * 4 * k, sizeof(double));
-    pr.rest = ckm_alloc_array(n, sizeof(double));
+        pr->cmax = cnorm[j] > pr->cmax ? cnorm[j] : pr->cmax;
     double *saved = ckm_alloc_array(k, sizeof(double));
     ckm_error rc = CKM_OK;
-    if (!pr.gram || !pr.argmin || !pr.viol || !pr.buf || !pr.rest || !saved || !pricing_alloc(&pr, k < cand ? k : cand)) {
-        rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for %zu points' candidate clusters", n);
+    if (!saved) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
         goto done;
     }
     bool have = false;
@@ -378,9 +593,9 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
             st->stopped = 1;
             break;
         }
-        pr.prev = have ? labels : NULL;
-        size_t viol = pass(&pr);
-        if (atomic_load(&pr.stop)) {
+        pr->prev = have ? labels : NULL;
+        size_t viol = refresh(pr, st);
+        if (atomic_load(&pr->stop)) {
             st->stopped = 1;
             break;
         }
@@ -392,30 +607,42 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
             /* far off the bounds: an auction on the candidate arcs, then candidates again
                under its prices, while each round cuts the imbalance by a quarter (what is
                left, about n / 256 + 2 k units, goes to SSP) */
-            size_t off = ckm_transport_imbalance(n, k, pr.argmin, lo, hi);
+            size_t off = ckm_transport_imbalance(n, k, pr->argmin, lo, hi);
             if (off == SIZE_MAX) {
                 rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
                 goto done;
             }
-            if (ckm_transport_auction_pays(n, k, pr.c, off) && (auctions == 0 || 4 * off < 3 * last_off)) {
+            if (ckm_transport_auction_pays(n, k, pr->c, off) && (auctions == 0 || 4 * off < 3 * last_off)) {
                 auctions++;
                 last_off = off;
-                if ((rc = ckm_transport_auction(n, k, pr.c, pr.cj, pr.cc, pr.rest, hi, 2.0, lim, price, st, err)) !=
+                if ((rc = ckm_transport_auction(n, k, pr->c, pr->cj, pr->cc, pr->rest, hi, 2.0, lim, price, st, err)) !=
                         CKM_OK ||
                     st->stopped)
                     goto done;
+                /* every list again under the auction's prices: a list the bound still vouches
+                   for holds the argmin, but SSP needs the clusters near it at these prices
+                   (reusing them here widened the lists at 10^6 x 1000, first step 47 -> 104 s) */
+                pr->nep = 0;
                 continue;
             }
         }
-        memcpy(labels, pr.argmin, n * sizeof(int32_t));
+        memcpy(labels, pr->argmin, n * sizeof(int32_t));
         memcpy(saved, price, k * sizeof(double));
         int stuck = 0;
-        if ((rc = ckm_transport_ssp(n, k, pr.c, pr.cj, pr.cc, lo, hi, lim, price, labels, st, &stuck, err)) != CKM_OK ||
+        if ((rc = ckm_transport_ssp(n, k, pr->c, pr->cj, pr->cc, lo, hi, lim, price, labels, st, &stuck, err)) != CKM_OK ||
             st->stopped)
             goto done;
         rounds++;
-        if (!stuck && pr.c == k)
+        if (!stuck && pr->c == k)
             break; /* every arc was a candidate: optimal */
+        if (stuck && pr->partial) {
+            /* lists the bounds vouched for hold each point's argmin, not always the
+               clusters a path to a deficit needs: price every row before widening */
+            memcpy(price, saved, k * sizeof(double));
+            pr->nep = 0;
+            have = false;
+            continue;
+        }
         if (stuck || rounds >= MAX_ROUNDS) {
             /* a stuck search leaves potentials raised only where it reached: worse prices
                than those it started from, which are kept */
@@ -423,18 +650,19 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
                 memcpy(price, saved, k * sizeof(double));
             /* wider lists grow by 12 n (c' - c) bytes: refuse rather than let the system's
                out-of-memory killer end the process (measured: 10 GB at 10^7 x 100) */
-            size_t wider = 2 * pr.c < k ? 2 * pr.c : k;
-            double grow = 12.0 * (double)n * (double)(wider - pr.c), avail = ckm_memory_available();
+            size_t wider = 2 * pr->c < k ? 2 * pr->c : k;
+            double grow = 12.0 * (double)n * (double)(wider - pr->c), avail = ckm_memory_available();
             if (avail >= 0.0 && grow > 0.8 * avail) {
                 rc = ckm_fail(err, CKM_ERR_NOMEM,
                               "transportation solver: balancing the size bounds on candidate arcs needs %zu candidate "
                               "clusters per point instead of %zu (%.0f MB more), but only %.0f MB are available",
-                              wider, pr.c, grow / 1048576.0, avail / 1048576.0);
+                              wider, pr->c, grow / 1048576.0, avail / 1048576.0);
                 goto done;
             }
-            if (!pricing_alloc(&pr, wider)) {
+            if (!pricing_alloc(pr, wider)) {
                 rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for %zu candidate clusters per point",
-                              pr.c);
+                              pr->c);
+                pricing_free(pr);
                 goto done;
             }
             st->widened++;
@@ -443,30 +671,33 @@ static ckm_error solve_rows(const double *Y, const double *ynorm, size_t n, size
             continue;
         }
         have = true;
-        if (quick_check(&pr, labels, saved, price)) {
+        if (quick_check(pr, labels, price)) {
             st->quick++;
-            break; /* optimal for every arc, shown from the pass's bounds */
+            break; /* optimal for every arc, shown from the bounds */
         }
     }
 done:
-    pricing_free(&pr);
+    /* a stopped pass leaves rows half written: nothing carries over */
+    if (st->stopped || rc != CKM_OK)
+        pr->nep = 0;
     free(saved);
     return rc;
 }
 
 ckm_error ckm_transport_points(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
-                               const size_t *hi, int threads, const ckm_bk_limits *lim, double *price,
-                               int32_t *labels, int *infeasible, ckm_transport_stats *stats, ckm_err *err)
+                               const size_t *hi, int threads, const ckm_bk_limits *lim, ckm_transport_cache *cache,
+                               double *price, int32_t *labels, int *infeasible, ckm_transport_stats *stats,
+                               ckm_err *err)
 {
     return ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, CKM_TRANSPORT_MATRIX_MAX,
-                                   k <= 256 ? CAND_SMALL_K : CAND_MIN, lim, price, labels,
+                                   k <= 256 ? CAND_SMALL_K : CAND_MIN, lim, cache, price, labels,
                                    infeasible, stats, err);
 }
 
 ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
                                   const size_t *hi, int threads, size_t matrix_max, size_t cand,
-                                  const ckm_bk_limits *lim, double *price, int32_t *labels, int *infeasible,
-                                  ckm_transport_stats *stats, ckm_err *err)
+                                  const ckm_bk_limits *lim, ckm_transport_cache *cache, double *price,
+                                  int32_t *labels, int *infeasible, ckm_transport_stats *stats, ckm_err *err)
 {
     double t0 = ckm_now();
     ckm_transport_stats st;
@@ -482,6 +713,7 @@ ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const dou
             rc = ckm_transport_solve_lim(n, k, cost, lo, hi, lim, price, labels, infeasible, &st, err);
         free(cost);
         st.passes = 1;
+        st.rows_priced = n;
         st.seconds = ckm_now() - t0;
         if (stats)
             *stats = st;
@@ -501,8 +733,17 @@ ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const dou
     /* the norms as ckm_sqdist_matrix sums them */
     ckm_row_norms(Y, n, d, ynorm);
     ckm_row_norms(C, k, d, cnorm);
-    rc = solve_rows(Y, ynorm, n, d, C, cnorm, k, lo, hi, threads, cand < 1 ? 1 : cand, lim, price,
-                    labels, &st, err);
+    pricing local;
+    memset(&local, 0, sizeof local);
+    pricing *pr = cache ? &cache->pr : &local;
+    if (cache && cache->Y != Y) { /* other points: nothing carries over */
+        pricing_free(pr);
+        cache->Y = Y;
+    }
+    rc = solve_rows(pr, Y, ynorm, n, d, C, cnorm, k, lo, hi, threads, cand < 1 ? 1 : cand, lim, price, labels, &st,
+                    err);
+    if (!cache)
+        pricing_free(&local);
     free(ynorm);
     free(cnorm);
     st.seconds = ckm_now() - t0;

@@ -6,7 +6,8 @@
  * a cost matrix (transport_points.c, forced) against the matrix solver: the same optimal
  * objective and a certificate verified over every arc, also when the candidate lists must
  * widen (a far cluster no point lists) and from the auction's prices (test_auction.c tests the
- * auction itself); SSP's searches backward from few deficits, several augmentations each.
+ * auction itself); SSP's searches backward from few deficits, several augmentations each;
+ * Lloyd-like steps through one ckm_transport_cache (rows reused, still exact).
  * Internal-contract test (includes src headers).
  */
 #include "../check.h"
@@ -198,11 +199,12 @@ static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int t
         goto done;
     for (size_t q = 0; q < k * d; q++)
         C[q] = 10.0 * unif();
-    if (far) /* one center far off: no point lists it among its nearest few */
+    if (far == 1) /* one center far off: no point lists it among its nearest few */
         for (size_t f = 0; f < d; f++)
             C[f] = 1000.0;
-    for (size_t i = 0; i < n; i++) {
-        size_t j = 1 + (size_t)(unif() * (double)(k - 1));
+    for (size_t i = 0; i < n; i++) { /* far == 2: skewed, most points near the first centers */
+        double u = unif();
+        size_t j = 1 + (size_t)((far == 2 ? u * u * u : u) * (double)(k - 1));
         for (size_t f = 0; f < d; f++)
             Y[i * d + f] = C[j * d + f] + 2.0 * (unif() - 0.5);
     }
@@ -226,7 +228,7 @@ static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int t
     int inf1 = -1, inf2 = -1;
     ckm_transport_stats ts;
     CHECK(ckm_transport_solve(n, k, cost, lo, hi, p1, l1, &inf1, NULL, &err) == CKM_OK && inf1 == 0);
-    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, matrix_max, cand, NULL, p2, l2, &inf2, &ts, &err) == CKM_OK && inf2 == 0);
+    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, matrix_max, cand, NULL, NULL, p2, l2, &inf2, &ts, &err) == CKM_OK && inf2 == 0);
     char why[256] = "";
     int ok = ckm_transport_verify(n, k, cost, lo, hi, p2, l2, 1e-7, why, sizeof why);
     CHECK(ok);
@@ -244,7 +246,7 @@ static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int t
     g_aug += ts.augmentations;
     *rounds += ts.repriced; /* passes that found arcs the lists lacked */
     /* warm start from the optimum's prices: SSP only settles ties, one pass confirms */
-    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, matrix_max, cand, NULL, p2, l2, &inf2, &ts, &err) == CKM_OK);
+    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, matrix_max, cand, NULL, NULL, p2, l2, &inf2, &ts, &err) == CKM_OK);
     CHECK(fabs(objective(cost, n, k, l2) - f1) <= 1e-9 * f1 && ts.passes <= 2 && !ts.widened);
 done:
     free(Y), free(C), free(cost), free(p1), free(p2), free(l1), free(l2), free(lo), free(hi);
@@ -281,21 +283,96 @@ static void test_stop(void)
     ckm_bk_limits lim = {INFINITY, stop_now, &calls};
     ckm_transport_stats ts;
     ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, 0, 8, &lim, p, l, &inf, &ts, &err) == CKM_OK);
+    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, 0, 8, &lim, NULL, p, l, &inf, &ts, &err) == CKM_OK);
     CHECK(ts.stopped == 1 && calls >= 1 && ts.passes == 0);
     calls = 0;
-    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, (size_t)1 << 28, 8, &lim, p, l, &inf, &ts, &err) == CKM_OK);
+    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, (size_t)1 << 28, 8, &lim, NULL, p, l, &inf, &ts, &err) == CKM_OK);
     CHECK(ts.stopped == 1 && calls >= 1 && ts.augmentations == 0);
     for (int threads = 1; threads <= 2; threads++) {
         calls = 0;
         ckm_bk_limits mid = {INFINITY, stop_second, &calls};
-        CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, 0, 8, &mid, p, l, &inf, &ts, &err) == CKM_OK);
+        CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, 0, 8, &mid, NULL, p, l, &inf, &ts, &err) == CKM_OK);
         CHECK(ts.stopped == 1 && calls >= 2 && ts.passes == 0);
     }
     ckm_bk_limits past = {0.0, NULL, NULL}; /* a deadline already gone */
-    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, 0, 8, &past, p, l, &inf, &ts, &err) == CKM_OK && ts.stopped);
+    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, 0, 8, &past, NULL, p, l, &inf, &ts, &err) == CKM_OK && ts.stopped);
 done:
     free(Y), free(C), free(p), free(l), free(lo), free(hi);
+}
+
+/* Lloyd-like steps with one ckm_transport_cache: each step's solve, pricing only the rows
+ * the drift bounds leave in doubt, must match the matrix solver at those centers (same
+ * optimal objective, certificate verified over every arc). Later steps must reuse rows;
+ * other points under the same cache, and a solve stopped midway, must not leak stale
+ * lists into the next answer. */
+static void cache_case(size_t n, size_t d, size_t k, int bounds, int threads, size_t cand)
+{
+    double *Y = malloc(n * d * sizeof *Y), *Y2 = malloc(n * d * sizeof *Y2), *C = malloc(k * d * sizeof *C),
+           *cost = malloc(n * k * sizeof *cost), *p = calloc(k, sizeof *p), *p1 = calloc(k, sizeof *p1),
+           *W = malloc(k * sizeof *W);
+    int32_t *l = malloc(n * sizeof *l), *l1 = malloc(n * sizeof *l1);
+    size_t *lo = malloc(k * sizeof *lo), *hi = malloc(k * sizeof *hi);
+    ckm_transport_cache *cache = ckm_transport_cache_new();
+    if (!Y || !Y2 || !C || !cost || !p || !p1 || !W || !l || !l1 || !lo || !hi || !cache)
+        goto done;
+    for (size_t i = 0; i < n; i++) { /* k / 2 blobs: Lloyd keeps moving the centers */
+        size_t b = (size_t)(unif() * (double)(k / 2));
+        for (size_t f = 0; f < d; f++)
+            Y[i * d + f] = (double)(b * 7 % 13) + (double)((b + f) % 5) + 1.5 * (unif() - 0.5);
+    }
+    for (size_t q = 0; q < n * d; q++)
+        Y2[q] = Y[q] + 0.5 * unif();
+    for (size_t j = 0; j < k; j++) {
+        memcpy(C + j * d, Y + (j * 37 % n) * d, d * sizeof *C);
+        lo[j] = bounds == 0 ? n / k : 0;
+        hi[j] = bounds == 0 ? (n + k - 1) / k : n / k + n / (4 * k) + 1;
+    }
+    ckm_err err = {CKM_OK, ""};
+    ckm_transport_stats ts;
+    size_t reused = 0;
+    for (int it = 0; it < 10; it++) {
+        const double *P = it == 6 ? Y2 : Y; /* other points once: nothing may carry over */
+        int inf = -1;
+        if (it == 8) { /* a stop midway leaves half-priced rows behind */
+            int calls = 0;
+            ckm_bk_limits mid = {INFINITY, stop_second, &calls};
+            CHECK(ckm_transport_points_ex(P, n, d, C, k, lo, hi, threads, 0, cand, &mid, cache, p, l, &inf, &ts, &err) ==
+                  CKM_OK);
+            CHECK(ts.stopped);
+        }
+        CHECK(ckm_transport_points_ex(P, n, d, C, k, lo, hi, threads, 0, cand, NULL, cache, p, l, &inf, &ts, &err) ==
+                  CKM_OK &&
+              inf == 0 && !ts.stopped);
+        CHECK(ckm_sqdist_matrix(P, n, d, C, k, cost, &err) == CKM_OK);
+        char why[256] = "";
+        int ok = ckm_transport_verify(n, k, cost, lo, hi, p, l, 1e-7, why, sizeof why);
+        CHECK(ok);
+        if (!ok)
+            fprintf(stderr, "  cached points route, step %d, n %zu k %zu: %s\n", it, n, k, why);
+        int inf1 = -1;
+        memset(p1, 0, k * sizeof *p1);
+        CHECK(ckm_transport_solve(n, k, cost, lo, hi, p1, l1, &inf1, NULL, &err) == CKM_OK && inf1 == 0);
+        double f = objective(cost, n, k, l), f1 = objective(cost, n, k, l1);
+        CHECK(fabs(f - f1) <= 1e-9 * f1);
+        if (it == 6 || it == 7)
+            CHECK(ts.rows_priced >= n); /* new points: every row priced again */
+        if (it >= 2 && it != 6 && it != 7)
+            reused += ts.rows_priced < n;
+        /* the means of the labels become the next centers (an empty cluster keeps its own) */
+        memset(W, 0, k * sizeof *W);
+        for (size_t i = 0; i < n; i++)
+            W[l[i]] += 1.0;
+        for (size_t j = 0; j < k; j++)
+            if (W[j] > 0.0)
+                memset(C + j * d, 0, d * sizeof *C);
+        for (size_t i = 0; i < n; i++)
+            for (size_t f2 = 0; f2 < d; f2++)
+                C[(size_t)l[i] * d + f2] += P[i * d + f2] / W[l[i]];
+    }
+    CHECK(reused > 0);
+done:
+    ckm_transport_cache_free(cache);
+    free(Y), free(Y2), free(C), free(cost), free(p), free(p1), free(W), free(l), free(l1), free(lo), free(hi);
 }
 
 static void test_points_route(void)
@@ -311,7 +388,8 @@ static void test_points_route(void)
         points_case(200 + 30 * (size_t)inst, 2, 3 + (size_t)inst % 17, 3, 0, 1, 2, 0, &widened, &rounds, &quick);
     points_case(30000, 3, 40, 0, 0, 2, 8, 0, &widened, &rounds, &quick); /* auction prices first */
     points_case(30000, 3, 40, 0, 0, 2, 8, (size_t)1 << 18, &widened, &rounds, &quick);
-    points_case(20000, 3, 200, 0, 0, 2, 16, 0, &widened, &rounds, &quick); /* far off the bounds: auction */
+    points_case(20000, 3, 200, 0, 0, 2, 16, 0, &widened, &rounds, &quick);
+    points_case(20000, 3, 200, 0, 2, 2, 16, 0, &widened, &rounds, &quick); /* far off the bounds: auction */
     points_case(20000, 3, 200, 1, 1, 2, 16, 0, &widened, &rounds, &quick);
     CHECK(widened > 0); /* the far cluster forced wider lists */
     CHECK(rounds > 0);  /* and pricing passes found missing arcs */
@@ -326,6 +404,10 @@ int main(void)
 {
     test_stop();
     test_points_route();
+    for (int threads = 1; threads <= 2; threads++) {
+        cache_case(6000, 3, 60, 0, threads, 8);
+        cache_case(5000, 2, 40, 1, threads, 4);
+    }
     test_tiny();
     test_vs_clp();
     test_degenerate();
