@@ -20,17 +20,13 @@
 static uint64_t st = 11;
 static double unif(void) { return ck_unif(&st); }
 
+/* The first t with cumsum[t] > x (the last one when rounding leaves none), by a plain scan. */
 static size_t ref_draw(const double *cumsum, size_t s, double x)
 {
-    size_t lo = 0, hi = s - 1;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cumsum[mid] <= x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    for (size_t t = 0; t < s; t++)
+        if (cumsum[t] > x)
+            return t;
+    return s - 1;
 }
 
 /* The plain rule, O(k trials s d). */
