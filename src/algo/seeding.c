@@ -33,7 +33,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PRUNE_MARGIN (4.0 * (1.0 + 1e-9))
+/* Can a trial at squared distance far2 from a center come closer than D2 to a point (or a
+ * list, with D2 its largest) whose nearest chosen center that is? Not when
+ * ||C_a - y|| >= 2 D, tested as far2 >= 4 (1 + 1e-9) D2 (the margin of the header). */
+static inline bool may_gain(double far2, double D2)
+{
+    return far2 < 4.0 * (1.0 + 1e-9) * D2;
+}
 #define SEED_BLOCK 8192 /* points per partial gain in scan mode: fixed, so sums do not depend on threads */
 
 ckm_error ckm_seeder_init(ckm_seeder *ws, const ckm_reduced *r, int threads, ckm_err *err)
@@ -124,7 +130,7 @@ static void seed_far(void *ctx, size_t q0, size_t q1, int tid)
 static inline double point_gain(const ckm_seeder *ws, size_t t, const double *y, double far_a)
 {
     double cl = ws->closest[t];
-    if (!(far_a < PRUNE_MARGIN * cl))
+    if (!may_gain(far_a, cl))
         return 0.0;
     double dd = ckm_sqdist(ws->Y + t * ws->d, y, ws->d);
     return dd < cl ? ws->w[t] * (cl - dd) : 0.0;
@@ -142,7 +148,7 @@ static void gain_lists(void *ctx, size_t q0, size_t q1, int tid)
         double g = 0.0;
         for (size_t a = 0; a < c; a++) {
             const ckm_seed_list *L = &ws->list[a];
-            if (far[a] < PRUNE_MARGIN * L->R2)
+            if (may_gain(far[a], L->R2))
                 for (size_t e = 0; e < L->len; e++)
                     g += point_gain(ws, (size_t)L->pt[e], y, far[a]);
         }
@@ -171,7 +177,7 @@ static void gain_blocks(void *ctx, size_t b0, size_t b1, int tid)
                 for (size_t t = t0; t < t1; t++) {
                     double cl = ws->closest[t];
                     out[t] = INFINITY;
-                    if (far[ws->near[t]] < PRUNE_MARGIN * cl) {
+                    if (may_gain(far[ws->near[t]], cl)) {
                         double dd = ckm_sqdist(ws->Y + t * d, y, d);
                         out[t] = dd;
                         g += dd < cl ? ws->w[t] * (cl - dd) : 0.0;
@@ -186,7 +192,7 @@ static void gain_blocks(void *ctx, size_t b0, size_t b1, int tid)
                 }
                 if (q == 0)
                     for (size_t t = t0; t < t1; t++)
-                        meas += far[ws->near[t]] < PRUNE_MARGIN * ws->closest[t];
+                        meas += may_gain(far[ws->near[t]], ws->closest[t]);
             }
             ws->partial[b * (T + 1) + q] = g;
         }
@@ -256,13 +262,13 @@ static bool join_lists(ckm_seeder *ws, size_t c, size_t p, const double *far)
     to->len = 0;
     for (size_t a = 0; a < c; a++) {
         ckm_seed_list *L = &ws->list[a];
-        if (!(far[a] < PRUNE_MARGIN * L->R2))
+        if (!may_gain(far[a], L->R2))
             continue;
         size_t keep = 0, before = to->len;
         for (size_t e = 0; e < L->len; e++) {
             size_t t = (size_t)L->pt[e];
             double cl = ws->closest[t];
-            double dd = far[a] < PRUNE_MARGIN * cl ? ckm_sqdist(ws->Y + t * d, y, d) : cl;
+            double dd = may_gain(far[a], cl) ? ckm_sqdist(ws->Y + t * d, y, d) : cl;
             if (dd < cl) {
                 if (!ckm_grow((void **)&to->pt, &to->cap, to->len + 1, sizeof(int32_t)))
                     return false;

@@ -94,14 +94,23 @@ typedef struct pricing {
     uint8_t *ep;                   /* n */
     size_t nep;                    /* epochs in use; 0: nothing priced yet */
     double *epC, *epP;             /* MAX_EPOCHS k d, MAX_EPOCHS k */
-    double *ccC;                   /* k d: the centers cc was computed for */
-    bool cc_valid;
+    double *ccC;                   /* k d: the centers cc and drift were computed for
+                                      (meaningful while nep > 0) */
     bool partial;                  /* the last refresh kept some rows' lists */
-    double drift[MAX_EPOCHS];      /* max_j ||C_j - epC_ej||, for the current C */
+    double drift[MAX_EPOCHS];      /* max_j ||C_j - epC_ej||, for the centers ccC */
     double epmax[MAX_EPOCHS];      /* max_j epP_ej */
     uint8_t *flag;                 /* n: row needs pricing */
     int32_t *todo;                 /* n: those rows */
 } pricing;
+
+/* max_j |p_j|: the price term of the rounding tolerance. */
+static double abs_max(const double *p, size_t k)
+{
+    double m = 0.0;
+    for (size_t j = 0; j < k; j++)
+        m = fabs(p[j]) > m ? fabs(p[j]) : m;
+    return m;
+}
 
 /* The m-th smallest of a[0..len) (0-based), reordering a: quickselect, O(len) on average. */
 static double nth_smallest(double *a, size_t len, size_t m)
@@ -269,9 +278,7 @@ static void part_rows(void *ctx, size_t a, size_t b, int tid)
 static size_t pass(pricing *pr)
 {
     memset(pr->viol, 0, (size_t)pr->threads * sizeof(size_t));
-    pr->pmax = 0.0;
-    for (size_t j = 0; j < pr->k; j++)
-        pr->pmax = fabs(pr->price[j]) > pr->pmax ? fabs(pr->price[j]) : pr->pmax;
+    pr->pmax = abs_max(pr->price, pr->k);
     size_t e = pr->nep++, k = pr->k, d = pr->d;
     memcpy(pr->epC + e * k * d, pr->C, k * d * sizeof(double));
     memcpy(pr->epP + e * k, pr->price, k * sizeof(double));
@@ -379,8 +386,7 @@ static size_t run_check(pricing *pr, const int32_t *labels, const double *p, boo
             q.rise[e] = r > q.rise[e] ? r : q.rise[e];
         }
     }
-    for (size_t j = 0; j < pr->k; j++)
-        q.pmax = fabs(p[j]) > q.pmax ? fabs(p[j]) : q.pmax;
+    q.pmax = abs_max(p, pr->k);
     memset(pr->viol, 0, (size_t)pr->threads * sizeof(size_t));
     if (pr->threads > 1 && pr->n >= 65536)
         ckm_parallel_for(pr->threads, pr->n, check_rows, &q);
@@ -427,21 +433,22 @@ static size_t refresh(pricing *pr, ckm_transport_stats *st)
 {
     size_t n = pr->n, k = pr->k, d = pr->d;
     if (pr->nep > 0 && pr->nep < MAX_EPOCHS) {
-        if (!pr->cc_valid || memcmp(pr->ccC, pr->C, k * d * sizeof(double)) != 0) {
+        if (memcmp(pr->ccC, pr->C, k * d * sizeof(double)) != 0) {
+            /* the centers moved (a new call): the candidates' costs and every epoch's
+               drift follow them; within a call only new epochs (drift 0) appear */
             if (pr->threads > 1 && n >= 65536)
                 ckm_parallel_for(pr->threads, n, cand_costs, pr);
             else
                 cand_costs(pr, 0, n, 0);
             memcpy(pr->ccC, pr->C, k * d * sizeof(double));
-            pr->cc_valid = true;
-        }
-        for (size_t e = 0; e < pr->nep; e++) {
-            double D2 = 0.0;
-            for (size_t j = 0; j < k; j++) {
-                double dd = ckm_sqdist(pr->C + j * d, pr->epC + (e * k + j) * d, d);
-                D2 = dd > D2 ? dd : D2;
+            for (size_t e = 0; e < pr->nep; e++) {
+                double D2 = 0.0;
+                for (size_t j = 0; j < k; j++) {
+                    double dd = ckm_sqdist(pr->C + j * d, pr->epC + (e * k + j) * d, d);
+                    D2 = dd > D2 ? dd : D2;
+                }
+                pr->drift[e] = sqrt(D2);
             }
-            pr->drift[e] = sqrt(D2);
         }
         memset(pr->flag, 0, n);
         size_t viol = run_check(pr, pr->prev, pr->price, true), m = 0;
@@ -466,7 +473,6 @@ static size_t refresh(pricing *pr, ckm_transport_stats *st)
     st->rows_priced += n;
     size_t viol = pass(pr);
     memcpy(pr->ccC, pr->C, k * d * sizeof(double));
-    pr->cc_valid = true;
     return viol;
 }
 
@@ -497,7 +503,6 @@ static bool pricing_alloc(pricing *pr, size_t c)
     free(pr->cc);
     pr->c = c;
     pr->nep = 0;
-    pr->cc_valid = false;
     bool ok = ckm_mul_ok(pr->n, c, &nc);
     pr->cj = ok ? ckm_alloc_array(nc, sizeof(int32_t)) : NULL;
     pr->cc = ok ? ckm_alloc_array(nc, sizeof(double)) : NULL;
