@@ -20,14 +20,16 @@ flags=(-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fno-omit-frame-pointer -fsanit
        -I"$src/include")
 for d in core data constraints objective algo assign backend sdp; do flags+=(-I"$src/src/$d"); done
 deps=$(pkg-config --cflags --libs openblas lapacke cbc clp)
-# library objects (rebuilt when a source is newer than its object)
+# library objects (rebuilt when their source or any header is newer than the object: a
+# header change, such as a function made inline, must reach every object)
 mkdir -p "$work/obj"
 objs=()
 todo=()
+newest_h=$(ls -t "$src"/src/*/*.h "$src"/include/*.h | head -n 1)
 for f in "$src"/src/*/*.c; do
   o="$work/obj/$(basename "$(dirname "$f")")_$(basename "${f%.c}").o"
   objs+=("$o")
-  if [[ ! -f $o || $f -nt $o ]]; then todo+=("$f" "$o"); fi
+  if [[ ! -f $o || $f -nt $o || $newest_h -nt $o ]]; then todo+=("$f" "$o"); fi
 done
 if [[ ${#todo[@]} -gt 0 ]]; then
   printf '%s\n' "${todo[@]}" | xargs -P "$(nproc)" -n 2 \
