@@ -51,9 +51,9 @@ typedef struct km_ws {
 
 
 /* A full pass of bounded mode without bounds: labels only, through the screen. */
-static void label_certain(void *ctx, size_t i, const double *e, double ynf, double E, size_t j)
+static void label_certain(void *ctx, size_t i, const double *e, double ynf, double E, size_t j, int tid)
 {
-    (void)e, (void)ynf, (void)E;
+    (void)e, (void)ynf, (void)E, (void)tid;
     ((km_ws *)ctx)->lab[i] = (int32_t)j;
 }
 
@@ -71,9 +71,10 @@ static size_t assign(km_ws *ws)
     /* bounded: the first pass of a restart builds the bounds; a step the bounds would not
        pay for, and the passes after it while more than 5% of the labels change, are plain
        passes (cheaper than rebuilding bounds that soon go stale); then the bounds are
-       rebuilt. Every variant gives the plain labels. */
+       rebuilt. Every variant gives the plain labels (up to ties within rounding:
+       screen.c, yinyang.c). */
     bool plain = !ws->bounded;
-    if (ws->bounded && ws->stale && ws->grouped && ws->last_changed * 20 > s && ws->d < 32)
+    if (ws->bounded && ws->stale && ws->grouped && ws->last_changed * 20 > s)
         plain = true;
     else if (ws->bounded && ws->stale) {
         if (!ws->grouped)
@@ -89,7 +90,7 @@ static size_t assign(km_ws *ws)
     if (plain && !ws->screened)
         ckm_nearest(ws->Y, ws->ynorm, s, ws->C, &ws->near, ws->lab, ws->dist);
     else if (plain)
-        ckm_screen_pass(&ws->screen, ws->C, &ws->near, label_certain, label_exact, ws);
+        ckm_screen_pass(&ws->screen, ws->C, NULL, &ws->near, label_certain, label_exact, ws);
     bool have_dist = plain && !ws->screened; /* dist holds every point's distance */
     memset(ws->count, 0, k * sizeof(size_t));
     for (size_t t = 0; t < s; t++)

@@ -64,7 +64,7 @@ void ckm_nearest_rows(const double *Y, const double *ynorm, size_t m, const doub
 /* A full nearest-center pass in single precision with plain Lloyd's labels (screen.c):
  * rows whose float argmin is certain go to `certain`, the rest through the plain double
  * computation (ckm_nearest_rows) to `exact`. */
-typedef void (*ckm_screen_row_fn)(void *ctx, size_t i, const double *e, double ynf, double E, size_t j);
+typedef void (*ckm_screen_row_fn)(void *ctx, size_t i, const double *e, double ynf, double E, size_t j, int tid);
 typedef struct ckm_screen {
     size_t s, d, k, block;
     int threads;
@@ -87,12 +87,14 @@ typedef struct ckm_screen {
 ckm_error ckm_screen_init(ckm_screen *sc, const double *Y, const double *ynorm, size_t s, size_t d, size_t k,
                           int threads, ckm_err *err);
 void ckm_screen_free(ckm_screen *sc);
-/* One pass over all s rows against the k centers C. certain(ctx, i, e, ynf, E, j):
- * ynf + e[c] is within E of ||y_i - c_c||^2 (e valid during the call) and j is the
- * argmin. exact(ctx, i, g, j, tid) as ckm_nearest_rows's hook (double row, its argmin).
- * Returns the number of rows that took the exact route. */
-size_t ckm_screen_pass(ckm_screen *sc, const double *C, ckm_nearest_ws *near, ckm_screen_row_fn certain,
-                       ckm_nearest_row_fn exact, void *ctx);
+/* One pass over all s rows against the k centers C, taken in the order `order` (k
+ * entries, position q -> center order[q]; NULL: q itself). certain(ctx, i, e, ynf, E, j):
+ * ynf + e[q] is within E of ||y_i - c_order[q]||^2 (e valid during the call, by position),
+ * j is the argmin's center index and tid < sc->threads names the calling thread. exact(ctx, i, g, j, tid) as ckm_nearest_rows's hook
+ * (double row by center index, its argmin). Returns the number of rows that took the
+ * exact route. */
+size_t ckm_screen_pass(ckm_screen *sc, const double *C, const size_t *order, ckm_nearest_ws *near,
+                       ckm_screen_row_fn certain, ckm_nearest_row_fn exact, void *ctx);
 
 /* Lloyd's assignment step with Yinyang bounds (yinyang.c): the labels ckm_nearest would
  * give, measuring few distances once the centers settle. */

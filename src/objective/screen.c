@@ -13,9 +13,16 @@
  *   F = (d + 4) 2^-52 (||y||^2 + max_c ||c||^2) the rounding of plain Lloyd's uncentred
  *   double computation (which can exceed E when the points sit far from the origin):
  *   then j is the exact argmin and also plain Lloyd's. The other rows
- *   are gathered and passed to ckm_nearest_rows: plain Lloyd's own computation, bit for bit
- *   (dgemm's result for a row does not depend on which rows share its call: each element is
- *   one dot product in a fixed order; the bounded-vs-plain tests compare whole runs).
+ *   are gathered and passed to ckm_nearest_rows: plain Lloyd's own computation, except
+ *   that dgemm's value for a row can depend on the rows sharing its call (OpenBLAS 0.3.21
+ *   gives a row computed alone other last bits than the same row in a block of 2 or more:
+ *   measured), so a row whose two nearest centers tie within dgemm's rounding (duplicate
+ *   centers) may take the other of the two than plain Lloyd, as in yinyang.c; the
+ *   bounded-vs-plain tests compare whole runs, tests/internal/test_screen.c every row.
+ * Per row: e_q = ||c'_q||^2 - 2 G_q, its least and second least value and the argmin in
+ * one vectorised scan (row_scan, eight lanes); the centers may come in any order (a
+ * caller's grouping: yinyang.c's reset takes them group by group), ties then go to the
+ * lowest center index as in index order.
  * float_only (CKM_PRECISION_SINGLE): every row takes its float argmin; the bounds e_j + E
  * and e_c - E stay valid bounds on the true distances, so bounded steps stay consistent.
  * Cost: half the flops' time of dgemm plus O(k) per row; the uncertain rows (near-ties and
@@ -30,7 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SCREEN_MNK ((size_t)1 << 22) /* float products per BLAS-threaded sgemm call (16 MB) */
+/* float products per BLAS-threaded sgemm call: 8 MB (with 16 MB, which leave the cache
+   before the scan reads them, a fit at n = 10^5, d = 128, k = 1000 took 1.22 s, not 1.04 s) */
+#define SCREEN_MNK ((size_t)1 << 21)
 #define SINGLE_MNK ((size_t)1 << 18) /* OpenBLAS runs a call this small on the caller's thread */
 #define GATHER_ROWS ((size_t)4096)   /* uncertain rows recomputed per dgemm batch */
 
@@ -111,9 +120,74 @@ typedef struct post_job {
     ckm_screen *sc;
     size_t r0;                /* first row of the block */
     const float *gram;        /* its products */
+    const size_t *order;      /* position -> center, or NULL (identity) */
     ckm_screen_row_fn certain;
     void *ctx;
 } post_job;
+
+/* One float row: e[q] = ||c'_q||^2 - 2 g[q] for the k positions q (the arithmetic of the
+ * scalar expression, lane by lane), the least value *best at the lowest position among
+ * equals (returned) and the least value at any other position *second (= *best on a tie).
+ * Eight lanes each keep their least value m1 (first position on ties, strict <) and
+ * second least m2, updated as m2 = min(m2, max(e, m1)), m1 = min(m1, e); the row's second
+ * least is m2 of the winning lane or m1 of another. GCC vector extensions: SSE2 pairs by
+ * default, AVX2 registers in the clone for CPUs that have them. */
+typedef double v4d __attribute__((vector_size(32)));
+typedef long long v4l __attribute__((vector_size(32)));
+typedef float v4f __attribute__((vector_size(16)));
+
+#define pick(m, a, b) ((v4d)(((v4l)(a) & (m)) | ((v4l)(b) & ~(m)))) /* m ? a : b, lane by lane */
+
+__attribute__((target_clones("avx2", "default"))) static size_t row_scan(const double *cn, const float *g, size_t k,
+                                                                          double *e, double *best, double *second)
+{
+    const v4d inf = {INFINITY, INFINITY, INFINITY, INFINITY};
+    v4d m1[2] = {inf, inf}, m2[2] = {inf, inf};
+    v4l at[2] = {{0, 0, 0, 0}, {0, 0, 0, 0}}, pos[2] = {{0, 1, 2, 3}, {4, 5, 6, 7}};
+    const v4l eight = {8, 8, 8, 8};
+    size_t q = 0;
+    for (; q + 8 <= k; q += 8)
+        for (int h = 0; h < 2; h++) {
+            v4f gv;
+            v4d cv;
+            memcpy(&gv, g + q + 4 * h, sizeof gv);
+            memcpy(&cv, cn + q + 4 * h, sizeof cv);
+            v4d ev = cv - 2.0 * __builtin_convertvector(gv, v4d);
+            memcpy(e + q + 4 * h, &ev, sizeof ev);
+            v4l lt = ev < m1[h];
+            v4d hi = pick(lt, m1[h], ev); /* max(e, m1) */
+            m2[h] = pick(hi < m2[h], hi, m2[h]);
+            m1[h] = pick(lt, ev, m1[h]);
+            at[h] = (pos[h] & lt) | (at[h] & ~lt);
+            pos[h] += eight;
+        }
+    double l1[8], l2[8];
+    long long li[8];
+    memcpy(l1, m1, sizeof l1);
+    memcpy(l2, m2, sizeof l2);
+    memcpy(li, at, sizeof li);
+    for (size_t r = q; r < k; r++) { /* the tail: lane r - q, later positions than its others */
+        size_t L = r - q;
+        e[r] = cn[r] - 2.0 * (double)g[r];
+        if (e[r] < l1[L]) {
+            l2[L] = l1[L];
+            l1[L] = e[r];
+            li[L] = (long long)r;
+        } else if (e[r] < l2[L])
+            l2[L] = e[r];
+    }
+    size_t w = 0;
+    for (size_t L = 1; L < 8; L++)
+        if (l1[L] < l1[w] || (l1[L] == l1[w] && li[L] < li[w]))
+            w = L;
+    double sec = l2[w];
+    for (size_t L = 0; L < 8; L++)
+        if (L != w && l1[L] < sec)
+            sec = l1[L];
+    *best = l1[w];
+    *second = sec;
+    return (size_t)li[w];
+}
 
 /* Rows [r0 + a, r0 + b) of a block: decide or mark unsure. */
 static void post_rows(void *arg, size_t a, size_t b, int tid)
@@ -124,25 +198,17 @@ static void post_rows(void *arg, size_t a, size_t b, int tid)
     double *ev = sc->erow + (size_t)tid * k;
     for (size_t r = a; r < b; r++) {
         size_t i = job->r0 + r;
-        const float *g = job->gram + r * k;
-        double best = INFINITY, second = INFINITY;
-        size_t bj = 0;
-        for (size_t c = 0; c < k; c++)
-            ev[c] = sc->cnf[c] - 2.0 * (double)g[c];
-        for (size_t c = 0; c < k; c++) {
-            double e = ev[c];
-            if (e < best) {
-                second = best;
-                best = e;
-                bj = c;
-            } else if (e < second)
-                second = e;
-        }
+        double best, second;
+        size_t bq = row_scan(sc->cnf, job->gram + r * k, k, ev, &best, &second);
+        if (second == best && job->order) /* a tie: the lowest center index, as unordered */
+            for (size_t q = 0; q < k; q++)
+                if (ev[q] == best && job->order[q] < job->order[bq])
+                    bq = q;
         double E = (double)(d + 8) * 0x1p-23 * (sc->ynf[i] + sc->cmax);
         double F = (double)(d + 4) * 0x1p-52 * (sc->ynorm[i] + sc->cmax_plain);
         sc->unsure[i] = !sc->float_only && !(second - best > 2.0 * (E + F));
         if (!sc->unsure[i])
-            job->certain(job->ctx, i, ev, sc->ynf[i], E, bj);
+            job->certain(job->ctx, i, ev, sc->ynf[i], E, job->order ? job->order[bq] : bq, tid);
     }
 }
 
@@ -157,7 +223,7 @@ static void own_blocks(void *arg, size_t b0, size_t b1, int tid)
         size_t r0 = b * sc->block, rows = s - r0 < sc->block ? s - r0 : sc->block;
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)k, (int)d, 1.0f, sc->Yf + r0 * d,
                     (int)d, sc->Cf, (int)d, 0.0f, gram, (int)k);
-        post_job job = {sc, r0, gram, job0->certain, job0->ctx};
+        post_job job = {sc, r0, gram, job0->order, job0->certain, job0->ctx};
         post_rows(&job, 0, rows, tid);
     }
 }
@@ -174,33 +240,34 @@ static void gathered_row(void *arg, size_t r, const double *g, size_t j, int tid
     gj->exact(gj->ctx, gj->idx[r], g, j, tid);
 }
 
-size_t ckm_screen_pass(ckm_screen *sc, const double *C, ckm_nearest_ws *near, ckm_screen_row_fn certain,
-                       ckm_nearest_row_fn exact, void *ctx)
+size_t ckm_screen_pass(ckm_screen *sc, const double *C, const size_t *order, ckm_nearest_ws *near,
+                       ckm_screen_row_fn certain, ckm_nearest_row_fn exact, void *ctx)
 {
     size_t s = sc->s, d = sc->d, k = sc->k;
     sc->cmax = sc->cmax_plain = 0.0;
-    for (size_t c = 0; c < k; c++) {
+    for (size_t q = 0; q < k; q++) {
+        const double *c = C + (order ? order[q] : q) * d;
         double n2 = 0.0, p2 = 0.0;
         for (size_t f = 0; f < d; f++) {
-            float v = (float)(C[c * d + f] - sc->mu[f]);
-            sc->Cf[c * d + f] = v;
+            float v = (float)(c[f] - sc->mu[f]);
+            sc->Cf[q * d + f] = v;
             n2 += (double)v * (double)v;
-            p2 += C[c * d + f] * C[c * d + f];
+            p2 += c[f] * c[f];
         }
         sc->cmax_plain = p2 > sc->cmax_plain ? p2 : sc->cmax_plain;
-        sc->cnf[c] = n2;
+        sc->cnf[q] = n2;
         sc->cmax = n2 > sc->cmax ? n2 : sc->cmax;
     }
     size_t nblocks = (s + sc->block - 1) / sc->block;
     if (sc->own) {
-        post_job job = {sc, 0, NULL, certain, ctx};
+        post_job job = {sc, 0, NULL, order, certain, ctx};
         ckm_parallel_for(sc->threads, nblocks, own_blocks, &job);
     }
     for (size_t r0 = 0; !sc->own && r0 < s; r0 += sc->block) {
         size_t rows = s - r0 < sc->block ? s - r0 : sc->block;
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)k, (int)d, 1.0f, sc->Yf + r0 * d,
                     (int)d, sc->Cf, (int)d, 0.0f, sc->gram, (int)k);
-        post_job job = {sc, r0, sc->gram, certain, ctx};
+        post_job job = {sc, r0, sc->gram, order, certain, ctx};
         if (sc->threads > 1 && rows * k >= 65536)
             ckm_parallel_for(sc->threads, rows, post_rows, &job);
         else

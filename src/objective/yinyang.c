@@ -25,6 +25,9 @@
  * uses the same expression with ties to the lowest index. Only a near-tie within rounding
  * between two measured centers (y.c from a loop here, from dgemm there) could resolve
  * differently; tests compare whole runs label by label.
+ * A reset is one full pass (screen.c when screened, else dgemm) with the centers taken in
+ * group order, so each group's values lie side by side: its minimum is a vector min and
+ * the t roots of a row are taken four at a time (group_bounds).
  * Cost per step: O(s t) bound updates + O(d) per measured center + O(k d) drifts.
  * Memory: s doubles (u) + s (t + 1) floats (l + E, rounded down) + O(k + threads t).
  */
@@ -200,6 +203,66 @@ void ckm_yinyang_group(ckm_yinyang *yy, const double *C)
     }
 }
 
+/* The lower bounds of a reset row (see set_bounds): m[q] = min of ev over group q's
+ * positions [gs[q], gs[q + 1]) other than pa (four lanes: the order of a min does not
+ * matter), then l[q] = round_down(root(y2 + m[q] - E)) four groups at a time (vector
+ * square roots; root's and round_down's exact results: x >= 0 so a rounded-up float is
+ * positive and steps down by one in its bits). Returns min_q l[q]. Clones: SSE2 / AVX2. */
+typedef double v4d __attribute__((vector_size(32)));
+typedef long long v4l __attribute__((vector_size(32)));
+typedef float v4f __attribute__((vector_size(16)));
+typedef int v4i __attribute__((vector_size(16)));
+
+__attribute__((target_clones("avx2", "default"))) static double group_bounds(const double *ev, const size_t *gs,
+                                                                              size_t t, size_t pa, double y2,
+                                                                              double E, double *m, float *l)
+{
+    for (size_t q = 0; q < t; q++) {
+        double r[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+        size_t e = gs[q], end = gs[q + 1];
+        if (pa >= e && pa < end) { /* a's own group: the others only */
+            for (; e < end; e++)
+                r[0] = e != pa && ev[e] < r[0] ? ev[e] : r[0];
+        } else {
+            for (; e + 4 <= end; e += 4)
+                for (int h = 0; h < 4; h++)
+                    r[h] = ev[e + h] < r[h] ? ev[e + h] : r[h];
+            for (; e < end; e++)
+                r[0] = ev[e] < r[0] ? ev[e] : r[0];
+        }
+        double x = r[0] < r[1] ? r[0] : r[1], y = r[2] < r[3] ? r[2] : r[3];
+        m[q] = x < y ? x : y;
+    }
+    size_t q = 0;
+    v4f lo = {INFINITY, INFINITY, INFINITY, INFINITY};
+    for (; q + 4 <= t; q += 4) {
+        v4d x;
+        memcpy(&x, m + q, sizeof x);
+        x = (y2 + x) - E;
+        double sq[4];
+        for (int h = 0; h < 4; h++)
+            sq[h] = x[h] > 0.0 ? sqrt(x[h]) : 0.0;
+        memcpy(&x, sq, sizeof x);
+        v4f f = __builtin_convertvector(x, v4f);
+        v4l up = __builtin_convertvector(f, v4d) > x;
+        v4i bits;
+        memcpy(&bits, &f, sizeof bits);
+        bits += __builtin_convertvector(up, v4i); /* -1 where the conversion rounded up */
+        memcpy(&f, &bits, sizeof f);
+        memcpy(l + q, &f, sizeof f);
+        for (int h = 0; h < 4; h++)
+            lo[h] = f[h] < lo[h] ? f[h] : lo[h];
+    }
+    double all = INFINITY;
+    for (int h = 0; h < 4; h++)
+        all = (double)lo[h] < all ? (double)lo[h] : all;
+    for (; q < t; q++) {
+        l[q] = round_down(root(y2 + m[q] - E));
+        all = (double)l[q] < all ? (double)l[q] : all;
+    }
+    return all;
+}
+
 typedef struct reset_job {
     ckm_yinyang *yy;
     const double *ynorm, *cnorm;
@@ -207,54 +270,39 @@ typedef struct reset_job {
     int32_t *labels;
 } reset_job;
 
-/* Label a and fresh bounds of row i from ev[c] (k entries): y2 + ev[c] is within E of
- * the squared distance to center c, so y2 + ev[a] + E bounds it above and y2 + ev[c] - E
- * below (E = 0 for a dgemm row: its values are plain Lloyd's own). D = E = 0 after a reset. */
-static void set_bounds(reset_job *job, size_t i, const double *ev, double y2, double E, size_t a)
+/* Label a and fresh bounds of row i from ev[q] (k entries by group position: center
+ * gmem[q], so each group's values are contiguous): y2 + ev[q] is within E of the squared
+ * distance to that center, so y2 + ev[pos[a]] + E bounds the assigned one above and
+ * y2 + ev[q] - E every other below (E = 0 for a dgemm row: its values are plain Lloyd's
+ * own). D = E = 0 after a reset. */
+static void set_bounds(reset_job *job, size_t i, const double *ev, double y2, double E, size_t a, int tid)
 {
     ckm_yinyang *yy = job->yy;
-    size_t t = yy->t;
+    size_t t = yy->t, pa = yy->pos[a];
     job->labels[i] = (int32_t)a;
-    yy->ub[i] = root(y2 + ev[a] + E);
+    yy->ub[i] = root(y2 + ev[pa] + E);
     float *l = yy->lb + i * t;
-    /* per group the least ev (the row is in L1), then one root each (monotone); locals,
-       so the compiler need not reload through yy in the inner loop */
-    const size_t *restrict gs = yy->gstart, *restrict gm = yy->gmem;
-    size_t pa = yy->pos[a];
-    double all = INFINITY;
-    for (size_t q = 0; q < t; q++) {
-        double m0 = INFINITY, m1 = INFINITY; /* two chains: half the min latency */
-        size_t e = gs[q];
-        for (; e + 1 < gs[q + 1]; e += 2) {
-            double v0 = e == pa ? INFINITY : ev[gm[e]];
-            double v1 = e + 1 == pa ? INFINITY : ev[gm[e + 1]];
-            m0 = v0 < m0 ? v0 : m0;
-            m1 = v1 < m1 ? v1 : m1;
-        }
-        if (e < gs[q + 1] && e != pa)
-            m0 = ev[gm[e]] < m0 ? ev[gm[e]] : m0;
-        double m = m0 < m1 ? m0 : m1;
-        l[q] = round_down(root(y2 + m - E));
-        all = (double)l[q] < all ? (double)l[q] : all;
-    }
-    yy->glb[i] = (float)all; /* a float already: exact */
+    double *m = yy->scratch + (size_t)tid * 3 * t; /* the steps' scratch, free during a reset */
+    yy->glb[i] = (float)group_bounds(ev, yy->gstart, t, pa, y2, E, m, l); /* a float already: exact */
 }
 
-/* A dgemm row g (y.c): ev = ||c||^2 - 2 y.c as ckm_nearest computes it. */
+/* A dgemm row g (y.c, by center index): ev[q] = ||c||^2 - 2 y.c of center gmem[q] as
+ * ckm_nearest computes it. */
 static void reset_row(void *ctx, size_t i, const double *g, size_t a, int tid)
 {
     reset_job *job = ctx;
     size_t k = job->yy->k;
+    const size_t *gm = job->yy->gmem;
     double *ev = job->yy->row + (size_t)tid * k;
-    for (size_t c = 0; c < k; c++)
-        ev[c] = job->cnorm[c] - 2.0 * g[c];
-    set_bounds(job, i, ev, job->ynorm[i], 0.0, a);
+    for (size_t q = 0; q < k; q++)
+        ev[q] = job->cnorm[gm[q]] - 2.0 * g[gm[q]];
+    set_bounds(job, i, ev, job->ynorm[i], 0.0, a, tid);
 }
 
-/* A float row of the screen: its ev come with the error bound E. */
-static void reset_row_f(void *ctx, size_t i, const double *ev, double ynf, double E, size_t a)
+/* A float row of the screen, centers in group order: its ev come with the error bound E. */
+static void reset_row_f(void *ctx, size_t i, const double *ev, double ynf, double E, size_t a, int tid)
 {
-    set_bounds(ctx, i, ev, ynf, E, a);
+    set_bounds(ctx, i, ev, ynf, E, a, tid);
 }
 
 void ckm_yinyang_reset(ckm_yinyang *yy, const double *Y, const double *ynorm, const double *C,
@@ -262,7 +310,7 @@ void ckm_yinyang_reset(ckm_yinyang *yy, const double *Y, const double *ynorm, co
 {
     reset_job job = {yy, ynorm, near->cnorm, sc, labels};
     if (sc) /* near->cnorm is filled by the exact route's ckm_nearest_rows before its rows */
-        ckm_screen_pass(sc, C, near, reset_row_f, reset_row, &job);
+        ckm_screen_pass(sc, C, yy->gmem, near, reset_row_f, reset_row, &job);
     else
         ckm_nearest_rows(Y, ynorm, yy->s, C, near, NULL, NULL, reset_row, &job);
     double ymax = 0.0;
