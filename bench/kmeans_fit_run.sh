@@ -4,7 +4,7 @@
 # the same data, side by side (bench/kmeans_fit.c, bench/sklearn_fit.py). Writes
 # bench/results/kmeans_fit.csv and kmeans_fit.md. Shapes: "N D K SIGMA" (Gaussian blobs,
 # centers uniform in [-10, 10]^D, noise sigma).
-# usage: bench/kmeans_fit_run.sh [rounds]   (default 2 alternating rounds; ~6 min)
+# usage: bench/kmeans_fit_run.sh [rounds]   (default 2 alternating rounds; ~2 min)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-2}
