@@ -10,7 +10,9 @@
  *   evicts its lowest bid (a min-heap per cluster). P_j is j's lowest held bid once j is
  *   full, else the price j started the phase with. Prices only rise within a phase, so a
  *   point placed is within eps of its best candidate (eps-complementary slackness).
- *   eps starts at eps0 g (g: the mean gap v2 - v1 at the start prices; callers use 2) and is
+ *   eps starts at eps0 g (g: the mean gap v2 - v1 at the start prices; the solvers use
+ *   CKM_AUCTION_EPS0 = 0.05, transport.h: a coarser start overshoots where maximums leave
+ *   slack, and prices never come down within the auction) and is
  *   divided by 8 per phase down to g * 1e-6; each phase starts from the previous phase's P
  *   with every point free (a clean phase: the eps-slack of the last one does not carry
  *   over) and ends when at most n / 512 points are free (they chase far clusters through

@@ -527,7 +527,7 @@ ckm_error ckm_transport_start(size_t n, size_t k, const double *cost, const size
     }
     if (!ckm_transport_auction_pays(n, k, 1, off))
         return CKM_OK;
-    ckm_error rc = ckm_transport_auction(n, k, k, NULL, cost, NULL, hi, 2.0, lim, price, st, err);
+    ckm_error rc = ckm_transport_auction(n, k, k, NULL, cost, NULL, hi, CKM_AUCTION_EPS0, lim, price, st, err);
     if (rc == CKM_OK && !st->stopped)
         argmin_labels(n, k, cost, price, labels);
     return rc;

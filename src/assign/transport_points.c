@@ -620,7 +620,7 @@ static ckm_error solve_rows(pricing *pr, const double *Y, const double *ynorm, s
             if (ckm_transport_auction_pays(n, k, pr->c, off) && (auctions == 0 || 4 * off < 3 * last_off)) {
                 auctions++;
                 last_off = off;
-                if ((rc = ckm_transport_auction(n, k, pr->c, pr->cj, pr->cc, pr->rest, hi, 2.0, lim, price, st, err)) !=
+                if ((rc = ckm_transport_auction(n, k, pr->c, pr->cj, pr->cc, pr->rest, hi, CKM_AUCTION_EPS0, lim, price, st, err)) !=
                         CKM_OK ||
                     st->stopped)
                     goto done;
