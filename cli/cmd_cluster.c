@@ -360,7 +360,7 @@ int cmd_cluster(int argc, char **argv)
         else if (strcmp(res->algorithm, "exact") == 0)
             printf("  nodes        %zu (root not finished), seed %llu\n", res->nodes, (unsigned long long)res->seed);
         else
-            printf("  restarts     %d (best converged in %d iterations), seed %llu\n", res->restarts,
+            printf("  restarts     %d (the best after %d iterations), seed %llu\n", res->restarts,
                    res->iterations, (unsigned long long)res->seed);
         if (have_scores)
             printf("  vs labels    ARI %.4f  NMI %.4f  AMI %.4f\n", sc.ari, sc.nmi, sc.ami);

@@ -73,8 +73,8 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
             goto done;
         memset(price, 0, k * sizeof(double));
         bool have = false;
-        int it = 0;
-        for (; it < max_iter; it++) {
+        int taken = 0; /* completed steps of this restart (a stopped one does not count) */
+        for (int it = 0; it < max_iter; it++) {
             if (ckm_ctx_stop(ctx, &why)) {
                 stopped = 1;
                 break;
@@ -120,6 +120,7 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
                 }
             }
             steps++;
+            taken++;
             assign_s += ckm_now() - t0;
             bool same = have && memcmp(lab, prev, s * sizeof(int32_t)) == 0;
             memcpy(prev, lab, s * sizeof(int32_t));
@@ -137,7 +138,7 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
         if (!have)
             continue;
         double sse = ckm_group_sse(r, prev, C, wsum);
-        ckm_restart_done(ctx, "sizeflow", rs, prev, s, sse, it + (it < max_iter), &best_sse, out);
+        ckm_restart_done(ctx, "sizeflow", rs, prev, s, sse, taken, &best_sse, out);
     }
     if (stopped)
         out->status = why;
