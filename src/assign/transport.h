@@ -82,8 +82,8 @@ ckm_error ckm_transport_auction(size_t n, size_t k, size_t c, const int32_t *cj,
  * 10^6 x 128, k = 4096, --max-size 256, eps0 = 2 left 445,000 of the 10^6 points
  * unplaced and a labelling 349,419 units off the maximums (SSP did not finish in 300 s);
  * 0.05 placed all but 1953 and two auctions left 140 units: the step took 90 s. At
- * 10^6 x 16, k = 1000 balanced (c1000) the first step went from 59.3 s to 14.2 s, the same
- * labels; the n x k matrix route (10^6 x 16, k = 50 / 100, balanced and ragged) and
+ * 10^6 x 16, k = 1000 balanced (c1000) the first step went from 59.3 s to 14.2-14.4 s (two
+ * runs), the same SSE; the n x k matrix route (10^6 x 16, k = 50 / 100, balanced and ragged) and
  * 10^7 x 16, k = 100 were level or faster with the same SSE. */
 #define CKM_AUCTION_EPS0 0.05
 /* Whether an auction is expected to be cheaper than SSP for a labelling off the bounds by

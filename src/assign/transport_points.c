@@ -620,8 +620,8 @@ static ckm_error solve_rows(pricing *pr, const double *Y, const double *ynorm, s
             if (ckm_transport_auction_pays(n, k, pr->c, off) && (auctions == 0 || 4 * off < 3 * last_off)) {
                 auctions++;
                 last_off = off;
-                if ((rc = ckm_transport_auction(n, k, pr->c, pr->cj, pr->cc, pr->rest, hi, CKM_AUCTION_EPS0, lim, price, st, err)) !=
-                        CKM_OK ||
+                if ((rc = ckm_transport_auction(n, k, pr->c, pr->cj, pr->cc, pr->rest, hi, CKM_AUCTION_EPS0, lim,
+                                                price, st, err)) != CKM_OK ||
                     st->stopped)
                     goto done;
                 /* every list again under the auction's prices: a list the bound still vouches

@@ -15,6 +15,14 @@ ckm_error ckm_centers_from_labels(const double *X, const double *w, size_t n, si
                                   const int32_t *labels, size_t k, double *centers, size_t *sizes,
                                   ckm_err *err);
 
+/* Four-lane vectors (GCC vector extensions) for the kernels' hand-vectorised loops
+ * (screen.c, yinyang.c): SSE2 pairs by default, one AVX2 register each in the
+ * target_clones("avx2") versions. */
+typedef double ckm_v4d __attribute__((vector_size(32)));
+typedef long long ckm_v4l __attribute__((vector_size(32)));
+typedef float ckm_v4f __attribute__((vector_size(16)));
+typedef int ckm_v4i __attribute__((vector_size(16)));
+
 /* ||a - b||^2 summed term by term in feature order (inline: the hot loops of seeding and
  * bounds call it per point). */
 static inline double ckm_sqdist(const double *a, const double *b, size_t d)
@@ -90,9 +98,9 @@ void ckm_screen_free(ckm_screen *sc);
 /* One pass over all s rows against the k centers C, taken in the order `order` (k
  * entries, position q -> center order[q]; NULL: q itself). certain(ctx, i, e, ynf, E, j):
  * ynf + e[q] is within E of ||y_i - c_order[q]||^2 (e valid during the call, by position),
- * j is the argmin's center index and tid < sc->threads names the calling thread. exact(ctx, i, g, j, tid) as ckm_nearest_rows's hook
- * (double row by center index, its argmin). Returns the number of rows that took the
- * exact route. */
+ * j is the argmin's center index and tid < sc->threads names the calling thread.
+ * exact(ctx, i, g, j, tid) as ckm_nearest_rows's hook (double row by center index, its
+ * argmin). Returns the number of rows that took the exact route. */
 size_t ckm_screen_pass(ckm_screen *sc, const double *C, const size_t *order, ckm_nearest_ws *near,
                        ckm_screen_row_fn certain, ckm_nearest_row_fn exact, void *ctx);
 

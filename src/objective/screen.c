@@ -130,32 +130,28 @@ typedef struct post_job {
  * equals (returned) and the least value at any other position *second (= *best on a tie).
  * Eight lanes each keep their least value m1 (first position on ties, strict <) and
  * second least m2, updated as m2 = min(m2, max(e, m1)), m1 = min(m1, e); the row's second
- * least is m2 of the winning lane or m1 of another. GCC vector extensions: SSE2 pairs by
- * default, AVX2 registers in the clone for CPUs that have them. */
-typedef double v4d __attribute__((vector_size(32)));
-typedef long long v4l __attribute__((vector_size(32)));
-typedef float v4f __attribute__((vector_size(16)));
-
-#define pick(m, a, b) ((v4d)(((v4l)(a) & (m)) | ((v4l)(b) & ~(m)))) /* m ? a : b, lane by lane */
+ * least is m2 of the winning lane or m1 of another (ckm_v4d lanes, objective.h). */
+/* m ? a : b, lane by lane */
+#define pick(m, a, b) ((ckm_v4d)(((ckm_v4l)(a) & (m)) | ((ckm_v4l)(b) & ~(m))))
 
 __attribute__((target_clones("avx2", "default"))) static size_t row_scan(const double *cn, const float *g, size_t k,
                                                                           double *e, double *best, double *second)
 {
-    const v4d inf = {INFINITY, INFINITY, INFINITY, INFINITY};
-    v4d m1[2] = {inf, inf}, m2[2] = {inf, inf};
-    v4l at[2] = {{0, 0, 0, 0}, {0, 0, 0, 0}}, pos[2] = {{0, 1, 2, 3}, {4, 5, 6, 7}};
-    const v4l eight = {8, 8, 8, 8};
+    const ckm_v4d inf = {INFINITY, INFINITY, INFINITY, INFINITY};
+    ckm_v4d m1[2] = {inf, inf}, m2[2] = {inf, inf};
+    ckm_v4l at[2] = {{0, 0, 0, 0}, {0, 0, 0, 0}}, pos[2] = {{0, 1, 2, 3}, {4, 5, 6, 7}};
+    const ckm_v4l eight = {8, 8, 8, 8};
     size_t q = 0;
     for (; q + 8 <= k; q += 8)
         for (int h = 0; h < 2; h++) {
-            v4f gv;
-            v4d cv;
+            ckm_v4f gv;
+            ckm_v4d cv;
             memcpy(&gv, g + q + 4 * h, sizeof gv);
             memcpy(&cv, cn + q + 4 * h, sizeof cv);
-            v4d ev = cv - 2.0 * __builtin_convertvector(gv, v4d);
+            ckm_v4d ev = cv - 2.0 * __builtin_convertvector(gv, ckm_v4d);
             memcpy(e + q + 4 * h, &ev, sizeof ev);
-            v4l lt = ev < m1[h];
-            v4d hi = pick(lt, m1[h], ev); /* max(e, m1) */
+            ckm_v4l lt = ev < m1[h];
+            ckm_v4d hi = pick(lt, m1[h], ev); /* max(e, m1) */
             m2[h] = pick(hi < m2[h], hi, m2[h]);
             m1[h] = pick(lt, ev, m1[h]);
             at[h] = (pos[h] & lt) | (at[h] & ~lt);

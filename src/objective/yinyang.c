@@ -55,17 +55,15 @@ static inline float round_down(double x)
     return f;
 }
 
-/* y . c in two 4-lane partial sums (GCC vector extension: SSE2 pairs by default, one AVX2
- * register each in the clone for CPUs that have it, chosen at load time); the order need
- * not match dgemm's (see the header). */
-typedef double v4d __attribute__((vector_size(32)));
+/* y . c in two 4-lane partial sums (ckm_v4d, objective.h; the AVX2 clone chosen at load
+ * time); the order need not match dgemm's (see the header). */
 
 __attribute__((target_clones("avx2", "default"))) static double dot(const double *y, const double *c, size_t d)
 {
-    v4d s0 = {0.0, 0.0, 0.0, 0.0}, s1 = s0;
+    ckm_v4d s0 = {0.0, 0.0, 0.0, 0.0}, s1 = s0;
     size_t f = 0;
     for (; f + 8 <= d; f += 8) {
-        v4d a0, b0, a1, b1;
+        ckm_v4d a0, b0, a1, b1;
         memcpy(&a0, y + f, sizeof a0);
         memcpy(&b0, c + f, sizeof b0);
         memcpy(&a1, y + f + 4, sizeof a1);
@@ -208,11 +206,6 @@ void ckm_yinyang_group(ckm_yinyang *yy, const double *C)
  * matter), then l[q] = round_down(root(y2 + m[q] - E)) four groups at a time (vector
  * square roots; root's and round_down's exact results: x >= 0 so a rounded-up float is
  * positive and steps down by one in its bits). Returns min_q l[q]. Clones: SSE2 / AVX2. */
-typedef double v4d __attribute__((vector_size(32)));
-typedef long long v4l __attribute__((vector_size(32)));
-typedef float v4f __attribute__((vector_size(16)));
-typedef int v4i __attribute__((vector_size(16)));
-
 __attribute__((target_clones("avx2", "default"))) static double group_bounds(const double *ev, const size_t *gs,
                                                                               size_t t, size_t pa, double y2,
                                                                               double E, double *m, float *l)
@@ -234,20 +227,20 @@ __attribute__((target_clones("avx2", "default"))) static double group_bounds(con
         m[q] = x < y ? x : y;
     }
     size_t q = 0;
-    v4f lo = {INFINITY, INFINITY, INFINITY, INFINITY};
+    ckm_v4f lo = {INFINITY, INFINITY, INFINITY, INFINITY};
     for (; q + 4 <= t; q += 4) {
-        v4d x;
+        ckm_v4d x;
         memcpy(&x, m + q, sizeof x);
         x = (y2 + x) - E;
         double sq[4];
         for (int h = 0; h < 4; h++)
             sq[h] = x[h] > 0.0 ? sqrt(x[h]) : 0.0;
         memcpy(&x, sq, sizeof x);
-        v4f f = __builtin_convertvector(x, v4f);
-        v4l up = __builtin_convertvector(f, v4d) > x;
-        v4i bits;
+        ckm_v4f f = __builtin_convertvector(x, ckm_v4f);
+        ckm_v4l up = __builtin_convertvector(f, ckm_v4d) > x;
+        ckm_v4i bits;
         memcpy(&bits, &f, sizeof bits);
-        bits += __builtin_convertvector(up, v4i); /* -1 where the conversion rounded up */
+        bits += __builtin_convertvector(up, ckm_v4i); /* -1 where the conversion rounded up */
         memcpy(&f, &bits, sizeof f);
         memcpy(l + q, &f, sizeof f);
         for (int h = 0; h < 4; h++)

@@ -3,7 +3,7 @@
  * computations written here.
  *   Every row reaches exactly one of the two hooks. A row decided in float (`certain`)
  *   must carry the exact argmin of the squared distances measured here by direct
- *   summation, and its values e[q] (by position q of the given center order) must satisfy
+ *   summation (ckm_sqdist), and its values e[q] (by position q of the given center order) must satisfy
  *   |ynf + e[q] - ||y - c_order[q]||^2| <= E + rounding of the direct sum. The other rows
  *   (`exact`) must carry ckm_nearest's label, except on a tie within rounding (then any
  *   of the tied centers: dgemm's value for a row can depend on the rows sharing its call,
@@ -31,14 +31,6 @@ typedef struct seen {
     size_t bad_e, bad_label;
 } seen;
 
-static double direct(const double *y, const double *c, size_t d)
-{
-    double v = 0.0;
-    for (size_t f = 0; f < d; f++)
-        v += (y[f] - c[f]) * (y[f] - c[f]);
-    return v;
-}
-
 static void on_certain(void *ctx, size_t i, const double *e, double ynf, double E, size_t j, int tid)
 {
     (void)tid;
@@ -48,7 +40,7 @@ static void on_certain(void *ctx, size_t i, const double *e, double ynf, double 
     const double *y = sn->Y + i * sn->d;
     for (size_t q = 0; q < sn->k; q++) {
         size_t c = sn->order ? sn->order[q] : q;
-        double D = direct(y, sn->C + c * sn->d, sn->d);
+        double D = ckm_sqdist(y, sn->C + c * sn->d, sn->d);
         if (fabs(ynf + e[q] - D) > E + 1e-12 * (D + 1.0))
             sn->bad_e++;
     }
@@ -110,17 +102,17 @@ static void run_case(size_t k, bool shuffle, int threads, bool float_only)
         double best = INFINITY, second = INFINITY;
         int32_t bj = -1;
         for (size_t c = 0; c < k; c++) {
-            double v = direct(y, C + c * d, d);
+            double v = ckm_sqdist(y, C + c * d, d);
             if (v < best)
                 second = best, best = v, bj = (int32_t)c;
             else if (v < second)
                 second = v;
         }
-        double got = direct(y, C + (size_t)lab[i] * d, d), tol = 1e-7 * (best + 1.0);
+        double got = ckm_sqdist(y, C + (size_t)lab[i] * d, d), tol = 1e-7 * (best + 1.0);
         if (hits[i] == 1) /* decided in float */
             wrong += float_only ? got > best + 1e-3 : lab[i] != bj;
         else /* plain Lloyd's arithmetic: its label, or a tied one */
-            wrong += lab[i] != ref[i] && !(got <= best + tol && direct(y, C + (size_t)ref[i] * d, d) <= best + tol);
+            wrong += lab[i] != ref[i] && !(got <= best + tol && ckm_sqdist(y, C + (size_t)ref[i] * d, d) <= best + tol);
         certain_tie += hits[i] == 1 && !float_only && second <= best + tol;
     }
     CHECK(once == s);
