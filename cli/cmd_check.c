@@ -124,6 +124,12 @@ int cmd_check(int argc, char **argv)
     printf("%zu violation%s (%zu must-link, %zu cannot-link, %zu size, %zu label)\n", rep->count,
            rep->count == 1 ? "" : "s", rep->must_link_violated, rep->cannot_link_violated,
            rep->size_violated, rep->label_invalid);
+    if (ckm_problem_soft_pair_count(p) > 0)
+        /* soft pairs may be violated: reported, not violations (P is a solve setting, so the
+         * confidence sum is given, not a penalty) */
+        printf("soft pairs: %zu must-link and %zu cannot-link of %zu violated, confidence %.10g\n",
+               rep->soft_must_link_violated, rep->soft_cannot_link_violated, ckm_problem_soft_pair_count(p),
+               rep->soft_violated_confidence);
     code = rep->count == 0 ? EXIT_SOLVED : EXIT_VIOLATIONS;
 done:
     ckm_check_report_free(rep);

@@ -47,7 +47,7 @@ static void print_value(const char *name, double v, const ckm_result *gap_of)
 }
 
 enum { O_K, O_CONS, O_WEIGHTS, O_MIN, O_MAX, O_SIZES, O_BAL, O_ALGO, O_DIST, O_INIT, O_INIT_CENTERS, O_LLOYD, O_PRECISION, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
-       O_CUTS, O_GAP, O_NODES, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
+       O_CUTS, O_GAP, O_NODES, O_SOFT_P, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
        O_STD, O_VERBOSE, O_QUIET, O_HELP, O_COUNT };
 
 static void usage(cli_opt *opts)
@@ -66,10 +66,11 @@ static void usage(cli_opt *opts)
     printf("algorithms:\n");
     for (size_t i = 0; i < ckm_algorithm_count(); i++) {
         const ckm_algorithm_info *a = ckm_algorithm_at(i);
-        printf("  %-10s %s [honours:%s%s%s%s]\n", a->name, a->summary,
+        printf("  %-10s %s [honours:%s%s%s%s%s]\n", a->name, a->summary,
                a->honours & CKM_HONOURS_MUST_LINK ? " must-link" : "",
                a->honours & CKM_HONOURS_CANNOT_LINK ? " cannot-link" : "",
-               a->honours & CKM_HONOURS_SIZE_BOUNDS ? " sizes" : "", a->honours ? "" : " none");
+               a->honours & CKM_HONOURS_SIZE_BOUNDS ? " sizes" : "",
+               a->honours & CKM_HONOURS_SOFT_PAIRS ? " soft-pairs" : "", a->honours ? "" : " none");
     }
     printf("exit codes: 0 solved, 1 internal error, 2 usage/input error, 3 proven infeasible,\n"
            "            4 no feasible labelling found (limit or heuristic failure), 6 out of memory\n");
@@ -87,7 +88,7 @@ int cmd_cluster(int argc, char **argv)
     const char *cmd = "cluster";
     cli_opt opts[O_COUNT] = {
         [O_K] = {"k", 'k', "K", "number of clusters (1 <= K <= n); default: k from a PC-SOS-SDP header", NULL},
-        [O_CONS] = {"constraints", 'c', "FILE", "must/cannot-links: 'ML i j' / 'CL i j' (or 'i j 1' / 'i j -1'), 0-based", NULL},
+        [O_CONS] = {"constraints", 'c', "FILE", "must/cannot-links: 'ML i j' / 'CL i j' (or 'i j 1' / 'i j -1'), 0-based; a 4th field 'ML i j 0.8' makes the pair soft with that confidence in (0, 1] (blpkm)", NULL},
         [O_WEIGHTS] = {"weights", 'w', "FILE", "sample weights, one per line (> 0): the weighted SSE is minimised; size bounds still count points", NULL},
         [O_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
         [O_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
@@ -106,6 +107,7 @@ int cmd_cluster(int argc, char **argv)
         [O_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; best labelling so far is returned (within SEC + 1 s)", NULL},
         [O_CUTS] = {"cut-rounds", 0, "N", "ipc: cutting-plane rounds after the first SDP solve (0 = none)", NULL},
         [O_GAP] = {"gap", 0, "X", "ipc, exact: relative gap (SSE - bound) / SSE that counts as optimal; exact prunes nodes within it", NULL},
+        [O_SOFT_P] = {"soft-penalty", 0, "P", "cost of violating a soft pair of confidence 1, in SSE units (default: the mean squared distance between two points, 2 TSS / n)", NULL},
         [O_NODES] = {"node-limit", 0, "N", "exact: stop after N branch-and-cut nodes (0 = no limit)", NULL},
         [O_THREADS] = {"threads", 'j', "N", "worker threads for parallel algorithms, 0..256, N >= 1 also caps OpenBLAS at N (0 = the cores this process may use)", NULL},
         [O_LABELS_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line, input order (FILE.npy: a numpy int32 array)", NULL},
@@ -201,6 +203,8 @@ int cmd_cluster(int argc, char **argv)
         fprintf(stderr, "ckm cluster: --gap: '%s' is not below 1 (a relative gap in [0, 1))\n", v);
         return EXIT_USAGE;
     }
+    if ((v = opts[O_SOFT_P].value) && !cli_double(cmd, "soft-penalty", v, 0.0, &s.soft_penalty))
+        return EXIT_USAGE;
     if ((v = opts[O_NODES].value) && !cli_int(cmd, "node-limit", v, 0, CLI_INT_MAX, &s.node_limit))
         return EXIT_USAGE;
     if ((v = opts[O_THREADS].value) && !cli_int(cmd, "threads", v, 0, CKM_MAX_THREADS, &s.threads))
@@ -323,9 +327,9 @@ int cmd_cluster(int argc, char **argv)
     if (opts[O_REPORT].value) {
         char extra[512];
         int used = snprintf(extra, sizeof extra,
-                            "\"must_links\": %zu, \"cannot_links\": %zu, \"standardized\": %s",
+                            "\"must_links\": %zu, \"cannot_links\": %zu, \"soft_pairs\": %zu, \"standardized\": %s",
                             ckm_problem_must_link_count(p), ckm_problem_cannot_link_count(p),
-                            opts[O_STD].value ? "true" : "false");
+                            ckm_problem_soft_pair_count(p), opts[O_STD].value ? "true" : "false");
         if (have_scores && used > 0 && (size_t)used < sizeof extra)
             snprintf(extra + used, sizeof extra - (size_t)used,
                      ", \"ari\": %.17g, \"nmi\": %.17g, \"ami\": %.17g", sc.ari, sc.nmi, sc.ami);
@@ -354,6 +358,13 @@ int cmd_cluster(int argc, char **argv)
             printf(" %zu", res->sizes[j]);
         printf("\n  violated     %zu of %zu constraints\n", res->violations,
                ckm_problem_must_link_count(p) + ckm_problem_cannot_link_count(p));
+        if (ckm_problem_soft_pair_count(p) > 0) {
+            print_value("penalty", res->penalty, NULL);
+            print_value("objective", res->objective, NULL);
+            printf("  soft pairs   %zu must-link and %zu cannot-link of %zu violated (P = %.6g)\n",
+                   res->soft_must_link_violated, res->soft_cannot_link_violated, ckm_problem_soft_pair_count(p),
+                   res->soft_penalty);
+        }
         if (strcmp(res->algorithm, "exact") == 0 && isfinite(res->root_gap))
             printf("  nodes        %zu (root gap %.3g%%), seed %llu\n", res->nodes, 100.0 * res->root_gap,
                    (unsigned long long)res->seed);

@@ -42,7 +42,7 @@ extern "C" {
 #endif
 
 #define CKM_VERSION_MAJOR 0
-#define CKM_VERSION_MINOR 3
+#define CKM_VERSION_MINOR 4
 #define CKM_VERSION_PATCH 0
 
 /* ------------------------------------------------------------------------------------ */
@@ -85,8 +85,11 @@ enum {
     CKM_HONOURS_MUST_LINK = 1u << 0,
     CKM_HONOURS_CANNOT_LINK = 1u << 1,
     CKM_HONOURS_SIZE_BOUNDS = 1u << 2,
-    CKM_HONOURS_EUCLIDEAN = 1u << 3 /* uses ckm_settings.distance = EUCLIDEAN; the others
-                                       refuse it (CKM_ERR_UNSUPPORTED) */
+    CKM_HONOURS_EUCLIDEAN = 1u << 3, /* uses ckm_settings.distance = EUCLIDEAN; the others
+                                        refuse it (CKM_ERR_UNSUPPORTED) */
+    CKM_HONOURS_SOFT_PAIRS = 1u << 4 /* minimises SSE + penalty of violated soft pairs
+                                        (ckm_problem_add_soft_pair); the others refuse a
+                                        problem with soft pairs (CKM_ERR_UNSUPPORTED) */
 };
 
 /* Description of one registered algorithm. */
@@ -185,13 +188,19 @@ typedef struct ckm_pair {
 typedef struct ckm_constraints {
     size_t count;
     ckm_pair *pairs;
+    double *confidence; /* NULL when every pair is hard; else count entries: 0 for a hard
+                           pair, the confidence in (0, 1] of a soft pair (0.4.0) */
 } ckm_constraints;
 
 /* Read a constraint file: per line "ML i j" or "CL i j" (the PC-SOS-SDP format), or
  * "i j 1" / "i j -1"; 0-based indices; '#' starts a comment; blank lines ignored.
- * n > 0 enables range checks (index >= n is an error naming line and column). i = j,
- * malformed lines and a pair given both as ML and CL are CKM_ERR_PARSE. Exact duplicates
- * are kept once. */
+ * A fourth field makes the pair soft with that confidence: "ML i j 0.8", "CL i j 0.6",
+ * "i j -1 0.6"; a confidence must be a number in (0, 1] (1 is still soft: penalised, not
+ * enforced). n > 0 enables range checks (index >= n is an error naming line and column).
+ * i = j, malformed lines or confidences, and a pair given both as hard ML and hard CL are
+ * CKM_ERR_PARSE. Exact duplicates of hard pairs are kept once; soft pairs are all kept
+ * (repeats add up, opposite soft pairs net out: docs/soft.md), and a soft pair may lie on
+ * a hard one (preprocessing then decides it: ckm_analysis). */
 CKM_API ckm_error ckm_constraints_read(const char *path, size_t n, ckm_constraints **out,
                                ckm_err *err);
 CKM_API void ckm_constraints_free(ckm_constraints *c);
@@ -204,7 +213,7 @@ CKM_API void ckm_constraints_free(ckm_constraints *c);
 CKM_API ckm_error ckm_constraints_generate(const int32_t *labels, size_t n, size_t count,
                                    double ml_fraction, uint64_t seed, ckm_constraints **out,
                                    ckm_err *err);
-/* Write "ML i j" / "CL i j" lines (atomic). */
+/* Write "ML i j" / "CL i j" lines, "ML i j w" for a soft pair (atomic). */
 CKM_API ckm_error ckm_constraints_write(const char *path, const ckm_constraints *c, ckm_err *err);
 
 /* Read per-cluster size bounds: one line per cluster, "lo hi" or a single exact size;
@@ -243,7 +252,24 @@ CKM_API size_t ckm_problem_cannot_link_count(const ckm_problem *p);
  * opposite type (CKM_ERR_INVALID). A repeated pair of the same type is ignored. */
 CKM_API ckm_error ckm_problem_add_pair(ckm_problem *p, size_t i, size_t j, ckm_link type,
                                ckm_err *err);
-/* Add every pair of a set (stops at the first invalid one, naming its source line). */
+/* Soft pair: violating it costs settings.soft_penalty * confidence in the objective
+ * (docs/soft.md) instead of being forbidden; confidence in (0, 1]. Pairs are kept as added:
+ * a repeated soft pair adds its confidence again, and a soft must-link and a soft
+ * cannot-link on the same points net out in the model (one of them is always violated).
+ * A soft pair on points the hard constraints already join (same must-link group) or
+ * separate (hard cannot-link between their groups) is decided by them: redundant or
+ * always violated (counted in ckm_analysis). Errors: index >= n, i = j, confidence not
+ * in (0, 1] (CKM_ERR_INVALID). Only algorithms with CKM_HONOURS_SOFT_PAIRS take such a
+ * problem. */
+CKM_API ckm_error ckm_problem_add_soft_pair(ckm_problem *p, size_t i, size_t j, ckm_link type,
+                                            double confidence, ckm_err *err);
+/* Number of soft pairs added, and soft pair q (0 <= q < count; CKM_ERR_INVALID otherwise)
+ * with its confidence. */
+CKM_API size_t ckm_problem_soft_pair_count(const ckm_problem *p);
+CKM_API ckm_error ckm_problem_soft_pair(const ckm_problem *p, size_t q, ckm_pair *out, double *confidence,
+                                        ckm_err *err);
+/* Add every pair of a set, hard and soft (stops at the first invalid one, naming its source
+ * line). */
 CKM_API ckm_error ckm_problem_add_constraints(ckm_problem *p, const ckm_constraints *c,
                                       ckm_err *err);
 
@@ -283,6 +309,10 @@ typedef struct ckm_analysis {
                                        NULL when groups = 0 */
     size_t *group_size;             /* groups entries, or NULL */
     size_t lifted_cannot_links;     /* distinct cannot-linked group pairs */
+    /* --- 0.4.0: soft pairs (docs/soft.md) --- */
+    size_t soft_redundant;          /* soft pairs the hard constraints always satisfy */
+    size_t soft_contradicted;       /* soft pairs the hard constraints always violate */
+    size_t soft_group_pairs;        /* group pairs left in the model after netting */
 } ckm_analysis;
 
 CKM_API ckm_error ckm_problem_analyze(const ckm_problem *p, ckm_analysis **out, ckm_err *err);
@@ -315,6 +345,10 @@ typedef struct ckm_check_report {
     double sse;                  /* recomputed from the labels, weighted by the problem's sample
                                     weights (NAN if a label is invalid) */
     size_t *sizes;               /* k cluster sizes */
+    /* --- 0.4.0: soft pairs, not counted in count (violating them is allowed) --- */
+    size_t soft_must_link_violated;
+    size_t soft_cannot_link_violated;
+    double soft_violated_confidence; /* sum of the confidences of the violated soft pairs */
 } ckm_check_report;
 
 /* Verify labels (length n) against every constraint of p, recompute the SSE from the
@@ -442,6 +476,11 @@ typedef struct ckm_settings {
                                    given order of centers (center j starts cluster j and
                                    its size bounds); default NULL = seeding by init */
     ckm_precision precision; /* kmeans' distances; default CKM_PRECISION_DOUBLE */
+    /* --- 0.4.0 --- */
+    double soft_penalty;   /* P: violating a soft pair of confidence c costs P c in the
+                              objective SSE + penalty, in the SSE's units (squared distance,
+                              times sample weight); 0 = the default, the mean squared distance
+                              between two points, 2 TSS / n (docs/soft.md); finite, >= 0 */
 } ckm_settings;
 
 /* Size of the first versioned ckm_settings layout (0.2.0): up to `interrupt`. */
@@ -525,6 +564,14 @@ typedef struct ckm_result {
     ckm_stats stats;         /* what the solve did */
     int weighted;            /* 1 when the problem had sample weights: sse, lower_bound and
                                 gap are then of the weighted SSE */
+    /* --- 0.4.0: soft pairs (all 0 without them) --- */
+    double soft_penalty;     /* P used (settings.soft_penalty or its default) */
+    double penalty;          /* P * sum of the confidences of the violated soft pairs, from the
+                                checker; 0 without labels */
+    double objective;        /* sse + penalty: what the algorithm minimised (= sse without soft
+                                pairs); NAN without labels */
+    size_t soft_must_link_violated;
+    size_t soft_cannot_link_violated;
 } ckm_result;
 
 /* Solve p with settings s (NULL = defaults). On CKM_OK *out owns a new result whatever

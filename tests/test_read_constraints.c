@@ -40,7 +40,8 @@ static void test_constraints(void)
 
     bad("ML 0 1\nML 0 10\n", 10, "bad.txt:2:6: point index 10 out of range (n = 10");
     bad("ML 3 3\n", 10, "bad.txt:1: constraint links point 3 with itself");
-    bad("ML 0 1 2\n", 10, "bad.txt:1: expected 'ML i j'");
+    bad("ML 0 1 2\n", 10, "bad.txt:1:8: confidence '2' is not a number in (0, 1]");
+    bad("ML 0 1 0.5 3\n", 10, "bad.txt:1: expected 'ML i j'");
     bad("ML 0\n", 10, "got 2 fields");
     bad("XX 0 1\n", 10, "bad.txt:1:1: 'XX' is not a point index");
     bad("0 1 2\n", 10, "bad.txt:1:5: constraint type '2' must be 1");

@@ -136,7 +136,7 @@ int main(void)
     CHECK(ckm_algorithm_count() >= 1);
     CHECK(ckm_algorithm_find("kmeans") == ckm_algorithm_at(0));
     CHECK(ckm_algorithm_find("nope") == NULL && ckm_algorithm_at(999) == NULL);
-    CHECK(strcmp(ckm_version(), "0.3.0") == 0);
+    CHECK(strcmp(ckm_version(), "0.4.0") == 0);
     CHECK(strcmp(ckm_status_string(CKM_STATUS_INFEASIBLE), "infeasible") == 0);
     CHECK(strcmp(ckm_error_string(CKM_ERR_PARSE), "malformed input") == 0);
     ckm_result_free(NULL);

@@ -16,6 +16,6 @@ from ._core import InfeasibleError, NoSolutionError, algorithms, version
 from .estimator import ConstrainedKMeans
 from .helpers import check, generate_constraints, read_constraints
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 __all__ = ["ConstrainedKMeans", "InfeasibleError", "NoSolutionError", "algorithms", "check",
            "generate_constraints", "read_constraints", "version", "__version__"]

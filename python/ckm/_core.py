@@ -63,6 +63,23 @@ def _pairs_array(pairs, name, n):
     return a
 
 
+def _soft_array(pairs, name, n):
+    """(m, 3) rows (i, j, confidence) -> (m, 2) int64 indices and m float64 confidences."""
+    if pairs is None:
+        return np.empty((0, 2), dtype=np.int64), np.empty(0)
+    a = np.asarray(pairs, dtype=np.float64) if not isinstance(pairs, np.ndarray) else pairs
+    if a.size == 0:
+        return np.empty((0, 2), dtype=np.int64), np.empty(0)
+    if a.ndim != 2 or a.shape[1] != 3:
+        raise ValueError("%s must be an (m, 3) array of rows (i, j, confidence), got shape %s" % (name, a.shape))
+    conf = np.asarray(a[:, 2], dtype=np.float64)
+    bad = ~((conf > 0) & (conf <= 1))
+    if np.any(bad):
+        r = int(np.argmax(bad))
+        raise ValueError("%s row %d: confidence %r is not in (0, 1]" % (name, r, conf[r]))
+    return _pairs_array(np.asarray(a[:, :2]), name, n), np.ascontiguousarray(conf)
+
+
 def _bounds(value, k, name, default):
     """Per-cluster bounds (k entries, size_t) from None, a scalar or k values."""
     if value is None:
@@ -80,7 +97,8 @@ def _bounds(value, k, name, default):
 class Problem:
     """A ckm_problem owned by Python (freed with the object)."""
 
-    def __init__(self, X, k, must_link=None, cannot_link=None, size_min=None, size_max=None, sample_weight=None):
+    def __init__(self, X, k, must_link=None, cannot_link=None, size_min=None, size_max=None, sample_weight=None,
+                 soft_must_link=None, soft_cannot_link=None):
         X = np.ascontiguousarray(X, dtype=np.float64)  # no copy for C-contiguous float64
         n, d = X.shape
         self.n, self.d, self.k = n, d, k
@@ -94,17 +112,27 @@ class Problem:
         try:
             ml = _pairs_array(must_link, "must_link", n)
             cl = _pairs_array(cannot_link, "cannot_link", n)
-            if len(ml) or len(cl):
-                pairs = np.zeros(len(ml) + len(cl), dtype=_lib.PAIR_DTYPE)
-                pairs["i"][:len(ml)], pairs["j"][:len(ml)] = ml[:, 0], ml[:, 1]
-                pairs["i"][len(ml):], pairs["j"][len(ml):] = cl[:, 0], cl[:, 1]
-                pairs["type"][:len(ml)] = _lib.MUST_LINK
-                pairs["type"][len(ml):] = _lib.CANNOT_LINK
-                cons = _lib.Constraints(len(pairs), ctypes.cast(pairs.ctypes.data, ctypes.POINTER(_lib.Pair)))
+            sml, sml_c = _soft_array(soft_must_link, "soft_must_link", n)
+            scl, scl_c = _soft_array(soft_cannot_link, "soft_cannot_link", n)
+            parts = [(ml, _lib.MUST_LINK), (cl, _lib.CANNOT_LINK), (sml, _lib.MUST_LINK), (scl, _lib.CANNOT_LINK)]
+            total = sum(len(a) for a, _ in parts)
+            if total:
+                pairs = np.zeros(total, dtype=_lib.PAIR_DTYPE)
+                at = 0
+                for a, t in parts:
+                    pairs["i"][at:at + len(a)], pairs["j"][at:at + len(a)] = a[:, 0], a[:, 1]
+                    pairs["type"][at:at + len(a)] = t
+                    at += len(a)
+                conf = None
+                if len(sml) or len(scl):  # 0 marks the hard pairs
+                    conf = np.concatenate([np.zeros(len(ml) + len(cl)), sml_c, scl_c])
+                cons = _lib.Constraints(total, ctypes.cast(pairs.ctypes.data, ctypes.POINTER(_lib.Pair)),
+                                        None if conf is None else conf.ctypes.data_as(ctypes.POINTER(ctypes.c_double)))
                 rc = lib.ckm_problem_add_constraints(handle, ctypes.byref(cons), ctypes.byref(err))
                 if rc != _lib.OK:
                     _raise(rc, err)
             self.n_must_link, self.n_cannot_link = len(ml), len(cl)
+            self.n_soft = len(sml) + len(scl)
             if size_min is not None or size_max is not None:
                 lo = _bounds(size_min, k, "size_min", 1)
                 hi = _bounds(size_max, k, "size_max", n)
@@ -151,6 +179,10 @@ class SolveOutcome:
         else:
             self.labels = self.centers = self.sizes = None
         self.sse = r.sse
+        self.objective = r.objective
+        self.penalty = r.penalty
+        self.soft_penalty = r.soft_penalty
+        self.soft_violated = (int(r.soft_must_link_violated), int(r.soft_cannot_link_violated))
         self.lower_bound = r.lower_bound
         self.gap = r.gap
         self.iterations = r.iterations
@@ -167,12 +199,13 @@ PRECISION_CODES = {"double": 0, "single": 1}
 
 
 def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, time_limit=0.0, gap=1e-4,
-          threads=0, verbose=0, init="auto", init_centers=None, lloyd="auto", precision="double"):
+          threads=0, verbose=0, init="auto", init_centers=None, lloyd="auto", precision="double", soft_penalty=0.0):
     """Run ckm_solve on problem; returns a SolveOutcome. Ctrl-C raises KeyboardInterrupt.
 
     init: "auto" (the algorithm's own), "random" or "k-means++"; init_centers: a C-contiguous float64
     (k, d) array to start from instead (one restart); lloyd: "auto", "plain" or "bounds" (kmeans);
-    precision: "double" or "single" (kmeans' distance passes in float32)."""
+    precision: "double" or "single" (kmeans' distance passes in float32); soft_penalty: P, the cost of violating a
+    soft pair of confidence 1 (0 = the library's default, 2 TSS / n)."""
     s = _lib.Settings()
     lib.ckm_settings_default(ctypes.byref(s))
     s.init = INIT_CODES[init]
@@ -188,6 +221,7 @@ def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, 
     s.time_limit_s = time_limit
     s.gap = gap
     s.threads = threads
+    s.soft_penalty = soft_penalty
     flag = ctypes.c_int(0)
     s.interrupt = ctypes.pointer(flag)
     log_cb = None

@@ -62,6 +62,8 @@ class Settings(ctypes.Structure):
         ("lloyd", c_int),
         ("init_centers", ctypes.POINTER(c_double)),
         ("precision", c_int),
+        # 0.4.0
+        ("soft_penalty", c_double),
     ]
 
 
@@ -104,6 +106,12 @@ class Result(ctypes.Structure):
         ("message", ctypes.c_char * MESSAGE_LEN),
         ("stats", Stats),
         ("weighted", c_int),
+        # 0.4.0
+        ("soft_penalty", c_double),
+        ("penalty", c_double),
+        ("objective", c_double),
+        ("soft_must_link_violated", c_size_t),
+        ("soft_cannot_link_violated", c_size_t),
     ]
 
 
@@ -112,7 +120,7 @@ class Pair(ctypes.Structure):
 
 
 class Constraints(ctypes.Structure):
-    _fields_ = [("count", c_size_t), ("pairs", ctypes.POINTER(Pair))]
+    _fields_ = [("count", c_size_t), ("pairs", ctypes.POINTER(Pair)), ("confidence", ctypes.POINTER(c_double))]
 
 
 class Violation(ctypes.Structure):
@@ -129,6 +137,9 @@ class CheckReport(ctypes.Structure):
         ("violations", ctypes.POINTER(Violation)),
         ("sse", c_double),
         ("sizes", ctypes.POINTER(c_size_t)),
+        ("soft_must_link_violated", c_size_t),
+        ("soft_cannot_link_violated", c_size_t),
+        ("soft_violated_confidence", c_double),
     ]
 
 

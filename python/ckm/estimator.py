@@ -48,6 +48,11 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         "auto" (sizeflow for size bounds alone, blpkm when there are pairs, kmeans otherwise) or any name of
         ``ckm.algorithms()``: kmeans, blpkm, cop, bckm, admm, ipc, exact, sizeflow.
     must_link, cannot_link : (m, 2) int arrays of point indices, default=None
+    soft_must_link, soft_cannot_link : (m, 3) arrays of rows (i, j, confidence), default=None
+        Soft pairs (PCCC, Baumann & Hochbaum 2024): violating one costs ``soft_penalty * confidence`` in the
+        objective instead of being forbidden; confidence in (0, 1]. Taken by blpkm ("auto" picks it).
+    soft_penalty : float or None, default=None
+        P in SSE units; None = the library's default, the mean squared distance between two points (2 TSS / n).
     size_min, size_max : int or n_clusters ints, default=None
         Bounds on the number of points of each cluster (sample weights do not change the count).
         Without any, every cluster must still be non-empty.
@@ -81,16 +86,21 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     ----------
     labels_, cluster_centers_, inertia_ (weighted SSE), n_iter_, n_features_in_, status_, lower_bound_ and gap_
     (ipc and exact; None otherwise), stats_ (dict of the solver's work counters), timings_ (the library's
-    preprocess_s, solve_s, check_s, total_s), sizes_, algorithm_ (the one "auto" chose), message_.
+    preprocess_s, solve_s, check_s, total_s), sizes_, algorithm_ (the one "auto" chose), message_;
+    with soft pairs also penalty_ (P times the confidence of the violated soft pairs), objective_ (inertia_ +
+    penalty_, what was minimised), soft_penalty_ (P used) and soft_violated_ ((must-link, cannot-link) counts).
     """
 
-    def __init__(self, n_clusters=8, *, algorithm="auto", must_link=None, cannot_link=None, size_min=None,
-                 size_max=None, init="auto", n_init=10, lloyd="auto", precision="double", max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, random_state=None,
+    def __init__(self, n_clusters=8, *, algorithm="auto", must_link=None, cannot_link=None, soft_must_link=None,
+                 soft_cannot_link=None, soft_penalty=None, size_min=None, size_max=None, init="auto", n_init=10, lloyd="auto", precision="double", max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, random_state=None,
                  n_jobs=None, verbose=0):
         self.n_clusters = n_clusters
         self.algorithm = algorithm
         self.must_link = must_link
         self.cannot_link = cannot_link
+        self.soft_must_link = soft_must_link
+        self.soft_cannot_link = soft_cannot_link
+        self.soft_penalty = soft_penalty
         self.size_min = size_min
         self.size_max = size_max
         self.init = init
@@ -131,6 +141,9 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
             raise ValueError("tol=%r must be a number >= 0" % (self.tol,))
         if self.time_limit is not None and (not isinstance(self.time_limit, numbers.Real) or not self.time_limit > 0):
             raise ValueError("time_limit=%r must be None or a number of seconds > 0" % (self.time_limit,))
+        if self.soft_penalty is not None and (not isinstance(self.soft_penalty, numbers.Real) or
+                                              not (np.isfinite(self.soft_penalty) and self.soft_penalty > 0)):
+            raise ValueError("soft_penalty=%r must be None or a finite number > 0" % (self.soft_penalty,))
         if not isinstance(self.gap, numbers.Real) or not 0 <= self.gap < 1:
             raise ValueError("gap=%r must be in [0, 1)" % (self.gap,))
         if self.n_jobs is not None and (not isinstance(self.n_jobs, numbers.Integral) or
@@ -140,7 +153,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     def _algorithm_for(self, problem):
         if self.algorithm != "auto":
             return self.algorithm
-        if problem.n_must_link or problem.n_cannot_link:
+        if problem.n_must_link or problem.n_cannot_link or problem.n_soft:
             return "blpkm"
         if problem.has_sizes:
             return "sizeflow"
@@ -171,14 +184,14 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
             if not np.all(np.isfinite(centers)):
                 raise ValueError("init: the initial centers contain NaN or infinity")
         problem = Problem(X, self.n_clusters, self.must_link, self.cannot_link, self.size_min, self.size_max,
-                          sample_weight)
+                          sample_weight, self.soft_must_link, self.soft_cannot_link)
         try:
             algo = self._algorithm_for(problem)
             out = solve(problem, algo, seed=self._seed(), n_init=self.n_init, max_iter=self.max_iter or 0,
                         tol=float(self.tol), time_limit=float(self.time_limit or 0.0), gap=float(self.gap),
                         threads=0 if self.n_jobs in (None, -1) else int(self.n_jobs), verbose=self.verbose,
                         init=self.init if isinstance(self.init, str) else "auto", init_centers=centers,
-                        lloyd=self.lloyd, precision=self.precision)
+                        lloyd=self.lloyd, precision=self.precision, soft_penalty=float(self.soft_penalty or 0.0))
         finally:
             problem.close()
         self.status_ = out.status
@@ -196,6 +209,10 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.labels_ = out.labels
         self.cluster_centers_ = out.centers
         self.inertia_ = float(out.sse)
+        self.objective_ = float(out.objective)
+        self.penalty_ = float(out.penalty)
+        self.soft_penalty_ = float(out.soft_penalty)
+        self.soft_violated_ = out.soft_violated
         self.n_iter_ = int(out.iterations)
         self.lower_bound_ = float(out.lower_bound) if np.isfinite(out.lower_bound) else None
         self.gap_ = float(out.gap) if np.isfinite(out.gap) else None

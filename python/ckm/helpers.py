@@ -10,9 +10,11 @@ from ._core import Problem, _raise
 from ._lib import lib
 
 
-def _pairs_from(make):
+def _pairs_from(make, soft=False, path=None):
     """Call make(out, err) (a ckm_constraints constructor); its pairs as (must_link, cannot_link), (m, 2)
-    int64 arrays. The ckm_constraints is freed here."""
+    int64 arrays, and with soft=True also (soft_must_link, soft_cannot_link), (m, 3) float64 arrays of rows
+    (i, j, confidence). Soft pairs with soft=False are an error, never read as hard ones. The ckm_constraints
+    is freed here."""
     out = ctypes.POINTER(_lib.Constraints)()
     err = _lib.Err()
     rc = make(ctypes.byref(out), ctypes.byref(err))
@@ -20,19 +22,33 @@ def _pairs_from(make):
         _raise(rc, err)
     try:
         c = out.contents
-        ml, cl = [], []
+        ml, cl, sml, scl = [], [], [], []
         for q in range(c.count):
             p = c.pairs[q]
-            (ml if p.type == _lib.MUST_LINK else cl).append((p.i, p.j))
-        return (np.array(ml, dtype=np.int64).reshape(-1, 2), np.array(cl, dtype=np.int64).reshape(-1, 2))
+            conf = c.confidence[q] if c.confidence else 0.0
+            if conf == 0.0:
+                (ml if p.type == _lib.MUST_LINK else cl).append((p.i, p.j))
+            elif not soft:
+                raise ValueError("%s: line %d holds a soft pair (confidence %g): call read_constraints(..., soft=True), "
+                                 "which also returns the soft pairs" % (path, p.line, conf))
+            else:
+                (sml if p.type == _lib.MUST_LINK else scl).append((p.i, p.j, conf))
+        hard = (np.array(ml, dtype=np.int64).reshape(-1, 2), np.array(cl, dtype=np.int64).reshape(-1, 2))
+        if not soft:
+            return hard
+        return hard + (np.array(sml, dtype=np.float64).reshape(-1, 3), np.array(scl, dtype=np.float64).reshape(-1, 3))
     finally:
         lib.ckm_constraints_free(out)
 
 
-def read_constraints(path, n=None):
-    """Read a constraints file ("ML i j" / "CL i j" or "i j 1|-1", 0-based, '#' comments) as the CLI does.
-    With n, indices >= n are an error naming the line. Returns (must_link, cannot_link)."""
-    return _pairs_from(lambda out, err: lib.ckm_constraints_read(os.fsencode(path), int(n or 0), out, err))
+def read_constraints(path, n=None, soft=False):
+    """Read a constraints file ("ML i j" / "CL i j" or "i j 1|-1", 0-based, '#' comments; a fourth field
+    "ML i j 0.8" makes a soft pair with that confidence) as the CLI does. With n, indices >= n are an error
+    naming the line. Returns (must_link, cannot_link); with soft=True (must_link, cannot_link, soft_must_link,
+    soft_cannot_link), the soft ones (m, 3) arrays of rows (i, j, confidence) for ConstrainedKMeans. A file
+    with soft pairs read with soft=False is a ValueError."""
+    return _pairs_from(lambda out, err: lib.ckm_constraints_read(os.fsencode(path), int(n or 0), out, err), soft,
+                       path)
 
 
 def generate_constraints(y, count, ml_fraction=-1.0, random_state=0):

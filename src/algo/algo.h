@@ -75,8 +75,10 @@ typedef struct ckm_algo {
 const ckm_algo *ckm_algo_lookup(const char *name);
 
 /* End of a successful restart rs (0-based) of a restarting algorithm: count it in
- * out->restarts, log "NAME restart r/N: SSE f after it iterations (t s)", and make labels
- * (s entries) the result when sse < *best_sse (ties keep the earlier restart). */
+ * out->restarts, log "NAME restart r/N: objective f after it iterations (t s)", and make
+ * labels (s entries) the result when sse < *best_sse (ties keep the earlier restart). sse is
+ * the objective the algorithm minimises: the SSE, plus the soft-pair penalty where the
+ * algorithm honours soft pairs (reduced.h). */
 void ckm_restart_done(const ckm_context *ctx, const char *name, int rs, const int32_t *labels, size_t s,
                       double sse, int iterations, double *best_sse, ckm_algo_out *out);
 

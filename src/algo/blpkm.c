@@ -15,6 +15,10 @@
  *   restarts n_init, seeded (seed, r); the lowest SSE of the kept labels wins.
  * The assignment rows do not depend on the centers: if the first assignment model is
  * infeasible, the clustering problem is (status infeasible, proved by CLP/CBC).
+ * Soft pairs (PCCC, Baumann & Hochbaum 2024; docs/soft.md): the assignment model gains a
+ * slack per soft pair (assign.h) and the iteration minimises SSE + P sum c [violated]; the
+ * center step leaves the penalty unchanged and cannot raise the SSE part, so the total
+ * still decreases monotonically, and restarts are compared on it.
  */
 #include "algo.h"
 #include "assign.h"
@@ -77,7 +81,7 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
         int it = st.iterations;
         if (!have)
             continue;
-        double sse = ckm_group_sse(r, kept, C, wsum);
+        double sse = ckm_group_sse(r, kept, C, wsum) + ckm_soft_cost(r, kept);
         ckm_restart_done(ctx, "blpkm", rs, kept, s, sse, it, &best_sse, out);
     }
     if (stopped)

@@ -48,7 +48,7 @@ void ckm_restart_done(const ckm_context *ctx, const char *name, int rs, const in
 {
     out->restarts = rs + 1;
     ckm_ctx_count(ctx, CKM_COUNT_ITERATIONS, iterations > 0 ? (uint64_t)iterations : 0);
-    ckm_ctx_log(ctx, 1, "%s restart %d/%d: SSE %.10g after %d iterations (%.2f s)", name, rs + 1, ctx->s->n_init,
+    ckm_ctx_log(ctx, 1, "%s restart %d/%d: objective %.10g after %d iterations (%.2f s)", name, rs + 1, ctx->s->n_init,
                 sse, iterations, ckm_now() - ctx->start);
     if (sse < *best_sse) {
         *best_sse = sse;

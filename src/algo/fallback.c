@@ -119,7 +119,7 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
     ckm_seed_centers(&seeder, small ? CKM_INIT_KMEANSPP : CKM_INIT_RANDOM, &rng, C);
     if ((rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
         goto done;
-    if (r->n_cl == 0 && r->s == r->n) { /* no pairs: no LP of s*k columns (s may be 10^6) */
+    if (r->n_cl == 0 && r->n_soft == 0 && r->s == r->n) { /* no pairs: no LP of s*k columns (s may be 10^6) */
         bool done_here = false;
         if ((rc = unpaired(&grace, r, C, wsum, out, &done_here, err)) != CKM_OK || done_here) {
             if (done_here && out->has_labels)

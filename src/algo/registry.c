@@ -11,8 +11,11 @@ static const ckm_algo algorithms[] = {
       0, 0},
      ckm_algo_kmeans},
     {{"blpkm",
-      "BLPKM_CC (Baumann 2020): k-means with an exact binary-LP assignment step (CLP, then CBC)",
-      CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS | CKM_HONOURS_EUCLIDEAN, 0},
+      "BLPKM_CC (Baumann 2020): k-means with an exact binary-LP assignment step (CLP, then CBC); "
+      "with soft pairs PCCC's model (Baumann & Hochbaum 2024)",
+      CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS | CKM_HONOURS_EUCLIDEAN |
+          CKM_HONOURS_SOFT_PAIRS,
+      0},
      ckm_algo_blpkm},
     {{"cop", "COP-KMeans (Wagstaff et al. 2001): greedy constrained assignment; may fail on feasible problems",
       CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK, 0},

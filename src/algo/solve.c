@@ -86,6 +86,9 @@ static ckm_error validate_settings(const ckm_settings *s, const ckm_algo **algo,
         return ckm_fail(err, CKM_ERR_INVALID, "lloyd = %d is not a ckm_lloyd", (int)s->lloyd);
     if (s->precision != CKM_PRECISION_DOUBLE && s->precision != CKM_PRECISION_SINGLE)
         return ckm_fail(err, CKM_ERR_INVALID, "precision = %d is not a ckm_precision", (int)s->precision);
+    if (!(s->soft_penalty >= 0.0) || !isfinite(s->soft_penalty))
+        return ckm_fail(err, CKM_ERR_INVALID, "soft_penalty = %g: need a finite value >= 0 (0 = the default)",
+                        s->soft_penalty);
     if (s->threads < 0 || s->threads > CKM_MAX_THREADS)
         return ckm_fail(err, CKM_ERR_INVALID, "threads = %d: need 0 (the available cores) to %d", s->threads,
                         CKM_MAX_THREADS);
@@ -110,6 +113,10 @@ static ckm_error check_capability(const ckm_problem *p, const ckm_reduced *r, co
     } else if (r->has_sizes && !(a->info.honours & CKM_HONOURS_SIZE_BOUNDS)) {
         kind = "cluster-size bounds";
         need = CKM_HONOURS_SIZE_BOUNDS;
+    } else if (p->n_soft > 0 && !(a->info.honours & CKM_HONOURS_SOFT_PAIRS)) {
+        kind = "soft (confidence-weighted) pairs";
+        count = p->n_soft;
+        need = CKM_HONOURS_SOFT_PAIRS;
     }
     if (!kind)
         return CKM_OK;
@@ -222,6 +229,7 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
     res->d = p->d;
     res->k = p->k;
     res->sse = NAN;
+    res->objective = NAN;
     res->lower_bound = -INFINITY;
     res->gap = NAN;
     res->root_gap = NAN;
@@ -269,12 +277,23 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
         goto finish;
     }
     res->super_points = r->s;
+    /* P in the algorithm's units: the caller's, or the mean squared distance between two
+     * points, sum_ij w_i w_j ||x_i - x_j||^2 / W^2 = 2 TSS / W (1 when all points coincide) */
+    r->soft_P = s_in->soft_penalty > 0.0 ? (ckm_scaled_active(&sc) ? ldexp(s_in->soft_penalty, -2 * sc.e)
+                                                                     : s_in->soft_penalty)
+                                         : (r->tss > 0.0 ? 2.0 * r->tss / r->total_mass : 1.0);
+    res->soft_penalty = p->n_soft > 0 ? ckm_scaled_objective(&sc, r->soft_P) : 0.0;
     if ((rc = check_capability(p, r, algo, err)) != CKM_OK ||
         (rc = ckm_memory_check(algo->info.name, r, ckm_thread_count(s_in->threads), ckm_scaled_active(&sc), err)) != CKM_OK)
         goto fail;
     ckm_ctx_log(&ctx, 1, "%s: n = %zu, d = %zu, k = %zu, %zu must-link, %zu cannot-link, %zu groups after merging must-links%s",
                 algo->info.name, p->n, p->d, p->k, p->n_ml, p->n_cl, r->s,
                 r->k2_merged ? " and the points cannot-link chains force together (k = 2)" : "");
+    if (p->n_soft > 0)
+        ckm_ctx_log(&ctx, 1,
+                    "%zu soft must-link, %zu soft cannot-link: %zu group pairs in the model, %zu decided by the hard "
+                    "constraints as satisfied, %zu as violated; penalty P = %.6g per unit of confidence",
+                    p->n_sml, p->n_scl, r->n_soft, r->soft_redundant, r->soft_contradicted, res->soft_penalty);
 
     ao.labels = ckm_alloc_array(r->s, sizeof(int32_t));
     if (!ao.labels) {
@@ -303,6 +322,12 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
     res->root_gap = ao.root_gap;
     res->lower_bound = ckm_scaled_objective(&sc, ao.lower_bound);
     snprintf(res->message, sizeof res->message, "%s", ao.message);
+    if (r->soft_redundant + r->soft_contradicted > 0) {
+        size_t used = strlen(res->message);
+        snprintf(res->message + used, sizeof res->message - used,
+                 "%s%zu soft pair%s always violated and %zu always satisfied by the hard constraints",
+                 used ? "; " : "", r->soft_contradicted, r->soft_contradicted == 1 ? "" : "s", r->soft_redundant);
+    }
     if (ao.status == CKM_STATUS_INFEASIBLE || ao.status == CKM_STATUS_NO_SOLUTION)
         ao.has_labels = 0;
     if (ao.has_labels) {
@@ -328,6 +353,10 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
             goto fail;
         }
         res->sse = chk->sse;
+        res->soft_must_link_violated = chk->soft_must_link_violated;
+        res->soft_cannot_link_violated = chk->soft_cannot_link_violated;
+        res->penalty = res->soft_penalty * chk->soft_violated_confidence;
+        res->objective = res->sse + res->penalty;
         if ((rc = ckm_centers_from_labels(pw->X, p->w, p->n, p->d, res->labels, p->k, res->centers,
                                           res->sizes, err)) != CKM_OK)
             goto fail;

@@ -27,57 +27,81 @@ void ckm_assign_free(ckm_assign *a)
     memset(a, 0, sizeof *a);
 }
 
+/* Incidence lists (CSR over super-points) of an edge list of m pairs (a, b). */
+static bool incidence(size_t s, size_t m, const size_t *ab, size_t **start_out, size_t **inc_out)
+{
+    size_t *start = ckm_calloc_array(s + 1, sizeof(size_t)), *inc = ckm_alloc_array(2 * m + 1, sizeof(size_t));
+    size_t *fill = ckm_alloc_array(s + 1, sizeof(size_t));
+    if (!start || !inc || !fill) {
+        free(start);
+        free(inc);
+        free(fill);
+        return false;
+    }
+    for (size_t e = 0; e < m; e++) {
+        start[ab[2 * e] + 1]++;
+        start[ab[2 * e + 1] + 1]++;
+    }
+    for (size_t t = 0; t < s; t++)
+        start[t + 1] += start[t];
+    memcpy(fill, start, (s + 1) * sizeof(size_t));
+    for (size_t e = 0; e < m; e++) {
+        inc[fill[ab[2 * e]]++] = e;
+        inc[fill[ab[2 * e + 1]]++] = e;
+    }
+    free(fill);
+    *start_out = start;
+    *inc_out = inc;
+    return true;
+}
+
 ckm_error ckm_assign_init(ckm_assign *a, const ckm_reduced *r, ckm_err *err)
 {
     memset(a, 0, sizeof *a);
     a->r = r;
-    size_t s = r->s, k = r->k, cols, rows, nnz;
-    size_t *deg = ckm_calloc_array(s, sizeof(size_t));
-    if (!deg)
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
-    for (size_t e = 0; e < r->n_cl; e++) {
-        deg[r->cl[2 * e]]++;
-        deg[r->cl[2 * e + 1]]++;
-    }
-    /* nnz = s k (assignment) + s k (sizes) + 2 k n_cl (cannot-links) */
-    if (!ckm_mul_ok(s, k, &cols) || !ckm_mul_ok(r->n_cl, k, &rows) || cols > INT_MAX / 4 ||
-        rows > INT_MAX / 4 || s + k + rows > INT_MAX || 2 * cols + 2 * rows > INT_MAX) {
-        free(deg);
+    size_t s = r->s, k = r->k, ns = r->n_soft, ycols, clrows, soft_rows = 0;
+    for (size_t e = 0; e < ns; e++)
+        soft_rows += r->soft_w[e] > 0.0 ? 2 : 1;
+    /* nnz = s k (assignment) + s k (sizes) + 2 k n_cl (cannot-links) + per soft pair 3 k
+     * (cannot-link: y_a, y_b, slack in k rows) or 6 k (must-link: in 2 k rows) */
+    if (!ckm_mul_ok(s, k, &ycols) || !ckm_mul_ok(r->n_cl, k, &clrows) || ycols > INT_MAX / 4 ||
+        clrows > INT_MAX / 4 || ns > INT_MAX / 4 || soft_rows > INT_MAX / (6 * k) ||
+        s + k + clrows + soft_rows * k > INT_MAX / 2 || 2 * ycols + 2 * clrows + 3 * soft_rows * k > INT_MAX) {
         return ckm_fail(err, CKM_ERR_INVALID,
-                        "assignment model too large for the LP backend (%zu groups x %zu clusters, %zu cannot-links)",
-                        s, k, r->n_cl);
+                        "assignment model too large for the LP backend (%zu groups x %zu clusters, %zu cannot-links, "
+                        "%zu soft pairs)",
+                        s, k, r->n_cl, ns);
     }
-    rows = s + k + rows;
-    nnz = 2 * cols + 2 * r->n_cl * k;
+    size_t cols = ycols + ns, soft_base = s + k + clrows, rows = soft_base + soft_rows * k;
+    size_t nnz = 2 * ycols + 2 * clrows + 3 * soft_rows * k;
     a->col_start = ckm_alloc_array(cols + 1, sizeof(int));
     a->row_index = ckm_alloc_array(nnz ? nnz : 1, sizeof(int));
     a->value = ckm_alloc_array(nnz ? nnz : 1, sizeof(double));
-    a->obj = ckm_alloc_array(cols, sizeof(double));
+    a->obj = ckm_calloc_array(cols, sizeof(double));
     a->col_lo = ckm_calloc_array(cols, sizeof(double));
     a->col_hi = ckm_alloc_array(cols, sizeof(double));
     a->row_lo = ckm_alloc_array(rows, sizeof(double));
     a->row_hi = ckm_alloc_array(rows, sizeof(double));
     a->x = ckm_alloc_array(cols, sizeof(double));
     a->start = ckm_alloc_array(cols, sizeof(double));
-    /* incident cannot-links of each super-point, CSR */
-    size_t *inc_start = ckm_calloc_array(s + 1, sizeof(size_t));
-    size_t *inc = ckm_alloc_array(2 * r->n_cl + 1, sizeof(size_t));
-    if (!a->col_start || !a->row_index || !a->value || !a->obj || !a->col_lo || !a->col_hi ||
-        !a->row_lo || !a->row_hi || !a->x || !a->start || !inc_start || !inc) {
-        free(deg);
+    size_t *soft_row = ckm_alloc_array(ns + 1, sizeof(size_t)); /* first row of soft pair e */
+    size_t *inc_start = NULL, *inc = NULL, *sinc_start = NULL, *sinc = NULL;
+    bool inc_ok = incidence(s, r->n_cl, r->cl, &inc_start, &inc);
+    inc_ok = incidence(s, ns, r->soft, &sinc_start, &sinc) && inc_ok;
+    if (!a->col_start || !a->row_index || !a->value || !a->obj || !a->col_lo || !a->col_hi || !a->row_lo ||
+        !a->row_hi || !a->x || !a->start || !soft_row || !inc_ok) {
+        free(soft_row);
         free(inc_start);
         free(inc);
+        free(sinc_start);
+        free(sinc);
         ckm_assign_free(a);
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the assignment model");
     }
-    for (size_t t = 0; t < s; t++)
-        inc_start[t + 1] = inc_start[t] + deg[t];
-    memcpy(deg, inc_start, s * sizeof(size_t));
-    for (size_t e = 0; e < r->n_cl; e++) {
-        inc[deg[r->cl[2 * e]]++] = e;
-        inc[deg[r->cl[2 * e + 1]]++] = e;
+    for (size_t e = 0, row = soft_base; e < ns; e++) {
+        soft_row[e] = row;
+        row += (r->soft_w[e] > 0.0 ? 2 : 1) * k;
     }
-    free(deg);
     size_t pos = 0;
     for (size_t t = 0; t < s; t++)
         for (size_t j = 0; j < k; j++) {
@@ -92,20 +116,54 @@ ckm_error ckm_assign_init(ckm_assign *a, const ckm_reduced *r, ckm_err *err)
                 a->row_index[pos] = (int)(s + k + inc[q] * k + j);
                 a->value[pos++] = 1.0;
             }
+            for (size_t q = sinc_start[t]; q < sinc_start[t + 1]; q++) {
+                size_t e = sinc[q];
+                if (r->soft_w[e] < 0.0) { /* y_aj + y_bj - z_e <= 1 */
+                    a->row_index[pos] = (int)(soft_row[e] + j);
+                    a->value[pos++] = 1.0;
+                } else {
+                    /* y_aj - y_bj - z_e <= 0 and y_bj - y_aj - z_e <= 0. One direction alone is
+                     * exact for 0/1 y (apart, a sits in some j without b), but both make the
+                     * LP tighter: y_a = (1/2, 1/2, 0), y_b = (0, 0, 1) needs z = 1, not 1/2 */
+                    double sign = r->soft[2 * e] == t ? 1.0 : -1.0;
+                    a->row_index[pos] = (int)(soft_row[e] + 2 * j);
+                    a->value[pos++] = sign;
+                    a->row_index[pos] = (int)(soft_row[e] + 2 * j + 1);
+                    a->value[pos++] = -sign;
+                }
+            }
         }
+    for (size_t e = 0; e < ns; e++) { /* slack z_e in [0, 1], cost P |w_e| */
+        size_t c = ycols + e, nr = (r->soft_w[e] > 0.0 ? 2 : 1) * k;
+        a->col_start[c] = (int)pos;
+        a->col_hi[c] = 1.0;
+        a->obj[c] = r->soft_P * fabs(r->soft_w[e]);
+        for (size_t q = 0; q < nr; q++) {
+            a->row_index[pos] = (int)(soft_row[e] + q);
+            a->value[pos++] = -1.0;
+        }
+    }
     a->col_start[cols] = (int)pos;
-    free(inc_start);
-    free(inc);
     for (size_t t = 0; t < s; t++)
         a->row_lo[t] = a->row_hi[t] = 1.0;
     for (size_t j = 0; j < k; j++) {
         a->row_lo[s + j] = (double)r->lo[j];
         a->row_hi[s + j] = (double)r->hi[j];
     }
-    for (size_t q = s + k; q < rows; q++) {
+    for (size_t q = s + k; q < soft_base; q++) {
         a->row_lo[q] = -CKM_BK_INF;
         a->row_hi[q] = 1.0;
     }
+    for (size_t e = 0; e < ns; e++)
+        for (size_t q = 0; q < (r->soft_w[e] > 0.0 ? 2 : 1) * k; q++) {
+            a->row_lo[soft_row[e] + q] = -CKM_BK_INF;
+            a->row_hi[soft_row[e] + q] = r->soft_w[e] > 0.0 ? 0.0 : 1.0;
+        }
+    free(soft_row);
+    free(inc_start);
+    free(inc);
+    free(sinc_start);
+    free(sinc);
     ckm_lp lp = {(int)cols, (int)rows, a->obj, a->col_lo, a->col_hi, a->row_lo, a->row_hi,
                  a->col_start, a->row_index, a->value};
     a->lp = lp;
@@ -137,7 +195,7 @@ static double labels_cost(const ckm_assign *a, const double *cost, const int32_t
     double f = 0.0;
     for (size_t t = 0; t < a->r->s; t++)
         f += cost[t * a->r->k + (size_t)labels[t]];
-    return f;
+    return f + ckm_soft_cost(a->r, labels);
 }
 
 ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *start,
@@ -149,8 +207,8 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
     ckm_bk_limits none = ckm_bk_no_limits();
     if (!lim)
         lim = &none;
-    size_t cols = (size_t)a->lp.ncols, k = a->r->k;
-    memcpy(a->obj, cost, cols * sizeof(double));
+    size_t cols = (size_t)a->lp.ncols, k = a->r->k, ycols = a->r->s * k;
+    memcpy(a->obj, cost, ycols * sizeof(double)); /* the soft slacks' costs are fixed */
     ckm_bk_result br;
     double lp_left = isfinite(lim->deadline) ? fmax(lim->deadline - ckm_now(), 1e-3) : 0.0;
     ckm_error rc = ckm_bk_lp(&a->lp, lp_left, a->x, &br, err);
@@ -164,6 +222,10 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
             memset(a->start, 0, cols * sizeof(double));
             for (size_t t = 0; t < a->r->s; t++)
                 a->start[t * k + (size_t)start[t]] = 1.0;
+            for (size_t e = 0; e < a->r->n_soft; e++) { /* slack = violated */
+                bool same = start[a->r->soft[2 * e]] == start[a->r->soft[2 * e + 1]];
+                a->start[ycols + e] = same != (a->r->soft_w[e] > 0.0) ? 1.0 : 0.0;
+            }
         }
         res->used_mip = 1;
         if ((rc = ckm_bk_mip(&a->lp, lim, start ? a->start : NULL, a->x, &br, err)) != CKM_OK)
@@ -192,7 +254,7 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
 ckm_error ckm_assign_lp(ckm_assign *a, const double *cost, double time_limit_s, double *x,
                         ckm_bk_status *status, ckm_err *err)
 {
-    memcpy(a->obj, cost, (size_t)a->lp.ncols * sizeof(double));
+    memcpy(a->obj, cost, a->r->s * a->r->k * sizeof(double));
     ckm_bk_result br;
     ckm_error rc = ckm_bk_lp(&a->lp, time_limit_s, x, &br, err);
     if (rc == CKM_OK)

@@ -6,6 +6,12 @@
  *        lo_j <= sum_t w_t y_tj <= hi_j       (size bounds, in points)
  *        y_aj + y_bj <= 1   for every lifted cannot-link (a, b) and cluster j
  *        y_tj in {0, 1}
+ * plus, for every soft pair e = (a, b) of confidence |w_e| (reduced.h), a slack z_e in
+ * [0, 1] with cost P |w_e| (P = r->soft_P) and for every cluster j (PCCC's model)
+ *        y_aj + y_bj - z_e <= 1                  soft cannot-link
+ *        y_aj - y_bj - z_e <= 0, y_bj - y_aj - z_e <= 0   soft must-link
+ * For 0/1 y the least feasible z_e is 1 exactly when e is violated, so the MILP optimum
+ * is the least SSE-part + P sum |w_e| [violated] over all labellings: exact.
  * Strategy (measured, see docs/formulations.md): LP relaxation with CLP; if its optimal
  * vertex is integral it is the MILP optimum; otherwise CBC (default settings) warm-started
  * from a feasible labelling when one is given. The model's rows do not depend on the

@@ -1,9 +1,10 @@
 /*
  * checker.c -- THE independent checker. Given only the original problem and a labelling
  * it verifies every label range, every must-link and cannot-link pair, every size bound,
- * and recomputes the SSE from the labels (cluster means, then squared distances). It
+ * and recomputes the SSE from the labels (cluster means, then squared distances); soft
+ * pairs are counted (violated ones and their confidence), not reported as violations. It
  * shares no code with any solver beyond ckm_sse, so a solver bug cannot hide here.
- * Cost: O(n d + pairs + k).
+ * Cost: O(n d + pairs + soft pairs + k).
  */
 #include "core.h"
 #include "problem_impl.h"
@@ -61,6 +62,17 @@ ckm_error ckm_check(const ckm_problem *p, const int32_t *labels, ckm_check_repor
             r->cannot_link_violated++;
             ok = push(r, &cap, CKM_VIOLATION_PAIR, q, 0);
         }
+    }
+    for (size_t q = 0; q < p->n_soft && r->label_invalid == 0; q++) {
+        const ckm_pair *pr = &p->soft[q];
+        bool same = labels[pr->i] == labels[pr->j];
+        if (pr->type == CKM_MUST_LINK && !same)
+            r->soft_must_link_violated++;
+        else if (pr->type == CKM_CANNOT_LINK && same)
+            r->soft_cannot_link_violated++;
+        else
+            continue;
+        r->soft_violated_confidence += p->soft_conf[q];
     }
     for (size_t j = 0; j < p->k && ok; j++)
         if (r->sizes[j] < p->lo[j] || r->sizes[j] > p->hi[j]) {

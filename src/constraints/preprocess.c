@@ -34,6 +34,8 @@ void ckm_reduced_free(ckm_reduced *r)
     free(r->member_start);
     free(r->members);
     free(r->cl);
+    free(r->soft);
+    free(r->soft_w);
     free(r);
 }
 
@@ -525,6 +527,8 @@ ckm_error ckm_reduce(const ckm_problem *p, ckm_reduced **out, int *infeasible, c
             group_proofs(p, r, infeasible, reason, reason_len);
         }
     }
+    if (!ckm_reduce_soft(p, r, &clset))
+        goto nomem;
     goto done;
 nomem:
     rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory in constraint preprocessing");
@@ -565,6 +569,9 @@ ckm_error ckm_problem_analyze(const ckm_problem *p, ckm_analysis **out, ckm_err 
     if (r) {
         a->groups = r->s;
         a->lifted_cannot_links = r->n_cl;
+        a->soft_redundant = r->soft_redundant;
+        a->soft_contradicted = r->soft_contradicted;
+        a->soft_group_pairs = r->n_soft;
         a->group_of = ckm_alloc_array(p->n, sizeof(size_t));
         a->group_size = ckm_alloc_array(r->s, sizeof(size_t));
         if (!a->group_of || !a->group_size) {

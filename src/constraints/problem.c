@@ -80,6 +80,8 @@ void ckm_problem_free(ckm_problem *p)
     free(p->lo);
     free(p->hi);
     free(p->w);
+    free(p->soft);
+    free(p->soft_conf);
     free(p);
 }
 
@@ -154,18 +156,65 @@ ckm_error ckm_problem_add_pair(ckm_problem *p, size_t i, size_t j, ckm_link type
     return CKM_OK;
 }
 
+ckm_error ckm_problem_add_soft_pair(ckm_problem *p, size_t i, size_t j, ckm_link type, double confidence,
+                                   ckm_err *err)
+{
+    if (type != CKM_MUST_LINK && type != CKM_CANNOT_LINK)
+        return ckm_fail(err, CKM_ERR_INVALID, "constraint type %d is neither must-link nor cannot-link",
+                        (int)type);
+    if (i >= p->n || j >= p->n)
+        return ckm_fail(err, CKM_ERR_INVALID, "soft %s (%zu, %zu): index out of range (n = %zu)",
+                        link_name(type), i, j, p->n);
+    if (i == j)
+        return ckm_fail(err, CKM_ERR_INVALID, "soft %s (%zu, %zu) links a point with itself",
+                        link_name(type), i, j);
+    if (!(confidence > 0.0 && confidence <= 1.0))
+        return ckm_fail(err, CKM_ERR_INVALID,
+                        "soft %s (%zu, %zu): confidence %g is not in (0, 1] (a certain pair is a hard one)",
+                        link_name(type), i, j, confidence);
+    if (!ckm_grow((void **)&p->soft, &p->soft_cap, p->n_soft + 1, sizeof *p->soft) ||
+        !ckm_grow((void **)&p->soft_conf, &p->soft_conf_cap, p->n_soft + 1, sizeof *p->soft_conf))
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory adding soft constraints");
+    ckm_pair pr = {i, j, type, 0};
+    p->soft[p->n_soft] = pr;
+    p->soft_conf[p->n_soft++] = confidence;
+    if (type == CKM_MUST_LINK)
+        p->n_sml++;
+    else
+        p->n_scl++;
+    return CKM_OK;
+}
+
+size_t ckm_problem_soft_pair_count(const ckm_problem *p) { return p->n_soft; }
+
+ckm_error ckm_problem_soft_pair(const ckm_problem *p, size_t q, ckm_pair *out, double *confidence, ckm_err *err)
+{
+    if (q >= p->n_soft)
+        return ckm_fail(err, CKM_ERR_INVALID, "soft pair index %zu is out of range (the problem holds %zu)", q,
+                        p->n_soft);
+    *out = p->soft[q];
+    if (confidence)
+        *confidence = p->soft_conf[q];
+    return CKM_OK;
+}
+
 ckm_error ckm_problem_add_constraints(ckm_problem *p, const ckm_constraints *c, ckm_err *err)
 {
     for (size_t q = 0; q < c->count; q++) {
         const ckm_pair *pr = &c->pairs[q];
         ckm_err e = {CKM_OK, ""};
-        ckm_error rc = ckm_problem_add_pair(p, pr->i, pr->j, pr->type, &e);
+        bool soft = c->confidence && c->confidence[q] != 0.0;
+        ckm_error rc = soft ? ckm_problem_add_soft_pair(p, pr->i, pr->j, pr->type, c->confidence[q], &e)
+                            : ckm_problem_add_pair(p, pr->i, pr->j, pr->type, &e);
         if (rc != CKM_OK) {
             if (pr->line)
                 return ckm_fail(err, rc, "constraint on line %zu: %s", pr->line, e.message);
             return ckm_fail(err, rc, "constraint %zu: %s", q, e.message);
         }
-        p->pairs[p->n_pairs - 1].line = pr->line;
+        if (soft)
+            p->soft[p->n_soft - 1].line = pr->line;
+        else
+            p->pairs[p->n_pairs - 1].line = pr->line;
     }
     return CKM_OK;
 }

@@ -3,6 +3,7 @@
  * Invariants: 1 <= k <= n, d >= 1, X finite (n*d copy), pairs deduplicated (index i
  * of the pair list is what checker reports refer to), lo[j] <= hi[j] for every j, sample
  * weights (when set) finite and > 0; size bounds count points, whatever their weights.
+ * Soft pairs: i != j, both < n, confidence in (0, 1], kept as added (docs/soft.md).
  */
 #ifndef CKM_PROBLEM_IMPL_H
 #define CKM_PROBLEM_IMPL_H
@@ -19,6 +20,9 @@ struct ckm_problem {
     ckm_pairset index; /* {i, j} -> position in pairs */
     size_t *lo, *hi;   /* k each */
     double *w;         /* n sample weights (finite, > 0), or NULL: all 1 */
+    ckm_pair *soft;    /* soft pairs as added (not deduplicated: repeats add up) */
+    double *soft_conf; /* their confidences, each in (0, 1] */
+    size_t n_soft, soft_cap, soft_conf_cap, n_sml, n_scl;
 };
 
 /* True when some bound differs from the default lo = 1, hi = n. */

@@ -10,12 +10,22 @@
  *   term (costs, means, seeding, the SDP's scaling) uses mass; size rows use weight.
  *   Cannot-links are lifted to deduplicated super-point pairs (a < b).
  *   With k = 2, groups that chains of cannot-links force together are merged as well.
+ *   Soft pairs (soft.c, docs/soft.md) are mapped to group pairs: one inside a group, or
+ *   between groups a hard cannot-link separates, is decided by the hard constraints
+ *   (redundant or always violated, counted, left out of the model); the others are summed
+ *   per group pair with sign (+ must-link, - cannot-link), so opposite pairs net out:
+ *   confidences m (ML) and c (CL) on one pair cost c + (m - c)[apart] if m >= c, which is
+ *   the constant min(m, c) plus one soft pair of the difference. Group labels l then cost
+ *     soft_P sum_e |soft_w_e| [violated_e(l)]
+ *   in the objective, on top of the SSE (exact, up to that labelling-independent constant).
  * Invariant: no cannot-link inside a component (that case is reported infeasible).
  */
 #ifndef CKM_REDUCED_H
 #define CKM_REDUCED_H
 
 #include "ckm.h"
+
+#include <stdbool.h>
 
 typedef struct ckm_reduced {
     size_t n, d, k;
@@ -39,6 +49,12 @@ typedef struct ckm_reduced {
     const size_t *lo, *hi;/* k size bounds (borrowed from the problem) */
     int has_sizes;        /* bounds other than lo <= 1, hi >= n */
     int k2_merged;        /* k = 2: groups also joined by cannot-link chains (preprocess.c, 5.) */
+    size_t n_soft;        /* soft group pairs in the model */
+    size_t *soft;         /* 2*n_soft: (a, b), a < b, no hard cannot-link between them */
+    double *soft_w;       /* n_soft net confidences: > 0 must-link, < 0 cannot-link, never 0 */
+    size_t soft_redundant, soft_contradicted; /* input soft pairs the hard ones decide */
+    double soft_P;        /* penalty per unit of confidence, in the algorithm's units: set by
+                             the driver (ckm_solve) before an algorithm runs */
 } ckm_reduced;
 
 /* Build the reduced problem and run the quick infeasibility proofs. *infeasible is set to
@@ -48,5 +64,12 @@ typedef struct ckm_reduced {
 ckm_error ckm_reduce(const ckm_problem *p, ckm_reduced **out, int *infeasible, char *reason,
                      size_t reason_len, ckm_err *err);
 void ckm_reduced_free(ckm_reduced *r);
+
+/* soft.c: map p's soft pairs onto r's groups (clset: the lifted hard cannot-links). false
+ * on allocation failure. */
+struct ckm_pairset;
+bool ckm_reduce_soft(const ckm_problem *p, ckm_reduced *r, const struct ckm_pairset *clset);
+/* soft_P * sum_e |soft_w_e| [pair e violated by the group labels]: the model's penalty. */
+double ckm_soft_cost(const ckm_reduced *r, const int32_t *labels);
 
 #endif

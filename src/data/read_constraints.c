@@ -1,8 +1,11 @@
 /*
  * read_constraints.c -- constraint and size-bound files.
- * Constraints: "ML i j" | "CL i j" | "i j 1" | "i j -1" per line, 0-based, '#' comments.
- * Invariants on success: i != j, i, j < n (when n > 0), no pair listed as both ML and CL,
- * exact duplicates (either orientation) kept once, file order otherwise preserved.
+ * Constraints: "ML i j" | "CL i j" | "i j 1" | "i j -1" per line, 0-based, '#' comments;
+ * an optional fourth field makes the pair soft with that confidence in (0, 1].
+ * Invariants on success: i != j, i, j < n (when n > 0), no pair listed as both hard ML and
+ * hard CL, exact duplicates of hard pairs (either orientation) kept once, every soft line
+ * kept (repeats add up in the model), file order otherwise preserved; confidence is NULL
+ * when the file has no soft pair.
  * Sizes: k lines "lo hi" or "s" (exact), lo <= hi.
  */
 #include "ckm.h"
@@ -18,6 +21,7 @@ void ckm_constraints_free(ckm_constraints *c)
     if (!c)
         return;
     free(c->pairs);
+    free(c->confidence);
     free(c);
 }
 
@@ -46,7 +50,7 @@ ckm_error ckm_constraints_read(const char *path, size_t n, ckm_constraints **out
     ckm_pairset seen;
     ckm_pairset_init(&seen);
     ckm_field *f = NULL;
-    size_t fcap = 0, pcap = 0;
+    size_t fcap = 0, pcap = 0, ccap = 0;
     if (!c)
         rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
     for (size_t l = 0; rc == CKM_OK && l < t.count; l++) {
@@ -56,12 +60,22 @@ ckm_error ckm_constraints_read(const char *path, size_t n, ckm_constraints **out
             rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
             break;
         }
-        if (nf != 3) {
+        if (nf != 3 && nf != 4) {
             rc = ckm_fail(err, CKM_ERR_PARSE,
-                          "%s:%zu: expected 'ML i j', 'CL i j', 'i j 1' or 'i j -1', got %zu "
-                          "field%s",
+                          "%s:%zu: expected 'ML i j', 'CL i j', 'i j 1' or 'i j -1' (and an optional "
+                          "confidence), got %zu field%s",
                           path, ln->number, nf, nf == 1 ? "" : "s");
             break;
+        }
+        double conf = 0.0; /* hard */
+        if (nf == 4) {
+            if (ckm_parse_double(f[3].s, &conf) != 0 || !(conf > 0.0 && conf <= 1.0)) {
+                rc = ckm_fail(err, CKM_ERR_PARSE,
+                              "%s:%zu:%zu: confidence '%s' is not a number in (0, 1] (leave the field out "
+                              "for a hard pair)",
+                              path, ln->number, f[3].col, f[3].s);
+                break;
+            }
         }
         ckm_pair p = {0, 0, CKM_MUST_LINK, ln->number};
         const ckm_field *fi, *fj;
@@ -93,7 +107,7 @@ ckm_error ckm_constraints_read(const char *path, size_t n, ckm_constraints **out
             break;
         }
         size_t prev;
-        int found = ckm_pairset_find(&seen, p.i, p.j, &prev);
+        int found = conf == 0.0 && ckm_pairset_find(&seen, p.i, p.j, &prev);
         if (found) {
             if (c->pairs[prev].type != p.type) {
                 rc = ckm_fail(err, CKM_ERR_PARSE,
@@ -107,9 +121,20 @@ ckm_error ckm_constraints_read(const char *path, size_t n, ckm_constraints **out
             continue; /* exact duplicate */
         }
         if (!ckm_grow((void **)&c->pairs, &pcap, c->count + 1, sizeof *c->pairs) ||
-            !ckm_pairset_insert(&seen, p.i, p.j, c->count)) {
+            (conf == 0.0 && !ckm_pairset_insert(&seen, p.i, p.j, c->count))) {
             rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
             break;
+        }
+        if (conf != 0.0 || c->confidence) {
+            /* the first soft pair gives every earlier (hard) pair its 0 */
+            size_t had = ccap;
+            if (!ckm_grow((void **)&c->confidence, &ccap, c->count + 1, sizeof *c->confidence)) {
+                rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+                break;
+            }
+            if (had == 0)
+                memset(c->confidence, 0, c->count * sizeof *c->confidence);
+            c->confidence[c->count] = conf;
         }
         c->pairs[c->count++] = p;
     }

@@ -114,9 +114,13 @@ ckm_error ckm_write_centers(const char *path, const double *centers, size_t k, s
 ckm_error ckm_constraints_write(const char *path, const ckm_constraints *c, ckm_err *err)
 {
     sbuf b = {0};
-    for (size_t q = 0; q < c->count; q++)
-        sb_printf(&b, "%s %zu %zu\n", c->pairs[q].type == CKM_MUST_LINK ? "ML" : "CL",
-                  c->pairs[q].i, c->pairs[q].j);
+    for (size_t q = 0; q < c->count; q++) {
+        sb_printf(&b, "%s %zu %zu", c->pairs[q].type == CKM_MUST_LINK ? "ML" : "CL", c->pairs[q].i,
+                  c->pairs[q].j);
+        if (c->confidence && c->confidence[q] != 0.0)
+            sb_printf(&b, " %.17g", c->confidence[q]);
+        sb_printf(&b, "\n");
+    }
     return sb_commit(&b, path, err);
 }
 
@@ -234,6 +238,11 @@ ckm_error ckm_result_to_json(const ckm_result *r, const char *extra_json, char *
     sb_printf(&b, "  \"timings\": {\"preprocess\": %.6f, \"solve\": %.6f, \"check\": %.6f, \"total\": %.6f},\n",
               r->time.preprocess_s, r->time.solve_s, r->time.check_s, r->time.total_s);
     sb_printf(&b, "  \"weighted\": %s,\n", r->weighted ? "true" : "false");
+    json_number(&b, "objective", r->objective, true);
+    json_number(&b, "penalty", r->penalty, true);
+    json_number(&b, "soft_penalty", r->soft_penalty, true);
+    sb_printf(&b, "  \"soft_must_link_violated\": %zu,\n  \"soft_cannot_link_violated\": %zu,\n",
+              r->soft_must_link_violated, r->soft_cannot_link_violated);
     const ckm_stats *st = &r->stats;
     sb_printf(&b,
               "  \"stats\": {\"lp_solves\": %llu, \"mip_solves\": %llu, \"mip_nodes\": %llu, \"transport_solves\": %llu, "
