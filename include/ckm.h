@@ -481,6 +481,12 @@ typedef struct ckm_settings {
                               objective SSE + penalty, in the SSE's units (squared distance,
                               times sample weight); 0 = the default, the mean squared distance
                               between two points, 2 TSS / n (docs/soft.md); finite, >= 0 */
+    double soft_step_limit_s; /* blpkm with soft pairs: an assignment step is NP-hard (a
+                              max-cut in disguise); one that has not proven its optimum after
+                              this many seconds uses CBC's best labelling so far (never worse
+                              than the previous step's), and the run goes on; counted in the
+                              result message. 0 = no limit (every step exact, however long);
+                              default 2; finite, >= 0 */
 } ckm_settings;
 
 /* Size of the first versioned ckm_settings layout (0.2.0): up to `interrupt`. */

@@ -365,6 +365,18 @@ static void test_penalty_settings(void)
     CHECK(solve_soft(p, "blpkm", 1, -1.0, &rc) == NULL && rc == CKM_ERR_INVALID);
     CHECK(solve_soft(p, "blpkm", 1, NAN, &rc) == NULL && rc == CKM_ERR_INVALID);
     CHECK(solve_soft(p, "blpkm", 1, INFINITY, &rc) == NULL && rc == CKM_ERR_INVALID);
+    /* the step limit: finite and >= 0 */
+    double bad_limits[3] = {-1.0, NAN, INFINITY};
+    for (int b = 0; b < 3; b++) {
+        ckm_settings s;
+        ckm_settings_default(&s);
+        CHECK(s.soft_step_limit_s == 2.0);
+        snprintf(s.algorithm, sizeof s.algorithm, "blpkm");
+        s.soft_step_limit_s = bad_limits[b];
+        ckm_result *rb = NULL;
+        CHECK(ckm_solve(p, &s, &rb, &err) == CKM_ERR_INVALID && rb == NULL);
+        CHECK_MSG(err, "soft_step_limit_s");
+    }
     /* algorithms without soft pairs refuse them */
     const char *refuse[] = {"kmeans", "cop", "sizeflow", "bckm", "admm", "ipc", "exact"};
     for (size_t a = 0; a < sizeof refuse / sizeof refuse[0]; a++) {

@@ -64,6 +64,7 @@ class Settings(ctypes.Structure):
         ("precision", c_int),
         # 0.4.0
         ("soft_penalty", c_double),
+        ("soft_step_limit_s", c_double),
     ]
 
 

@@ -55,7 +55,7 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
         (rc = ckm_seeder_init(&seeder, r, set->threads, err)) != CKM_OK)
         goto done;
     double best_sse = INFINITY;
-    size_t lp_steps = 0, mip_steps = 0;
+    size_t lp_steps = 0, mip_steps = 0, cut_steps = 0;
     ckm_status why = CKM_STATUS_FEASIBLE;
     int stopped = 0;
     out->status = CKM_STATUS_FEASIBLE;
@@ -71,6 +71,7 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
             goto done;
         lp_steps += st.lp_steps;
         mip_steps += st.mip_steps;
+        cut_steps += st.cut_steps;
         if (st.infeasible)
             goto done;
         if (st.stopped) {
@@ -86,10 +87,14 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
     }
     if (stopped)
         out->status = why;
-    snprintf(out->message, sizeof out->message,
-             "%s%d restart%s; %zu assignment step%s had an integral LP, %zu needed CBC",
-             stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit after " : "interrupted after ") : "",
-             out->restarts, out->restarts == 1 ? "" : "s", lp_steps, lp_steps == 1 ? "" : "s", mip_steps);
+    int used = snprintf(out->message, sizeof out->message,
+                        "%s%d restart%s; %zu assignment step%s had an integral LP, %zu needed CBC",
+                        stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit after " : "interrupted after ") : "",
+                        out->restarts, out->restarts == 1 ? "" : "s", lp_steps, lp_steps == 1 ? "" : "s", mip_steps);
+    if (cut_steps > 0 && used > 0 && (size_t)used < sizeof out->message)
+        snprintf(out->message + used, sizeof out->message - (size_t)used,
+                 " (%zu of them stopped at the soft step limit of %g s: CBC's best labels, not proven optimal)",
+                 cut_steps, set->soft_step_limit_s);
 done:
     ckm_assign_free(&asg);
     ckm_seeder_free(&seeder);

@@ -35,6 +35,7 @@ typedef struct ckm_lloyd_stats {
     bool infeasible;    /* proven: out->status and out->message are set */
     ckm_status why;
     size_t lp_steps, mip_steps;
+    size_t cut_steps;   /* ended by settings.soft_step_limit_s (soft pairs): not proven optimal */
 } ckm_lloyd_stats;
 
 ckm_error ckm_exact_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_reduced *r, ckm_distance dist,

@@ -36,6 +36,8 @@ typedef struct ckm_assign_result {
     double objective;     /* sum of costs of the returned labels */
     int used_mip;         /* 1 when the LP was fractional and CBC ran */
     int stopped;          /* 1 when the stop request ended CBC early */
+    int cut;              /* 1 when the step's own time budget (not the run's limit or a stop)
+                             ended CBC: labels are its best, optimality not proven */
     int lp_solves;        /* LP relaxations solved (CLP) */
     long mip_nodes;       /* CBC branch-and-bound nodes */
     double seconds;
@@ -52,6 +54,11 @@ void ckm_assign_free(ckm_assign *a);
 ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *start,
                            const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res,
                            ckm_err *err);
+
+/* soft_local.c: improve the feasible labelling lab (s groups) of the model with soft pairs
+ * by single-group moves that keep every hard row and lower cost + penalty; *moves counts
+ * them. false on allocation failure (lab then unchanged or improved, still feasible). */
+bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, int32_t *lab, size_t *moves);
 
 /* The LP relaxation only, with the given costs: x (s*k) written when *status is
  * CKM_BK_OPTIMAL. Used by algorithms that work with fractional assignments (bckm). */

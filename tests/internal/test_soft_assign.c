@@ -5,7 +5,9 @@
  * soft must-links / cannot-links with random confidences. The step's objective and the
  * objective of its labels (costs + P sum |w_e| [violated]) must both equal the least
  * one found by enumeration, over labellings that meet every hard row. Both the LP path
- * and the CBC path must occur. Internal-contract test (includes src headers).
+ * and the CBC path must occur. The 1-opt local search (soft_local.c), from a randomly
+ * perturbed feasible labelling, must stay feasible, never get worse, and end where no
+ * single feasible move improves. Internal-contract test (includes src headers).
  */
 #include "../check.h"
 #include "assign.h"
@@ -16,9 +18,36 @@
 static uint64_t st = 11;
 static double unif(void) { return ck_unif(&st); }
 
+/* every hard row of r holds for the group labels lab */
+static bool hard_ok(const ckm_reduced *r, const int32_t *lab)
+{
+    size_t size[4] = {0, 0, 0, 0};
+    for (size_t t = 0; t < r->s; t++)
+        size[lab[t]] += r->weight[t];
+    for (size_t j = 0; j < r->k; j++)
+        if (size[j] < r->lo[j] || size[j] > r->hi[j])
+            return false;
+    for (size_t e = 0; e < r->n_cl; e++)
+        if (lab[r->cl[2 * e]] == lab[r->cl[2 * e + 1]])
+            return false;
+    return true;
+}
+
+/* costs + P sum |w_e| [violated], computed here */
+static double model_objective(const ckm_reduced *r, const double *cost, const int32_t *lab)
+{
+    double f = 0;
+    for (size_t t = 0; t < r->s; t++)
+        f += cost[t * r->k + (size_t)lab[t]];
+    for (size_t e = 0; e < r->n_soft; e++)
+        if ((lab[r->soft[2 * e]] == lab[r->soft[2 * e + 1]]) != (r->soft_w[e] > 0))
+            f += r->soft_P * fabs(r->soft_w[e]);
+    return f;
+}
+
 int main(void)
 {
-    int used_mip = 0, lp_only = 0, infeasible = 0, violated_at_opt = 0;
+    int used_mip = 0, lp_only = 0, infeasible = 0, violated_at_opt = 0, searched = 0, searched_moved = 0;
     for (int inst = 0; inst < 150; inst++) {
         size_t s = 4 + (size_t)inst % 5, k = 2 + (size_t)inst % 3, weight[8], cl[16], lo[4], hi[4], soft[40];
         double soft_w[20];
@@ -126,9 +155,38 @@ int main(void)
             violated_at_opt += best_violates;
         }
         ckm_assign_free(&a);
+        /* 1-opt local search (soft_local.c) from a feasible labelling: stays feasible, never
+         * worse, and no single feasible move improves it afterwards */
+        if (!isinf(best)) {
+            int32_t lab[8];
+            memcpy(lab, labels, sizeof lab);
+            for (size_t t = 0; t < s; t++) { /* perturb within the hard rows: try a random move */
+                size_t j = (size_t)(unif() * (double)k), from = (size_t)lab[t];
+                lab[t] = (int32_t)j;
+                if (!hard_ok(&r, lab))
+                    lab[t] = (int32_t)from;
+            }
+            double f0 = model_objective(&r, cost, lab);
+            size_t moves;
+            CHECK(ckm_soft_local_search(&r, cost, lab, &moves));
+            double f1 = model_objective(&r, cost, lab);
+            CHECK(hard_ok(&r, lab) && f1 <= f0 + 1e-12);
+            bool improvable = false;
+            for (size_t t = 0; t < s && !improvable; t++)
+                for (size_t j = 0; j < k && !improvable; j++) {
+                    int32_t keep = lab[t];
+                    lab[t] = (int32_t)j;
+                    improvable = hard_ok(&r, lab) && model_objective(&r, cost, lab) < f1 - 1e-9 * (1 + f1);
+                    lab[t] = keep;
+                }
+            CHECK(!improvable);
+            searched++;
+            searched_moved += moves > 0;
+        }
     }
     printf("%d solved by the LP, %d needed CBC, %d infeasible, %d optima violate a soft pair\n", lp_only, used_mip,
            infeasible, violated_at_opt);
-    CHECK(used_mip > 0 && lp_only > 0 && violated_at_opt > 10);
+    printf("local search from %d perturbed optima: %d moved\n", searched, searched_moved);
+    CHECK(used_mip > 0 && lp_only > 0 && violated_at_opt > 10 && searched_moved > 20);
     return ck_report();
 }

@@ -1,0 +1,248 @@
+/*
+ * pccc.c -- the PCCC benchmark (Baumann & Hochbaum 2024, "An algorithm for clustering with
+ * confidence-based must-link and cannot-link constraints") through the public API, on the
+ * instances of bench/pccc/instances.tsv (features standardised, k = number of classes).
+ *   col1 SEEDS          the COL1 constraint sets (5/10/15/20 %) as hard pairs: blpkm with
+ *                       k-means++ seeds, one start per seed 0..SEEDS-1; and kmeans (no pairs).
+ *   noisy SEEDS [MULTS] PCCC's noisy protocol, regenerated here (same rules, own RNG): for level
+ *                       f and lower bound l, nf = ceil(f n), nf (nf - 1) / 2 distinct random pairs
+ *                       i < j; each gets p ~ U[l, 1], keeps its ground-truth type with probability
+ *                       p (else flipped) and confidence 2 (p - 1/2) (PCCC-Data, utilities.py,
+ *                       generate_noisy_constraints: the weights are 2 (p - 0.5)). Methods:
+ *                       soft (blpkm, soft pairs with those confidences; P = MULTS x the default,
+ *                       default MULTS "1"), hard (the same pairs hard), kmeans (no pairs).
+ *                       (Every confidence 1 instead was tried: at 10 % breast_cancer CBC then
+ *                       ran into the 60 s limit, against 0.07 s with the confidences.)
+ * Each run: n_init 1, seed s, one thread, time limit LIMIT seconds (env PCCC_LIMIT, default 60).
+ * CSV rows: dataset,level,l,seed,method,mult,status,sse,penalty,objective,ari,pairs,soft_violated,seconds
+ * usage: pccc SHARED_DATA_DIR INSTANCES_TSV col1|noisy SEEDS [MULTS] [DATASETS]
+ */
+#include "bench_util.h"
+#include "ckm.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double limit_s = 60.0;
+static int verbosity; /* env PCCC_VERBOSE: the library's progress lines on stderr */
+
+static void log_stderr(void *user, const char *line)
+{
+    (void)user;
+    fprintf(stderr, "  %s\n", line);
+}
+
+static const char *LEVELS[4] = {"05", "10", "15", "20"};
+static const double LOWER[6] = {0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
+
+typedef struct run_spec {
+    const char *method;
+    double mult;           /* of the default P; 0 = not soft */
+    const char *algo;
+    int init_kpp;
+} run_spec;
+
+static void run(const ckm_dataset *ds, const ckm_problem *p, const char *name, const char *level, double l, int seed,
+                const char *method, double mult, size_t pairs)
+{
+    ckm_settings s;
+    ckm_settings_default(&s);
+    snprintf(s.algorithm, sizeof s.algorithm, "%s", strcmp(method, "kmeans") == 0 ? "kmeans" : "blpkm");
+    s.init = CKM_INIT_KMEANSPP;
+    s.n_init = 1;
+    s.seed = (uint64_t)seed;
+    s.threads = 1;
+    s.time_limit_s = limit_s;
+    s.verbosity = verbosity;
+    s.log = log_stderr;
+    if (mult > 0) {
+        /* P = mult x the default 2 TSS / n (standardised data: TSS = n d, so P = 2 d mult) */
+        s.soft_penalty = mult * 2.0 * (double)ds->d;
+    }
+    ckm_result *r = NULL;
+    ckm_err err = {CKM_OK, ""};
+    if (ckm_solve(p, &s, &r, &err) != CKM_OK) {
+        fprintf(stderr, "pccc: %s %s %s seed %d: %s\n", name, level, method, seed, err.message);
+        exit(1);
+    }
+    ckm_scores sc = {0, 0, 0, 0, 0, 0};
+    if (r->has_labels)
+        ckm_compare(ds->labels, r->labels, ds->n, &sc, &err);
+    printf("%s,%s,%.1f,%d,%s,%g,%s,%.10g,%.10g,%.10g,%.6f,%zu,%zu,%.4f\n", name, level, l, seed, method, mult,
+           ckm_status_string(r->status), r->has_labels ? r->sse : -1.0, r->has_labels ? r->penalty : -1.0,
+           r->has_labels ? r->objective : -1.0, r->has_labels ? sc.ari : -1.0, pairs,
+           r->soft_must_link_violated + r->soft_cannot_link_violated, r->time.total_s);
+    fflush(stdout);
+    ckm_result_free(r);
+}
+
+static ckm_problem *new_problem(const ckm_dataset *ds)
+{
+    ckm_problem *p = NULL;
+    ckm_err err = {CKM_OK, ""};
+    if (ckm_problem_create(ds->X, ds->n, ds->d, ds->n_classes, &p, &err) != CKM_OK) {
+        fprintf(stderr, "pccc: %s\n", err.message);
+        exit(1);
+    }
+    return p;
+}
+
+static void col1(const char *root, const ckm_dataset *ds, const char *name, const char *pattern, int seeds)
+{
+    for (int c = 0; c < 4; c++) {
+        char path[1024], file[512];
+        const char *at = strstr(pattern, "{cs}");
+        snprintf(file, sizeof file, "%.*s%s%s", (int)(at - pattern), pattern, LEVELS[c], at + 4);
+        snprintf(path, sizeof path, "%s/%s", root, file);
+        ckm_constraints *cons = NULL;
+        ckm_err err = {CKM_OK, ""};
+        ckm_problem *p = new_problem(ds);
+        if (ckm_constraints_read(path, ds->n, &cons, &err) != CKM_OK || ckm_problem_add_constraints(p, cons, &err) != CKM_OK) {
+            fprintf(stderr, "pccc: %s: %s\n", name, err.message);
+            exit(1);
+        }
+        for (int seed = 0; seed < seeds; seed++)
+            run(ds, p, name, LEVELS[c], 0.0, seed, "hard", 0.0, cons->count);
+        ckm_constraints_free(cons);
+        ckm_problem_free(p);
+    }
+    ckm_problem *p = new_problem(ds);
+    for (int seed = 0; seed < seeds; seed++)
+        run(ds, p, name, "-", 0.0, seed, "kmeans", 0.0, 0);
+    ckm_problem_free(p);
+}
+
+static uint64_t hash_name(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; *s; s++)
+        h = (h ^ (uint64_t)(unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static void noisy(const ckm_dataset *ds, const char *name, int seeds, const char *mults)
+{
+    size_t n = ds->n;
+    unsigned char *used = calloc(n * n, 1);
+    size_t *pi = malloc(n * n / 2 * sizeof(size_t) + 8), *pj = malloc(n * n / 2 * sizeof(size_t) + 8);
+    double *conf = malloc(n * n / 2 * sizeof(double) + 8);
+    int *ml = malloc(n * n / 2 * sizeof(int) + 8);
+    if (!used || !pi || !pj || !conf || !ml)
+        exit(1);
+    for (int seed = 0; seed < seeds; seed++) {
+        ckm_problem *plain = new_problem(ds);
+        run(ds, plain, name, "-", 0.0, seed, "kmeans", 0.0, 0);
+        ckm_problem_free(plain);
+    }
+    for (int c = 0; c < 4; c++)
+        for (int li = 0; li < 6; li++)
+            for (int seed = 0; seed < seeds; seed++) {
+                double frac = atof(LEVELS[c]) / 100.0, l = LOWER[li];
+                size_t nf = (size_t)ceil(frac * (double)n), m = nf * (nf - 1) / 2, got = 0;
+                uint64_t rs = hash_name(name) ^ ((uint64_t)c << 40) ^ ((uint64_t)li << 48) ^ (uint64_t)seed;
+                memset(used, 0, n * n);
+                while (got < m) {
+                    size_t i = (size_t)(bench_unif(&rs) * (double)n), j = (size_t)(bench_unif(&rs) * (double)n);
+                    if (i == j)
+                        continue;
+                    if (i > j) {
+                        size_t t = i;
+                        i = j;
+                        j = t;
+                    }
+                    if (used[i * n + j])
+                        continue;
+                    used[i * n + j] = 1;
+                    double pr = l + (1.0 - l) * bench_unif(&rs);
+                    bool same = ds->labels[i] == ds->labels[j];
+                    bool keep = bench_unif(&rs) <= pr;
+                    pi[got] = i;
+                    pj[got] = j;
+                    ml[got] = keep ? same : !same;
+                    conf[got] = 2.0 * (pr - 0.5);
+                    got++;
+                }
+                size_t wrong = 0;
+                for (size_t q = 0; q < m; q++)
+                    wrong += ml[q] != (ds->labels[pi[q]] == ds->labels[pj[q]]);
+                char level[16];
+                snprintf(level, sizeof level, "%s", LEVELS[c]);
+                /* soft with confidences (pairs of confidence 0 carry nothing: left out), at each P */
+                ckm_err err = {CKM_OK, ""};
+                ckm_problem *soft = new_problem(ds), *hard = new_problem(ds);
+                for (size_t q = 0; q < m; q++) {
+                    ckm_link t = ml[q] ? CKM_MUST_LINK : CKM_CANNOT_LINK;
+                    if (conf[q] > 0.0 && ckm_problem_add_soft_pair(soft, pi[q], pj[q], t, conf[q], &err) != CKM_OK)
+                        exit(1);
+                    if (ckm_problem_add_pair(hard, pi[q], pj[q], t, &err) != CKM_OK)
+                        exit(1);
+                }
+                for (const char *mp = mults; mp && *mp;) {
+                    double mult = atof(mp);
+                    run(ds, soft, name, level, l, seed, "soft", mult, m);
+                    const char *comma = strchr(mp, ',');
+                    mp = comma ? comma + 1 : NULL;
+                }
+                run(ds, hard, name, level, l, seed, "hard", 0.0, m);
+                fprintf(stderr, "pccc: %s %s%% l = %.1f seed %d: %zu pairs, %zu wrong\n", name, level, l, seed, m,
+                        wrong);
+                ckm_problem_free(soft);
+                ckm_problem_free(hard);
+            }
+    free(used);
+    free(pi);
+    free(pj);
+    free(conf);
+    free(ml);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 5) {
+        fprintf(stderr, "usage: pccc SHARED_DATA_DIR INSTANCES_TSV col1|noisy SEEDS [MULTS] [DATASETS]\n");
+        return 2;
+    }
+    if (getenv("PCCC_LIMIT"))
+        limit_s = atof(getenv("PCCC_LIMIT"));
+    if (getenv("PCCC_VERBOSE"))
+        verbosity = atoi(getenv("PCCC_VERBOSE"));
+    const char *mode = argv[3], *mults = argc > 5 ? argv[5] : "1", *only = argc > 6 ? argv[6] : NULL;
+    int seeds = atoi(argv[4]);
+    FILE *f = fopen(argv[2], "r");
+    if (!f) {
+        perror(argv[2]);
+        return 2;
+    }
+    char line[2048];
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        char *name = strtok(line, "\t"), *file = strtok(NULL, "\t"), *header = strtok(NULL, "\t"),
+             *pattern = strtok(NULL, "\t\n");
+        if (!name || !file || !header || !pattern || (only && !bench_in_list(only, name)))
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", argv[1], file);
+        ckm_read_options ro;
+        ckm_read_options_default(&ro);
+        ro.label_column = CKM_LABEL_COLUMN_LAST;
+        ro.header = strcmp(header, "yes") == 0 ? CKM_HEADER_YES : strcmp(header, "no") == 0 ? CKM_HEADER_NO
+                                                                                           : CKM_HEADER_AUTO;
+        ckm_dataset *ds = NULL;
+        ckm_err err = {CKM_OK, ""};
+        if (ckm_dataset_read(path, &ro, &ds, &err) != CKM_OK) {
+            fprintf(stderr, "pccc: %s\n", err.message);
+            return 1;
+        }
+        ckm_dataset_standardize(ds);
+        if (strcmp(mode, "col1") == 0)
+            col1(argv[1], ds, name, pattern, seeds);
+        else
+            noisy(ds, name, seeds, mults);
+        ckm_dataset_free(ds);
+    }
+    fclose(f);
+    return 0;
+}
