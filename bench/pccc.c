@@ -13,9 +13,15 @@
  *                       default MULTS "1"), hard (the same pairs hard), kmeans (no pairs).
  *                       (Every confidence 1 instead was tried: at 10 % breast_cancer CBC then
  *                       ran into the 60 s limit, against 0.07 s with the confidences.)
+ *   scale N K D PAIRS   synthetic: K Gaussian blobs (centers U[-10, 10]^D, sigma 2) of N points in
+ *                       all, PAIRS soft pairs, 95 % cannot-links drawn across true clusters and
+ *                       5 % must-links within, each flipped with probability 0.1, confidence
+ *                       U(0.5, 1]; blpkm with k-means++ seeds, one start; prints one row
+ *                       (run it under /usr/bin/time -v for the peak memory).
  * Each run: n_init 1, seed s, one thread, time limit LIMIT seconds (env PCCC_LIMIT, default 60).
  * CSV rows: dataset,level,l,seed,method,mult,status,sse,penalty,objective,ari,pairs,soft_violated,seconds
  * usage: pccc SHARED_DATA_DIR INSTANCES_TSV col1|noisy SEEDS [MULTS] [DATASETS]
+ *        pccc scale N K D PAIRS
  */
 #include "bench_util.h"
 #include "ckm.h"
@@ -198,8 +204,85 @@ static void noisy(const ckm_dataset *ds, const char *name, int seeds, const char
     free(ml);
 }
 
+static int scale(size_t n, size_t k, size_t d, size_t pairs)
+{
+    uint64_t rs = 42;
+    double *X = malloc(n * d * sizeof(double)), *Cn = malloc(k * d * sizeof(double));
+    int32_t *y = malloc(n * sizeof(int32_t));
+    if (!X || !Cn || !y)
+        return 1;
+    for (size_t q = 0; q < k * d; q++)
+        Cn[q] = -10.0 + 20.0 * bench_unif(&rs);
+    for (size_t i = 0; i < n; i++) {
+        y[i] = (int32_t)(i % k);
+        for (size_t f = 0; f < d; f++) {
+            double u1 = bench_unif(&rs), u2 = bench_unif(&rs);
+            X[i * d + f] = Cn[(size_t)y[i] * d + f] + 2.0 * sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+        }
+    }
+    ckm_dataset *ds = NULL;
+    ckm_err err = {CKM_OK, ""};
+    double t0 = bench_now();
+    if (ckm_dataset_from_array(X, n, d, y, &ds, &err) != CKM_OK)
+        return 1;
+    ckm_problem *p = NULL;
+    if (ckm_problem_create(X, n, d, k, &p, &err) != CKM_OK)
+        return 1;
+    size_t wrong = 0;
+    for (size_t q = 0; q < pairs; q++) {
+        bool ml = bench_unif(&rs) < 0.05;
+        size_t i = (size_t)(bench_unif(&rs) * (double)n), j;
+        do {
+            j = ml ? (size_t)(bench_unif(&rs) * (double)(n / k)) * k + (size_t)y[i] : (size_t)(bench_unif(&rs) * (double)n);
+        } while (j >= n || j == i || (!ml && y[j] == y[i]));
+        bool flip = bench_unif(&rs) < 0.1;
+        wrong += flip;
+        double conf = 0.5 + 0.5 * bench_unif(&rs);
+        if (ckm_problem_add_soft_pair(p, i, j, (ml != flip) ? CKM_MUST_LINK : CKM_CANNOT_LINK, conf, &err) != CKM_OK) {
+            fprintf(stderr, "pccc: %s\n", err.message);
+            return 1;
+        }
+    }
+    double t_build = bench_now() - t0;
+    ckm_settings s;
+    ckm_settings_default(&s);
+    snprintf(s.algorithm, sizeof s.algorithm, "blpkm");
+    s.init = CKM_INIT_KMEANSPP;
+    s.n_init = 1;
+    s.time_limit_s = limit_s;
+    s.verbosity = verbosity;
+    s.log = log_stderr;
+    ckm_result *r = NULL;
+    if (ckm_solve(p, &s, &r, &err) != CKM_OK) {
+        fprintf(stderr, "pccc: %s\n", err.message);
+        return 1;
+    }
+    ckm_scores sc = {0, 0, 0, 0, 0, 0};
+    if (r->has_labels)
+        ckm_compare(y, r->labels, n, &sc, &err);
+    printf("n,k,d,pairs,wrong,status,sse,penalty,objective,ari,soft_violated,iterations,build_s,solve_s\n");
+    printf("%zu,%zu,%zu,%zu,%zu,%s,%.10g,%.10g,%.10g,%.6f,%zu,%d,%.3f,%.3f\n", n, k, d, pairs, wrong,
+           ckm_status_string(r->status), r->sse, r->penalty, r->objective, sc.ari,
+           r->soft_must_link_violated + r->soft_cannot_link_violated, r->iterations, t_build, r->time.total_s);
+    fprintf(stderr, "pccc: %s\n", r->message);
+    ckm_result_free(r);
+    ckm_problem_free(p);
+    ckm_dataset_free(ds);
+    free(X);
+    free(Cn);
+    free(y);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 6 && strcmp(argv[1], "scale") == 0) {
+        if (getenv("PCCC_LIMIT"))
+            limit_s = atof(getenv("PCCC_LIMIT"));
+        if (getenv("PCCC_VERBOSE"))
+            verbosity = atoi(getenv("PCCC_VERBOSE"));
+        return scale((size_t)atol(argv[2]), (size_t)atol(argv[3]), (size_t)atol(argv[4]), (size_t)atol(argv[5]));
+    }
     if (argc < 5) {
         fprintf(stderr, "usage: pccc SHARED_DATA_DIR INSTANCES_TSV col1|noisy SEEDS [MULTS] [DATASETS]\n");
         return 2;

@@ -10,7 +10,9 @@
  *   - contradictory (noisy) soft sets never make a run infeasible;
  *   - soft pairs on hard ones (redundant / always violated), opposite soft pairs netting
  *     out (ckm_problem_analyze), the default P = 2 TSS / n (also weighted), P in data
- *     units under rescaling, settings.soft_penalty checks, algorithms refusing soft pairs.
+ *     units under rescaling, settings.soft_penalty / soft_step_limit_s checks, algorithms
+ *     refusing soft pairs;
+ *   - local-search steps past the model size limit (12,000 points, 170,000 soft pairs).
  */
 #include "check.h"
 #include "oracle.h"
@@ -406,6 +408,64 @@ static void test_penalty_settings(void)
     ckm_problem_free(p2);
 }
 
+/* past CKM_SOFT_MODEL_MAX_NNZ (3e7 nonzeros) blpkm steps by local search: the run says so, and
+ * what it reports is still the labels' own SSE and penalty */
+static void test_local_mode(void)
+{
+    size_t n = 12000, k = 60, d = 3, m = 170000; /* 2 n k + 3 k m = 3.2e7 */
+    double *X = malloc(n * d * sizeof(double));
+    size_t *pi = malloc(m * sizeof(size_t)), *pj = malloc(m * sizeof(size_t));
+    double *conf = malloc(m * sizeof(double));
+    ckm_problem *p = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(X && pi && pj && conf);
+    if (!X || !pi || !pj || !conf)
+        goto out;
+    for (size_t i = 0; i < n; i++)
+        for (size_t f = 0; f < d; f++)
+            X[i * d + f] = (double)(i % k) * (f == 0 ? 3.0 : 0.0) + unif();
+    CHECK(ckm_problem_create(X, n, d, k, &p, &err) == CKM_OK);
+    bool added = p != NULL;
+    for (size_t q = 0; q < m && added; q++) {
+        pi[q] = (size_t)(unif() * (double)n);
+        do
+            pj[q] = (size_t)(unif() * (double)n);
+        while (pj[q] == pi[q]);
+        conf[q] = 0.1 + 0.9 * unif();
+        added = ckm_problem_add_soft_pair(p, pi[q], pj[q], CKM_CANNOT_LINK, conf[q], &err) == CKM_OK;
+    }
+    CHECK(added);
+    ckm_result *r = added ? solve_soft(p, "blpkm", 1, 0.0, NULL) : NULL;
+    if (r) {
+        CHECK(r->status == CKM_STATUS_FEASIBLE && r->has_labels);
+        CHECK(strstr(r->message, "by local search") != NULL);
+        if (r->has_labels) {
+            double pen = 0, sse;
+            size_t viol = 0;
+            for (size_t q = 0; q < m; q++)
+                if (r->labels[pi[q]] == r->labels[pj[q]]) {
+                    pen += r->soft_penalty * conf[q];
+                    viol++;
+                }
+            CHECK(ckm_sse(X, n, d, r->labels, k, &sse, &err) == CKM_OK);
+            CHECK_NEAR(r->sse, sse, 1e-9 * sse);
+            CHECK_NEAR(r->penalty, pen, 1e-9 * pen);
+            CHECK(r->soft_cannot_link_violated == viol);
+            printf("local search: %zu of %zu soft cannot-links violated\n", viol, m);
+            /* a random cannot-link joins two points of one cluster with probability ~ 1/k: the search
+             * must do much better than that */
+            CHECK((double)viol < 0.5 * (double)m / (double)k);
+        }
+    }
+    ckm_result_free(r);
+out:
+    ckm_problem_free(p);
+    free(X);
+    free(pi);
+    free(pj);
+    free(conf);
+}
+
 int main(void)
 {
     test_file_format();
@@ -414,6 +474,7 @@ int main(void)
     test_noisy_never_infeasible();
     test_soft_on_hard();
     test_penalty_settings();
+    test_local_mode();
     ck_cleanup();
     return ck_report();
 }

@@ -31,6 +31,50 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The BLPKM iteration with local-search steps (ckm_assign_local: soft pairs, a model too large
+ * to build): cost -> the kept labels (the first time a trivial start) improved by 1-opt moves
+ * (soft_local.c) -> means, while cost + penalty strictly decreases. Each step starts from the
+ * kept labels, which the center step made no worse, so the total decreases monotonically;
+ * no step is proven optimal. */
+static ckm_error local_lloyd(const ckm_context *ctx, const ckm_reduced *r, int max_iter, int rs, double *C,
+                             double *wsum, double *cost, int32_t *cur, int32_t *kept, ckm_lloyd_stats *st,
+                             ckm_err *err)
+{
+    double best_total = INFINITY;
+    memset(st, 0, sizeof *st);
+    st->why = CKM_STATUS_FEASIBLE;
+    int it = 0;
+    for (; it < max_iter; it++) {
+        if (ckm_ctx_stop(ctx, &st->why)) {
+            st->stopped = true;
+            break;
+        }
+        double t0 = ckm_now();
+        ckm_group_costs(r, ctx->s->distance, C, cost);
+        size_t moves;
+        if (st->have)
+            memcpy(cur, kept, r->s * sizeof(int32_t));
+        else if (!ckm_soft_trivial_start(r, cost, cur))
+            return ckm_fail(err, CKM_ERR_NOMEM, "blpkm: out of memory for a first labelling");
+        if (!ckm_soft_local_search(r, cost, cur, &moves))
+            return ckm_fail(err, CKM_ERR_NOMEM, "blpkm: out of memory for the local search");
+        double total = ckm_soft_cost(r, cur);
+        for (size_t t = 0; t < r->s; t++)
+            total += cost[t * r->k + (size_t)cur[t]];
+        st->cut_steps++;
+        ckm_ctx_log(ctx, 2, "blpkm restart %d iter %d: assignment total %.10g (local search, %zu moves, %.3f s)", rs + 1,
+                    it + 1, total, moves, ckm_now() - t0);
+        if (!(total < best_total))
+            break;
+        best_total = total;
+        memcpy(kept, cur, r->s * sizeof(int32_t));
+        st->have = true;
+        ckm_group_means(r, kept, C, wsum);
+    }
+    st->iterations = it;
+    return CKM_OK;
+}
+
 ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
                          ckm_err *err)
 {
@@ -51,9 +95,14 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
         rc = ckm_fail(err, CKM_ERR_NOMEM, "blpkm: out of memory");
         goto done;
     }
-    if ((rc = ckm_assign_init(&asg, r, err)) != CKM_OK ||
+    bool local = ckm_assign_local(r);
+    if ((!local && (rc = ckm_assign_init(&asg, r, err)) != CKM_OK) ||
         (rc = ckm_seeder_init(&seeder, r, set->threads, err)) != CKM_OK)
         goto done;
+    if (local)
+        ckm_ctx_log(ctx, 1, "blpkm: the assignment model would have %.3g nonzeros (> %.3g): steps by local search, "
+                            "not proven optimal",
+                    ckm_assign_nnz(r), CKM_SOFT_MODEL_MAX_NNZ);
     double best_sse = INFINITY;
     size_t lp_steps = 0, mip_steps = 0, cut_steps = 0;
     ckm_status why = CKM_STATUS_FEASIBLE;
@@ -66,8 +115,10 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
         if (!ctx->init_centers && (rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
             goto done;
         ckm_lloyd_stats st;
-        if ((rc = ckm_exact_lloyd(ctx, &asg, r, set->distance, max_iter, "blpkm", rs, C, wsum, cost, cur, kept, &st,
-                                  out, err)) != CKM_OK)
+        rc = local ? local_lloyd(ctx, r, max_iter, rs, C, wsum, cost, cur, kept, &st, err)
+                   : ckm_exact_lloyd(ctx, &asg, r, set->distance, max_iter, "blpkm", rs, C, wsum, cost, cur, kept, &st,
+                                     out, err);
+        if (rc != CKM_OK)
             goto done;
         lp_steps += st.lp_steps;
         mip_steps += st.mip_steps;
@@ -91,7 +142,13 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
                         "%s%d restart%s; %zu assignment step%s had an integral LP, %zu needed CBC",
                         stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit after " : "interrupted after ") : "",
                         out->restarts, out->restarts == 1 ? "" : "s", lp_steps, lp_steps == 1 ? "" : "s", mip_steps);
-    if (cut_steps > 0 && used > 0 && (size_t)used < sizeof out->message)
+    if (local && used > 0 && (size_t)used < sizeof out->message)
+        snprintf(out->message, sizeof out->message,
+                 "%s%d restart%s; %zu assignment steps by local search (the model, %.3g nonzeros, is too large for "
+                 "CLP/CBC): not proven optimal",
+                 stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit after " : "interrupted after ") : "",
+                 out->restarts, out->restarts == 1 ? "" : "s", cut_steps, ckm_assign_nnz(r));
+    else if (cut_steps > 0 && used > 0 && (size_t)used < sizeof out->message)
         snprintf(out->message + used, sizeof out->message - (size_t)used,
                  " (%zu of them stopped at the soft step limit of %g s: CBC's best labels, not proven optimal)",
                  cut_steps, set->soft_step_limit_s);

@@ -5,7 +5,8 @@
  * clusters, s must-link groups, m lifted cannot-links, T worker threads):
  *   driver     24 n + 8 s d + 8 k d (+ 8 n d for a rescaled copy, scale.c)
  *   LP model   the exact assignment step (blpkm, bckm, admm, cop, ipc, exact, fallback, and
- *              sizeflow with must-links): s k columns, 2 s k + 2 k m nonzeros; ckm's arrays
+ *              sizeflow with must-links): s k columns (+ one per soft pair), 2 s k + 2 k m
+ *              nonzeros (+ 3 k per soft cannot-link, 6 k per soft must-link); ckm's arrays
  *              plus CLP's copies, estimated at ~64 bytes per nonzero and ~160 per column
  *              (not measured; a refusal is meant for problems clearly out of reach)
  *   kmeans     80 s (labels, distances, seeding) + T * 256 * k * 8 (blocked distances);
@@ -14,6 +15,8 @@
  *   sizeflow   the transportation route: the s x k cost matrix 8 s k while s k <= 2^28,
  *              else (12 * 32 + 22) s of candidate arcs and their bounds (transport_points.c); the solver's move
  *              lists k^2 (12 L + 9) (L = 16, fewer past k = 1448) and 16 s of member lists
+ *   blpkm      with soft pairs past CKM_SOFT_MODEL_MAX_NNZ (assign.h): no model, local-search
+ *              steps: 8 s k costs + 16 s + 32 per soft pair
  *   admm       about ten s x k iterates: 80 s k
  *   ipc        the SDP relaxation, nine s x s matrices plus the eigensolver's work: ~120 s^2
  *   exact      T relaxations at once (one per worker), plus the open tree (checked as it
@@ -22,6 +25,7 @@
  * memory.current when a limit is set; unknown (no refusal) when neither can be read.
  */
 #include "algo.h"
+#include "assign.h"
 #include "transport.h"
 
 #include <math.h>
@@ -30,9 +34,8 @@
 
 static double lp_bytes(const ckm_reduced *r)
 {
-    double cols = (double)r->s * (double)r->k;
-    double nnz = 2.0 * cols + 2.0 * (double)r->k * (double)r->n_cl;
-    return 64.0 * nnz + 160.0 * cols;
+    double cols = (double)r->s * (double)r->k + (double)r->n_soft;
+    return 64.0 * ckm_assign_nnz(r) + 160.0 * cols;
 }
 
 double ckm_memory_estimate(const char *algorithm, const ckm_reduced *r, int threads, int rescaled)
@@ -62,6 +65,8 @@ double ckm_memory_estimate(const char *algorithm, const ckm_reduced *r, int thre
         return b + 120.0 * s * s + lp_bytes(r);
     if (strcmp(algorithm, "exact") == 0)
         return b + T * (120.0 * s * s + lp_bytes(r));
+    if (strcmp(algorithm, "blpkm") == 0 && ckm_assign_local(r)) /* costs, labels, adjacency */
+        return b + 8.0 * s * k + 16.0 * s + 32.0 * (double)r->n_soft + 16.0 * k;
     return b + lp_bytes(r); /* blpkm, bckm, cop */
 }
 

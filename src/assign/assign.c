@@ -27,6 +27,19 @@ void ckm_assign_free(ckm_assign *a)
     memset(a, 0, sizeof *a);
 }
 
+double ckm_assign_nnz(const ckm_reduced *r)
+{
+    double k = (double)r->k, f = 2.0 * (double)r->s * k + 2.0 * k * (double)r->n_cl;
+    for (size_t e = 0; e < r->n_soft; e++)
+        f += (r->soft_w[e] > 0.0 ? 6.0 : 3.0) * k;
+    return f;
+}
+
+bool ckm_assign_local(const ckm_reduced *r)
+{
+    return r->n_soft > 0 && r->n_cl == 0 && !r->has_sizes && ckm_assign_nnz(r) > CKM_SOFT_MODEL_MAX_NNZ;
+}
+
 /* Incidence lists (CSR over super-points) of an edge list of m pairs (a, b). */
 static bool incidence(size_t s, size_t m, const size_t *ab, size_t **start_out, size_t **inc_out)
 {

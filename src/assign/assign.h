@@ -43,6 +43,17 @@ typedef struct ckm_assign_result {
     double seconds;
 } ckm_assign_result;
 
+/* Nonzeros of r's assignment model: 2 s k + 2 k m + 3 k per soft cannot-link + 6 k per soft
+ * must-link. */
+double ckm_assign_nnz(const ckm_reduced *r);
+/* Past this many nonzeros (about 2 GB with CLP's and CBC's copies, memory.c) a model with soft
+ * pairs is not built: blpkm then takes its steps by local search alone (ckm_assign_local). */
+#define CKM_SOFT_MODEL_MAX_NNZ 3.0e7
+/* blpkm's steps on r are local search, not the MILP: soft pairs, a model over
+ * CKM_SOFT_MODEL_MAX_NNZ, and no hard rows a trivial start could break (no cannot-links,
+ * default sizes; with them the model is built, or refused as too large). */
+bool ckm_assign_local(const ckm_reduced *r);
+
 /* Build the constraint matrix once per reduced problem. Errors: too large for int
  * indices (s*k or nonzeros > INT_MAX), out of memory. */
 ckm_error ckm_assign_init(ckm_assign *a, const ckm_reduced *r, ckm_err *err);
@@ -55,9 +66,14 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
                            const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res,
                            ckm_err *err);
 
-/* soft_local.c: improve the feasible labelling lab (s groups) of the model with soft pairs
- * by single-group moves that keep every hard row and lower cost + penalty; *moves counts
- * them. false on allocation failure (lab then unchanged or improved, still feasible). */
+/* soft_local.c: a feasible labelling when the model's only hard rows are one cluster per
+ * group and lo_j <= 1 (no cannot-links, default sizes): each group at its cheapest cluster,
+ * empty clusters filled by the cheapest moves; false when other hard rows exist, s < k, or
+ * on allocation failure. */
+bool ckm_soft_trivial_start(const ckm_reduced *r, const double *cost, int32_t *lab);
+/* Improve the feasible labelling lab (s groups) of the model with soft pairs by single-group
+ * moves that keep every hard row and lower cost + penalty; *moves counts them. false on
+ * allocation failure (lab then unchanged or improved, still feasible). */
 bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, int32_t *lab, size_t *moves);
 
 /* The LP relaxation only, with the given costs: x (s*k) written when *status is
