@@ -69,9 +69,11 @@ class CheckReport(dict):
 
 
 def check(X, labels, must_link=None, cannot_link=None, size_min=None, size_max=None, sample_weight=None,
-          n_clusters=None):
+          n_clusters=None, soft_must_link=None, soft_cannot_link=None):
     """Verify labels against every constraint with the library's independent checker and recompute the
-    (weighted) SSE from the labels alone, as `ckm check`. n_clusters defaults to max(labels) + 1."""
+    (weighted) SSE from the labels alone, as `ckm check`. n_clusters defaults to max(labels) + 1. Soft pairs
+    ((m, 3) rows (i, j, confidence)) are counted, not violations: soft_must_link_violated,
+    soft_cannot_link_violated, soft_violated_confidence."""
     X = np.ascontiguousarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError("X must be 2-dimensional, got shape %s" % (X.shape,))
@@ -81,7 +83,7 @@ def check(X, labels, must_link=None, cannot_link=None, size_min=None, size_max=N
     k = int(n_clusters) if n_clusters is not None else int(lab.max()) + 1
     lab32 = np.ascontiguousarray(lab, dtype=np.int32)
     problem = Problem(X, k, must_link, cannot_link, size_min if size_min is not None else 0, size_max,
-                      sample_weight)
+                      sample_weight, soft_must_link, soft_cannot_link)
     rep = ctypes.POINTER(_lib.CheckReport)()
     err = _lib.Err()
     try:
@@ -102,7 +104,10 @@ def check(X, labels, must_link=None, cannot_link=None, size_min=None, size_max=N
                 violations.append(("label", v.index, v.value))
         out = CheckReport(ok=r.count == 0, sse=r.sse, sizes=np.ctypeslib.as_array(r.sizes, shape=(k,)).astype(np.int64),
                           must_link_violated=r.must_link_violated, cannot_link_violated=r.cannot_link_violated,
-                          size_violated=r.size_violated, label_invalid=r.label_invalid, violations=violations)
+                          size_violated=r.size_violated, label_invalid=r.label_invalid, violations=violations,
+                          soft_must_link_violated=r.soft_must_link_violated,
+                          soft_cannot_link_violated=r.soft_cannot_link_violated,
+                          soft_violated_confidence=r.soft_violated_confidence)
         lib.ckm_check_report_free(rep)
         return out
     finally:

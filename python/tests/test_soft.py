@@ -93,6 +93,15 @@ def test_algorithms_without_soft_pairs_refuse():
         ConstrainedKMeans(2, soft_must_link=[[0, 5, 0.5]], soft_penalty=-1.0).fit(X)
 
 
+def test_check_counts_soft_pairs(iris):
+    X, y = iris
+    rep = ckm.check(X, y, must_link=[[0, 1]], soft_must_link=[[0, 60, 0.7], [100, 120, 1.0]],
+                    soft_cannot_link=[[0, 2, 0.9], [60, 61, 0.4], [0, 100, 0.6]])
+    # by hand from iris' classes (0-49, 50-99, 100-149): ML 0-60, CL 0-2 and CL 60-61 are violated
+    assert rep.ok and rep.soft_must_link_violated == 1 and rep.soft_cannot_link_violated == 2
+    assert rep.soft_violated_confidence == pytest.approx(2.0)
+
+
 def test_read_constraints_soft_and_cli(iris, tmp_path):
     X, _ = iris
     f = tmp_path / "soft.txt"
