@@ -1,12 +1,15 @@
 /*
  * bench_util.h -- helpers shared by the benchmark programs: a splitmix64 stream for
- * generating data (independent of the library's RNG), a monotonic clock and a
- * comma-list membership test.
+ * generating data (independent of the library's RNG), a monotonic clock, a comma-list
+ * membership test and the reader of the labelled benchmark datasets.
  */
 #ifndef CKM_BENCH_UTIL_H
 #define CKM_BENCH_UTIL_H
 
+#include "ckm.h"
+
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -42,6 +45,25 @@ static inline bool bench_in_list(const char *list, const char *name)
         p = end + 1;
     }
     return false;
+}
+
+/* A labelled dataset of a benchmark's instances file (class in the last column; header
+ * "yes", "no" or "auto"), standardised; NULL after printing "prog: reason". */
+static inline ckm_dataset *bench_read_standardized(const char *prog, const char *path, const char *header)
+{
+    ckm_read_options ro;
+    ckm_read_options_default(&ro);
+    ro.label_column = CKM_LABEL_COLUMN_LAST;
+    ro.header = strcmp(header, "yes") == 0 ? CKM_HEADER_YES : strcmp(header, "no") == 0 ? CKM_HEADER_NO
+                                                                                       : CKM_HEADER_AUTO;
+    ckm_dataset *ds = NULL;
+    ckm_err err = {CKM_OK, ""};
+    if (ckm_dataset_read(path, &ro, &ds, &err) != CKM_OK) {
+        fprintf(stderr, "%s: %s\n", prog, err.message);
+        return NULL;
+    }
+    ckm_dataset_standardize(ds);
+    return ds;
 }
 
 #endif

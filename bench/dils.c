@@ -6,6 +6,7 @@
  * Prints CSV rows: instance,cs,algorithm,n_init,seed,status,sse,ari,nmi,ami,violations,seconds
  * usage: dils SHARED_DATA_DIR INSTANCES_TSV ALGORITHM N_INIT RUNS
  */
+#include "bench_util.h"
 #include "ckm.h"
 
 #include <stdio.h>
@@ -17,18 +18,10 @@ static int run_instance(const char *root, const char *name, const char *file, co
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", root, file);
-    ckm_read_options ro;
-    ckm_read_options_default(&ro);
-    ro.label_column = CKM_LABEL_COLUMN_LAST;
-    ro.header = strcmp(header, "yes") == 0 ? CKM_HEADER_YES : strcmp(header, "no") == 0 ? CKM_HEADER_NO
-                                                                                       : CKM_HEADER_AUTO;
-    ckm_dataset *ds = NULL;
-    ckm_err err = {CKM_OK, ""};
-    if (ckm_dataset_read(path, &ro, &ds, &err) != CKM_OK) {
-        fprintf(stderr, "dils: %s\n", err.message);
+    ckm_dataset *ds = bench_read_standardized("dils", path, header);
+    if (!ds)
         return 1;
-    }
-    ckm_dataset_standardize(ds);
+    ckm_err err = {CKM_OK, ""};
     const char *cs_names[3] = {"cs10", "cs15", "cs20"};
     for (int c = 0; c < 3; c++) {
         snprintf(path, sizeof path, "%s/dils-cc-constraints/pairs/%s_%s.txt", root, stem, cs_names[c]);

@@ -308,18 +308,9 @@ int main(int argc, char **argv)
             continue;
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", argv[1], file);
-        ckm_read_options ro;
-        ckm_read_options_default(&ro);
-        ro.label_column = CKM_LABEL_COLUMN_LAST;
-        ro.header = strcmp(header, "yes") == 0 ? CKM_HEADER_YES : strcmp(header, "no") == 0 ? CKM_HEADER_NO
-                                                                                           : CKM_HEADER_AUTO;
-        ckm_dataset *ds = NULL;
-        ckm_err err = {CKM_OK, ""};
-        if (ckm_dataset_read(path, &ro, &ds, &err) != CKM_OK) {
-            fprintf(stderr, "pccc: %s\n", err.message);
+        ckm_dataset *ds = bench_read_standardized("pccc", path, header);
+        if (!ds)
             return 1;
-        }
-        ckm_dataset_standardize(ds);
         if (strcmp(mode, "col1") == 0)
             col1(argv[1], ds, name, pattern, seeds);
         else

@@ -1,7 +1,8 @@
 /*
  * oracle.h -- brute-force truth for tiny constrained instances: enumerate all k^n
  * labellings, keep those meeting every must-link, cannot-link and size bound, return the
- * minimum SSE (INFINITY when none is feasible). n <= 12, k <= 4 (k^n labellings: keep it small).
+ * minimum SSE (INFINITY when none is feasible); with soft pairs the minimum of
+ * SSE + P sum c [violated]. n <= 12, k <= 4 (k^n labellings: keep it small).
  */
 #ifndef CKM_TEST_ORACLE_H
 #define CKM_TEST_ORACLE_H
@@ -16,8 +17,29 @@ typedef struct oracle_pair {
     int i, j, ml;
 } oracle_pair;
 
-__attribute__((unused)) static double oracle_best(const double *X, int n, int d, int k, const oracle_pair *pairs, int np,
-                          const size_t *lo, const size_t *hi, int32_t *best_labels)
+/* A soft pair: violating it costs P c. */
+typedef struct oracle_soft {
+    int i, j, ml;
+    double c;
+} oracle_soft;
+
+/* P sum c [violated] of the labels, and the violated must-links / cannot-links */
+__attribute__((unused)) static double oracle_penalty(const int32_t *lab, const oracle_soft *sp, int ns, double P,
+                                                     size_t *vml, size_t *vcl)
+{
+    double f = 0;
+    *vml = *vcl = 0;
+    for (int q = 0; q < ns; q++)
+        if ((lab[sp[q].i] == lab[sp[q].j]) != (sp[q].ml != 0)) {
+            f += P * sp[q].c;
+            sp[q].ml ? (*vml)++ : (*vcl)++;
+        }
+    return f;
+}
+
+__attribute__((unused)) static double oracle_best_soft(const double *X, int n, int d, int k, const oracle_pair *pairs,
+                                                       int np, const size_t *lo, const size_t *hi,
+                                                       const oracle_soft *soft, int ns, double P, int32_t *best_labels)
 {
     int32_t lab[12];
     long total = 1;
@@ -40,8 +62,12 @@ __attribute__((unused)) static double oracle_best(const double *X, int n, int d,
         if (!ok)
             continue;
         double sse;
+        size_t vml, vcl;
         ckm_err err = {CKM_OK, ""};
-        if (ckm_sse(X, (size_t)n, (size_t)d, lab, (size_t)k, &sse, &err) == CKM_OK && sse < best - 1e-12) {
+        if (ckm_sse(X, (size_t)n, (size_t)d, lab, (size_t)k, &sse, &err) != CKM_OK)
+            continue;
+        sse += oracle_penalty(lab, soft, ns, P, &vml, &vcl);
+        if (sse < best - 1e-12) {
             best = sse;
             if (best_labels)
                 for (int i = 0; i < n; i++)
@@ -49,6 +75,12 @@ __attribute__((unused)) static double oracle_best(const double *X, int n, int d,
         }
     }
     return best;
+}
+
+__attribute__((unused)) static double oracle_best(const double *X, int n, int d, int k, const oracle_pair *pairs, int np,
+                                                  const size_t *lo, const size_t *hi, int32_t *best_labels)
+{
+    return oracle_best_soft(X, n, d, k, pairs, np, lo, hi, NULL, 0, 0.0, best_labels);
 }
 
 /* A random tiny instance, drawn from the caller's uniform stream: n points uniform in

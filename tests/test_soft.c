@@ -20,62 +20,6 @@
 static uint64_t st = 17;
 static double unif(void) { return ck_unif(&st); }
 
-typedef struct soft_pair {
-    int i, j, ml;
-    double c;
-} soft_pair;
-
-/* P sum c [violated] of labels */
-static double penalty_of(const int32_t *lab, const soft_pair *sp, int ns, double P, size_t *vml, size_t *vcl)
-{
-    double f = 0;
-    *vml = *vcl = 0;
-    for (int q = 0; q < ns; q++) {
-        bool same = lab[sp[q].i] == lab[sp[q].j];
-        if (same != (sp[q].ml != 0)) {
-            f += P * sp[q].c;
-            sp[q].ml ? (*vml)++ : (*vcl)++;
-        }
-    }
-    return f;
-}
-
-/* least SSE + penalty over labellings meeting the hard pairs (INFINITY if none) */
-static double brute(const double *X, int n, int d, int k, const oracle_pair *hp, int nh, const soft_pair *sp, int ns,
-                    double P)
-{
-    int32_t lab[12];
-    long total = 1;
-    for (int i = 0; i < n; i++)
-        total *= k;
-    double best = INFINITY;
-    for (long code = 0; code < total; code++) {
-        long c = code;
-        int used[4] = {0, 0, 0, 0};
-        for (int i = 0; i < n; i++) {
-            lab[i] = (int32_t)(c % k);
-            c /= k;
-            used[lab[i]] = 1;
-        }
-        bool ok = true;
-        for (int j = 0; j < k; j++)
-            ok = ok && used[j]; /* default bounds: no empty cluster */
-        for (int q = 0; q < nh && ok; q++)
-            ok = (lab[hp[q].i] == lab[hp[q].j]) == (hp[q].ml != 0);
-        if (!ok)
-            continue;
-        double sse;
-        size_t a, b;
-        ckm_err err = {CKM_OK, ""};
-        if (ckm_sse(X, (size_t)n, (size_t)d, lab, (size_t)k, &sse, &err) != CKM_OK)
-            continue;
-        double f = sse + penalty_of(lab, sp, ns, P, &a, &b);
-        if (f < best)
-            best = f;
-    }
-    return best;
-}
-
 static ckm_result *solve_soft(const ckm_problem *p, const char *algo, int n_init, double P, ckm_error *rc_out)
 {
     ckm_settings s;
@@ -170,14 +114,14 @@ static void test_brute_force(void)
         double X[24];
         oracle_pair hp[4];
         int nh = oracle_random_instance(unif, n, inst % 3, X, hp);
-        soft_pair sp[10];
+        oracle_soft sp[10];
         int ns = 0;
         for (int q = 0; q < 8; q++) {
             int i = (int)(unif() * n), j = (int)(unif() * n);
             int ml = unif() < 0.5;
             double c = 0.1 + 0.9 * unif();
             if (i != j)
-                sp[ns++] = (soft_pair){i, j, ml, c};
+                sp[ns++] = (oracle_soft){i, j, ml, c};
         }
         double P = inst % 2 ? 0.0 : 5.0 + 20.0 * unif(); /* 0 = the default */
         ckm_problem *p = oracle_problem(X, n, d, k, hp, nh, NULL, NULL);
@@ -205,7 +149,8 @@ static void test_brute_force(void)
             Pused = 2.0 * tss / n;
         }
         CHECK_NEAR(r->soft_penalty, Pused, 1e-12 * Pused);
-        double best = brute(X, n, d, k, hp, nh, sp, ns, Pused);
+        size_t lo[4] = {1, 1, 1, 1}, hi[4] = {12, 12, 12, 12};
+        double best = oracle_best_soft(X, n, d, k, hp, nh, lo, hi, sp, ns, Pused, NULL);
         if (isinf(best)) {
             CHECK(r->status == CKM_STATUS_INFEASIBLE);
         } else {
@@ -214,7 +159,7 @@ static void test_brute_force(void)
                 double sse;
                 size_t vml, vcl;
                 CHECK(ckm_sse(X, (size_t)n, (size_t)d, r->labels, (size_t)k, &sse, &err) == CKM_OK);
-                double pen = penalty_of(r->labels, sp, ns, Pused, &vml, &vcl);
+                double pen = oracle_penalty(r->labels, sp, ns, Pused, &vml, &vcl);
                 CHECK_NEAR(r->sse, sse, 1e-9 * (1 + sse));
                 CHECK_NEAR(r->penalty, pen, 1e-9 * (1 + pen));
                 CHECK_NEAR(r->objective, sse + pen, 1e-9 * (1 + sse + pen));

@@ -18,7 +18,9 @@
  * Soft pairs (PCCC, Baumann & Hochbaum 2024; docs/soft.md): the assignment model gains a
  * slack per soft pair (assign.h) and the iteration minimises SSE + P sum c [violated]; the
  * center step leaves the penalty unchanged and cannot raise the SSE part, so the total
- * still decreases monotonically, and restarts are compared on it.
+ * still decreases monotonically, and restarts are compared on it. A step may stop at
+ * settings.soft_step_limit_s with CBC's best labels; a model too large to build
+ * (ckm_assign_local) gets 1-opt local-search steps instead (exact_step.c).
  */
 #include "algo.h"
 #include "assign.h"
@@ -30,50 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The BLPKM iteration with local-search steps (ckm_assign_local: soft pairs, a model too large
- * to build): cost -> the kept labels (the first time a trivial start) improved by 1-opt moves
- * (soft_local.c) -> means, while cost + penalty strictly decreases. Each step starts from the
- * kept labels, which the center step made no worse, so the total decreases monotonically;
- * no step is proven optimal. */
-static ckm_error local_lloyd(const ckm_context *ctx, const ckm_reduced *r, int max_iter, int rs, double *C,
-                             double *wsum, double *cost, int32_t *cur, int32_t *kept, ckm_lloyd_stats *st,
-                             ckm_err *err)
-{
-    double best_total = INFINITY;
-    memset(st, 0, sizeof *st);
-    st->why = CKM_STATUS_FEASIBLE;
-    int it = 0;
-    for (; it < max_iter; it++) {
-        if (ckm_ctx_stop(ctx, &st->why)) {
-            st->stopped = true;
-            break;
-        }
-        double t0 = ckm_now();
-        ckm_group_costs(r, ctx->s->distance, C, cost);
-        size_t moves;
-        if (st->have)
-            memcpy(cur, kept, r->s * sizeof(int32_t));
-        else if (!ckm_soft_trivial_start(r, cost, cur))
-            return ckm_fail(err, CKM_ERR_NOMEM, "blpkm: out of memory for a first labelling");
-        if (!ckm_soft_local_search(r, cost, cur, &moves))
-            return ckm_fail(err, CKM_ERR_NOMEM, "blpkm: out of memory for the local search");
-        double total = ckm_soft_cost(r, cur);
-        for (size_t t = 0; t < r->s; t++)
-            total += cost[t * r->k + (size_t)cur[t]];
-        st->cut_steps++;
-        ckm_ctx_log(ctx, 2, "blpkm restart %d iter %d: assignment total %.10g (local search, %zu moves, %.3f s)", rs + 1,
-                    it + 1, total, moves, ckm_now() - t0);
-        if (!(total < best_total))
-            break;
-        best_total = total;
-        memcpy(kept, cur, r->s * sizeof(int32_t));
-        st->have = true;
-        ckm_group_means(r, kept, C, wsum);
-    }
-    st->iterations = it;
-    return CKM_OK;
-}
 
 ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
                          ckm_err *err)
@@ -115,9 +73,8 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
         if (!ctx->init_centers && (rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
             goto done;
         ckm_lloyd_stats st;
-        rc = local ? local_lloyd(ctx, r, max_iter, rs, C, wsum, cost, cur, kept, &st, err)
-                   : ckm_exact_lloyd(ctx, &asg, r, set->distance, max_iter, "blpkm", rs, C, wsum, cost, cur, kept, &st,
-                                     out, err);
+        rc = ckm_exact_lloyd(ctx, local ? NULL : &asg, r, set->distance, max_iter, "blpkm", rs, C, wsum, cost, cur,
+                             kept, &st, out, err);
         if (rc != CKM_OK)
             goto done;
         lp_steps += st.lp_steps;

@@ -33,6 +33,29 @@ void ckm_group_costs(const ckm_reduced *r, ckm_distance dist, const double *C, d
         }
 }
 
+/* A step without the model (asg = NULL, ckm_assign_local): start (the kept labels, else a
+ * trivial labelling) improved by 1-opt moves; reported as a step stopped at its budget. */
+static ckm_error local_step(const ckm_reduced *r, const double *cost, const int32_t *start, int32_t *labels,
+                            ckm_assign_result *ar, ckm_err *err)
+{
+    double t0 = ckm_now();
+    memset(ar, 0, sizeof *ar);
+    size_t moves;
+    if (start)
+        memcpy(labels, start, r->s * sizeof(int32_t));
+    else if (!ckm_soft_trivial_start(r, cost, labels))
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for a first labelling");
+    if (!ckm_soft_local_search(r, cost, labels, &moves))
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the local search");
+    ar->objective = ckm_soft_cost(r, labels);
+    for (size_t t = 0; t < r->s; t++)
+        ar->objective += cost[t * r->k + (size_t)labels[t]];
+    ar->status = CKM_BK_LIMIT_FEASIBLE;
+    ar->cut = 1;
+    ar->seconds = ckm_now() - t0;
+    return CKM_OK;
+}
+
 ckm_error ckm_exact_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_reduced *r, ckm_distance dist,
                           int max_iter, const char *name, int rs, double *C, double *wsum, double *cost,
                           int32_t *cur, int32_t *kept, ckm_lloyd_stats *st, ckm_algo_out *out, ckm_err *err)
@@ -50,10 +73,13 @@ ckm_error ckm_exact_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_red
         ckm_group_costs(r, dist, C, cost);
         ckm_assign_result ar;
         ckm_step step;
-        ckm_error rc = ckm_exact_step(ctx, asg, cost, st->have ? kept : NULL, cur, &ar, &step, out, err);
+        step = CKM_STEP_OK;
+        ckm_error rc = asg ? ckm_exact_step(ctx, asg, cost, st->have ? kept : NULL, cur, &ar, &step, out, err)
+                           : local_step(r, cost, st->have ? kept : NULL, cur, &ar, err);
         if (rc != CKM_OK)
             return rc;
-        ar.used_mip ? st->mip_steps++ : st->lp_steps++;
+        if (asg)
+            ar.used_mip ? st->mip_steps++ : st->lp_steps++;
         if (step == CKM_STEP_INFEASIBLE) {
             st->infeasible = true;
             break;
@@ -71,7 +97,7 @@ ckm_error ckm_exact_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_red
             ckm_group_means(r, kept, C, wsum);
         }
         ckm_ctx_log(ctx, 2, "%s restart %d iter %d: assignment total %.10g (%s, %.3f s)", name, rs + 1, it + 1,
-                    ar.objective, ar.used_mip ? "CBC" : "LP integral", ar.seconds);
+                    ar.objective, !asg ? "local search" : ar.used_mip ? "CBC" : "LP integral", ar.seconds);
         if (ar.status == CKM_BK_LIMIT_FEASIBLE && ar.cut) {
             st->cut_steps++; /* the step's own budget: its best labels, and on */
         } else if (ar.status == CKM_BK_LIMIT_FEASIBLE) {

@@ -24,7 +24,8 @@ ckm_error ckm_exact_step(const ckm_context *ctx, ckm_assign *asg, const double *
                          ckm_err *err);
 
 /* The BLPKM_CC iteration from the centers in C (k*d): cost -> exact assignment (warm-
- * started from the kept labels) -> means of the new labels, until the assignment total
+ * started from the kept labels; asg = NULL: 1-opt local search from them instead, for a
+ * model with soft pairs too large to build, ckm_assign_local) -> means of the new labels, until the assignment total
  * does not strictly decrease (the previous labels are kept) or max_iter iterations.
  * kept (s) receives the best labels (valid when st->have), C their means. cost (s*k),
  * wsum (k) and cur (s) are scratch. Logs at verbosity 2 as "NAME restart R iter I". */

@@ -7,6 +7,7 @@
 #include "../check.h"
 #include "assign.h"
 #include "reduced.h"
+#include "reduced_fixture.h"
 
 #include <stdint.h>
 
@@ -34,16 +35,7 @@ int main(void)
             lo[j] = inst % 3 == 0 ? 1 : (size_t)(unif() * 4);
             hi[j] = inst % 3 == 0 ? n : lo[j] + 1 + (size_t)(unif() * 4);
         }
-        ckm_reduced r;
-        memset(&r, 0, sizeof r);
-        r.s = s;
-        r.k = k;
-        r.n = n;
-        r.weight = weight;
-        r.n_cl = n_cl;
-        r.cl = cl;
-        r.lo = lo;
-        r.hi = hi;
+        ckm_reduced r = fixture_reduced(s, k, n, weight, n_cl, cl, lo, hi);
         double cost[24];
         for (size_t c = 0; c < s * k; c++)
             cost[c] = 10.0 * unif();
