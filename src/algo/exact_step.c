@@ -35,8 +35,8 @@ void ckm_group_costs(const ckm_reduced *r, ckm_distance dist, const double *C, d
 
 /* A step without the model (asg = NULL, ckm_assign_local): start (the kept labels, else a
  * trivial labelling) improved by 1-opt moves; reported as a step stopped at its budget. */
-static ckm_error local_step(const ckm_reduced *r, const double *cost, const int32_t *start, int32_t *labels,
-                            ckm_assign_result *ar, ckm_err *err)
+static ckm_error local_step(const ckm_context *ctx, const ckm_reduced *r, const double *cost, const int32_t *start,
+                            int32_t *labels, ckm_assign_result *ar, ckm_err *err)
 {
     double t0 = ckm_now();
     memset(ar, 0, sizeof *ar);
@@ -45,7 +45,7 @@ static ckm_error local_step(const ckm_reduced *r, const double *cost, const int3
         memcpy(labels, start, r->s * sizeof(int32_t));
     else if (!ckm_soft_trivial_start(r, cost, labels))
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for a first labelling");
-    if (!ckm_soft_local_search(r, cost, labels, &moves))
+    if (!ckm_soft_local_search(r, cost, ctx->deadline, labels, &moves))
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the local search");
     ar->objective = ckm_soft_cost(r, labels);
     for (size_t t = 0; t < r->s; t++)
@@ -75,7 +75,7 @@ ckm_error ckm_exact_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_red
         ckm_step step;
         step = CKM_STEP_OK;
         ckm_error rc = asg ? ckm_exact_step(ctx, asg, cost, st->have ? kept : NULL, cur, &ar, &step, out, err)
-                           : local_step(r, cost, st->have ? kept : NULL, cur, &ar, err);
+                           : local_step(ctx, r, cost, st->have ? kept : NULL, cur, &ar, err);
         if (rc != CKM_OK)
             return rc;
         if (asg)
@@ -123,7 +123,7 @@ ckm_error ckm_exact_step(const ckm_context *ctx, ckm_assign *asg, const double *
         (own = ckm_alloc_array(asg->r->s, sizeof(int32_t))) != NULL) {
         bool have = start ? (memcpy(own, start, asg->r->s * sizeof(int32_t)), true) : ckm_soft_trivial_start(asg->r, cost, own);
         size_t moves;
-        if (have && ckm_soft_local_search(asg->r, cost, own, &moves))
+        if (have && ckm_soft_local_search(asg->r, cost, fmin(ctx->deadline, ckm_now() + 0.5 * ctx->s->soft_step_limit_s), own, &moves))
             start = own;
     }
     ckm_error rc = exact_step(ctx, asg, cost, start, labels, ar, step, out, err);

@@ -131,11 +131,13 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
         rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the stop fallback's %zu x %zu costs", r->s, k);
         goto done;
     }
-    if ((rc = ckm_assign_init(&asg, r, err)) != CKM_OK)
+    /* a model with soft pairs too large to build: local-search steps, as blpkm takes them */
+    bool local = ckm_assign_local(r);
+    if (!local && (rc = ckm_assign_init(&asg, r, err)) != CKM_OK)
         goto done;
     ckm_lloyd_stats st;
     ckm_algo_out tmp = *out; /* a proof of infeasibility becomes the run's outcome */
-    if ((rc = ckm_exact_lloyd(&grace, &asg, r, CKM_DISTANCE_SQEUCLIDEAN, s.max_iter > 0 ? s.max_iter : 100, "fallback",
+    if ((rc = ckm_exact_lloyd(&grace, local ? NULL : &asg, r, CKM_DISTANCE_SQEUCLIDEAN, s.max_iter > 0 ? s.max_iter : 100, "fallback",
                               0, C, wsum, cost, cur, out->labels, &st, &tmp, err)) != CKM_OK)
         goto done;
     if (st.infeasible) {

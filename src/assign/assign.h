@@ -72,9 +72,10 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
  * on allocation failure. */
 bool ckm_soft_trivial_start(const ckm_reduced *r, const double *cost, int32_t *lab);
 /* Improve the feasible labelling lab (s groups) of the model with soft pairs by single-group
- * moves that keep every hard row and lower cost + penalty; *moves counts them. false on
+ * moves that keep every hard row and lower cost + penalty, until none does or the deadline
+ * (ckm_now() units; INFINITY = none) passes; *moves counts them. false on
  * allocation failure (lab then unchanged or improved, still feasible). */
-bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, int32_t *lab, size_t *moves);
+bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, double deadline, int32_t *lab, size_t *moves);
 
 /* The LP relaxation only, with the given costs: x (s*k) written when *status is
  * CKM_BK_OPTIMAL. Used by algorithms that work with fractional assignments (bckm). */

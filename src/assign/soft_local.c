@@ -4,7 +4,8 @@
  *   objective  F(l) = sum_t cost[t, l_t] + P sum_e |w_e| [e violated by l]
  *   move       group t to cluster j when it keeps every hard row (no cannot-linked group in
  *              j, sizes of l_t and j within their bounds) and lowers F by more than 1e-12 |F|
- *   sweeps     groups in index order, until a sweep moves none (at most 100 sweeps)
+ *   sweeps     groups in index order, until a sweep moves none (at most 100 sweeps) or the
+ *              deadline passes (checked every 4096 groups)
  * F never increases, so the result is at least as good as the given feasible labelling and
  * still feasible; it is a local optimum for single moves, not the step's optimum (CBC then
  * improves or proves it).
@@ -79,7 +80,7 @@ bool ckm_soft_trivial_start(const ckm_reduced *r, const double *cost, int32_t *l
     return true;
 }
 
-bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, int32_t *lab, size_t *moves)
+bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, double deadline, int32_t *lab, size_t *moves)
 {
     size_t s = r->s, k = r->k;
     size_t *ss = NULL, *sadj = NULL, *cs = NULL, *cadj = NULL;
@@ -95,9 +96,12 @@ bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, int32_t *la
         double scale = 0.0;
         for (size_t t = 0; t < s; t++)
             scale += fabs(cost[t * k + (size_t)lab[t]]);
-        for (int sweep = 0; sweep < 100; sweep++) {
+        bool late = false;
+        for (int sweep = 0; sweep < 100 && !late; sweep++) {
             size_t moved = 0;
-            for (size_t t = 0; t < s; t++) {
+            for (size_t t = 0; t < s && !late; t++) {
+                if ((t & 4095) == 4095 && ckm_now() > deadline)
+                    late = true; /* every labelling on the way is feasible and no worse */
                 size_t from = (size_t)lab[t];
                 for (size_t j = 0; j < k; j++) {
                     delta[j] = cost[t * k + j];

@@ -160,7 +160,7 @@ int main(void)
             }
             double f0 = model_objective(&r, cost, lab);
             size_t moves;
-            CHECK(ckm_soft_local_search(&r, cost, lab, &moves));
+            CHECK(ckm_soft_local_search(&r, cost, INFINITY, lab, &moves));
             double f1 = model_objective(&r, cost, lab);
             CHECK(hard_ok(&r, lab) && f1 <= f0 + 1e-12);
             bool improvable = false;
