@@ -14,7 +14,9 @@
  *    CKM_OK and the outcome is in ckm_result.status.
  *  - Every *_free function accepts NULL.
  *  - No global mutable state: randomness comes from ckm_settings.seed only, so the same
- *    input and settings give the same output.
+ *    input and settings give the same output, except where a wall-clock limit ends work
+ *    (time_limit_s; with soft pairs soft_step_limit_s, whose stopped steps the result's
+ *    message counts: set it to 0 for runs reproducible on any machine).
  */
 #ifndef CKM_H
 #define CKM_H
@@ -485,8 +487,10 @@ typedef struct ckm_settings {
                               max-cut in disguise); one that has not proven its optimum after
                               this many seconds uses CBC's best labelling so far (never worse
                               than the previous step's), and the run goes on; counted in the
-                              result message. 0 = no limit (every step exact, however long);
-                              default 2; finite, >= 0 */
+                              result message. Such a step depends on the machine's speed, so
+                              the labels may differ between machines or loads; 0 = no limit
+                              (every step exact, however long, and reproducible); default 2;
+                              finite, >= 0 */
 } ckm_settings;
 
 /* Size of the first versioned ckm_settings layout (0.2.0): up to `interrupt`. */
