@@ -95,17 +95,16 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
     }
     if (stopped)
         out->status = why;
-    int used = snprintf(out->message, sizeof out->message,
-                        "%s%d restart%s; %zu assignment step%s had an integral LP, %zu needed CBC",
-                        stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit after " : "interrupted after ") : "",
-                        out->restarts, out->restarts == 1 ? "" : "s", lp_steps, lp_steps == 1 ? "" : "s", mip_steps);
-    if (local && used > 0 && (size_t)used < sizeof out->message)
-        snprintf(out->message, sizeof out->message,
-                 "%s%d restart%s; %zu assignment steps by local search (the model, %.3g nonzeros, is too large for "
-                 "CLP/CBC): not proven optimal",
-                 stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit after " : "interrupted after ") : "",
-                 out->restarts, out->restarts == 1 ? "" : "s", cut_steps, ckm_assign_nnz(r));
-    else if (cut_steps > 0 && used > 0 && (size_t)used < sizeof out->message)
+    const char *after = stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit after " : "interrupted after ") : "";
+    int used = local ? snprintf(out->message, sizeof out->message,
+                                "%s%d restart%s; %zu assignment steps by local search (the model, %.3g nonzeros, is "
+                                "too large for CLP/CBC): not proven optimal",
+                                after, out->restarts, out->restarts == 1 ? "" : "s", cut_steps, ckm_assign_nnz(r))
+                     : snprintf(out->message, sizeof out->message,
+                                "%s%d restart%s; %zu assignment step%s had an integral LP, %zu needed CBC", after,
+                                out->restarts, out->restarts == 1 ? "" : "s", lp_steps, lp_steps == 1 ? "" : "s",
+                                mip_steps);
+    if (!local && cut_steps > 0 && used > 0 && (size_t)used < sizeof out->message)
         snprintf(out->message + used, sizeof out->message - (size_t)used,
                  " (%zu of them stopped at the soft step limit of %g s: CBC's best labels, not proven optimal)",
                  cut_steps, set->soft_step_limit_s);

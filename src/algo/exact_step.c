@@ -47,9 +47,7 @@ static ckm_error local_step(const ckm_context *ctx, const ckm_reduced *r, const 
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for a first labelling");
     if (!ckm_soft_local_search(r, cost, ctx->deadline, labels, &moves))
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the local search");
-    ar->objective = ckm_soft_cost(r, labels);
-    for (size_t t = 0; t < r->s; t++)
-        ar->objective += cost[t * r->k + (size_t)labels[t]];
+    ar->objective = ckm_assign_total(r, cost, labels);
     ar->status = CKM_BK_LIMIT_FEASIBLE;
     ar->cut = 1;
     ar->seconds = ckm_now() - t0;

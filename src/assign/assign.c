@@ -40,9 +40,9 @@ bool ckm_assign_local(const ckm_reduced *r)
     return r->n_soft > 0 && r->n_cl == 0 && !r->has_sizes && ckm_assign_nnz(r) > CKM_SOFT_MODEL_MAX_NNZ;
 }
 
-/* Incidence lists (CSR over super-points) of an edge list of m pairs (a, b). */
-static bool incidence(size_t s, size_t m, const size_t *ab, size_t **start_out, size_t **inc_out)
+bool ckm_incidence(size_t s, size_t m, const size_t *ab, size_t **start_out, size_t **inc_out)
 {
+    *start_out = *inc_out = NULL;
     size_t *start = ckm_calloc_array(s + 1, sizeof(size_t)), *inc = ckm_alloc_array(2 * m + 1, sizeof(size_t));
     size_t *fill = ckm_alloc_array(s + 1, sizeof(size_t));
     if (!start || !inc || !fill) {
@@ -97,10 +97,11 @@ ckm_error ckm_assign_init(ckm_assign *a, const ckm_reduced *r, ckm_err *err)
     a->row_hi = ckm_alloc_array(rows, sizeof(double));
     a->x = ckm_alloc_array(cols, sizeof(double));
     a->start = ckm_alloc_array(cols, sizeof(double));
-    size_t *soft_row = ckm_alloc_array(ns + 1, sizeof(size_t)); /* first row of soft pair e */
+    /* soft pair e owns rows soft_row[e] .. soft_row[e+1]: k (cannot-link) or 2 k (must-link) */
+    size_t *soft_row = ckm_alloc_array(ns + 1, sizeof(size_t));
     size_t *inc_start = NULL, *inc = NULL, *sinc_start = NULL, *sinc = NULL;
-    bool inc_ok = incidence(s, r->n_cl, r->cl, &inc_start, &inc);
-    inc_ok = incidence(s, ns, r->soft, &sinc_start, &sinc) && inc_ok;
+    bool inc_ok = ckm_incidence(s, r->n_cl, r->cl, &inc_start, &inc);
+    inc_ok = ckm_incidence(s, ns, r->soft, &sinc_start, &sinc) && inc_ok;
     if (!a->col_start || !a->row_index || !a->value || !a->obj || !a->col_lo || !a->col_hi || !a->row_lo ||
         !a->row_hi || !a->x || !a->start || !soft_row || !inc_ok) {
         free(soft_row);
@@ -111,10 +112,9 @@ ckm_error ckm_assign_init(ckm_assign *a, const ckm_reduced *r, ckm_err *err)
         ckm_assign_free(a);
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the assignment model");
     }
-    for (size_t e = 0, row = soft_base; e < ns; e++) {
-        soft_row[e] = row;
-        row += (r->soft_w[e] > 0.0 ? 2 : 1) * k;
-    }
+    soft_row[0] = soft_base;
+    for (size_t e = 0; e < ns; e++)
+        soft_row[e + 1] = soft_row[e] + (r->soft_w[e] > 0.0 ? 2 : 1) * k;
     size_t pos = 0;
     for (size_t t = 0; t < s; t++)
         for (size_t j = 0; j < k; j++) {
@@ -146,14 +146,16 @@ ckm_error ckm_assign_init(ckm_assign *a, const ckm_reduced *r, ckm_err *err)
                 }
             }
         }
-    for (size_t e = 0; e < ns; e++) { /* slack z_e in [0, 1], cost P |w_e| */
-        size_t c = ycols + e, nr = (r->soft_w[e] > 0.0 ? 2 : 1) * k;
+    for (size_t e = 0; e < ns; e++) { /* slack z_e in [0, 1], cost P |w_e|, in each of e's rows */
+        size_t c = ycols + e;
         a->col_start[c] = (int)pos;
         a->col_hi[c] = 1.0;
         a->obj[c] = r->soft_P * fabs(r->soft_w[e]);
-        for (size_t q = 0; q < nr; q++) {
-            a->row_index[pos] = (int)(soft_row[e] + q);
+        for (size_t q = soft_row[e]; q < soft_row[e + 1]; q++) {
+            a->row_index[pos] = (int)q;
             a->value[pos++] = -1.0;
+            a->row_lo[q] = -CKM_BK_INF;
+            a->row_hi[q] = r->soft_w[e] > 0.0 ? 0.0 : 1.0;
         }
     }
     a->col_start[cols] = (int)pos;
@@ -167,11 +169,6 @@ ckm_error ckm_assign_init(ckm_assign *a, const ckm_reduced *r, ckm_err *err)
         a->row_lo[q] = -CKM_BK_INF;
         a->row_hi[q] = 1.0;
     }
-    for (size_t e = 0; e < ns; e++)
-        for (size_t q = 0; q < (r->soft_w[e] > 0.0 ? 2 : 1) * k; q++) {
-            a->row_lo[soft_row[e] + q] = -CKM_BK_INF;
-            a->row_hi[soft_row[e] + q] = r->soft_w[e] > 0.0 ? 0.0 : 1.0;
-        }
     free(soft_row);
     free(inc_start);
     free(inc);
@@ -203,12 +200,12 @@ static bool integral_labels(const ckm_assign *a, const double *x, int32_t *label
     return true;
 }
 
-static double labels_cost(const ckm_assign *a, const double *cost, const int32_t *labels)
+double ckm_assign_total(const ckm_reduced *r, const double *cost, const int32_t *labels)
 {
     double f = 0.0;
-    for (size_t t = 0; t < a->r->s; t++)
-        f += cost[t * a->r->k + (size_t)labels[t]];
-    return f + ckm_soft_cost(a->r, labels);
+    for (size_t t = 0; t < r->s; t++)
+        f += cost[t * r->k + (size_t)labels[t]];
+    return f + ckm_soft_cost(r, labels);
 }
 
 ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *start,
@@ -259,7 +256,7 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
         res->status = CKM_BK_LIMIT_FEASIBLE;
     }
     if (res->status == CKM_BK_OPTIMAL || res->status == CKM_BK_LIMIT_FEASIBLE)
-        res->objective = labels_cost(a, cost, labels);
+        res->objective = ckm_assign_total(a->r, cost, labels);
     res->seconds = ckm_now() - t0;
     return CKM_OK;
 }

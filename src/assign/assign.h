@@ -66,6 +66,13 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
                            const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res,
                            ckm_err *err);
 
+/* Incidence lists over s groups of m pairs ab (2 m entries): the pair ids incident to t are
+ * inc[start[t] .. start[t+1]) (CSR). false on allocation failure (the caller frees both
+ * outputs either way). */
+bool ckm_incidence(size_t s, size_t m, const size_t *ab, size_t **start, size_t **inc);
+/* The model's objective of group labels: sum_t cost[t, l_t] plus the soft pairs' penalty. */
+double ckm_assign_total(const ckm_reduced *r, const double *cost, const int32_t *labels);
+
 /* soft_local.c: a feasible labelling when the model's only hard rows are one cluster per
  * group and lo_j <= 1 (no cannot-links, default sizes): each group at its cheapest cluster,
  * empty clusters filled by the cheapest moves; false when other hard rows exist, s < k, or

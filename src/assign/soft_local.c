@@ -9,7 +9,8 @@
  * F never increases, so the result is at least as good as the given feasible labelling and
  * still feasible; it is a local optimum for single moves, not the step's optimum (CBC then
  * improves or proves it).
- * Cost per sweep: O(s k + pairs incident to the groups) with CSR adjacency built once.
+ * Cost per sweep: O(s k + pairs incident to the groups) with incidence lists built once
+ * (ckm_incidence).
  */
 #include "assign.h"
 #include "core.h"
@@ -17,30 +18,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
-
-/* CSR adjacency over s groups of m edges (a, b): for each t the edge ids incident to it. */
-static bool adjacency(size_t s, size_t m, const size_t *ab, size_t **start, size_t **adj)
-{
-    *start = ckm_calloc_array(s + 1, sizeof(size_t));
-    *adj = ckm_alloc_array(2 * m + 1, sizeof(size_t));
-    size_t *fill = ckm_alloc_array(s + 1, sizeof(size_t));
-    if (!*start || !*adj || !fill) {
-        free(fill);
-        return false;
-    }
-    for (size_t e = 0; e < 2 * m; e++)
-        (*start)[ab[e] + 1]++;
-    for (size_t t = 0; t < s; t++)
-        (*start)[t + 1] += (*start)[t];
-    for (size_t t = 0; t <= s; t++)
-        fill[t] = (*start)[t];
-    for (size_t e = 0; e < m; e++) {
-        (*adj)[fill[ab[2 * e]]++] = e;
-        (*adj)[fill[ab[2 * e + 1]]++] = e;
-    }
-    free(fill);
-    return true;
-}
 
 /* A feasible start for a model whose only hard rows are "one cluster each" and "no cluster
  * empty" (soft pairs, no cannot-links, default sizes): each group at its cheapest cluster,
@@ -87,8 +64,8 @@ bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, double dead
     size_t *size = ckm_calloc_array(k, sizeof(size_t));
     double *delta = ckm_alloc_array(k, sizeof(double));
     unsigned char *blocked = ckm_alloc_array(k, 1);
-    bool ok = size && delta && blocked && adjacency(s, r->n_soft, r->soft, &ss, &sadj) &&
-              adjacency(s, r->n_cl, r->cl, &cs, &cadj);
+    bool ok = size && delta && blocked && ckm_incidence(s, r->n_soft, r->soft, &ss, &sadj) &&
+              ckm_incidence(s, r->n_cl, r->cl, &cs, &cadj);
     *moves = 0;
     if (ok) {
         for (size_t t = 0; t < s; t++)

@@ -126,17 +126,26 @@ const double *ckm_problem_weights(const ckm_problem *p) { return p->w; }
 
 static const char *link_name(ckm_link t) { return t == CKM_MUST_LINK ? "must-link" : "cannot-link"; }
 
-ckm_error ckm_problem_add_pair(ckm_problem *p, size_t i, size_t j, ckm_link type, ckm_err *err)
+/* The checks every pair passes, hard or soft ("soft " in what for the soft ones). */
+static ckm_error check_pair(const ckm_problem *p, size_t i, size_t j, ckm_link type, const char *what, ckm_err *err)
 {
     if (type != CKM_MUST_LINK && type != CKM_CANNOT_LINK)
         return ckm_fail(err, CKM_ERR_INVALID, "constraint type %d is neither must-link nor cannot-link",
                         (int)type);
     if (i >= p->n || j >= p->n)
-        return ckm_fail(err, CKM_ERR_INVALID, "%s (%zu, %zu): index out of range (n = %zu)",
+        return ckm_fail(err, CKM_ERR_INVALID, "%s%s (%zu, %zu): index out of range (n = %zu)", what,
                         link_name(type), i, j, p->n);
     if (i == j)
-        return ckm_fail(err, CKM_ERR_INVALID, "%s (%zu, %zu) links a point with itself",
+        return ckm_fail(err, CKM_ERR_INVALID, "%s%s (%zu, %zu) links a point with itself", what,
                         link_name(type), i, j);
+    return CKM_OK;
+}
+
+ckm_error ckm_problem_add_pair(ckm_problem *p, size_t i, size_t j, ckm_link type, ckm_err *err)
+{
+    ckm_error rc = check_pair(p, i, j, type, "", err);
+    if (rc != CKM_OK)
+        return rc;
     size_t prev;
     if (ckm_pairset_find(&p->index, i, j, &prev)) {
         if (p->pairs[prev].type != type)
@@ -159,15 +168,9 @@ ckm_error ckm_problem_add_pair(ckm_problem *p, size_t i, size_t j, ckm_link type
 ckm_error ckm_problem_add_soft_pair(ckm_problem *p, size_t i, size_t j, ckm_link type, double confidence,
                                    ckm_err *err)
 {
-    if (type != CKM_MUST_LINK && type != CKM_CANNOT_LINK)
-        return ckm_fail(err, CKM_ERR_INVALID, "constraint type %d is neither must-link nor cannot-link",
-                        (int)type);
-    if (i >= p->n || j >= p->n)
-        return ckm_fail(err, CKM_ERR_INVALID, "soft %s (%zu, %zu): index out of range (n = %zu)",
-                        link_name(type), i, j, p->n);
-    if (i == j)
-        return ckm_fail(err, CKM_ERR_INVALID, "soft %s (%zu, %zu) links a point with itself",
-                        link_name(type), i, j);
+    ckm_error rc = check_pair(p, i, j, type, "soft ", err);
+    if (rc != CKM_OK)
+        return rc;
     if (!(confidence > 0.0 && confidence <= 1.0))
         return ckm_fail(err, CKM_ERR_INVALID,
                         "soft %s (%zu, %zu): confidence %g is not in (0, 1] (a certain pair is a hard one)",
