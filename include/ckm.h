@@ -482,7 +482,8 @@ typedef struct ckm_settings {
     double soft_penalty;   /* P: violating a soft pair of confidence c costs P c in the
                               objective SSE + penalty, in the SSE's units (squared distance,
                               times sample weight); 0 = the default, the mean squared distance
-                              between two points, 2 TSS / n (docs/soft.md); finite, >= 0 */
+                              between two points, 2 TSS / n (docs/soft.md); finite, >= 0; one
+                              whose pair costs CLP could not take is CKM_ERR_INVALID */
     double soft_step_limit_s; /* blpkm with soft pairs: an assignment step is NP-hard (a
                               max-cut in disguise); one that has not proven its optimum after
                               this many seconds uses CBC's best labelling so far (never worse

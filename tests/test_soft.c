@@ -324,6 +324,19 @@ static void test_penalty_settings(void)
         CHECK(ckm_solve(p, &s, &rb, &err) == CKM_ERR_INVALID && rb == NULL);
         CHECK_MSG(err, "soft_step_limit_s");
     }
+    /* a P whose costs CLP would abort on is refused (measured: an assertion with 1e30 on iris) */
+    CHECK(solve_soft(p, "blpkm", 1, 1e30, &rc) == NULL && rc == CKM_ERR_INVALID);
+    /* points that all coincide: any P gives the same labels, the given one is reported */
+    {
+        double Z[8] = {3, 3, 3, 3, 3, 3, 3, 3};
+        ckm_problem *pz = NULL;
+        CHECK(ckm_problem_create(Z, 4, 2, 2, &pz, &err) == CKM_OK);
+        CHECK(pz && ckm_problem_add_soft_pair(pz, 0, 1, CKM_CANNOT_LINK, 0.5, &err) == CKM_OK);
+        ckm_result *rz = pz ? solve_soft(pz, "blpkm", 2, 1e30, NULL) : NULL;
+        CHECK(rz && rz->has_labels && rz->soft_penalty == 1e30 && rz->soft_cannot_link_violated == 0);
+        ckm_result_free(rz);
+        ckm_problem_free(pz);
+    }
     /* algorithms without soft pairs refuse them */
     const char *refuse[] = {"kmeans", "cop", "sizeflow", "bckm", "admm", "ipc", "exact"};
     for (size_t a = 0; a < sizeof refuse / sizeof refuse[0]; a++) {

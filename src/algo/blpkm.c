@@ -106,7 +106,7 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
                                 mip_steps);
     if (!local && cut_steps > 0 && used > 0 && (size_t)used < sizeof out->message)
         snprintf(out->message + used, sizeof out->message - (size_t)used,
-                 " (%zu of them stopped at the soft step limit of %g s: CBC's best labels, not proven optimal)",
+                 "; %zu stopped at the soft step limit of %g s (the best labels found by then, not proven optimal)",
                  cut_steps, set->soft_step_limit_s);
 done:
     ckm_assign_free(&asg);

@@ -76,8 +76,10 @@ ckm_error ckm_exact_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_red
                            : local_step(ctx, r, cost, st->have ? kept : NULL, cur, &ar, err);
         if (rc != CKM_OK)
             return rc;
-        if (asg)
-            ar.used_mip ? st->mip_steps++ : st->lp_steps++;
+        if (asg && ar.used_mip)
+            st->mip_steps++;
+        else if (asg && ar.status == CKM_BK_OPTIMAL) /* an LP stopped by a limit had no vertex */
+            st->lp_steps++;
         if (step == CKM_STEP_INFEASIBLE) {
             st->infeasible = true;
             break;

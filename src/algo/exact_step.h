@@ -35,7 +35,7 @@ typedef struct ckm_lloyd_stats {
     bool stopped;       /* time limit / interrupt: why says which */
     bool infeasible;    /* proven: out->status and out->message are set */
     ckm_status why;
-    size_t lp_steps, mip_steps;
+    size_t lp_steps, mip_steps; /* steps solved by an integral LP vertex / that ran CBC */
     size_t cut_steps;   /* ended by settings.soft_step_limit_s (soft pairs): not proven optimal */
 } ckm_lloyd_stats;
 

@@ -139,6 +139,25 @@ static ckm_error check_capability(const ckm_problem *p, const ckm_reduced *r, co
                     names);
 }
 
+/* A soft pair's cost P |w_e| is an objective coefficient of the LP/MILP: CLP aborts the
+ * process on one of 1e25 or more (measured: an assertion in ClpSimplex::createRim with
+ * --soft-penalty 1e30 on iris). Costs past CKM_SOFT_COST_MAX (in the algorithm's units, where
+ * every group cost is at most the total scatter, below 2^40 n) are refused instead. */
+#define CKM_SOFT_COST_MAX 1e18
+static ckm_error check_soft_cost(const ckm_reduced *r, double given, ckm_err *err)
+{
+    double wmax = 0.0;
+    for (size_t e = 0; e < r->n_soft; e++)
+        wmax = fmax(wmax, fabs(r->soft_w[e]));
+    if (!(r->soft_P * wmax > CKM_SOFT_COST_MAX))
+        return CKM_OK;
+    return ckm_fail(err, CKM_ERR_INVALID,
+                    "soft_penalty = %g is too large for these points: a soft pair would cost %.3g times their total "
+                    "scatter, beyond what the LP solver takes; a P of the total scatter already outweighs any change "
+                    "of the SSE per unit of confidence",
+                    given, r->soft_P * wmax / fmax(r->tss, DBL_MIN));
+}
+
 /* The caller's settings, read up to its struct_size (docs/abi.md): members it does not know
  * keep their defaults. */
 static ckm_error read_settings(const ckm_settings *in, ckm_settings *s, ckm_err *err)
@@ -282,11 +301,18 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
     }
     res->super_points = r->s;
     /* P in the algorithm's units: the caller's, or the mean squared distance between two
-     * points, sum_ij w_i w_j ||x_i - x_j||^2 / W^2 = 2 TSS / W (1 when all points coincide) */
-    r->soft_P = s_in->soft_penalty > 0.0 ? (ckm_scaled_active(&sc) ? ldexp(s_in->soft_penalty, -2 * sc.e)
+     * points, sum_ij w_i w_j ||x_i - x_j||^2 / W^2 = 2 TSS / W. When all points coincide every
+     * SSE is 0 and any P gives the same labels: the model uses 1 (a caller's P, scaled, could
+     * exceed what CLP takes), the caller's P is reported. */
+    r->soft_P = r->tss == 0.0 ? 1.0
+                : s_in->soft_penalty > 0.0 ? (ckm_scaled_active(&sc) ? ldexp(s_in->soft_penalty, -2 * sc.e)
                                                                      : s_in->soft_penalty)
-                                         : (r->tss > 0.0 ? 2.0 * r->tss / r->total_mass : 1.0);
-    res->soft_penalty = p->n_soft > 0 ? ckm_scaled_objective(&sc, r->soft_P) : 0.0;
+                                           : 2.0 * r->tss / r->total_mass;
+    res->soft_penalty = p->n_soft == 0 ? 0.0
+                        : s_in->soft_penalty > 0.0 ? s_in->soft_penalty
+                                                   : ckm_scaled_objective(&sc, r->soft_P);
+    if ((rc = check_soft_cost(r, s_in->soft_penalty, err)) != CKM_OK)
+        goto fail;
     if ((rc = check_capability(p, r, algo, err)) != CKM_OK ||
         (rc = ckm_memory_check(algo->info.name, r, ckm_thread_count(s_in->threads), ckm_scaled_active(&sc), err)) != CKM_OK)
         goto fail;
