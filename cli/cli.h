@@ -44,6 +44,8 @@ bool cli_double(const char *cmd, const char *name, const char *v, double min, do
 
 /* Print "ckm CMD: message" for a library error; return the exit code for it. */
 int cli_error(const char *cmd, ckm_error code, const ckm_err *err);
+/* The exit code for a library error, without printing. */
+int cli_exit_code(ckm_error code);
 
 /* Fail (print, false) when out names the same file as any of inputs (NULL-terminated
  * list, NULL entries skipped). */
@@ -69,6 +71,18 @@ bool cli_apply_sizes(const char *cmd, ckm_problem *p, const char *min_s, const c
 
 /* --threads N >= 1: also cap OpenBLAS's process-wide thread count at N (blas_threads.c). */
 void cli_cap_blas_threads(int n);
+
+/* The MPI mode (cluster_mpi.c, built with -DCKM_MPI=ON): `ckm cluster` started by mpirun
+ * runs the distributed solver (ckm_mpi.h). */
+typedef struct cli_mpi_args {
+    const char *data, *k, *min_size, *max_size, *sizes, *balanced, *init_centers;
+    const char *labels_out, *centers_out, *report;
+    const char *unsupported; /* the first option the MPI mode cannot take, or NULL */
+    bool quiet;
+} cli_mpi_args;
+/* 1 when this process was started by an MPI launcher (mpirun / srun: its environment). */
+int cli_mpi_launched(void);
+int cli_mpi_cluster(const cli_mpi_args *a, ckm_settings *s);
 
 int cmd_cluster(int argc, char **argv);
 int cmd_check(int argc, char **argv);

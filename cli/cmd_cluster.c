@@ -254,6 +254,29 @@ int cmd_cluster(int argc, char **argv)
                 return EXIT_USAGE;
             }
 
+#ifdef CKM_HAVE_MPI
+    if (cli_mpi_launched()) {
+        struct sigaction sm;
+        memset(&sm, 0, sizeof sm);
+        sm.sa_handler = on_sigint;
+        sm.sa_flags = SA_RESETHAND;
+        sigemptyset(&sm.sa_mask);
+        sigaction(SIGINT, &sm, NULL);
+        s.should_stop = stop_requested;
+        const char *no = opts[O_CONS].value      ? "--constraints"
+                         : opts[O_WEIGHTS].value ? "--weights"
+                         : opts[O_STD].value     ? "--standardize"
+                         : opts[O_LABEL_COL].value ? "--label-column"
+                         : opts[O_DIST].value    ? "--distance"
+                         : (opts[O_FORMAT].value && strcmp(opts[O_FORMAT].value, "npy") != 0) ? "--format other than npy"
+                         : opts[O_HEADER].value  ? "--header"
+                         : NULL;
+        cli_mpi_args ma = {data, opts[O_K].value, opts[O_MIN].value, opts[O_MAX].value, opts[O_SIZES].value,
+                           opts[O_BAL].value, opts[O_INIT_CENTERS].value, opts[O_LABELS_OUT].value,
+                           opts[O_CENTERS_OUT].value, opts[O_REPORT].value, no, quiet};
+        return cli_mpi_cluster(&ma, &s);
+    }
+#endif
     int code = EXIT_INTERNAL;
     ckm_err err = {CKM_OK, ""};
     ckm_dataset *ds = NULL, *init = NULL;

@@ -5,6 +5,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#ifdef CKM_HAVE_MPI
+#include <mpi.h>
+#endif
 
 static void usage(void)
 {
@@ -29,6 +32,19 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *c = argv[1];
+#ifdef CKM_HAVE_MPI
+    /* started by mpirun: `cluster` runs distributed (cluster_mpi.c) */
+    if (strcmp(c, "cluster") == 0 && cli_mpi_launched()) {
+        int provided;
+        if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+            fprintf(stderr, "ckm: MPI_Init failed\n");
+            return EXIT_INTERNAL;
+        }
+        int code = cmd_cluster(argc, argv);
+        MPI_Finalize();
+        return code;
+    }
+#endif
     if (strcmp(c, "cluster") == 0)
         return cmd_cluster(argc, argv);
     if (strcmp(c, "check") == 0)

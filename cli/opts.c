@@ -155,6 +155,11 @@ int cli_error(const char *cmd, ckm_error code, const ckm_err *err)
 {
     fprintf(stderr, "ckm %s: %s%s\n", cmd, code == CKM_ERR_NOMEM ? "out of memory: " : "",
             err->message[0] ? err->message : ckm_error_string(code));
+    return cli_exit_code(code);
+}
+
+int cli_exit_code(ckm_error code)
+{
     switch (code) {
     case CKM_OK: return EXIT_SOLVED;
     case CKM_ERR_IO:

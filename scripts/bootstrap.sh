@@ -3,14 +3,15 @@
 # Runs as root (or through sudo). Safe to run again: does nothing when all are present.
 # `bootstrap.sh test` adds the test-only oracle DSDP (libdsdp-dev), never linked into ckm,
 # and clang with its runtime (libFuzzer, sanitizers) for the fuzz targets of the test suite,
-# and pytest for the Python package's tests.
+# pytest for the Python package's tests, and Open MPI for the MPI mode's tests (the test
+# build turns -DCKM_MPI=ON).
 set -euo pipefail
 # python3-*: the Python package (python/) builds with Debian's pip and setuptools, offline
 packages=(build-essential cmake pkg-config libopenblas-dev liblapacke-dev
           coinor-libclp-dev coinor-libcbc-dev
           python3 python3-pip python3-setuptools python3-numpy python3-sklearn)
 if [ "${1:-}" = "test" ]; then
-  packages+=(libdsdp-dev clang libclang-rt-dev python3-pytest)
+  packages+=(libdsdp-dev clang libclang-rt-dev python3-pytest libopenmpi-dev openmpi-bin)
 fi
 missing=()
 for p in "${packages[@]}"; do

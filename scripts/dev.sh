@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # dev.sh -- the two commands of the README, and a few helpers.
 #   scripts/dev.sh demo    install deps, build (Release), cluster the bundled demo data
-#   scripts/dev.sh test    install deps, build with ASan+UBSan, run the whole test suite
+#   scripts/dev.sh test    install deps, build with ASan+UBSan and the MPI mode, run the whole test suite
 #   scripts/dev.sh bench   build (Release) and run the benchmarks (see bench/README.md)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,7 +35,7 @@ case "$cmd" in
   test)
     bash scripts/bootstrap.sh test
     cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Debug -DCKM_SANITIZE=ON -DCKM_BUILD_BENCH=OFF \
-      -DCKM_REQUIRE_DSDP=ON >/dev/null
+      -DCKM_REQUIRE_DSDP=ON -DCKM_MPI=ON >/dev/null
     cmake --build build-test -j "$jobs" >/dev/null
     # OpenBLAS keeps its thread pool for the process lifetime; LSan must not call that a leak
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}

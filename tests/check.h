@@ -75,7 +75,7 @@ __attribute__((unused)) static ckm_result *ck_solve(const ckm_problem *p, const 
     return r;
 }
 
-static int ck_report(void)
+__attribute__((unused)) static int ck_report(void)
 {
     printf("%d passed, %d failed\n", ck_passed, ck_failed);
     return ck_failed ? 1 : 0;

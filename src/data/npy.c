@@ -254,14 +254,25 @@ ckm_error ckm_npy_open(const char *path, ckm_npy *a, ckm_err *err)
 
 ckm_error ckm_npy_read_doubles(const char *path, ckm_npy *a, double *out, ckm_err *err)
 {
+    return ckm_npy_read_rows(path, a, 0, a->shape[0], out, err);
+}
+
+ckm_error ckm_npy_read_rows(const char *path, ckm_npy *a, size_t first, size_t rows, double *out, ckm_err *err)
+{
     if (a->kind != 'f')
         return ckm_fail(err, CKM_ERR_PARSE, "%s: points must be floating point ('<f8' or '<f4'), not '%s'", path,
                         a->descr);
-    size_t d = a->shape[1];
+    size_t d = a->shape[1], count = rows * d;
+    if (first > a->shape[0] || rows > a->shape[0] - first)
+        return ckm_fail(err, CKM_ERR_INVALID, "%s: rows %zu..%zu are outside its %zu rows", path, first,
+                        first + rows, a->shape[0]);
+    /* the file size was checked against the shape: these offsets fit */
+    if (lseek(a->fd, (off_t)(a->data_offset + first * d * a->elem), SEEK_SET) < 0)
+        return ckm_fail(err, CKM_ERR_IO, "%s: cannot seek: %s", path, strerror(errno));
     if (a->elem == 8) {
         /* straight into the array, in blocks */
         char *p = (char *)out;
-        size_t left = a->count * 8;
+        size_t left = count * 8;
         while (left > 0) {
             size_t chunk = left < (8u << 20) ? left : (8u << 20);
             if (read_all(a->fd, p, chunk) != 0)
@@ -273,8 +284,8 @@ ckm_error ckm_npy_read_doubles(const char *path, ckm_npy *a, double *out, ckm_er
         float *buf = malloc((1u << 20) * sizeof(float));
         if (!buf)
             return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
-        for (size_t done = 0; done < a->count;) {
-            size_t chunk = a->count - done < (1u << 20) ? a->count - done : (1u << 20);
+        for (size_t done = 0; done < count;) {
+            size_t chunk = count - done < (1u << 20) ? count - done : (1u << 20);
             if (read_all(a->fd, buf, chunk * sizeof(float)) != 0) {
                 free(buf);
                 return ckm_fail(err, CKM_ERR_IO, "%s: read failed: %s", path, strerror(errno));
@@ -285,10 +296,10 @@ ckm_error ckm_npy_read_doubles(const char *path, ckm_npy *a, double *out, ckm_er
         }
         free(buf);
     }
-    for (size_t q = 0; q < a->count; q++)
+    for (size_t q = 0; q < count; q++)
         if (!(out[q] - out[q] == 0.0))
-            return ckm_fail(err, CKM_ERR_PARSE, "%s: row %zu, column %zu (0-based): value is not finite", path, q / d,
-                            q % d);
+            return ckm_fail(err, CKM_ERR_PARSE, "%s: row %zu, column %zu (0-based): value is not finite", path,
+                            first + q / d, q % d);
     return CKM_OK;
 }
 

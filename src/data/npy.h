@@ -24,6 +24,8 @@ int ckm_npy_path(const char *path);
 ckm_error ckm_npy_open(const char *path, ckm_npy *a, ckm_err *err);
 /* The elements as doubles (count entries; float arrays only), all finite. */
 ckm_error ckm_npy_read_doubles(const char *path, ckm_npy *a, double *out, ckm_err *err);
+/* Rows [first, first + rows) of a 2-D float array as doubles (read by offset), all finite. */
+ckm_error ckm_npy_read_rows(const char *path, ckm_npy *a, size_t first, size_t rows, double *out, ckm_err *err);
 /* The elements as labels in [0, INT32_MAX] (1-D integer arrays only). */
 ckm_error ckm_npy_read_labels(const char *path, ckm_npy *a, int32_t *out, ckm_err *err);
 void ckm_npy_free(ckm_npy *a);

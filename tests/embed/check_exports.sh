@@ -1,11 +1,12 @@
 #!/bin/sh
-# check_exports.sh LIBCKM_SO HEADER -- the shared library exports exactly the functions the
-# header declares with CKM_API (hidden visibility keeps every internal ckm_* symbol out),
-# and its soname is libckm.so.MAJOR.
+# check_exports.sh LIBCKM_SO HEADER... -- the shared library exports exactly the functions the
+# headers declare with CKM_API (ckm.h, and ckm_mpi.h in an MPI build; hidden visibility keeps
+# every internal ckm_* symbol out), and its soname is libckm.so.MAJOR.
 set -eu
-so=$1 header=$2
+so=$1
+shift
 exported=$(nm -D --defined-only "$so" | awk '$2 ~ /^[TDBR]$/ {print $3}' | sort)
-declared=$(grep '^CKM_API' "$header" | sed 's/(.*//; s/.*[ *]\([a-z_0-9]*\)$/\1/' | sort)
+declared=$(cat "$@" | grep '^CKM_API' | sed 's/(.*//; s/.*[ *]\([a-z_0-9]*\)$/\1/' | sort)
 if [ "$exported" != "$declared" ]; then
     echo "exported symbols differ from the CKM_API declarations:"
     printf '%s\n' "$exported" > /tmp/ckm_exported.$$

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# cli_mpi.sh CKM MPIEXEC -- `ckm cluster` run by mpirun (the MPI mode, docs/mpi.md):
+#   - 1, 2, 3 and 4 ranks give the same labels and centers files (sizeflow --balanced,
+#     kmeans), the sizes are balanced, the labels equal the single-process run's from the
+#     same initial centers;
+#   - bad input (missing file, truncated .npy, text input, an option the MPI mode cannot
+#     take, k out of range) exits non-zero on every rank with ONE message; infeasible
+#     bounds exit 3.
+set -u
+ckm=$1 mpiexec=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fails=0 passes=0
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+run() { "$mpiexec" -n "$1" --oversubscribe "${@:2}"; }
+
+/usr/bin/python3 - "$dir" <<'EOF'
+import sys, numpy as np
+d = sys.argv[1]
+rng = np.random.default_rng(4)
+C = rng.normal(size=(6, 3)) * 4
+X = np.vstack([c + rng.normal(size=(250, 3)) for c in C])
+rng.shuffle(X)
+np.save(d + "/x.npy", X)
+np.savetxt(d + "/c0.csv", X[:6], delimiter=",")
+np.savetxt(d + "/x.csv", X, delimiter=",")
+raw = open(d + "/x.npy", "rb").read()
+open(d + "/trunc.npy", "wb").write(raw[: len(raw) - 100])
+EOF
+
+for algo in sizeflow kmeans; do
+  extra=""
+  [ "$algo" = sizeflow ] && extra="--balanced"
+  for np in 1 2 3 4; do
+    if run $np "$ckm" cluster "$dir/x.npy" -k 6 -a $algo $extra -j 1 --seed 3 --n-init 2 \
+         -o "$dir/l_${algo}_$np.npy" --centers-out "$dir/c_${algo}_$np.csv" -q; then ok; else bad "$algo np=$np exit $?"; fi
+  done
+  for np in 2 3 4; do
+    cmp -s "$dir/l_${algo}_1.npy" "$dir/l_${algo}_$np.npy" && ok || bad "$algo labels np=1 vs np=$np"
+    cmp -s "$dir/c_${algo}_1.csv" "$dir/c_${algo}_$np.csv" && ok || bad "$algo centers np=1 vs np=$np"
+  done
+  # the single-process solver from the same initial centers: the same labels
+  "$ckm" cluster "$dir/x.npy" -k 6 -a $algo $extra -j 1 --init-centers "$dir/c0.csv" -o "$dir/one.txt" -q \
+    && ok || bad "$algo single-process run"
+  run 3 "$ckm" cluster "$dir/x.npy" -k 6 -a $algo $extra -j 1 --init-centers "$dir/c0.csv" -o "$dir/three.txt" -q \
+    && ok || bad "$algo 3 ranks from centers"
+  cmp -s "$dir/one.txt" "$dir/three.txt" && ok || bad "$algo: 3 ranks differ from the single-process run"
+done
+/usr/bin/python3 - "$dir" <<'EOF' && ok || bad "balanced sizes"
+import sys, numpy as np
+l = np.load(sys.argv[1] + "/l_sizeflow_4.npy")
+c = np.bincount(l, minlength=6)
+assert l.shape == (1500,) and c.min() == 250 and c.max() == 250, c
+EOF
+
+# bad input: non-zero exit, one message for all ranks
+expect() { # expect CODE NP ARGS... : exit code and exactly one 'ckm cluster:' line
+  local code=$1 np=$2
+  shift 2
+  run "$np" "$ckm" cluster "$@" -q >"$dir/out" 2>"$dir/err"
+  local got=$? lines
+  lines=$(grep -c "^ckm cluster:" "$dir/err")
+  if [ "$got" = "$code" ] && [ "$lines" = 1 ]; then ok; else
+    bad "expected exit $code and one message for '$*' on $np ranks: exit $got, $lines messages"
+    cat "$dir/err" >&2
+  fi
+}
+expect 2 3 "$dir/missing.npy" -k 3
+expect 2 3 "$dir/trunc.npy" -k 3
+expect 2 2 "$dir/x.csv" -k 3
+expect 2 4 "$dir/x.npy" -k 3 --constraints "$dir/c0.csv"
+expect 2 2 "$dir/x.npy" -k 0
+expect 2 2 "$dir/x.npy" -k 2000
+expect 2 2 "$dir/x.npy" -k 3 -a blpkm
+expect 3 3 "$dir/x.npy" -k 3 -a sizeflow --min-size 600
+expect 2 2 "$dir/x.npy" -k 3 --sizes "$dir/missing_sizes.txt" -a sizeflow
+[ ! -e "$dir/never.txt" ] && ok || bad "an output was written"
+
+echo "$passes passed, $fails failed"
+[ "$fails" = 0 ]
