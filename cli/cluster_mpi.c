@@ -159,10 +159,12 @@ int cli_mpi_cluster(const cli_mpi_args *a, ckm_settings *s)
                            "{\"algorithm\": \"%s\", \"status\": \"%s\", \"mpi_ranks\": %d, \"n\": %zu, \"d\": %zu, "
                            "\"k\": %zu, \"sse\": %.17g, \"iterations\": %d, \"restarts\": %d, \"seed\": %llu, "
                            "\"seconds\": %.6f, \"allreduces\": %zu, \"broadcasts\": %zu, \"bytes_rank0\": %zu, "
-                           "\"ssp_phases\": %zu, \"augmentations\": %zu, \"message\": \"%s\"}\n",
+                           "\"ssp_phases\": %zu, \"augmentations\": %zu, \"sample_starts\": %zu, \"rescans_rank0\": %zu, "
+                           "\"comm_seconds_rank0\": %.6f, \"lloyd_steps\": %zu, \"message\": \"%s\"}\n",
                            r->algorithm, ckm_status_string(r->status), size, N, d, k, r->has_labels ? r->sse : 0.0,
                            r->iterations, r->restarts, (unsigned long long)r->seed, r->seconds, r->comm.allreduces,
-                           r->comm.broadcasts, r->comm.bytes, r->comm.ssp_phases, r->comm.augmentations, r->message);
+                           r->comm.broadcasts, r->comm.bytes, r->comm.ssp_phases, r->comm.augmentations, r->comm.sample_starts,
+                           r->comm.rescans, r->comm.comm_seconds, r->comm.lloyd_steps, r->message);
         if (len > 0 && (size_t)len < sizeof buf &&
             (rc = ckm_write_file_atomic(a->report, buf, (size_t)len, &err)) != CKM_OK)
             code = cli_error(cmd, rc, &err);

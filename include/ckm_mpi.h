@@ -74,6 +74,8 @@ typedef struct ckm_mpi_comm_stats {
     size_t ssp_phases;     /* sizeflow: shortest-path phases (one k x k reduction each) */
     size_t augmentations;  /* sizeflow: units of flow moved by those phases */
     size_t sample_starts;  /* sizeflow: starts priced on a sample (far off the bounds) */
+    size_t rescans;        /* sizeflow: pair lists rebuilt from their cluster's rows on this
+                              rank (a list emptied by moves) */
     double comm_seconds;   /* wall time inside MPI calls on this rank */
 } ckm_mpi_comm_stats;
 

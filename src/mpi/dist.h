@@ -20,14 +20,30 @@
 #include <math.h>
 #include <mpi.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
 
 __extension__ typedef __int128 ckm_xint;
 __extension__ typedef unsigned __int128 ckm_uxint; /* products of row counts */
 
 static inline ckm_xint ckm_x_term(double x, int e)
 {
-    double v = ldexp(x, -e);
-    return fabs(v) < 0x1p62 ? (ckm_xint)llrint(v) : (ckm_xint)v;
+    /* x 2^-e: a multiplication by the power of two where it is a normal double (the same
+       correctly rounded value as ldexp, without the call) */
+    double v;
+    if (e > -1000 && e < 1000) {
+        uint64_t b = (uint64_t)(1023 - e) << 52;
+        double s;
+        memcpy(&s, &b, sizeof s);
+        v = x * s;
+    } else {
+        v = ldexp(x, -e);
+    }
+    if (fabs(v) < 0x1p62)
+        return (ckm_xint)llrint(v);
+    /* |v| >= 2^62 is an integer (ulp >= 2^10): split exactly into hi 2^32 + lo */
+    double hi = trunc(v * 0x1p-32);
+    return (ckm_xint)(int64_t)hi * ((ckm_xint)1 << 32) + (ckm_xint)(int64_t)(v - hi * 0x1p32);
 }
 
 static inline double ckm_x_value(ckm_xint s, int e)

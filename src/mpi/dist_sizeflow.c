@@ -18,8 +18,11 @@
  *      allreduce of the k x k heads per phase gives the global cheapest row and its
  *      rank (ties: lowest rank, then lowest row: the lowest global row). Every rank then
  *      runs the same Dijkstra from the excess nodes (reduced cost key + pi_a - pi_b,
- *      clamped at 0), moves the potentials, augments one path (the rank holding a moved
- *      row relabels it and rescans that cluster's heads); until no excess is left;
+ *      clamped at 0) to the end, moves the potentials so every tree path to a deficit is
+ *      tight, and augments along as many of those paths as stay usable (phase(); the
+ *      rank holding a moved row relabels it); until no excess is left. The local heads come from short sorted
+ *      lists per pair (transport.c's idea: complete below a threshold, a row joining is
+ *      inserted, a row leaving is removed, only an emptied list rescans its cluster);
  *   4. prices p_j = pi_j - pi_T; the certificate is checked on every row with reductions
  *      (dual feasibility to 1e-10 (max ||x||^2 + max ||c||^2 + max |p|), sizes within
  *      bounds, complementary slackness); a failed check is an internal error, never a
@@ -29,7 +32,8 @@
  * Lloyd as sizeflow.c: labels unchanged, or center shift <= tol * mean feature variance,
  * or max_iter (300); an empty cluster (lo_j = 0) keeps its center; restarts n_init.
  * Memory per rank: the n x k cost matrix (8 n k bytes) + 4 n (labels) + 8 n (linked
- * member lists) + 4 n (previous labels) + 12 k^2 (heads) + 16 k^2 (the reduction).
+ * member lists) + 4 n (previous labels) + 12 k^2 L + 17 k^2 (pair lists, L = 32 up to
+ * k = 724, fewer above, at least 2) + 16 k^2 (the reduction).
  * Messages per step: k counts, S d for a sample start, 12 k^2 bytes per phase.
  */
 #include "dist.h"
@@ -47,14 +51,23 @@ typedef struct ds {
     int32_t *lab;
     int32_t *nxt, *prv; /* n: doubly linked member lists (-1 ends), no allocation on moves */
     int32_t *head;  /* k: first member of each cluster, or -1 */
-    double *H;      /* k*k local head keys */
-    int32_t *hp;    /* k*k local head rows */
+    /* per pair q = a k + b: this rank's members of a with the least keys c_ib - c_ia,
+       ascending by (key, row), at most L; complete below the threshold (tk, tr): every
+       member of a whose (key, row) is below it is listed (tk = INFINITY: all are) */
+    size_t L;
+    double *lk, *tk;  /* k*k*L, k*k */
+    int32_t *lr, *tr; /* k*k*L, k*k */
+    uint8_t *len;     /* k*k */
+    int32_t *plan;    /* k*k: the head rows the phase's reduction was built from */
     ckm_dist_loc *G; /* k*k global heads */
     double *pi, *dist; /* K */
     int *pred, *done;  /* K */
+    int *order;        /* K: deficits reached by a phase's search, nearest first */
+    char *left;        /* k: a row already left this cluster in this phase */
     int64_t *nj, *f, *cap, *e; /* k, k, k, K */
     int64_t *mv;    /* path: up to k moves (a, b, owner, row) */
     double *price;  /* k */
+    double *keep;   /* k: prices to return to */
 } ds;
 
 static void push(ds *w, size_t j, int32_t i)
@@ -76,31 +89,99 @@ static void drop(ds *w, size_t j, int32_t i)
         w->prv[w->nxt[i]] = w->prv[i];
 }
 
-/* row a's local heads from its members (ties: the lower row) */
-static void rescan(ds *w, size_t a)
+static inline bool before(double k1, int32_t r1, double k2, int32_t r2)
+{
+    return k1 < k2 || (k1 == k2 && r1 < r2);
+}
+
+/* Insert (key, i) into pair q's sorted list; a full list drops its last entry, which
+   becomes the threshold (every member below it stays listed). */
+static void list_insert(ds *w, size_t q, double key, int32_t i)
+{
+    size_t L = w->L, m = w->len[q];
+    double *lk = w->lk + q * L;
+    int32_t *lr = w->lr + q * L;
+    if (m == L) {
+        w->tk[q] = lk[L - 1];
+        w->tr[q] = lr[L - 1];
+        m--;
+        if (!before(key, i, w->tk[q], w->tr[q]))
+            return; /* (cannot happen: the caller tested against the old threshold) */
+    }
+    size_t at = m;
+    while (at > 0 && before(key, i, lk[at - 1], lr[at - 1])) {
+        lk[at] = lk[at - 1];
+        lr[at] = lr[at - 1];
+        at--;
+    }
+    lk[at] = key;
+    lr[at] = i;
+    w->len[q] = (uint8_t)(m + 1);
+}
+
+/* Pair lists of cluster a rebuilt from its members: for the pairs (a, b) with b in
+   [b0, b1) and b != a (one pair, or the whole row). */
+static void rebuild(ds *w, size_t a, size_t b0, size_t b1)
 {
     size_t k = w->k;
-    double *H = w->H + a * k;
-    int32_t *hp = w->hp + a * k;
-    for (size_t b = 0; b < k; b++) {
-        H[b] = INFINITY;
-        hp[b] = -1;
+    for (size_t b = b0; b < b1; b++) {
+        size_t q = a * k + b;
+        w->len[q] = 0;
+        w->tk[q] = INFINITY;
+        w->tr[q] = -1;
     }
     for (int32_t i = w->head[a]; i >= 0; i = w->nxt[i]) {
         const double *ci = w->cost + (size_t)i * k;
-        for (size_t b = 0; b < k; b++) {
+        for (size_t b = b0; b < b1; b++) {
             if (b == a)
                 continue;
             double key = ci[b] - ci[a];
-            if (key < H[b] || (key == H[b] && i < hp[b])) {
-                H[b] = key;
-                hp[b] = i;
-            }
+            size_t q = a * k + b;
+            if (before(key, i, w->tk[q], w->tr[q]))
+                list_insert(w, q, key, i);
         }
     }
 }
 
-static void add_head(ds *w, size_t b, int32_t i)
+/* The head of pair q = (a, b): this rank's cheapest member of a to move to b. */
+static ckm_dist_loc head_of(ds *w, size_t a, size_t b, int32_t *row)
+{
+    size_t q = a * w->k + b;
+    if (w->len[q] == 0 && w->tk[q] < INFINITY) {
+        /* emptied by moves: the members below tau are gone (rebuilding the whole row
+           instead was slower: 10^6 x 16, k = 100, 32 s against 23 s) */
+        rebuild(w, a, b, b + 1);
+        w->c->st->rescans++;
+    }
+    ckm_dist_loc h = {INFINITY, w->c->rank};
+    *row = -1;
+    if (w->len[q] > 0) {
+        h.v = w->lk[q * w->L];
+        *row = w->lr[q * w->L];
+    }
+    return h;
+}
+
+/* Row i left cluster a: out of every list (a, .). */
+static void leave(ds *w, size_t a, int32_t i)
+{
+    size_t k = w->k, L = w->L;
+    for (size_t b = 0; b < k; b++) {
+        size_t q = a * k + b, m = w->len[q];
+        int32_t *lr = w->lr + q * L;
+        double *lk = w->lk + q * L;
+        for (size_t t = 0; t < m; t++)
+            if (lr[t] == i) {
+                memmove(lr + t, lr + t + 1, (m - t - 1) * sizeof(int32_t));
+                memmove(lk + t, lk + t + 1, (m - t - 1) * sizeof(double));
+                w->len[q] = (uint8_t)(m - 1);
+                break;
+            }
+    }
+}
+
+/* Row i joined cluster b: into the lists (b, .) where it falls below the threshold. */
+static void join(ds *w, size_t b, int32_t i)
 {
     size_t k = w->k;
     const double *ci = w->cost + (size_t)i * k;
@@ -109,10 +190,8 @@ static void add_head(ds *w, size_t b, int32_t i)
             continue;
         double key = ci[x] - ci[b];
         size_t q = b * k + x;
-        if (key < w->H[q] || (key == w->H[q] && i < w->hp[q])) {
-            w->H[q] = key;
-            w->hp[q] = i;
-        }
+        if (before(key, i, w->tk[q], w->tr[q]))
+            list_insert(w, q, key, i);
     }
 }
 
@@ -192,14 +271,195 @@ done:
     return rc;
 }
 
-/* One shortest-path phase; returns units moved (0 with *fail set: no deficit reachable). */
+/* (cluster, value) entries of the price refinement, sorted by cluster then value */
+typedef struct jv {
+    int32_t j;
+    double v;
+} jv;
+
+static int by_jv(const void *a, const void *b)
+{
+    const jv *x = a, *y = b;
+    if (x->j != y->j)
+        return x->j < y->j ? -1 : 1;
+    return x->v < y->v ? -1 : x->v > y->v;
+}
+
+static uint64_t bits_of(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+/* For every cluster j with want[j] > 0: out[j] = the want[j]-th smallest value (>= 0) among
+ * every rank's entries for j (INFINITY when there are fewer). Exact: bisection on the bit
+ * patterns of non-negative doubles (ordered like the values), 64 rounds of one k-count
+ * reduction each; the local counts by binary search in the sorted entries. */
+static void select_kth(ds *w, const jv *E, size_t m, const int64_t *want, double *out, uint64_t *lo,
+                       uint64_t *hi, int64_t *cnt, size_t *first)
+{
+    size_t k = w->k;
+    for (size_t j = 0, at = 0; j <= k; j++) {
+        while (at < m && (size_t)E[at].j < j)
+            at++;
+        first[j] = at;
+    }
+    for (size_t j = 0; j < k; j++) {
+        lo[j] = 0;
+        hi[j] = bits_of(INFINITY);
+    }
+    for (int round = 0; round < 64; round++) {
+        for (size_t j = 0; j < k; j++) {
+            cnt[j] = 0;
+            if (want[j] <= 0 || lo[j] >= hi[j])
+                continue;
+            uint64_t mid = lo[j] + (hi[j] - lo[j]) / 2;
+            size_t a = first[j], b = first[j + 1]; /* entries <= mid: binary search */
+            while (a < b) {
+                size_t c = a + (b - a) / 2;
+                if (bits_of(E[c].v) <= mid)
+                    a = c + 1;
+                else
+                    b = c;
+            }
+            cnt[j] = (int64_t)(a - first[j]);
+        }
+        ckm_dist_sum_i64(w->c, cnt, k);
+        bool open = false;
+        for (size_t j = 0; j < k; j++) {
+            if (want[j] <= 0 || lo[j] >= hi[j])
+                continue;
+            uint64_t mid = lo[j] + (hi[j] - lo[j]) / 2;
+            if (cnt[j] >= want[j])
+                hi[j] = mid;
+            else
+                lo[j] = mid + 1;
+            open = open || lo[j] < hi[j];
+        }
+        if (!open)
+            break;
+    }
+    for (size_t j = 0; j < k; j++) {
+        double v;
+        memcpy(&v, &hi[j], sizeof v);
+        out[j] = want[j] > 0 ? v : 0.0;
+    }
+}
+
+/* Price refinement before the shortest paths (header, 2b): rounds of one simultaneous
+ * (Jacobi) update per cluster, from each row's best and second-best clusters j1, j2 and
+ * margin m = (c_ij2 - p_j2) - (c_ij1 - p_j1): a cluster x rows over its maximum lowers its
+ * price past the ceil(x/2)-th smallest margin of its rows; a cluster y rows under its
+ * minimum raises its price past the ceil(y/2)-th smallest margin of the rows whose second
+ * best it is (half: a row moving between the two answers both moves).
+ * Rows have other options than these two, and the updates interact, so the excess falls
+ * but rarely to 0; the rounds stop when it falls by less than a quarter (the better
+ * prices kept), or at 12 rounds. A heuristic start only: the shortest paths finish
+ * exactly and the certificate checks the result. Entries: 2 per row (16 n bytes). */
+static ckm_error refine_prices(ds *w, ckm_err *err)
+{
+    size_t n = w->n, k = w->k;
+    jv *ex = ckm_alloc_array(n ? n : 1, sizeof(jv)), *at = ckm_alloc_array(n ? n : 1, sizeof(jv));
+    int64_t *x = ckm_alloc_array(k, sizeof(int64_t)), *y = ckm_alloc_array(k, sizeof(int64_t)),
+            *cnt = ckm_alloc_array(k, sizeof(int64_t));
+    double *tx = ckm_alloc_array(k, sizeof(double)), *ty = ckm_alloc_array(k, sizeof(double)),
+           *keep = ckm_alloc_array(k, sizeof(double));
+    uint64_t *lo = ckm_alloc_array(k, sizeof(uint64_t)), *hi = ckm_alloc_array(k, sizeof(uint64_t));
+    size_t *first = ckm_alloc_array(k + 1, sizeof(size_t));
+    ckm_error rc = ex && at && x && y && cnt && tx && ty && keep && lo && hi && first
+                       ? CKM_OK
+                       : ckm_fail(err, CKM_ERR_NOMEM, "sizeflow: out of memory refining prices");
+    if ((rc = ckm_dist_agree(w->c->comm, rc, err)) != CKM_OK)
+        goto done;
+    int64_t E = excess(w);
+    for (int round = 0; round < 12 && E > 0; round++) {
+        for (size_t j = 0; j < k; j++) {
+            int64_t lj = (int64_t)w->p->lo[j], hj = (int64_t)w->p->hi[j];
+            /* half of each gap: a row moving from an over-full to an under-full cluster
+               answers both clusters' price moves (measured: full gaps overshoot, 10^6 x 16,
+               k = 100: excess 60638 -> 348842 in one round) */
+            x[j] = w->nj[j] > hj ? (w->nj[j] - hj + 1) / 2 : 0;
+            y[j] = w->nj[j] < lj ? (lj - w->nj[j] + 1) / 2 : 0;
+        }
+        size_t mx = 0, my = 0;
+        for (size_t i = 0; i < n; i++) {
+            const double *ci = w->cost + i * k;
+            size_t j1 = (size_t)w->lab[i], j2 = SIZE_MAX;
+            double r1 = ci[j1] - w->price[j1], r2 = INFINITY;
+            for (size_t j = 0; j < k; j++)
+                if (j != j1 && ci[j] - w->price[j] < r2) {
+                    r2 = ci[j] - w->price[j];
+                    j2 = j;
+                }
+            if (j2 == SIZE_MAX)
+                continue;
+            double m = r2 - r1 + 0.0; /* >= 0: j1 is an argmin; + 0.0 turns -0 into +0 */
+            m = m < 0.0 ? 0.0 : m;
+            if (x[j1] > 0)
+                ex[mx++] = (jv){(int32_t)j1, m};
+            if (y[j2] > 0)
+                at[my++] = (jv){(int32_t)j2, m};
+        }
+        qsort(ex, mx, sizeof(jv), by_jv);
+        qsort(at, my, sizeof(jv), by_jv);
+        select_kth(w, ex, mx, x, tx, lo, hi, cnt, first);
+        select_kth(w, at, my, y, ty, lo, hi, cnt, first);
+        memcpy(keep, w->price, k * sizeof(double));
+        for (size_t j = 0; j < k; j++) {
+            /* just past the threshold: the x-th (y-th) row switches, the next may not */
+            if (x[j] > 0 && isfinite(tx[j]))
+                w->price[j] -= tx[j] * (1.0 + 1e-9) + 1e-300;
+            else if (y[j] > 0 && isfinite(ty[j]))
+                w->price[j] += ty[j] * (1.0 + 1e-9) + 1e-300;
+        }
+        relabel(w);
+        int64_t E2 = excess(w);
+        ckm_dist_log(w->c, 3, "sizeflow price refinement round %d: excess %lld -> %lld", round + 1, (long long)E,
+                     (long long)E2);
+        if (E2 > E) { /* worse: back to the last prices */
+            memcpy(w->price, keep, k * sizeof(double));
+            relabel(w);
+            break;
+        }
+        bool slow = 4 * (E - E2) < E;
+        E = E2;
+        if (slow)
+            break;
+    }
+done:
+    free(ex);
+    free(at);
+    free(x);
+    free(y);
+    free(cnt);
+    free(tx);
+    free(ty);
+    free(keep);
+    free(lo);
+    free(hi);
+    free(first);
+    return rc;
+}
+
+/* One shortest-path phase (header, 3.): returns the units moved (0 with *fail set: no
+ * deficit reachable). The search runs to the end; the potentials move by the distances
+ * capped at the farthest deficit reached, D, so every tree path to a deficit is tight;
+ * then the tree paths to the deficits, nearest first, carry flow as long as they stay
+ * usable: a source with excess left, residual capacity on the overflow arcs, and at most
+ * one row leaving each cluster per phase (its planned head row: the rows the reduction
+ * named stay where they were until the phase ends). */
 static int64_t phase(ds *w, int *fail)
 {
     size_t k = w->k, K = w->K, T = k;
-    for (size_t q = 0; q < k * k; q++) {
-        w->G[q].v = w->H[q];
-        w->G[q].rank = w->c->rank;
-    }
+    for (size_t a = 0; a < k; a++)
+        for (size_t b = 0; b < k; b++) {
+            if (a == b) {
+                w->G[a * k + b] = (ckm_dist_loc){INFINITY, w->c->rank};
+                w->plan[a * k + b] = -1;
+            } else
+                w->G[a * k + b] = head_of(w, a, b, &w->plan[a * k + b]);
+        }
     ckm_dist_minloc(w->c, w->G, k * k);
     w->c->st->ssp_phases++;
     for (size_t v = 0; v < K; v++) {
@@ -207,7 +467,7 @@ static int64_t phase(ds *w, int *fail)
         w->pred[v] = -1;
         w->done[v] = 0;
     }
-    size_t tgt = SIZE_MAX;
+    size_t nt = 0; /* deficits reached, in the order the search settles them */
     for (;;) {
         size_t u = SIZE_MAX;
         for (size_t v = 0; v < K; v++)
@@ -216,10 +476,8 @@ static int64_t phase(ds *w, int *fail)
         if (u == SIZE_MAX)
             break;
         w->done[u] = 1;
-        if (w->e[u] < 0) {
-            tgt = u;
-            break;
-        }
+        if (w->e[u] < 0)
+            w->order[nt++] = (int)u;
         double du = w->dist[u];
         if (u < T) {
             for (size_t b = 0; b < k; b++) {
@@ -255,59 +513,69 @@ static int64_t phase(ds *w, int *fail)
             }
         }
     }
-    if (tgt == SIZE_MAX) {
+    if (nt == 0) {
         *fail = 1;
         return 0;
     }
-    double D = w->dist[tgt];
+    double D = w->dist[w->order[nt - 1]];
     for (size_t v = 0; v < K; v++)
         w->pi[v] += w->dist[v] < D ? w->dist[v] : D;
-    /* the path, target back to a source; the amount it carries */
-    size_t src = tgt;
-    int64_t amt = -w->e[tgt];
+    memset(w->left, 0, k * sizeof(char));
     size_t moves = 0;
-    for (size_t v = tgt; w->pred[v] >= 0; v = (size_t)w->pred[v]) {
-        size_t u = (size_t)w->pred[v];
-        if (u < T && v < T) {
-            const ckm_dist_loc *g = &w->G[u * k + v];
-            int64_t *m = w->mv + 4 * moves++;
-            m[0] = (int64_t)u;
-            m[1] = (int64_t)v;
-            m[2] = g->rank;
-            m[3] = g->rank == w->c->rank ? w->hp[u * k + v] : -1; /* planned before any move */
-            amt = amt < 1 ? amt : 1;
-        } else if (v == T) {
-            amt = amt < w->cap[u] - w->f[u] ? amt : w->cap[u] - w->f[u];
-        } else {
-            amt = amt < w->f[v] ? amt : w->f[v];
+    int64_t total = 0;
+    for (size_t q = 0; q < nt; q++) {
+        size_t tgt = (size_t)w->order[q], src = tgt;
+        int64_t amt = -w->e[tgt];
+        bool points = false, usable = true;
+        for (size_t v = tgt; w->pred[v] >= 0 && usable; v = (size_t)w->pred[v]) {
+            size_t u = (size_t)w->pred[v];
+            if (u < T && v < T) {
+                usable = !w->left[u];
+                points = true;
+            } else if (v == T) {
+                amt = amt < w->cap[u] - w->f[u] ? amt : w->cap[u] - w->f[u];
+            } else {
+                amt = amt < w->f[v] ? amt : w->f[v];
+            }
+            src = u;
         }
-        src = u;
+        amt = amt < w->e[src] ? amt : w->e[src];
+        if (points && amt > 1)
+            amt = 1;
+        if (!usable || amt <= 0)
+            continue;
+        for (size_t v = tgt; w->pred[v] >= 0; v = (size_t)w->pred[v]) {
+            size_t u = (size_t)w->pred[v];
+            if (u < T && v < T) {
+                const ckm_dist_loc *g = &w->G[u * k + v];
+                int64_t *m = w->mv + 4 * moves++;
+                m[0] = (int64_t)u;
+                m[1] = (int64_t)v;
+                m[2] = g->rank;
+                m[3] = g->rank == w->c->rank ? w->plan[u * k + v] : -1;
+                w->left[u] = 1;
+                w->nj[u]--;
+                w->nj[v]++;
+            } else if (v == T) {
+                w->f[u] += amt;
+            } else {
+                w->f[v] -= amt;
+            }
+        }
+        w->e[src] -= amt;
+        w->e[tgt] += amt;
+        total += amt;
     }
-    amt = amt < w->e[src] ? amt : w->e[src];
-    for (size_t v = tgt; w->pred[v] >= 0; v = (size_t)w->pred[v]) {
-        size_t u = (size_t)w->pred[v];
-        if (v == T)
-            w->f[u] += amt;
-        else if (u == T)
-            w->f[v] -= amt;
-    }
+    /* the moved rows change clusters on their ranks (after every path was planned) */
     for (size_t q = 0; q < moves; q++) {
         const int64_t *m = w->mv + 4 * q;
-        size_t a = (size_t)m[0], b = (size_t)m[1];
-        w->nj[a]--;
-        w->nj[b]++;
         if (m[2] == w->c->rank) {
             int32_t i = (int32_t)m[3];
-            drop(w, a, i);
-            push(w, b, i);
-            w->lab[i] = (int32_t)b;
-        }
-    }
-    for (size_t q = 0; q < moves; q++) {
-        const int64_t *m = w->mv + 4 * q;
-        if (m[2] == w->c->rank) {
-            rescan(w, (size_t)m[0]);
-            add_head(w, (size_t)m[1], (int32_t)m[3]);
+            drop(w, (size_t)m[0], i);
+            push(w, (size_t)m[1], i);
+            w->lab[i] = (int32_t)m[1];
+            leave(w, (size_t)m[0], i);
+            join(w, (size_t)m[1], i);
         }
     }
     for (size_t j = 0; j < k; j++)
@@ -318,8 +586,8 @@ static int64_t phase(ds *w, int *fail)
         slo += (int64_t)w->p->lo[j];
     }
     w->e[T] = sf - ((int64_t)w->p->N - slo);
-    w->c->st->augmentations += (size_t)amt;
-    return amt;
+    w->c->st->augmentations += (size_t)total;
+    return total;
 }
 
 /* The certificate (header, 4.): returns the number of failed checks (global). */
@@ -363,7 +631,7 @@ static int64_t certify(ds *w, const double *C, const double *xnorm)
 }
 
 /* The exact assignment to centers C, warm from w->price (header, 1.-4.). */
-static ckm_error assign_step(ds *w, const double *C, const double *xnorm, ckm_err *err)
+static ckm_error assign_step(ds *w, const double *C, const double *xnorm, bool cold, ckm_err *err)
 {
     const ckm_mpi_problem *p = w->p;
     size_t n = w->n, k = w->k, d = p->d, T = k;
@@ -373,12 +641,23 @@ static ckm_error assign_step(ds *w, const double *C, const double *xnorm, ckm_er
     if ((rc = ckm_dist_agree(w->c->comm, rc, err)) != CKM_OK)
         return rc;
     relabel(w);
-    int64_t E = excess(w), far = (int64_t)p->N / 1000 > 64 ? (int64_t)p->N / 1000 : 64;
-    if (E > far) {
+    int64_t E = excess(w), far = (int64_t)p->N / 1000 > 64 ? (int64_t)p->N / 1000 : 64, E1 = -1, E2;
+    if (E > far) { /* far off: a sample's prices, kept if they do better */
+        memcpy(w->keep, w->price, k * sizeof(double));
         if ((rc = sample_prices(w, C, err)) != CKM_OK)
             return rc;
         relabel(w);
+        E1 = excess(w);
+        if (E1 > E && !cold) {
+            memcpy(w->price, w->keep, k * sizeof(double));
+            relabel(w);
+        }
     }
+    if ((rc = refine_prices(w, err)) != CKM_OK)
+        return rc;
+    E2 = excess(w);
+    ckm_dist_log(w->c, 2, "sizeflow step: excess %lld under the previous prices, %lld under a sample's, %lld refined",
+                 (long long)E, (long long)E1, (long long)E2);
     /* potentials and flows consistent with the prices: every residual arc non-negative */
     int64_t sf = 0, slo = 0;
     for (size_t j = 0; j < k; j++) {
@@ -400,7 +679,7 @@ static ckm_error assign_step(ds *w, const double *C, const double *xnorm, ckm_er
     for (size_t i = n; i-- > 0;)
         push(w, (size_t)w->lab[i], (int32_t)i);
     for (size_t j = 0; j < k; j++)
-        rescan(w, j);
+        rebuild(w, j, 0, k);
     for (;;) {
         bool left = false;
         for (size_t v = 0; v <= T && !left; v++)
@@ -439,27 +718,38 @@ ckm_error ckm_dist_sizeflow(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_resul
     w.nxt = ckm_alloc_array(m, sizeof(int32_t));
     w.prv = ckm_alloc_array(m, sizeof(int32_t));
     w.head = ckm_alloc_array(k, sizeof(int32_t));
-    w.H = ckm_alloc_array(k * k, sizeof(double));
-    w.hp = ckm_alloc_array(k * k, sizeof(int32_t));
+    /* list length: 32, fewer for large k (at most 2^24 entries in all), at least 2; a
+       longer list empties (and rescans its cluster) less often: 10^6 x 16, k = 100 */
+    w.L = (size_t)1 << 24;
+    w.L = w.L / (k * k) > 32 ? 32 : w.L / (k * k) < 2 ? 2 : w.L / (k * k);
+    w.lk = ckm_alloc_array(k * k * w.L, sizeof(double));
+    w.lr = ckm_alloc_array(k * k * w.L, sizeof(int32_t));
+    w.tk = ckm_alloc_array(k * k, sizeof(double));
+    w.tr = ckm_alloc_array(k * k, sizeof(int32_t));
+    w.len = ckm_alloc_array(k * k, sizeof(uint8_t));
+    w.plan = ckm_alloc_array(k * k, sizeof(int32_t));
     w.G = ckm_alloc_array(k * k, sizeof(ckm_dist_loc));
     w.pi = ckm_alloc_array(K, sizeof(double));
     w.dist = ckm_alloc_array(K, sizeof(double));
     w.pred = ckm_alloc_array(K, sizeof(int));
     w.done = ckm_alloc_array(K, sizeof(int));
+    w.order = ckm_alloc_array(K, sizeof(int));
+    w.left = ckm_alloc_array(k, sizeof(char));
     w.nj = ckm_alloc_array(k, sizeof(int64_t));
     w.f = ckm_alloc_array(k, sizeof(int64_t));
     w.cap = ckm_alloc_array(k, sizeof(int64_t));
     w.e = ckm_alloc_array(K, sizeof(int64_t));
     w.mv = ckm_alloc_array(4 * K, sizeof(int64_t));
     w.price = ckm_calloc_array(k, sizeof(double));
+    w.keep = ckm_alloc_array(k, sizeof(double));
     double *xnorm = ckm_alloc_array(m, sizeof(double)), *C = ckm_alloc_array(k * d, sizeof(double)),
            *C0 = ckm_alloc_array(k * d + 4 * k, sizeof(double)), *mu = ckm_alloc_array(d, sizeof(double));
     int32_t *prev = ckm_alloc_array(m, sizeof(int32_t));
     int64_t *count = ckm_alloc_array(k + 1, sizeof(int64_t));
     ckm_xint *xs = ckm_alloc_array(k * d + k + d + 1, sizeof(ckm_xint));
     ckm_error rc = CKM_OK;
-    if (!w.cost || !w.lab || !w.nxt || !w.prv || !w.head || !w.H || !w.hp || !w.G || !w.pi || !w.dist || !w.pred || !w.done ||
-        !w.nj || !w.f || !w.cap || !w.e || !w.mv || !w.price || !xnorm || !C || !C0 || !mu || !prev || !count || !xs)
+    if (!w.cost || !w.lab || !w.nxt || !w.prv || !w.head || !w.lk || !w.lr || !w.tk || !w.tr || !w.len || !w.plan || !w.G || !w.pi || !w.dist || !w.pred || !w.done || !w.order || !w.left ||
+        !w.nj || !w.f || !w.cap || !w.e || !w.mv || !w.price || !w.keep || !xnorm || !C || !C0 || !mu || !prev || !count || !xs)
         rc = ckm_fail(err, CKM_ERR_NOMEM, "sizeflow: out of memory for %zu rows x %zu clusters (%.0f MB of costs)", n,
                       k, (double)n * (double)k * 8.0 / 1048576.0);
     if ((rc = ckm_dist_agree(c->comm, rc, err)) != CKM_OK)
@@ -486,7 +776,7 @@ ckm_error ckm_dist_sizeflow(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_resul
         for (int it = 0; it < max_iter; it++) {
             if ((why = ckm_dist_stop(c)) != CKM_STATUS_FEASIBLE)
                 break;
-            if ((rc = assign_step(&w, C, xnorm, err)) != CKM_OK)
+            if ((rc = assign_step(&w, C, xnorm, it == 0, err)) != CKM_OK)
                 goto done;
             steps++;
             taken++;
@@ -536,19 +826,26 @@ done:
     free(w.nxt);
     free(w.prv);
     free(w.head);
-    free(w.H);
-    free(w.hp);
+    free(w.lk);
+    free(w.lr);
+    free(w.tk);
+    free(w.tr);
+    free(w.len);
+    free(w.plan);
     free(w.G);
     free(w.pi);
     free(w.dist);
     free(w.pred);
     free(w.done);
+    free(w.order);
+    free(w.left);
     free(w.nj);
     free(w.f);
     free(w.cap);
     free(w.e);
     free(w.mv);
     free(w.price);
+    free(w.keep);
     free(xnorm);
     free(C);
     free(C0);
