@@ -1,7 +1,8 @@
 /*
  * dist_kmeans.c -- Lloyd's algorithm over MPI (kmeans.c's iteration, data-parallel).
  *   assign   every rank labels its rows: l(i) = argmin_j ||x_i - c_j||^2 (dgemm,
- *            ckm_nearest: ties to the lowest j, the single-process labels);
+ *            ckm_nearest: ties to the lowest j, the single-process labels), with Yinyang
+ *            bounds per rank where kmeans.c would use them (--lloyd; the same labels);
  *   reduce   ONE allreduce per iteration of k x d exact center sums, k counts and the
  *            number of changed labels (dist.h: the same bits for any split);
  *   repair   an empty cluster takes the row farthest from its center among clusters of
@@ -11,8 +12,9 @@
  *            or max_iter; then one more assignment (labels = nearest centers of the
  *            returned means); the SSE is the exact sum against the means.
  *   restarts n_init, seeded (seed, r), the lowest SSE kept (ties: the lower r).
- * Messages per iteration: (k d + k + 1) 16-byte integers + a stop flag; memory per rank:
- * n (4 + 4 + 8 + 8) bytes + the dgemm block + O(k d).
+ * Messages per iteration: (k d + k) 16-byte integers, k + 1 counts, a stop flag; memory
+ * per rank: n (4 + 4 + 8 + 8) bytes + the dgemm block + O(k d), + the bounds (n (8 + 4 t
+ * + 4) bytes, t = k / 20 groups) when bounded.
  */
 #include "dist.h"
 
@@ -28,15 +30,38 @@ typedef struct dk {
     int64_t *count;
     ckm_xint *xs;
     ckm_nearest_ws near;
+    bool bounded;         /* Yinyang steps on this rank's rows */
+    bool stale, grouped;  /* the bounds must be rebuilt; the centers are grouped */
+    int64_t last_changed; /* global */
+    ckm_yinyang yy;
 } dk;
 
-/* Labels, empty-cluster repair; returns the global number of changed labels. */
+/* Labels, empty-cluster repair; returns the global number of changed labels. Bounded:
+ * kmeans.c's schedule on each rank's rows (a full pass builds the bounds, then Yinyang
+ * steps; a plain pass while more than 5 % of the labels change); every variant gives the
+ * plain labels. */
 static int64_t assign(dk *w)
 {
     const ckm_mpi_problem *p = w->p;
     size_t n = p->n, d = p->d, k = p->k;
-    if (n > 0)
+    bool plain = !w->bounded;
+    if (w->bounded && w->stale && w->grouped && w->last_changed * 20 > (int64_t)p->N)
+        plain = true;
+    else if (w->bounded && w->stale) {
+        if (!w->grouped)
+            ckm_yinyang_group(&w->yy, w->C);
+        w->grouped = true;
+        if (n > 0)
+            ckm_yinyang_reset(&w->yy, p->X, w->xnorm, w->C, &w->near, NULL, w->lab);
+        w->stale = false;
+    } else if (w->bounded && n > 0 && /* update() left the previous centers in Cnew */
+               !ckm_yinyang_step(&w->yy, p->X, w->xnorm, w->Cnew, w->C, w->lab)) {
+        plain = true;
+        w->stale = true;
+    }
+    if (plain && n > 0)
         ckm_nearest(p->X, w->xnorm, n, w->C, &w->near, w->lab, w->dist);
+    bool have_dist = plain;
     memset(w->count, 0, (k + 1) * sizeof(int64_t));
     for (size_t i = 0; i < n; i++)
         w->count[w->lab[i]]++;
@@ -44,6 +69,10 @@ static int64_t assign(dk *w)
     for (size_t j = 0; j < k; j++) {
         if (w->count[j] > 0)
             continue;
+        if (!have_dist && n > 0) /* O(n d): the distances to the assigned centers */
+            ckm_yinyang_assigned(p->X, w->xnorm, n, d, w->C, w->lab, w->dist);
+        have_dist = true;
+        w->stale = true; /* a center jumps: the bounds are rebuilt at the next step */
         ckm_dist_loc far = {-1.0, w->c->rank};
         size_t at = SIZE_MAX;
         for (size_t i = 0; i < n; i++)
@@ -73,6 +102,7 @@ static int64_t assign(dk *w)
         changed += w->lab[i] != w->prev[i];
     memcpy(w->prev, w->lab, n * sizeof(int32_t));
     ckm_dist_sum_i64(w->c, &changed, 1);
+    w->last_changed = changed;
     return changed;
 }
 
@@ -113,6 +143,11 @@ ckm_error ckm_dist_kmeans(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_result 
         rc = ckm_fail(err, CKM_ERR_NOMEM, "k-means: out of memory for %zu rows (d = %zu, k = %zu)", n, d, k);
     else
         rc = ckm_nearest_ws_init(&w.near, k, d, set->threads, err);
+    /* bounds as kmeans.c decides them, on the global sizes (so every rank agrees) */
+    w.bounded = set->lloyd == CKM_LLOYD_BOUNDS ||
+                (set->lloyd == CKM_LLOYD_AUTO && (double)p->N * (double)k >= 65536.0 && k * d >= 128);
+    if (rc == CKM_OK && w.bounded)
+        rc = ckm_yinyang_init(&w.yy, n ? n : 1, d, k, ckm_yinyang_groups_for(k), set->threads, err);
     if ((rc = ckm_dist_agree(c->comm, rc, err)) != CKM_OK)
         goto done;
     ckm_row_norms(p->X, n, d, w.xnorm);
@@ -130,6 +165,8 @@ ckm_error ckm_dist_kmeans(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_result 
             goto done;
         for (size_t i = 0; i < n; i++)
             w.prev[i] = -1;
+        w.stale = true;
+        w.grouped = false;
         int it = 0;
         bool have = false;
         for (; it < max_iter; it++) {
@@ -181,5 +218,6 @@ done:
     free(w.xs);
     free(mu);
     ckm_nearest_ws_free(&w.near);
+    ckm_yinyang_free(&w.yy);
     return rc;
 }

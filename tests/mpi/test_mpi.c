@@ -116,7 +116,7 @@ static run solve(MPI_Comm comm, const double *X, size_t first, size_t n, size_t 
         CHECK(ckm_mpi_problem_set_balanced(p, &err) == CKM_OK);
     else if (sizes_kind == 2) { /* per-cluster bounds that differ */
         size_t lo[16], hi[16];
-        for (size_t j = 0; j < k; j++) {
+        for (size_t j = 0; j < k && j < 16; j++) {
             lo[j] = N / (2 * k) + j;
             hi[j] = 2 * N / k - j;
         }
@@ -215,7 +215,7 @@ static void test_equal(const char *algo, int sizes_kind, size_t N, size_t d, siz
         ckm_problem_set_balanced(p);
     else if (sizes_kind == 2) {
         size_t lo[16], hi[16];
-        for (size_t j = 0; j < k; j++) {
+        for (size_t j = 0; j < k && j < 16; j++) {
             lo[j] = N / (2 * k) + j;
             hi[j] = 2 * N / k - j;
         }
@@ -410,6 +410,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     test_equal("kmeans", 0, 2000, 3, 8);
     test_equal("kmeans", 0, 901, 5, 1);
+    test_equal("kmeans", 0, 5000, 8, 16); /* N k >= 65536, k d >= 128: Yinyang bounds per rank */
     test_equal("sizeflow", 1, 1500, 4, 7);
     test_equal("sizeflow", 2, 1200, 2, 5);
     test_failures();
