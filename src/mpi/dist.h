@@ -99,6 +99,8 @@ ckm_error ckm_dist_agree(MPI_Comm comm, ckm_error rc, ckm_err *err);
 /* A stop (should_stop, interrupt, deadline) seen on any rank: the same answer everywhere
  * (CKM_STATUS_INTERRUPTED before CKM_STATUS_TIME_LIMIT; CKM_STATUS_FEASIBLE: go on). */
 ckm_status ckm_dist_stop(ckm_dist *c);
+/* This rank's own view, without a reduction: 2 stop requested, 1 past the deadline, 0. */
+int ckm_dist_stop_local(const ckm_dist *c);
 void ckm_dist_log(const ckm_dist *c, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Exact sums need a workspace of xint: ckm_dist_means k*d + k + 1, ckm_dist_shift_tol d

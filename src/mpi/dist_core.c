@@ -155,15 +155,18 @@ ckm_error ckm_dist_agree(MPI_Comm comm, ckm_error rc, ckm_err *err)
     return ckm_fail(err, (ckm_error)m.code, "rank %d of %d: %s", low, size, m.message);
 }
 
-ckm_status ckm_dist_stop(ckm_dist *c)
+int ckm_dist_stop_local(const ckm_dist *c)
 {
     const ckm_settings *s = c->set;
-    int why = 0; /* 2 interrupted, 1 time limit: the maximum wins */
     if ((s->should_stop && s->should_stop(s->stop_user)) ||
         (s->interrupt && atomic_load((const volatile _Atomic int *)(const volatile void *)s->interrupt)))
-        why = 2;
-    else if (ckm_now() >= c->deadline)
-        why = 1;
+        return 2;
+    return ckm_now() >= c->deadline ? 1 : 0;
+}
+
+ckm_status ckm_dist_stop(ckm_dist *c)
+{
+    int why = ckm_dist_stop_local(c); /* 2 interrupted, 1 time limit: the maximum wins */
     double t0 = ckm_now();
     MPI_Allreduce(MPI_IN_PLACE, &why, 1, MPI_INT, MPI_MAX, c->comm);
     counted(c, sizeof why, false, t0);

@@ -3,16 +3,18 @@
  *   assign   every rank labels its rows: l(i) = argmin_j ||x_i - c_j||^2 (dgemm,
  *            ckm_nearest: ties to the lowest j, the single-process labels), with Yinyang
  *            bounds per rank where kmeans.c would use them (--lloyd; the same labels);
- *   reduce   ONE allreduce per iteration of k x d exact center sums, k counts and the
- *            number of changed labels (dist.h: the same bits for any split);
+ *   reduce   ONE allreduce per iteration of k x d exact center sums, k counts, the
+ *            number of changed labels and the ranks' stop requests (dist.h: the same bits
+ *            for any split);
  *   repair   an empty cluster takes the row farthest from its center among clusters of
  *            >= 2 rows (MAXLOC over ranks: ties to the lowest rank, then the lowest local
- *            row, i.e. the lowest global row, as kmeans.c), one reduction per empty cluster;
+ *            row, i.e. the lowest global row, as kmeans.c), one reduction and two
+ *            broadcasts per empty cluster, the sums adjusted exactly;
  *   stop     no label changed, or sum_j ||c_j - c_j'||^2 <= tol * mean feature variance,
  *            or max_iter; then one more assignment (labels = nearest centers of the
  *            returned means); the SSE is the exact sum against the means.
  *   restarts n_init, seeded (seed, r), the lowest SSE kept (ties: the lower r).
- * Messages per iteration: (k d + k) 16-byte integers, k + 1 counts, a stop flag; memory
+ * Messages per iteration: one allreduce of (k d + k + 3) 16-byte integers; memory
  * per rank: n (4 + 4 + 8 + 8) bytes + the dgemm block + O(k d), + the bounds (n (8 + 4 t
  * + 4) bytes, t = k / 20 groups) when bounded.
  */
@@ -36,14 +38,17 @@ typedef struct dk {
     ckm_yinyang yy;
 } dk;
 
-/* Labels, empty-cluster repair; returns the global number of changed labels. Bounded:
- * kmeans.c's schedule on each rank's rows (a full pass builds the bounds, then Yinyang
- * steps; a plain pass while more than 5 % of the labels change); every variant gives the
- * plain labels. */
-static int64_t assign(dk *w)
+/* Labels and their exact sums in ONE reduction (k d sums, k counts, the changed labels and
+ * the stop requests of every rank), then the rare empty-cluster repair, which adjusts the
+ * sums exactly. Returns the global number of changed labels; *why: a stop seen on any rank.
+ * Bounded: kmeans.c's schedule on each rank's rows (a full pass builds the bounds, then
+ * Yinyang steps; a plain pass while more than 5 % of the labels change); every variant
+ * gives the plain labels. */
+static int64_t assign(dk *w, ckm_status *why)
 {
     const ckm_mpi_problem *p = w->p;
-    size_t n = p->n, d = p->d, k = p->k;
+    size_t n = p->n, d = p->d, k = p->k, kd = k * d;
+    int asked = ckm_dist_stop_local(w->c); /* before the work, as kmeans.c polls */
     bool plain = !w->bounded;
     if (w->bounded && w->stale && w->grouped && w->last_changed * 20 > (int64_t)p->N)
         plain = true;
@@ -62,10 +67,25 @@ static int64_t assign(dk *w)
     if (plain && n > 0)
         ckm_nearest(p->X, w->xnorm, n, w->C, &w->near, w->lab, w->dist);
     bool have_dist = plain;
-    memset(w->count, 0, (k + 1) * sizeof(int64_t));
-    for (size_t i = 0; i < n; i++)
-        w->count[w->lab[i]]++;
-    ckm_dist_sum_i64(w->c, w->count, k);
+    ckm_xint *S = w->xs;
+    int e = ckm_x_exponent(p->xmax);
+    memset(S, 0, (kd + k + 3) * sizeof(ckm_xint));
+    for (size_t i = 0; i < n; i++) {
+        size_t j = (size_t)w->lab[i];
+        const double *x = p->X + i * d;
+        ckm_xint *sj = S + j * d;
+        for (size_t f = 0; f < d; f++)
+            sj[f] += ckm_x_term(x[f], e);
+        S[kd + j] += 1;
+        S[kd + k] += w->lab[i] != w->prev[i];
+    }
+    S[kd + k + 1] = asked == 2;
+    S[kd + k + 2] = asked == 1;
+    ckm_dist_sum_x(w->c, S, kd + k + 3);
+    *why = S[kd + k + 1] > 0 ? CKM_STATUS_INTERRUPTED : S[kd + k + 2] > 0 ? CKM_STATUS_TIME_LIMIT : CKM_STATUS_FEASIBLE;
+    int64_t changed = (int64_t)S[kd + k];
+    for (size_t j = 0; j < k; j++)
+        w->count[j] = (int64_t)S[kd + j];
     for (size_t j = 0; j < k; j++) {
         if (w->count[j] > 0)
             continue;
@@ -85,36 +105,47 @@ static int64_t assign(dk *w)
         ckm_dist_minloc(w->c, &far, 1);
         if (far.v > 0.0)
             break; /* no cluster has two rows: cannot happen when N >= k */
-        int64_t from = -1;
+        int64_t m[2] = {-1, 0}; /* the row's old cluster; the change in changed labels */
         if (far.rank == w->c->rank) {
-            from = w->lab[at];
+            m[0] = w->lab[at];
+            m[1] = (int64_t)((int32_t)j != w->prev[at]) - (int64_t)(w->lab[at] != w->prev[at]);
             w->lab[at] = (int32_t)j;
             w->dist[at] = 0.0;
             memcpy(w->C + j * d, p->X + at * d, d * sizeof(double));
         }
-        ckm_dist_bcast(w->c, &from, sizeof from, far.rank);
+        ckm_dist_bcast(w->c, m, sizeof m, far.rank);
         ckm_dist_bcast(w->c, w->C + j * d, d * sizeof(double), far.rank);
+        size_t from = (size_t)m[0];
+        for (size_t f = 0; f < d; f++) { /* the sums follow the row, exactly */
+            ckm_xint t = ckm_x_term(w->C[j * d + f], e);
+            S[from * d + f] -= t;
+            S[j * d + f] = t;
+        }
         w->count[from]--;
         w->count[j] = 1;
+        changed += m[1];
     }
-    int64_t changed = 0;
-    for (size_t i = 0; i < n; i++)
-        changed += w->lab[i] != w->prev[i];
     memcpy(w->prev, w->lab, n * sizeof(int32_t));
-    ckm_dist_sum_i64(w->c, &changed, 1);
     w->last_changed = changed;
     return changed;
 }
 
-/* C <- means of the labels; returns sum_j ||Cnew_j - C_j||^2. */
+/* C <- means of the labels, from the sums of the last assign(); returns
+ * sum_j ||Cnew_j - C_j||^2. */
 static double update(dk *w)
 {
     size_t k = w->p->k, d = w->p->d;
-    memcpy(w->Cnew, w->C, k * d * sizeof(double)); /* an empty cluster keeps its center */
-    ckm_dist_means(w->c, w->p, w->lab, w->Cnew, w->count, w->xs);
+    int e = ckm_x_exponent(w->p->xmax);
     double shift = 0.0;
-    for (size_t j = 0; j < k; j++)
-        shift += ckm_sqdist(w->Cnew + j * d, w->C + j * d, d);
+    for (size_t j = 0; j < k; j++) {
+        double *c = w->Cnew + j * d;
+        if (w->count[j] > 0)
+            for (size_t f = 0; f < d; f++)
+                c[f] = ckm_x_value(w->xs[j * d + f], e) / (double)w->count[j];
+        else /* an empty cluster keeps its center */
+            memcpy(c, w->C + j * d, d * sizeof(double));
+        shift += ckm_sqdist(c, w->C + j * d, d);
+    }
     double *t = w->C;
     w->C = w->Cnew;
     w->Cnew = t;
@@ -136,7 +167,7 @@ ckm_error ckm_dist_kmeans(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_result 
     w.lab = ckm_alloc_array(m, sizeof(int32_t));
     w.prev = ckm_alloc_array(m, sizeof(int32_t));
     w.count = ckm_alloc_array(k + 1, sizeof(int64_t));
-    w.xs = ckm_alloc_array(k * d + k + d + 1, sizeof(ckm_xint));
+    w.xs = ckm_alloc_array(k * d + k + d + 3, sizeof(ckm_xint));
     double *mu = ckm_alloc_array(d, sizeof(double));
     ckm_error rc = CKM_OK;
     if (!w.xnorm || !w.dist || !w.C || !w.Cnew || !w.lab || !w.prev || !w.count || !w.xs || !mu)
@@ -170,19 +201,17 @@ ckm_error ckm_dist_kmeans(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_result 
         int it = 0;
         bool have = false;
         for (; it < max_iter; it++) {
-            if ((why = ckm_dist_stop(c)) != CKM_STATUS_FEASIBLE)
-                break;
-            int64_t changed = assign(&w);
+            int64_t changed = assign(&w, &why);
             c->st->lloyd_steps++;
             have = true;
-            if (changed == 0)
+            if (why != CKM_STATUS_FEASIBLE || changed == 0)
                 break;
             double shift = update(&w);
             ckm_dist_log(c, 2, "kmeans restart %d iter %d: %lld labels changed, center shift %.3g", rs + 1, it + 1,
                          (long long)changed, shift);
             if (shift <= tol) {
                 it++;
-                assign(&w);
+                assign(&w, &why);
                 c->st->lloyd_steps++;
                 break;
             }
