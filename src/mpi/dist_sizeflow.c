@@ -68,6 +68,8 @@ typedef struct ds {
     int64_t *mv;    /* path: up to k moves (a, b, owner, row) */
     double *price;  /* k */
     double *keep;   /* k: prices to return to */
+    double *margin; /* n: second-best minus best reduced cost at the last relabel */
+    int32_t *second; /* n: the second-best cluster, or -1 (k = 1) */
 } ds;
 
 static void push(ds *w, size_t j, int32_t i)
@@ -202,14 +204,24 @@ static void relabel(ds *w)
     memset(w->nj, 0, k * sizeof(int64_t));
     for (size_t i = 0; i < w->n; i++) {
         const double *ci = w->cost + i * k;
-        size_t bj = 0;
-        double best = ci[0] - w->price[0];
-        for (size_t j = 1; j < k; j++)
-            if (ci[j] - w->price[j] < best) {
-                best = ci[j] - w->price[j];
+        size_t bj = 0, sj = SIZE_MAX;
+        double best = ci[0] - w->price[0], second = INFINITY;
+        for (size_t j = 1; j < k; j++) {
+            double r = ci[j] - w->price[j];
+            if (r < best) {
+                second = best;
+                sj = bj;
+                best = r;
                 bj = j;
+            } else if (r < second) {
+                second = r;
+                sj = j;
             }
+        }
         w->lab[i] = (int32_t)bj;
+        /* the margin to the second best (>= 0; + 0.0 turns -0 into +0) and its cluster */
+        w->margin[i] = sj == SIZE_MAX ? INFINITY : second - best + 0.0;
+        w->second[i] = sj == SIZE_MAX ? -1 : (int32_t)sj;
         w->nj[bj]++;
     }
     ckm_dist_sum_i64(w->c, w->nj, k);
@@ -292,6 +304,73 @@ static uint64_t bits_of(double v)
     return b;
 }
 
+/* Keep of entries E[0..m) only each cluster's want[j] smallest values, sorted by
+ * (cluster, value): the global want[j]-th smallest is among the ranks' want[j] smallest.
+ * Bucket by cluster, quickselect, sort the kept prefix: O(m + sum want log want). Returns
+ * the entries kept. first (k + 1) and cnt (k) are scratch. */
+static void qselect(jv *a, size_t m, size_t t)
+{
+    size_t lo = 0, hi = m; /* a[t] ends as the t-th smallest (0-based): t stays in [lo, hi) */
+    while (hi - lo > 1) {
+        double pv = a[lo + (hi - lo) / 2].v;
+        size_t lt = lo, i = lo, gt = hi; /* three-way: < pv | == pv | > pv */
+        while (i < gt) {
+            jv tmp = a[i];
+            if (tmp.v < pv) {
+                a[i++] = a[lt];
+                a[lt++] = tmp;
+            } else if (tmp.v > pv) {
+                a[i] = a[--gt];
+                a[gt] = tmp;
+            } else {
+                i++;
+            }
+        }
+        if (t < lt)
+            hi = lt;
+        else if (t >= gt)
+            lo = gt;
+        else
+            return;
+    }
+}
+
+static size_t smallest_per_cluster(jv *E, size_t m, const int64_t *want, size_t k, size_t *first, int64_t *cnt)
+{
+    memset(cnt, 0, k * sizeof(int64_t));
+    for (size_t q = 0; q < m; q++)
+        cnt[E[q].j]++;
+    first[0] = 0;
+    for (size_t j = 0; j < k; j++)
+        first[j + 1] = first[j] + (size_t)cnt[j];
+    /* in-place bucket placement (cycle sort over the buckets' fill pointers) */
+    for (size_t j = 0; j < k; j++)
+        cnt[j] = (int64_t)first[j];
+    for (size_t j = 0; j < k; j++)
+        while ((size_t)cnt[j] < first[j + 1]) {
+            jv e = E[cnt[j]];
+            if ((size_t)e.j == j) {
+                cnt[j]++;
+                continue;
+            }
+            jv *to = &E[cnt[e.j]++];
+            E[cnt[j]] = *to;
+            *to = e;
+        }
+    size_t out = 0;
+    for (size_t j = 0; j < k; j++) {
+        size_t a = first[j], len = first[j + 1] - a, keep = want[j] > 0 ? (size_t)want[j] : 0;
+        if (keep > len)
+            keep = len;
+        if (keep > 0 && keep < len)
+            qselect(E + a, len, keep - 1);
+        qsort(E + a, keep, sizeof(jv), by_jv);
+        memmove(E + out, E + a, keep * sizeof(jv));
+        out += keep;
+    }
+    return out;
+}
+
 /* For every cluster j with want[j] > 0: out[j] = the want[j]-th smallest value (>= 0) among
  * every rank's entries for j (INFINITY when there are fewer). Exact: bisection on the bit
  * patterns of non-negative doubles (ordered like the values), 64 rounds of one k-count
@@ -350,12 +429,13 @@ static void select_kth(ds *w, const jv *E, size_t m, const int64_t *want, double
 /* Price refinement before the shortest paths (header, 2b): rounds of one simultaneous
  * (Jacobi) update per cluster, from each row's best and second-best clusters j1, j2 and
  * margin m = (c_ij2 - p_j2) - (c_ij1 - p_j1): a cluster x rows over its maximum lowers its
- * price past the ceil(x/2)-th smallest margin of its rows; a cluster y rows under its
- * minimum raises its price past the ceil(y/2)-th smallest margin of the rows whose second
- * best it is (half: a row moving between the two answers both moves).
+ * price past the ceil(s x)-th smallest margin of its rows; a cluster y rows under its
+ * minimum raises its price past the ceil(s y)-th smallest margin of the rows whose second
+ * best it is (s <= 1/2: a row moving between the two answers both moves).
  * Rows have other options than these two, and the updates interact, so the excess falls
- * but rarely to 0; the rounds stop when it falls by less than a quarter (the better
- * prices kept), or at 12 rounds. A heuristic start only: the shortest paths finish
+ * but rarely to 0. A round that does not lower the excess is undone and the share of the
+ * gaps aimed at is halved (1/2 at first, grown back by 3/2 after a good round); the rounds
+ * stop after three that each cut less than 10 %, at a share under 1/64, or at 40 rounds. A heuristic start only: the shortest paths finish
  * exactly and the certificate checks the result. Entries: 2 per row (16 n bytes). */
 static ckm_error refine_prices(ds *w, ckm_err *err)
 {
@@ -373,36 +453,31 @@ static ckm_error refine_prices(ds *w, ckm_err *err)
     if ((rc = ckm_dist_agree(w->c->comm, rc, err)) != CKM_OK)
         goto done;
     int64_t E = excess(w);
-    for (int round = 0; round < 12 && E > 0; round++) {
+    /* the share of each gap a round aims at: 1/2 (a row moving from an over-full to an
+       under-full cluster answers both clusters' moves; full gaps overshoot: 10^6 x 16,
+       k = 100, excess 60638 -> 348842 in one round); halved after a round that made the
+       excess worse (undone), grown back by 3/2 after one that cut it */
+    double frac = 0.5;
+    int slow = 0;
+    for (int round = 0; round < 40 && E > 0 && frac >= 1.0 / 64; round++) {
         for (size_t j = 0; j < k; j++) {
             int64_t lj = (int64_t)w->p->lo[j], hj = (int64_t)w->p->hi[j];
-            /* half of each gap: a row moving from an over-full to an under-full cluster
-               answers both clusters' price moves (measured: full gaps overshoot, 10^6 x 16,
-               k = 100: excess 60638 -> 348842 in one round) */
-            x[j] = w->nj[j] > hj ? (w->nj[j] - hj + 1) / 2 : 0;
-            y[j] = w->nj[j] < lj ? (lj - w->nj[j] + 1) / 2 : 0;
+            x[j] = w->nj[j] > hj ? (int64_t)ceil(frac * (double)(w->nj[j] - hj)) : 0;
+            y[j] = w->nj[j] < lj ? (int64_t)ceil(frac * (double)(lj - w->nj[j])) : 0;
         }
         size_t mx = 0, my = 0;
         for (size_t i = 0; i < n; i++) {
-            const double *ci = w->cost + i * k;
-            size_t j1 = (size_t)w->lab[i], j2 = SIZE_MAX;
-            double r1 = ci[j1] - w->price[j1], r2 = INFINITY;
-            for (size_t j = 0; j < k; j++)
-                if (j != j1 && ci[j] - w->price[j] < r2) {
-                    r2 = ci[j] - w->price[j];
-                    j2 = j;
-                }
-            if (j2 == SIZE_MAX)
+            if (w->second[i] < 0)
                 continue;
-            double m = r2 - r1 + 0.0; /* >= 0: j1 is an argmin; + 0.0 turns -0 into +0 */
-            m = m < 0.0 ? 0.0 : m;
+            size_t j1 = (size_t)w->lab[i], j2 = (size_t)w->second[i];
+            double m = w->margin[i] < 0.0 ? 0.0 : w->margin[i];
             if (x[j1] > 0)
                 ex[mx++] = (jv){(int32_t)j1, m};
             if (y[j2] > 0)
                 at[my++] = (jv){(int32_t)j2, m};
         }
-        qsort(ex, mx, sizeof(jv), by_jv);
-        qsort(at, my, sizeof(jv), by_jv);
+        mx = smallest_per_cluster(ex, mx, x, k, first, cnt);
+        my = smallest_per_cluster(at, my, y, k, first, cnt);
         select_kth(w, ex, mx, x, tx, lo, hi, cnt, first);
         select_kth(w, at, my, y, ty, lo, hi, cnt, first);
         memcpy(keep, w->price, k * sizeof(double));
@@ -417,14 +492,16 @@ static ckm_error refine_prices(ds *w, ckm_err *err)
         int64_t E2 = excess(w);
         ckm_dist_log(w->c, 3, "sizeflow price refinement round %d: excess %lld -> %lld", round + 1, (long long)E,
                      (long long)E2);
-        if (E2 > E) { /* worse: back to the last prices */
+        if (E2 >= E) { /* no better: back to the last prices, a smaller share */
             memcpy(w->price, keep, k * sizeof(double));
             relabel(w);
-            break;
+            frac /= 2.0;
+            continue;
         }
-        bool slow = 4 * (E - E2) < E;
+        slow = 10 * (E - E2) < E ? slow + 1 : 0; /* three rounds under 10 % each: stop */
         E = E2;
-        if (slow)
+        frac = frac * 1.5 < 0.5 ? frac * 1.5 : 0.5;
+        if (slow >= 3)
             break;
     }
 done:
@@ -742,6 +819,8 @@ ckm_error ckm_dist_sizeflow(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_resul
     w.mv = ckm_alloc_array(4 * K, sizeof(int64_t));
     w.price = ckm_calloc_array(k, sizeof(double));
     w.keep = ckm_alloc_array(k, sizeof(double));
+    w.margin = ckm_alloc_array(m, sizeof(double));
+    w.second = ckm_alloc_array(m, sizeof(int32_t));
     double *xnorm = ckm_alloc_array(m, sizeof(double)), *C = ckm_alloc_array(k * d, sizeof(double)),
            *C0 = ckm_alloc_array(k * d + 4 * k, sizeof(double)), *mu = ckm_alloc_array(d, sizeof(double));
     int32_t *prev = ckm_alloc_array(m, sizeof(int32_t));
@@ -749,7 +828,7 @@ ckm_error ckm_dist_sizeflow(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_resul
     ckm_xint *xs = ckm_alloc_array(k * d + k + d + 1, sizeof(ckm_xint));
     ckm_error rc = CKM_OK;
     if (!w.cost || !w.lab || !w.nxt || !w.prv || !w.head || !w.lk || !w.lr || !w.tk || !w.tr || !w.len || !w.plan || !w.G || !w.pi || !w.dist || !w.pred || !w.done || !w.order || !w.left ||
-        !w.nj || !w.f || !w.cap || !w.e || !w.mv || !w.price || !w.keep || !xnorm || !C || !C0 || !mu || !prev || !count || !xs)
+        !w.nj || !w.f || !w.cap || !w.e || !w.mv || !w.price || !w.keep || !w.margin || !w.second || !xnorm || !C || !C0 || !mu || !prev || !count || !xs)
         rc = ckm_fail(err, CKM_ERR_NOMEM, "sizeflow: out of memory for %zu rows x %zu clusters (%.0f MB of costs)", n,
                       k, (double)n * (double)k * 8.0 / 1048576.0);
     if ((rc = ckm_dist_agree(c->comm, rc, err)) != CKM_OK)
@@ -846,6 +925,8 @@ done:
     free(w.mv);
     free(w.price);
     free(w.keep);
+    free(w.margin);
+    free(w.second);
     free(xnorm);
     free(C);
     free(C0);
