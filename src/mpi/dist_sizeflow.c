@@ -5,25 +5,28 @@
  * (a transportation problem: totally unimodular, an optimal vertex is integral).
  * Certificate (transport.h): every row sits in an argmin_j (c_ij - p_j), p_j > 0 only where
  * |C_j| = lo_j, p_j < 0 only where |C_j| = hi_j. Method, on every rank at once:
- *   1. prices broadcast (the same on every rank: last step's, or from a sample);
+ *   1. the prices are the same on every rank (the last step's; zeros at a restart);
  *      every rank labels its rows by least reduced cost, counts are reduced;
- *   2. far off the bounds (excess > max(64, N/1000)): prices from a sample of
- *      S = min(N, max(4096, 2^21/k)) rows (rows floor(q N / S), gathered to every rank)
- *      solved exactly with bounds scaled by S/N (ckm_transport_solve, deterministic),
- *      then 1. again;
- *   3. successive shortest paths on the k clusters + an overflow node T (transport.c's
+ *   2. far off the bounds (excess > max(64, N/1000)): the prices of a sample of
+ *      S = min(N, max(4096, 2^21/k), 16384) rows (rows floor(q N / S), gathered to every
+ *      rank) solved exactly with bounds scaled by S/N (ckm_transport_solve,
+ *      deterministic), kept where they leave fewer rows out of bounds;
+ *   3. price refinement (refine_prices): rounds of exact distributed order statistics of
+ *      the rows' best/second-best margins move every out-of-bounds cluster's price;
+ *   4. successive shortest paths on the k clusters + an overflow node T (transport.c's
  *      graph: cluster j absorbs lo_j, passes up to hi_j - lo_j on to T, T absorbs
  *      N - sum lo). A unit moving a -> b is a row of a relabelled b at key c_ib - c_ia;
- *      each rank keeps, per pair (a, b), its cheapest row (local head); ONE MINLOC
+ *      each rank keeps, per pair (a, b), its cheapest rows in a short sorted list
+ *      (transport.c's idea: complete below a threshold, a row joining is inserted, a row
+ *      leaving is removed, only an emptied list rescans its cluster); ONE MINLOC
  *      allreduce of the k x k heads per phase gives the global cheapest row and its
  *      rank (ties: lowest rank, then lowest row: the lowest global row). Every rank then
  *      runs the same Dijkstra from the excess nodes (reduced cost key + pi_a - pi_b,
  *      clamped at 0) to the end, moves the potentials so every tree path to a deficit is
  *      tight, and augments along as many of those paths as stay usable (phase(); the
- *      rank holding a moved row relabels it); until no excess is left. The local heads come from short sorted
- *      lists per pair (transport.c's idea: complete below a threshold, a row joining is
- *      inserted, a row leaving is removed, only an emptied list rescans its cluster);
- *   4. prices p_j = pi_j - pi_T; the certificate is checked on every row with reductions
+ *      rank holding a moved row relabels it); until no excess is left. Every 64 phases
+ *      the ranks' stop requests are combined: a stop ends the step (its labels unused);
+ *   5. prices p_j = pi_j - pi_T; the certificate is checked on every row with reductions
  *      (dual feasibility to 1e-10 (max ||x||^2 + max ||c||^2 + max |p|), sizes within
  *      bounds, complementary slackness); a failed check is an internal error, never a
  *      silent answer.
@@ -34,7 +37,9 @@
  * Memory per rank: the n x k cost matrix (8 n k bytes) + 4 n (labels) + 8 n (linked
  * member lists) + 4 n (previous labels) + 12 k^2 L + 17 k^2 (pair lists, L = 32 up to
  * k = 724, fewer above, at least 2) + 16 k^2 (the reduction).
- * Messages per step: k counts, S d for a sample start, 12 k^2 bytes per phase.
+ * + 16 n (margins, second-best clusters, refinement entries).
+ * Messages per step: k counts, S d for a sample start, per refinement round 2 x 64
+ * k-count reductions, 12 k^2 bytes per phase.
  */
 #include "dist.h"
 #include "transport.h"
@@ -426,7 +431,7 @@ static void select_kth(ds *w, const jv *E, size_t m, const int64_t *want, double
     }
 }
 
-/* Price refinement before the shortest paths (header, 2b): rounds of one simultaneous
+/* Price refinement before the shortest paths (header, 3.): rounds of one simultaneous
  * (Jacobi) update per cluster, from each row's best and second-best clusters j1, j2 and
  * margin m = (c_ij2 - p_j2) - (c_ij1 - p_j1): a cluster x rows over its maximum lowers its
  * price past the ceil(s x)-th smallest margin of its rows; a cluster y rows under its
@@ -519,7 +524,7 @@ done:
     return rc;
 }
 
-/* One shortest-path phase (header, 3.): returns the units moved (0 with *fail set: no
+/* One shortest-path phase (header, 4.): returns the units moved (0 with *fail set: no
  * deficit reachable). The search runs to the end; the potentials move by the distances
  * capped at the farthest deficit reached, D, so every tree path to a deficit is tight;
  * then the tree paths to the deficits, nearest first, carry flow as long as they stay
@@ -667,7 +672,7 @@ static int64_t phase(ds *w, int *fail)
     return total;
 }
 
-/* The certificate (header, 4.): returns the number of failed checks (global). */
+/* The certificate (header, 5.): returns the number of failed checks (global). */
 static int64_t certify(ds *w, const double *C, const double *xnorm)
 {
     const ckm_mpi_problem *p = w->p;
@@ -707,9 +712,11 @@ static int64_t certify(ds *w, const double *C, const double *xnorm)
     return bad[0] + bad[1];
 }
 
-/* The exact assignment to centers C, warm from w->price (header, 1.-4.). */
-static ckm_error assign_step(ds *w, const double *C, const double *xnorm, bool cold, ckm_err *err)
+/* The exact assignment to centers C, warm from w->price (header, 1.-5.). */
+static ckm_error assign_step(ds *w, const double *C, const double *xnorm, bool cold, ckm_status *stopped,
+                             ckm_err *err)
 {
+    *stopped = CKM_STATUS_FEASIBLE;
     const ckm_mpi_problem *p = w->p;
     size_t n = w->n, k = w->k, d = p->d, T = k;
     ckm_error rc = CKM_OK;
@@ -757,7 +764,7 @@ static ckm_error assign_step(ds *w, const double *C, const double *xnorm, bool c
         push(w, (size_t)w->lab[i], (int32_t)i);
     for (size_t j = 0; j < k; j++)
         rebuild(w, j, 0, k);
-    for (;;) {
+    for (size_t ph = 1;; ph++) {
         bool left = false;
         for (size_t v = 0; v <= T && !left; v++)
             left = w->e[v] != 0;
@@ -768,6 +775,10 @@ static ckm_error assign_step(ds *w, const double *C, const double *xnorm, bool c
         if (fail)
             return ckm_fail(err, CKM_ERR_INTERNAL, "sizeflow: no augmenting path reaches a deficit (bounds %s)",
                             "checked feasible");
+        /* a stop anywhere ends the step within 64 phases; its labels are unusable, the
+           last complete step's stand */
+        if (ph % 64 == 0 && (*stopped = ckm_dist_stop(w->c)) != CKM_STATUS_FEASIBLE)
+            return CKM_OK;
     }
     for (size_t j = 0; j < k; j++)
         w->price[j] = w->pi[j] - w->pi[T];
@@ -826,9 +837,10 @@ ckm_error ckm_dist_sizeflow(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_resul
     int32_t *prev = ckm_alloc_array(m, sizeof(int32_t));
     int64_t *count = ckm_alloc_array(k + 1, sizeof(int64_t));
     ckm_xint *xs = ckm_alloc_array(k * d + k + d + 1, sizeof(ckm_xint));
+    double *cert = ckm_alloc_array(k, sizeof(double)); /* the last complete step's prices */
     ckm_error rc = CKM_OK;
     if (!w.cost || !w.lab || !w.nxt || !w.prv || !w.head || !w.lk || !w.lr || !w.tk || !w.tr || !w.len || !w.plan || !w.G || !w.pi || !w.dist || !w.pred || !w.done || !w.order || !w.left ||
-        !w.nj || !w.f || !w.cap || !w.e || !w.mv || !w.price || !w.keep || !w.margin || !w.second || !xnorm || !C || !C0 || !mu || !prev || !count || !xs)
+        !w.nj || !w.f || !w.cap || !w.e || !w.mv || !w.price || !w.keep || !w.margin || !w.second || !xnorm || !C || !C0 || !mu || !prev || !count || !xs || !cert)
         rc = ckm_fail(err, CKM_ERR_NOMEM, "sizeflow: out of memory for %zu rows x %zu clusters (%.0f MB of costs)", n,
                       k, (double)n * (double)k * 8.0 / 1048576.0);
     if ((rc = ckm_dist_agree(c->comm, rc, err)) != CKM_OK)
@@ -855,8 +867,11 @@ ckm_error ckm_dist_sizeflow(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_resul
         for (int it = 0; it < max_iter; it++) {
             if ((why = ckm_dist_stop(c)) != CKM_STATUS_FEASIBLE)
                 break;
-            if ((rc = assign_step(&w, C, xnorm, it == 0, err)) != CKM_OK)
+            if ((rc = assign_step(&w, C, xnorm, it == 0, &why, err)) != CKM_OK)
                 goto done;
+            if (why != CKM_STATUS_FEASIBLE)
+                break; /* stopped inside the step: the previous labels (prev) stand */
+            memcpy(cert, w.price, k * sizeof(double)); /* this step's certificate */
             steps++;
             taken++;
             c->st->lloyd_steps++;
@@ -886,7 +901,7 @@ ckm_error ckm_dist_sizeflow(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_resul
             best = sse;
             memcpy(out->labels, prev, n * sizeof(int32_t));
             memcpy(out->centers, C, k * d * sizeof(double));
-            memcpy(out->prices, w.price, k * sizeof(double));
+            memcpy(out->prices, cert, k * sizeof(double));
             out->iterations = taken;
             out->has_labels = 1;
             out->certificate_rows_checked = p->N;
@@ -934,5 +949,6 @@ done:
     free(prev);
     free(count);
     free(xs);
+    free(cert);
     return rc;
 }

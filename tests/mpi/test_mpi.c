@@ -59,6 +59,13 @@ void *__wrap_realloc(void *p, size_t n)
 
 static int rank, size;
 
+/* should_stop: 1 from the second poll on */
+static int stop_second(void *user)
+{
+    int *polls = user;
+    return ++*polls >= 2;
+}
+
 /* N points in d dimensions: k Gaussian-ish blobs (sums of uniforms), the same on every rank */
 static double *blobs(size_t N, size_t d, size_t k, uint64_t seed)
 {
@@ -348,6 +355,33 @@ static void test_failures(void)
     CHECK(ckm_mpi_solve(p, &st, &r, &err) == CKM_OK);
     CHECK(r && r->status == CKM_STATUS_INTERRUPTED && !r->has_labels);
     ckm_mpi_result_free(r);
+    /* sizeflow: a stop on one rank from its second poll on (the next Lloyd step or 64
+       phases into the first): every rank stops alike; labels, when any, are a complete
+       step's and within the bounds */
+    ckm_mpi_problem *q = NULL;
+    CHECK(ckm_mpi_problem_wrap(MPI_COMM_WORLD, X + first * d, n, d, k, &q, &err) == CKM_OK);
+    CHECK(ckm_mpi_problem_set_balanced(q, &err) == CKM_OK);
+    settings(&st, "sizeflow", 3);
+    int polls = 0;
+    if (rank == bad) {
+        st.should_stop = stop_second;
+        st.stop_user = &polls;
+    }
+    CHECK(ckm_mpi_solve(q, &st, &r, &err) == CKM_OK);
+    CHECK(r && r->status == CKM_STATUS_INTERRUPTED);
+    if (r) {
+        int h = r->has_labels, hl, hh;
+        MPI_Allreduce(&h, &hl, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        MPI_Allreduce(&h, &hh, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        CHECK(hl == hh);
+        if (h) {
+            CHECK(r->violations == 0 && r->prices != NULL);
+            for (size_t j = 0; j < k; j++)
+                CHECK(r->sizes[j] == N / k);
+        }
+    }
+    ckm_mpi_result_free(r);
+    ckm_mpi_problem_free(q);
     /* unsupported algorithm; kmeans with size bounds; infeasible bounds */
     settings(&st, "blpkm", 1);
     CHECK(ckm_mpi_solve(p, &st, &r, &err) == CKM_ERR_UNSUPPORTED);
