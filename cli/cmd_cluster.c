@@ -26,6 +26,18 @@ static int stop_requested(void *user)
     return interrupted != 0;
 }
 
+/* The first SIGINT asks the solve to stop (s->should_stop); a second one kills. */
+static void catch_sigint(ckm_settings *s)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    s->should_stop = stop_requested;
+}
+
 static void log_stderr(void *user, const char *line)
 {
     (void)user;
@@ -256,13 +268,7 @@ int cmd_cluster(int argc, char **argv)
 
 #ifdef CKM_HAVE_MPI
     if (cli_mpi_launched()) {
-        struct sigaction sm;
-        memset(&sm, 0, sizeof sm);
-        sm.sa_handler = on_sigint;
-        sm.sa_flags = SA_RESETHAND;
-        sigemptyset(&sm.sa_mask);
-        sigaction(SIGINT, &sm, NULL);
-        s.should_stop = stop_requested;
+        catch_sigint(&s);
         const char *no = opts[O_CONS].value      ? "--constraints"
                          : opts[O_WEIGHTS].value ? "--weights"
                          : opts[O_STD].value     ? "--standardize"
@@ -319,13 +325,7 @@ int cmd_cluster(int argc, char **argv)
         code = EXIT_USAGE;
         goto done;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    s.should_stop = stop_requested;
+    catch_sigint(&s);
     if ((rc = ckm_solve(p, &s, &res, &err)) != CKM_OK) {
         code = cli_error(cmd, rc, &err);
         goto done;

@@ -116,15 +116,9 @@ void ckm_group_lloyd(const ckm_reduced *r, double *C, double *wsum, int32_t *lab
     }
 }
 
-/* qsort helpers: indices by a key, descending, ties by index */
-typedef struct keyed {
-    double key;
-    size_t idx;
-} keyed;
-
-static int by_key_desc(const void *a, const void *b)
+int ckm_keyed_desc(const void *a, const void *b)
 {
-    const keyed *x = a, *y = b;
+    const ckm_keyed *x = a, *y = b;
     if (x->key != y->key)
         return x->key > y->key ? -1 : 1;
     return x->idx < y->idx ? -1 : x->idx > y->idx;
@@ -140,7 +134,7 @@ ckm_error ckm_order_centers_by_size(const ckm_reduced *r, double *C, ckm_err *er
         uniform = uniform && r->lo[j] == r->lo[0] && r->hi[j] == r->hi[0];
     if (uniform)
         return CKM_OK;
-    keyed *cen = ckm_alloc_array(k, sizeof(keyed)), *slot = ckm_alloc_array(k, sizeof(keyed));
+    ckm_keyed *cen = ckm_alloc_array(k, sizeof(ckm_keyed)), *slot = ckm_alloc_array(k, sizeof(ckm_keyed));
     double *copy = ckm_alloc_array(k * d, sizeof(double));
     if (!cen || !slot || !copy) {
         free(cen);
@@ -149,14 +143,14 @@ ckm_error ckm_order_centers_by_size(const ckm_reduced *r, double *C, ckm_err *er
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory ordering the initial centers");
     }
     for (size_t j = 0; j < k; j++) {
-        cen[j] = (keyed){0.0, j};
+        cen[j] = (ckm_keyed){0.0, j};
         double hi = (double)(r->hi[j] < r->n ? r->hi[j] : r->n);
-        slot[j] = (keyed){0.5 * ((double)r->lo[j] + hi), j};
+        slot[j] = (ckm_keyed){0.5 * ((double)r->lo[j] + hi), j};
     }
     for (size_t t = 0; t < r->s; t++)
         cen[ckm_nearest_center(r, t, C)].key += (double)r->weight[t];
-    qsort(cen, k, sizeof(keyed), by_key_desc);
-    qsort(slot, k, sizeof(keyed), by_key_desc);
+    qsort(cen, k, sizeof(ckm_keyed), ckm_keyed_desc);
+    qsort(slot, k, sizeof(ckm_keyed), ckm_keyed_desc);
     memcpy(copy, C, k * d * sizeof(double));
     for (size_t q = 0; q < k; q++)
         memcpy(C + slot[q].idx * d, copy + cen[q].idx * d, d * sizeof(double));

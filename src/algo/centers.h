@@ -35,6 +35,14 @@ bool ckm_group_labels_feasible(const ckm_reduced *r, const int32_t *labels, doub
  * bckm and admm "from k-means", as their papers do. O(s k d) per round. */
 void ckm_group_lloyd(const ckm_reduced *r, double *C, double *wsum, int32_t *labels);
 
+/* qsort helper: (key, index) pairs by key, descending, ties by index (the slot matching
+ * below and its MPI twin, dist_seed.c). */
+typedef struct ckm_keyed {
+    double key;
+    size_t idx;
+} ckm_keyed;
+int ckm_keyed_desc(const void *a, const void *b);
+
 /* Size bounds name clusters (cluster j must have lo_j..hi_j points) but seeded centers come
  * in random order. When the bounds differ between clusters, permute the centers C so that
  * the center with the most (weighted) nearest points takes the slot with the largest

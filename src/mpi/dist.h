@@ -81,6 +81,8 @@ typedef struct ckm_dist {
 
 ckm_error ckm_dist_open(ckm_dist *c, MPI_Comm comm, const ckm_settings *set, ckm_mpi_comm_stats *st, ckm_err *err);
 void ckm_dist_close(ckm_dist *c);
+/* In-place allreduce of count elements of elem bytes (counted; sent in pieces of 2^28). */
+void ckm_dist_reduce(ckm_dist *c, void *buf, size_t count, size_t elem, MPI_Datatype type, MPI_Op op);
 /* In-place global sums / maxima over the ranks. */
 void ckm_dist_sum_x(ckm_dist *c, ckm_xint *buf, size_t count);
 void ckm_dist_sum_i64(ckm_dist *c, int64_t *buf, size_t count);

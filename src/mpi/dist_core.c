@@ -79,44 +79,34 @@ static void counted(ckm_dist *c, size_t bytes, bool bcast, double t0)
 /* Counts above INT_MAX go in pieces (MPI counts are int). */
 #define PIECE ((size_t)1 << 28)
 
-void ckm_dist_sum_x(ckm_dist *c, ckm_xint *buf, size_t count)
+void ckm_dist_reduce(ckm_dist *c, void *buf, size_t count, size_t elem, MPI_Datatype type, MPI_Op op)
 {
     for (size_t at = 0; at < count; at += PIECE) {
         size_t m = count - at < PIECE ? count - at : PIECE;
         double t0 = ckm_now();
-        MPI_Allreduce(MPI_IN_PLACE, buf + at, (int)m, c->xt, c->xsum, c->comm);
-        counted(c, m * sizeof(ckm_xint), false, t0);
+        MPI_Allreduce(MPI_IN_PLACE, (char *)buf + at * elem, (int)m, type, op, c->comm);
+        counted(c, m * elem, false, t0);
     }
+}
+
+void ckm_dist_sum_x(ckm_dist *c, ckm_xint *buf, size_t count)
+{
+    ckm_dist_reduce(c, buf, count, sizeof *buf, c->xt, c->xsum);
 }
 
 void ckm_dist_sum_i64(ckm_dist *c, int64_t *buf, size_t count)
 {
-    for (size_t at = 0; at < count; at += PIECE) {
-        size_t m = count - at < PIECE ? count - at : PIECE;
-        double t0 = ckm_now();
-        MPI_Allreduce(MPI_IN_PLACE, buf + at, (int)m, MPI_INT64_T, MPI_SUM, c->comm);
-        counted(c, m * sizeof(int64_t), false, t0);
-    }
+    ckm_dist_reduce(c, buf, count, sizeof *buf, MPI_INT64_T, MPI_SUM);
 }
 
 void ckm_dist_max(ckm_dist *c, double *buf, size_t count)
 {
-    for (size_t at = 0; at < count; at += PIECE) {
-        size_t m = count - at < PIECE ? count - at : PIECE;
-        double t0 = ckm_now();
-        MPI_Allreduce(MPI_IN_PLACE, buf + at, (int)m, MPI_DOUBLE, MPI_MAX, c->comm);
-        counted(c, m * sizeof(double), false, t0);
-    }
+    ckm_dist_reduce(c, buf, count, sizeof *buf, MPI_DOUBLE, MPI_MAX);
 }
 
 void ckm_dist_minloc(ckm_dist *c, ckm_dist_loc *buf, size_t count)
 {
-    for (size_t at = 0; at < count; at += PIECE) {
-        size_t m = count - at < PIECE ? count - at : PIECE;
-        double t0 = ckm_now();
-        MPI_Allreduce(MPI_IN_PLACE, buf + at, (int)m, MPI_DOUBLE_INT, MPI_MINLOC, c->comm);
-        counted(c, m * sizeof(ckm_dist_loc), false, t0);
-    }
+    ckm_dist_reduce(c, buf, count, sizeof *buf, MPI_DOUBLE_INT, MPI_MINLOC);
 }
 
 void ckm_dist_bcast(ckm_dist *c, void *buf, size_t bytes, int root)
@@ -213,12 +203,7 @@ void ckm_dist_fetch_rows(ckm_dist *c, const ckm_mpi_problem *p, const size_t *t,
     for (size_t q = 0; q < m; q++)
         if (t[q] >= p->first && t[q] < p->first + p->n)
             memcpy(out + q * d, p->X + (t[q] - p->first) * d, d * sizeof(double));
-    for (size_t at = 0; at < md; at += PIECE) {
-        size_t len = md - at < PIECE ? md - at : PIECE;
-        double t0 = ckm_now();
-        MPI_Allreduce(MPI_IN_PLACE, out + at, (int)len, MPI_DOUBLE, MPI_SUM, c->comm);
-        counted(c, len * sizeof(double), false, t0);
-    }
+    ckm_dist_reduce(c, out, md, sizeof *out, MPI_DOUBLE, MPI_SUM);
 }
 
 int ckm_dist_owner(const ckm_mpi_problem *p, size_t t)

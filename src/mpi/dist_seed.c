@@ -23,6 +23,7 @@
  * pass over the rows' D and nearest center, T d flops per row a trial may come closer
  * to; messages O(T d + P) per center.
  */
+#include "centers.h"
 #include "dist.h"
 
 #include <stdlib.h>
@@ -160,16 +161,7 @@ static ckm_error seed_kmeanspp(ckm_dist *c, const ckm_mpi_problem *p, ckm_rng *r
             }
         }
         /* T row indices: the owner's value, SIZE_MAX elsewhere -> MIN */
-        {
-            double t0b = ckm_now();
-            MPI_Allreduce(MPI_IN_PLACE, t, (int)T, sizeof(size_t) == 8 ? MPI_UINT64_T : MPI_UNSIGNED, MPI_MIN,
-                          c->comm);
-            if (c->st) {
-                c->st->allreduces++;
-                c->st->bytes += T * sizeof(size_t);
-                c->st->comm_seconds += ckm_now() - t0b;
-            }
-        }
+        ckm_dist_reduce(c, t, T, sizeof *t, sizeof(size_t) == 8 ? MPI_UINT64_T : MPI_UNSIGNED, MPI_MIN);
         ckm_dist_fetch_rows(c, p, t, T, Y);
         memset(G, 0, T * sizeof(ckm_xint));
         for (size_t q = 0; q < T; q++)
@@ -224,19 +216,6 @@ ckm_error ckm_dist_seed(ckm_dist *c, const ckm_mpi_problem *p, ckm_init init, ck
     return init == CKM_INIT_RANDOM ? seed_random(c, p, rng, C, err) : seed_kmeanspp(c, p, rng, C, err);
 }
 
-typedef struct keyed {
-    double key;
-    size_t idx;
-} keyed;
-
-static int by_key_desc(const void *a, const void *b)
-{
-    const keyed *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key > y->key ? -1 : 1;
-    return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
 void ckm_dist_order_by_size(ckm_dist *c, const ckm_mpi_problem *p, double *C, int64_t *count, double *scratch)
 {
     size_t k = p->k, d = p->d;
@@ -262,14 +241,14 @@ void ckm_dist_order_by_size(ckm_dist *c, const ckm_mpi_problem *p, double *C, in
     }
     ckm_dist_sum_i64(c, count, k);
     /* scratch (k d + 4 k doubles): a copy of C, then the two orders (k keyed pairs each) */
-    keyed *cen = (keyed *)(scratch + k * d), *slot = cen + k;
+    ckm_keyed *cen = (ckm_keyed *)(scratch + k * d), *slot = cen + k;
     for (size_t j = 0; j < k; j++) {
-        cen[j] = (keyed){(double)count[j], j};
+        cen[j] = (ckm_keyed){(double)count[j], j};
         double hi = (double)(p->hi[j] < p->N ? p->hi[j] : p->N);
-        slot[j] = (keyed){0.5 * ((double)p->lo[j] + hi), j};
+        slot[j] = (ckm_keyed){0.5 * ((double)p->lo[j] + hi), j};
     }
-    qsort(cen, k, sizeof(keyed), by_key_desc);
-    qsort(slot, k, sizeof(keyed), by_key_desc);
+    qsort(cen, k, sizeof(ckm_keyed), ckm_keyed_desc);
+    qsort(slot, k, sizeof(ckm_keyed), ckm_keyed_desc);
     memcpy(scratch, C, k * d * sizeof(double));
     for (size_t q = 0; q < k; q++)
         memcpy(C + slot[q].idx * d, scratch + cen[q].idx * d, d * sizeof(double));

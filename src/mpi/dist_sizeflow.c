@@ -126,6 +126,22 @@ static void list_insert(ds *w, size_t q, double key, int32_t i)
     w->len[q] = (uint8_t)(m + 1);
 }
 
+/* Row i of cluster a into the lists (a, b), b in [b0, b1), b != a, where it falls below the
+ * threshold. */
+static void offer(ds *w, size_t a, int32_t i, size_t b0, size_t b1)
+{
+    size_t k = w->k;
+    const double *ci = w->cost + (size_t)i * k;
+    for (size_t b = b0; b < b1; b++) {
+        if (b == a)
+            continue;
+        double key = ci[b] - ci[a];
+        size_t q = a * k + b;
+        if (before(key, i, w->tk[q], w->tr[q]))
+            list_insert(w, q, key, i);
+    }
+}
+
 /* Pair lists of cluster a rebuilt from its members: for the pairs (a, b) with b in
    [b0, b1) and b != a (one pair, or the whole row). */
 static void rebuild(ds *w, size_t a, size_t b0, size_t b1)
@@ -137,17 +153,8 @@ static void rebuild(ds *w, size_t a, size_t b0, size_t b1)
         w->tk[q] = INFINITY;
         w->tr[q] = -1;
     }
-    for (int32_t i = w->head[a]; i >= 0; i = w->nxt[i]) {
-        const double *ci = w->cost + (size_t)i * k;
-        for (size_t b = b0; b < b1; b++) {
-            if (b == a)
-                continue;
-            double key = ci[b] - ci[a];
-            size_t q = a * k + b;
-            if (before(key, i, w->tk[q], w->tr[q]))
-                list_insert(w, q, key, i);
-        }
-    }
+    for (int32_t i = w->head[a]; i >= 0; i = w->nxt[i])
+        offer(w, a, i, b0, b1);
 }
 
 /* The head of pair q = (a, b): this rank's cheapest member of a to move to b. */
@@ -190,16 +197,7 @@ static void leave(ds *w, size_t a, int32_t i)
 /* Row i joined cluster b: into the lists (b, .) where it falls below the threshold. */
 static void join(ds *w, size_t b, int32_t i)
 {
-    size_t k = w->k;
-    const double *ci = w->cost + (size_t)i * k;
-    for (size_t x = 0; x < k; x++) {
-        if (x == b)
-            continue;
-        double key = ci[x] - ci[b];
-        size_t q = b * k + x;
-        if (before(key, i, w->tk[q], w->tr[q]))
-            list_insert(w, q, key, i);
-    }
+    offer(w, b, i, 0, w->k);
 }
 
 /* labels = argmin_j (c_ij - p_j), ties to the lower j; global counts into nj */
