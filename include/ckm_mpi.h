@@ -13,14 +13,14 @@
  * returned on every rank with the same code and the message of the lowest failing rank
  * ("rank 2 of 4: ..."), so no rank waits for one that gave up.
  *
- * Reproducibility: every sum taken over the points (center sums, SSE, seeding weights,
- * the feature variance of the stopping rule) is exact in 128-bit fixed point on a grid
- * fixed by the global data range before it is rounded once to double, so labels,
- * centers and SSE are bit for bit the same for any number of ranks and any split of the
- * rows. Against ckm_solve on the same points (one process) the iterations from the same
- * initial centers give the same labels (the assignment steps are exact; sums there are
- * rounded in another order, so centers and SSE agree to rounding); the seeding differs
- * (see docs/mpi.md).
+ * Reproducibility: every sum taken over the points (center sums, SSE, the seeding's
+ * gains, the feature variance of the stopping rule) is exact in 128-bit fixed point on a
+ * grid fixed by the global data range before it is rounded once to double, and the
+ * seeding's running sum is the single-process sequential one carried across the ranks, so
+ * labels, centers and SSE are bit for bit the same for any number of ranks and any split
+ * of the rows. Against ckm_solve on the same points (one process), from the same seed or
+ * the same initial centers, the labels are the same (centers and SSE agree to rounding:
+ * the single-process sums round in another order); docs/mpi.md.
  */
 #ifndef CKM_MPI_H
 #define CKM_MPI_H

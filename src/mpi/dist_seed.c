@@ -1,27 +1,26 @@
 /*
- * dist_seed.c -- initial centers over MPI, the same for any number of ranks.
- *   k-means++, greedy (as seeding.c and scikit-learn): the first center is row
- *   t = below(N); then k - 1 times: draw T = 2 + floor(ln k) trials (at most 64) with
- *   P(t) ~ D(t)^2 (D: distance to the nearest chosen center) and keep the trial with the
- *   largest gain sum_t max(0, D(t)^2 - ||x_t - y||^2) (ties: the first drawn).
- *   A draw: u uniform in [0, 1), target = floor(u W) with W = sum_t D(t)^2 as an exact
- *   fixed-point sum (dist.h; grid from the largest D^2 after the first center, a global
- *   maximum); the chosen row is the first t in global order whose running exact sum
- *   exceeds the target. The rank holding it is found from the ranks' exact totals
- *   (one allgather), the rows of all T trials reach every rank in one allreduce (the
- *   owner adds the row, every other rank zeros: exact), the T gains in one exact
- *   allreduce. Every rank draws the same u (one stream), so every rank takes the same
- *   decisions. W = 0 (every row on a chosen center): the remaining centers are rows
- *   drawn uniformly.
- *   random: k distinct rows, drawn uniformly (rejection of repeats).
- * The rule differs from seeding.c's, which walks pruning lists with double sums: the
- * single-process solver and this one pick other centers from the same seed (docs/mpi.md).
+ * dist_seed.c -- initial centers over MPI: the single-process rule (seeding.c), the same
+ * centers for any number of ranks and equal to the single-process seeding's.
+ *   k-means++, greedy (seeding.c, as scikit-learn): the first center is row floor(u N);
+ *   then k - 1 times: T = 2 + floor(ln k) trials (at most 64), each the first row in global
+ *   order whose running sum of D^2 (D: distance to the nearest chosen center) exceeds
+ *   u x (the total), and the trial with the largest gain sum_t max(0, D(t)^2 - ||x_t - y||^2)
+ *   is kept (ties: the first drawn). When every D is 0 the trials are uniform rows.
+ *   The running sum is seeding.c's: sequential double additions in row order, carried from
+ *   rank to rank (running_sum: a chain of P - 1 messages per center, then one allgather of
+ *   the ranks' last sums), so every draw picks the row the single-process seeding picks.
+ *   The gains are exact fixed-point sums (dist.h), the same for any split; the
+ *   single-process seeding sums them in double precision, so the two could only choose
+ *   differently between two trials whose gains agree to rounding.
+ *   The rows of the T trials reach every rank in one allreduce (the holder adds the row,
+ *   every other rank zeros: exact), the T gains in one exact allreduce. Every rank draws the
+ *   same u (one stream, the single-process order of draws), so every rank decides alike.
+ *   random: k distinct rows, drawn uniformly (rejection of repeats), as seeding.c.
  * Pruning (exact, as seeding.c's per-point test): a trial is measured only against the
  * rows it may come closer to (may_gain, from the row's nearest chosen center), so skipped
- * rows have a gain of exactly 0. D sums are kept per block of SEED_BLOCK rows (exact,
- * updated as D changes), so a draw walks blocks, then one block. Cost per center: one
- * pass over the rows' D and nearest center, T d flops per row a trial may come closer
- * to; messages O(T d + P) per center.
+ * rows have a gain of exactly 0. Cost per center: a pass over the rows' D (the running
+ * sum, in sequence over the ranks), T d flops per row a trial may come closer to; messages
+ * P - 1 point-to-point doubles, an allgather of P doubles, O(T d) in allreduces.
  */
 #include "centers.h"
 #include "dist.h"
@@ -61,123 +60,107 @@ static ckm_error seed_random(ckm_dist *c, const ckm_mpi_problem *p, ckm_rng *rng
     return CKM_OK;
 }
 
-#define SEED_BLOCK 4096 /* rows per exact partial sum of D^2 (the draws walk these first) */
-
-typedef struct seeder {
-    int e;          /* the exact sums' grid */
-    double *D;      /* n: squared distance to the nearest chosen center */
-    int32_t *near;  /* n: that center */
-    ckm_xint *Bs;   /* blocks: sum of D over SEED_BLOCK rows, exact */
-} seeder;
-
-/* Row i's D becomes v and its nearest center j; its block's exact sum follows. */
-static void settle(seeder *z, size_t i, double v, size_t j)
+/* The running sum of D in global row order, as seeding.c draws from it: sequential double
+ * additions, so the single-process rounding; rank r continues rank r - 1's sum (a chain of
+ * P - 1 messages, O(N) additions in sequence per center). cum: this rank's running sums;
+ * ends[r]: rank r's last one (every rank's, by an allgather). */
+static void running_sum(ckm_dist *c, const ckm_mpi_problem *p, const double *D, double *cum, double *ends)
 {
-    ckm_xint *b = &z->Bs[i / SEED_BLOCK];
-    *b += ckm_x_term(v, z->e) - ckm_x_term(z->D[i], z->e);
-    z->D[i] = v;
-    z->near[i] = (int32_t)j;
+    double acc = 0.0, t0 = ckm_now();
+    if (c->rank > 0)
+        MPI_Recv(&acc, 1, MPI_DOUBLE, c->rank - 1, 11, c->comm, MPI_STATUS_IGNORE);
+    for (size_t i = 0; i < p->n; i++) {
+        acc += D[i];
+        cum[i] = acc;
+    }
+    if (c->rank + 1 < c->size)
+        MPI_Send(&acc, 1, MPI_DOUBLE, c->rank + 1, 11, c->comm);
+    MPI_Allgather(&acc, 1, MPI_DOUBLE, ends, 1, MPI_DOUBLE, c->comm);
+    if (c->st) {
+        c->st->allreduces++;
+        c->st->bytes += 2 * sizeof acc;
+        c->st->comm_seconds += ckm_now() - t0;
+    }
+}
+
+/* seeding.c's draw: the first row whose running sum exceeds x, or the last row when none
+ * does. Returns it on the rank holding it, SIZE_MAX elsewhere. */
+static size_t draw_row(const ckm_dist *c, const ckm_mpi_problem *p, const double *cum, const double *ends, double x)
+{
+    int owner = -1, last = 0;
+    for (int r = 0; r < c->size; r++) {
+        if (p->starts[r + 1] > p->starts[r])
+            last = r;
+        if (owner < 0 && ends[r] > x && p->starts[r + 1] > p->starts[r])
+            owner = r;
+    }
+    if (owner < 0)
+        return c->rank == last ? p->first + p->n - 1 : SIZE_MAX;
+    if (owner != c->rank)
+        return SIZE_MAX;
+    size_t lo = 0, hi = p->n - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cum[mid] <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return p->first + lo;
 }
 
 static ckm_error seed_kmeanspp(ckm_dist *c, const ckm_mpi_problem *p, ckm_rng *rng, double *C, ckm_err *err)
 {
-    size_t n = p->n, d = p->d, k = p->k, P = (size_t)c->size, m = n ? n : 1, nb = (n + SEED_BLOCK - 1) / SEED_BLOCK;
+    size_t n = p->n, d = p->d, k = p->k, P = (size_t)c->size, m = n ? n : 1;
     size_t T = 2 + (size_t)floor(log((double)k));
     if (T > 64)
         T = 64;
-    seeder z = {0, NULL, NULL, NULL};
-    z.D = ckm_alloc_array(m, sizeof(double));
-    z.near = ckm_alloc_array(m, sizeof(int32_t));
-    z.Bs = ckm_calloc_array(nb ? nb : 1, sizeof(ckm_xint));
-    double *Y = ckm_alloc_array(T * d, sizeof(double));
+    double *D = ckm_alloc_array(m, sizeof(double)), *cum = ckm_alloc_array(m, sizeof(double));
+    int32_t *near = ckm_alloc_array(m, sizeof(int32_t));
+    double *Y = ckm_alloc_array(T * d, sizeof(double)), *ends = ckm_alloc_array(P, sizeof(double));
     double *far = ckm_alloc_array(T * k, sizeof(double)); /* ||C_a - y_q||^2 */
     size_t *t = ckm_alloc_array(T, sizeof(size_t));
-    ckm_xint *tot = ckm_alloc_array(P + 1, sizeof(ckm_xint)), *G = ckm_alloc_array(T, sizeof(ckm_xint));
-    bool ok = z.D && z.near && z.Bs && Y && far && t && tot && G;
+    ckm_xint *G = ckm_alloc_array(T, sizeof(ckm_xint));
+    bool ok = D && cum && near && Y && ends && far && t && G;
     ckm_error rc = ckm_dist_agree(c->comm, ok ? CKM_OK : ckm_fail(err, CKM_ERR_NOMEM, "out of memory seeding"), err);
     if (rc != CKM_OK)
         goto done;
-    t[0] = (size_t)ckm_rng_below(rng, (uint64_t)p->N);
+    /* the first center: seeding.c draws u N over the running count of rows: row floor(u N) */
+    double x0 = ckm_rng_uniform(rng) * (double)p->N;
+    t[0] = x0 < (double)p->N ? (size_t)x0 : p->N - 1;
     ckm_dist_fetch_rows(c, p, t, 1, C);
     double B = 0.0;
     for (size_t i = 0; i < n; i++) {
-        z.D[i] = ckm_sqdist(p->X + i * d, C, d);
-        B = z.D[i] > B ? z.D[i] : B;
+        D[i] = ckm_sqdist(p->X + i * d, C, d);
+        near[i] = 0;
+        B = D[i] > B ? D[i] : B;
     }
     ckm_dist_max(c, &B, 1);
-    z.e = ckm_x_exponent(B); /* D only decreases: one grid for the whole seeding */
-    for (size_t i = 0; i < n; i++) {
-        double v = z.D[i];
-        z.D[i] = 0.0; /* settle adds v's term to its block */
-        settle(&z, i, v, 0);
-    }
+    int e = ckm_x_exponent(B); /* D only decreases: one grid for the gains of the whole seeding */
     for (size_t j = 1; j < k; j++) {
-        ckm_xint mine = 0;
-        for (size_t b = 0; b < nb; b++)
-            mine += z.Bs[b];
-        double t0 = ckm_now();
-        MPI_Allgather(&mine, 1, c->xt, tot, 1, c->xt, c->comm);
-        if (c->st) {
-            c->st->allreduces++;
-            c->st->bytes += sizeof mine;
-            c->st->comm_seconds += ckm_now() - t0;
-        }
-        ckm_xint W = 0;
-        for (size_t r = 0; r < P; r++)
-            W += tot[r];
-        if (W <= 0) { /* every row sits on a chosen center: any row will do */
-            for (size_t q = j; q < k; q++) {
-                t[0] = (size_t)ckm_rng_below(rng, (uint64_t)p->N);
-                ckm_dist_fetch_rows(c, p, t, 1, C + q * d);
-            }
-            break;
-        }
-        for (size_t q = 0; q < T; q++) {
-            double u = ckm_rng_uniform(rng);
-            ckm_xint target = (ckm_xint)(u * (double)W);
-            if (target >= W)
-                target = W - 1;
-            if (target < 0)
-                target = 0;
-            size_t r = 0;
-            while (r + 1 < P && target >= tot[r]) { /* skip whole ranks */
-                target -= tot[r];
-                r++;
-            }
-            t[q] = SIZE_MAX;
-            if ((int)r == c->rank && n > 0) {
-                /* the first row whose running sum exceeds the target: whole blocks first */
-                size_t b = 0;
-                while (b + 1 < nb && target >= z.Bs[b])
-                    target -= z.Bs[b++];
-                ckm_xint run = 0;
-                size_t i = b * SEED_BLOCK, end = (b + 1) * SEED_BLOCK < n ? (b + 1) * SEED_BLOCK : n;
-                for (; i < end; i++) {
-                    run += ckm_x_term(z.D[i], z.e);
-                    if (run > target)
-                        break;
-                }
-                t[q] = p->first + (i < end ? i : end - 1);
-            }
-        }
-        /* T row indices: the owner's value, SIZE_MAX elsewhere -> MIN */
+        running_sum(c, p, D, cum, ends);
+        double acc = ends[P - 1];
+        for (size_t q = 0; q < T; q++) /* seeding.c's draws, in its order */
+            t[q] = acc > 0.0 ? draw_row(c, p, cum, ends, ckm_rng_uniform(rng) * acc)
+                             : (size_t)ckm_rng_below(rng, (uint64_t)p->N);
+        /* T row indices: the holder's value, SIZE_MAX elsewhere (or the same everywhere) -> MIN */
         ckm_dist_reduce(c, t, T, sizeof *t, sizeof(size_t) == 8 ? MPI_UINT64_T : MPI_UNSIGNED, MPI_MIN);
         ckm_dist_fetch_rows(c, p, t, T, Y);
         memset(G, 0, T * sizeof(ckm_xint));
         for (size_t q = 0; q < T; q++)
             for (size_t a = 0; a < j; a++)
                 far[q * k + a] = ckm_sqdist(C + a * d, Y + q * d, d);
-        /* rows outside, trials inside, in row order: each row is read once per center
-           and only where a trial may come closer (lists by nearest center, read in list
-           order, made the seeding 3-8x slower at 10^6 x 16: random reads) */
+        /* rows outside, trials inside, in row order: each row is read once per center and
+           only where a trial may come closer (lists by nearest center, read in list order,
+           made the seeding 3-8x slower at 10^6 x 16: random reads) */
         for (size_t i = 0; i < n; i++) {
-            const double *x = p->X + i * d, *fi = far + (size_t)z.near[i];
+            const double *x = p->X + i * d, *fi = far + (size_t)near[i];
             for (size_t q = 0; q < T; q++) {
-                if (!may_gain(fi[q * k], z.D[i]))
+                if (!may_gain(fi[q * k], D[i]))
                     continue; /* exact: this trial cannot come closer (header) */
-                double g = z.D[i] - ckm_sqdist(x, Y + q * d, d);
+                double g = D[i] - ckm_sqdist(x, Y + q * d, d);
                 if (g > 0.0)
-                    G[q] += ckm_x_term(g, z.e);
+                    G[q] += ckm_x_term(g, e);
             }
         }
         ckm_dist_sum_x(c, G, T);
@@ -188,21 +171,23 @@ static ckm_error seed_kmeanspp(ckm_dist *c, const ckm_mpi_problem *p, ckm_rng *r
         const double *y = Y + best * d, *fb = far + best * k;
         memcpy(C + j * d, y, d * sizeof(double));
         for (size_t i = 0; i < n; i++) {
-            if (!may_gain(fb[z.near[i]], z.D[i]))
+            if (!may_gain(fb[near[i]], D[i]))
                 continue;
             double v = ckm_sqdist(p->X + i * d, y, d);
-            if (v < z.D[i])
-                settle(&z, i, v, j);
+            if (v < D[i]) {
+                D[i] = v;
+                near[i] = (int32_t)j;
+            }
         }
     }
 done:
-    free(z.D);
-    free(z.near);
-    free(z.Bs);
+    free(D);
+    free(cum);
+    free(near);
     free(Y);
+    free(ends);
     free(far);
     free(t);
-    free(tot);
     free(G);
     return rc;
 }

@@ -2,7 +2,7 @@
 # cli_mpi.sh CKM MPIEXEC -- `ckm cluster` run by mpirun (the MPI mode, docs/mpi.md):
 #   - 1, 2, 3 and 4 ranks give the same labels and centers files (sizeflow --balanced,
 #     kmeans), the sizes are balanced, the labels equal the single-process run's from the
-#     same initial centers;
+#     same seed and from the same initial centers;
 #   - bad input (missing file, truncated .npy, text input, an option the MPI mode cannot
 #     take, k out of range) exits non-zero on every rank with ONE message; infeasible
 #     bounds exit 3.
@@ -40,6 +40,10 @@ for algo in sizeflow kmeans; do
     cmp -s "$dir/l_${algo}_1.npy" "$dir/l_${algo}_$np.npy" && ok || bad "$algo labels np=1 vs np=$np"
     cmp -s "$dir/c_${algo}_1.csv" "$dir/c_${algo}_$np.csv" && ok || bad "$algo centers np=1 vs np=$np"
   done
+  # the single-process tool from the same seed: the same labels
+  "$ckm" cluster "$dir/x.npy" -k 6 -a $algo $extra -j 1 --seed 3 --n-init 2 -o "$dir/l_${algo}_single.npy" -q \
+    && ok || bad "$algo single-process seeded run"
+  cmp -s "$dir/l_${algo}_1.npy" "$dir/l_${algo}_single.npy" && ok || bad "$algo: mpirun differs from the single-process run (same seed)"
   # the single-process solver from the same initial centers: the same labels
   "$ckm" cluster "$dir/x.npy" -k 6 -a $algo $extra -j 1 --init-centers "$dir/c0.csv" -o "$dir/one.txt" -q \
     && ok || bad "$algo single-process run"

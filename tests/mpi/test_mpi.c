@@ -4,8 +4,9 @@
  * uneven, ranks with no rows). Checked against independent truth:
  *   - the same problem solved by ONE process (the distributed solver on MPI_COMM_SELF):
  *     labels, centers and SSE identical bit for bit, for every split;
- *   - the single-process library (ckm_solve) from the same initial centers: the same
- *     labels, SSE equal to 1e-12 relative;
+ *   - the single-process library (ckm_solve) from the same initial centers and from the
+ *     same seed (k-means++ and random rows, 3 restarts): the same labels, iterations and
+ *     restarts, SSE equal to 1e-12 relative;
  *   - the SSE recomputed by ckm_sse from the gathered labels; sizes counted by hand;
  *     size bounds honoured;
  *   - failures on ONE rank (an unreadable block, every allocation failing in turn,
@@ -205,16 +206,11 @@ static void test_equal(const char *algo, int sizes_kind, size_t N, size_t d, siz
             CHECK(got.r->prices != NULL && got.r->certificate_rows_checked == N);
         run_free(&got);
     }
-    /* the single-process library from the same initial centers: the same labels */
+    /* the single-process library (ckm_solve): from the same initial centers, and from the
+       same seed with k-means++ and with random rows (n_init 3): the same labels */
     double *C0 = malloc(k * d * sizeof(double));
     for (size_t j = 0; j < k; j++)
         memcpy(C0 + j * d, X + (j * 37 % N) * d, d * sizeof(double));
-    ckm_settings s1;
-    settings(&s1, algo, 1);
-    s1.init_centers = C0;
-    size_t first, n;
-    split(N, 1, &first, &n);
-    run got = solve(MPI_COMM_WORLD, X, first, n, d, k, &s1, sizes_kind, NULL);
     ckm_problem *p = NULL;
     ckm_err err = {CKM_OK, ""};
     CHECK(ckm_problem_wrap(X, N, d, k, &p, &err) == CKM_OK);
@@ -228,17 +224,31 @@ static void test_equal(const char *algo, int sizes_kind, size_t N, size_t d, siz
         }
         CHECK(ckm_problem_set_sizes(p, lo, hi, &err) == CKM_OK);
     }
-    ckm_result *one = NULL;
-    CHECK(ckm_solve(p, &s1, &one, &err) == CKM_OK);
-    CHECK(got.rc == CKM_OK && got.r->has_labels && one && one->has_labels);
-    if (got.all && one && one->has_labels) {
-        CHECK(memcmp(got.all, one->labels, N * sizeof(int32_t)) == 0);
-        CHECK_NEAR(got.r->sse, one->sse, 1e-12 * one->sse);
-        CHECK(got.r->iterations == one->iterations);
+    for (int start = 0; start < 3; start++) {
+        ckm_settings s1;
+        settings(&s1, algo, start == 0 ? 1 : 3);
+        if (start == 0)
+            s1.init_centers = C0;
+        else
+            s1.init = start == 1 ? CKM_INIT_KMEANSPP : CKM_INIT_RANDOM;
+        size_t first, n;
+        split(N, 1, &first, &n);
+        run got = solve(MPI_COMM_WORLD, X, first, n, d, k, &s1, sizes_kind, NULL);
+        ckm_result *one = NULL;
+        CHECK(ckm_solve(p, &s1, &one, &err) == CKM_OK);
+        CHECK(got.rc == CKM_OK && got.r->has_labels && one && one->has_labels);
+        if (got.all && one && one->has_labels) {
+            if (memcmp(got.all, one->labels, N * sizeof(int32_t)) != 0 && rank == 0)
+                fprintf(stderr, "%s, %zu x %zu, k = %zu, start %d: labels differ from ckm_solve's\n", algo, N, d, k,
+                        start);
+            CHECK(memcmp(got.all, one->labels, N * sizeof(int32_t)) == 0);
+            CHECK_NEAR(got.r->sse, one->sse, 1e-12 * one->sse);
+            CHECK(got.r->iterations == one->iterations && got.r->restarts == one->restarts);
+        }
+        ckm_result_free(one);
+        run_free(&got);
     }
-    ckm_result_free(one);
     ckm_problem_free(p);
-    run_free(&got);
     free(C0);
     run_free(&ref);
     free(X);
