@@ -83,6 +83,8 @@ typedef struct cli_mpi_args {
 /* 1 when this process was started by an MPI launcher (mpirun / srun: its environment). */
 int cli_mpi_launched(void);
 int cli_mpi_cluster(const cli_mpi_args *a, ckm_settings *s);
+/* After MPI_Init: ranks other than 0 keep option errors to themselves (cluster_mpi.c). */
+void cli_mpi_quiet_options(void);
 
 int cmd_cluster(int argc, char **argv);
 int cmd_check(int argc, char **argv);

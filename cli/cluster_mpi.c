@@ -8,10 +8,12 @@
 #include "ckm_mpi.h"
 #include "cli.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int cli_mpi_launched(void)
 {
@@ -20,6 +22,36 @@ int cli_mpi_launched(void)
 }
 
 static const char *cmd = "cluster";
+
+/* Option errors are the same on every rank (the same argv): only rank 0 prints them. The
+ * other ranks' stderr goes to /dev/null from MPI_Init until the distributed run starts
+ * (then every rank's stderr is back, for anything unexpected; the run's own messages are
+ * printed by rank 0 only). The ckm tool's state, not the library's. */
+static int saved_stderr = -1;
+
+void cli_mpi_quiet_options(void)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        return;
+    int null = open("/dev/null", O_WRONLY);
+    fflush(stderr);
+    if (null >= 0 && (saved_stderr = dup(2)) >= 0)
+        dup2(null, 2);
+    if (null >= 0)
+        close(null);
+}
+
+static void loud_again(void)
+{
+    if (saved_stderr < 0)
+        return;
+    fflush(stderr);
+    dup2(saved_stderr, 2);
+    close(saved_stderr);
+    saved_stderr = -1;
+}
 
 /* the code everywhere, printed once (rank 0) */
 static int fail(int rank, ckm_error rc, const ckm_err *err)
@@ -76,6 +108,7 @@ static ckm_error sizes_file(const char *path, int rank, size_t k, size_t *lo, si
 
 int cli_mpi_cluster(const cli_mpi_args *a, ckm_settings *s)
 {
+    loud_again();
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

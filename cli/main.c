@@ -40,6 +40,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "ckm: MPI_Init failed\n");
             return EXIT_INTERNAL;
         }
+        cli_mpi_quiet_options();
         int code = cmd_cluster(argc, argv);
         MPI_Finalize();
         return code;

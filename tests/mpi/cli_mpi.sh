@@ -79,6 +79,9 @@ expect 2 2 "$dir/x.npy" -k 2000
 expect 2 2 "$dir/x.npy" -k 3 -a blpkm
 expect 3 3 "$dir/x.npy" -k 3 -a sizeflow --min-size 600
 expect 2 2 "$dir/x.npy" -k 3 --sizes "$dir/missing_sizes.txt" -a sizeflow
+expect 2 3 "$dir/x.npy" -k 3 --n-init 0
+expect 2 2 "$dir/x.npy" -k 3 --tol nan
+expect 2 2 "$dir/x.npy" -k 3 -o "$dir/x.npy"
 [ ! -e "$dir/never.txt" ] && ok || bad "an output was written"
 
 echo "$passes passed, $fails failed"
