@@ -25,7 +25,8 @@
  *      clamped at 0) to the end, moves the potentials so every tree path to a deficit is
  *      tight, and augments along as many of those paths as stay usable (phase(); the
  *      rank holding a moved row relabels it); until no excess is left. Every 64 phases
- *      the ranks' stop requests are combined: a stop ends the step (its labels unused);
+ *      the ranks' stop requests are combined (and at every refinement round): a stop ends
+ *      the step (its labels unused);
  *   5. prices p_j = pi_j - pi_T; the certificate is checked on every row with reductions
  *      (dual feasibility to 1e-10 (max ||x||^2 + max ||c||^2 + max |p|), sizes within
  *      bounds, complementary slackness); a failed check is an internal error, never a
@@ -438,9 +439,10 @@ static void select_kth(ds *w, const jv *E, size_t m, const int64_t *want, double
  * Rows have other options than these two, and the updates interact, so the excess falls
  * but rarely to 0. A round that does not lower the excess is undone and the share of the
  * gaps aimed at is halved (1/2 at first, grown back by 3/2 after a good round); the rounds
- * stop after three that each cut less than 10 %, at a share under 1/64, or at 40 rounds. A heuristic start only: the shortest paths finish
+ * stop after three that each cut less than 10 %, at a share under 1/64, or at 40 rounds. A
+ * stop request on any rank (polled every round) ends the step unfinished. A heuristic start only: the shortest paths finish
  * exactly and the certificate checks the result. Entries: 2 per row (16 n bytes). */
-static ckm_error refine_prices(ds *w, ckm_err *err)
+static ckm_error refine_prices(ds *w, ckm_status *stopped, ckm_err *err)
 {
     size_t n = w->n, k = w->k;
     jv *ex = ckm_alloc_array(n ? n : 1, sizeof(jv)), *at = ckm_alloc_array(n ? n : 1, sizeof(jv));
@@ -463,6 +465,8 @@ static ckm_error refine_prices(ds *w, ckm_err *err)
     double frac = 0.5;
     int slow = 0;
     for (int round = 0; round < 40 && E > 0 && frac >= 1.0 / 64; round++) {
+        if ((*stopped = ckm_dist_stop(w->c)) != CKM_STATUS_FEASIBLE)
+            break; /* every rank alike: the step ends unfinished */
         for (size_t j = 0; j < k; j++) {
             int64_t lj = (int64_t)w->p->lo[j], hj = (int64_t)w->p->hi[j];
             x[j] = w->nj[j] > hj ? (int64_t)ceil(frac * (double)(w->nj[j] - hj)) : 0;
@@ -735,7 +739,7 @@ static ckm_error assign_step(ds *w, const double *C, const double *xnorm, bool c
             relabel(w);
         }
     }
-    if ((rc = refine_prices(w, err)) != CKM_OK)
+    if ((rc = refine_prices(w, stopped, err)) != CKM_OK || *stopped != CKM_STATUS_FEASIBLE)
         return rc;
     E2 = excess(w);
     ckm_dist_log(w->c, 2, "sizeflow step: excess %lld under the previous prices, %lld under a sample's, %lld refined",
