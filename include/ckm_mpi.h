@@ -58,7 +58,8 @@ CKM_API size_t ckm_mpi_problem_n_local(const ckm_mpi_problem *p);
 CKM_API size_t ckm_mpi_problem_first(const ckm_mpi_problem *p);
 CKM_API size_t ckm_mpi_problem_n_total(const ckm_mpi_problem *p);
 /* Size bounds on every cluster, as ckm_problem_set_sizes / _set_size_range /
- * _set_balanced (balanced: floor(N/k) .. ceil(N/k)). The same values on every rank
+ * _set_balanced (balanced: floor(N/k) .. ceil(N/k)); without them every cluster has 1..N
+ * rows, as ckm_problem's default (no empty cluster). The same values on every rank
  * (checked). Collective. */
 CKM_API ckm_error ckm_mpi_problem_set_sizes(ckm_mpi_problem *p, const size_t *lo, const size_t *hi, ckm_err *err);
 CKM_API ckm_error ckm_mpi_problem_set_size_range(ckm_mpi_problem *p, size_t lo, size_t hi, ckm_err *err);

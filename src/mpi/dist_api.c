@@ -176,8 +176,8 @@ ckm_error ckm_mpi_problem_wrap(MPI_Comm comm, const double *X, size_t n_local, s
     p->d = d;
     p->k = k;
     p->xmax = xmax;
-    for (size_t j = 0; j < k; j++) {
-        p->lo[j] = 0;
+    for (size_t j = 0; j < k; j++) { /* ckm_problem's default: 1..N, no empty cluster */
+        p->lo[j] = 1;
         p->hi[j] = N;
     }
     *out = p;

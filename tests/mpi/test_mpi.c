@@ -87,7 +87,7 @@ static double *blobs(size_t N, size_t d, size_t k, uint64_t seed)
  * the only rank's neighbour) empty and rank 0 taking a double share */
 static void split(size_t N, int s, size_t *first, size_t *n)
 {
-    double w[16], tot = 0.0;
+    double w[16] = {0}, tot = 0.0;
     for (int r = 0; r < size; r++) {
         w[r] = s == 0 ? 1.0 : s == 1 ? (double)(r + 1) : (r == 1 ? 0.0 : r == 0 ? 2.0 : 1.0);
         tot += w[r];
@@ -251,6 +251,35 @@ static void test_equal(const char *algo, int sizes_kind, size_t N, size_t d, siz
     ckm_problem_free(p);
     free(C0);
     run_free(&ref);
+    free(X);
+}
+
+/* Without size bounds every cluster keeps at least one row, as ckm_solve's default: on data
+ * with repeated rows (where an empty cluster costs nothing) the labels equal ckm_solve's. */
+static void test_default_bounds(void)
+{
+    size_t N = 43, d = 2, k = 4, first, n;
+    double *X = calloc(N * d, sizeof(double));
+    for (size_t i = 40; i < N; i++)
+        X[i * d] = X[i * d + 1] = 10.0;
+    split(N, 1, &first, &n);
+    ckm_settings s;
+    settings(&s, "sizeflow", 2);
+    run got = solve(MPI_COMM_WORLD, X, first, n, d, k, &s, 0, NULL);
+    ckm_problem *p = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_problem_wrap(X, N, d, k, &p, &err) == CKM_OK);
+    ckm_result *one = NULL;
+    CHECK(ckm_solve(p, &s, &one, &err) == CKM_OK);
+    CHECK(got.rc == CKM_OK && got.all && one && one->has_labels);
+    if (got.all && one && one->has_labels) {
+        CHECK(memcmp(got.all, one->labels, N * sizeof(int32_t)) == 0);
+        for (size_t j = 0; j < k; j++)
+            CHECK(got.r->sizes[j] >= 1);
+    }
+    ckm_result_free(one);
+    ckm_problem_free(p);
+    run_free(&got);
     free(X);
 }
 
@@ -459,6 +488,7 @@ int main(int argc, char **argv)
     test_equal("kmeans", 0, 5000, 8, 16); /* N k >= 65536, k d >= 128: Yinyang bounds per rank */
     test_equal("sizeflow", 1, 1500, 4, 7);
     test_equal("sizeflow", 2, 1200, 2, 5);
+    test_default_bounds();
     test_failures();
     test_write();
     int f = ck_failed, p = ck_passed, F, P;
