@@ -33,13 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Can a trial at squared distance far2 from a center come closer than D2 to a point (or a
- * list, with D2 its largest) whose nearest chosen center that is? Not when
- * ||C_a - y|| >= 2 D, tested as far2 >= 4 (1 + 1e-9) D2 (the margin of the header). */
-static inline bool may_gain(double far2, double D2)
-{
-    return far2 < 4.0 * (1.0 + 1e-9) * D2;
-}
 #define SEED_BLOCK 8192 /* points per partial gain in scan mode: fixed, so sums do not depend on threads */
 
 ckm_error ckm_seeder_init(ckm_seeder *ws, const ckm_reduced *r, int threads, ckm_err *err)
@@ -130,7 +123,7 @@ static void seed_far(void *ctx, size_t q0, size_t q1, int tid)
 static inline double point_gain(const ckm_seeder *ws, size_t t, const double *y, double far_a)
 {
     double cl = ws->closest[t];
-    if (!may_gain(far_a, cl))
+    if (!ckm_seed_may_gain(far_a, cl))
         return 0.0;
     double dd = ckm_sqdist(ws->Y + t * ws->d, y, ws->d);
     return dd < cl ? ws->w[t] * (cl - dd) : 0.0;
@@ -148,7 +141,7 @@ static void gain_lists(void *ctx, size_t q0, size_t q1, int tid)
         double g = 0.0;
         for (size_t a = 0; a < c; a++) {
             const ckm_seed_list *L = &ws->list[a];
-            if (may_gain(far[a], L->R2))
+            if (ckm_seed_may_gain(far[a], L->R2))
                 for (size_t e = 0; e < L->len; e++)
                     g += point_gain(ws, (size_t)L->pt[e], y, far[a]);
         }
@@ -177,7 +170,7 @@ static void gain_blocks(void *ctx, size_t b0, size_t b1, int tid)
                 for (size_t t = t0; t < t1; t++) {
                     double cl = ws->closest[t];
                     out[t] = INFINITY;
-                    if (may_gain(far[ws->near[t]], cl)) {
+                    if (ckm_seed_may_gain(far[ws->near[t]], cl)) {
                         double dd = ckm_sqdist(ws->Y + t * d, y, d);
                         out[t] = dd;
                         g += dd < cl ? ws->w[t] * (cl - dd) : 0.0;
@@ -192,7 +185,7 @@ static void gain_blocks(void *ctx, size_t b0, size_t b1, int tid)
                 }
                 if (q == 0)
                     for (size_t t = t0; t < t1; t++)
-                        meas += may_gain(far[ws->near[t]], ws->closest[t]);
+                        meas += ckm_seed_may_gain(far[ws->near[t]], ws->closest[t]);
             }
             ws->partial[b * (T + 1) + q] = g;
         }
@@ -262,13 +255,13 @@ static bool join_lists(ckm_seeder *ws, size_t c, size_t p, const double *far)
     to->len = 0;
     for (size_t a = 0; a < c; a++) {
         ckm_seed_list *L = &ws->list[a];
-        if (!may_gain(far[a], L->R2))
+        if (!ckm_seed_may_gain(far[a], L->R2))
             continue;
         size_t keep = 0, before = to->len;
         for (size_t e = 0; e < L->len; e++) {
             size_t t = (size_t)L->pt[e];
             double cl = ws->closest[t];
-            double dd = may_gain(far[a], cl) ? ckm_sqdist(ws->Y + t * d, y, d) : cl;
+            double dd = ckm_seed_may_gain(far[a], cl) ? ckm_sqdist(ws->Y + t * d, y, d) : cl;
             if (dd < cl) {
                 if (!ckm_grow((void **)&to->pt, &to->cap, to->len + 1, sizeof(int32_t)))
                     return false;
@@ -372,24 +365,28 @@ static void seed_kmeanspp(ckm_seeder *ws, ckm_rng *rng, double *C, const ckm_con
         memcpy(C + c * d, C, d * sizeof(double));
 }
 
-/* k distinct points by rejection of repeats (no n-sized array needed):
-   cheap because k <= n and typically k << n. */
+void ckm_seed_distinct(ckm_rng *rng, size_t n, size_t k, size_t *out)
+{
+    /* rejection of repeats: no n-sized array, cheap because k <= n and typically k << n */
+    for (size_t c = 0; c < k; c++) {
+        bool again;
+        do {
+            out[c] = (size_t)ckm_rng_below(rng, n);
+            again = false;
+            for (size_t q = 0; q < c && !again; q++)
+                again = out[q] == out[c];
+        } while (again);
+    }
+}
+
+/* k distinct data points (with must-links a point stands for itself, not its group). */
 static void seed_random(ckm_seeder *ws, ckm_rng *rng, double *C)
 {
     const ckm_reduced *r = ws->r;
-    size_t n = r->n, d = r->d;
-    for (size_t c = 0; c < ws->k; c++) {
-        size_t i;
-        bool again;
-        do {
-            i = (size_t)ckm_rng_below(rng, n);
-            again = false;
-            for (size_t q = 0; q < c && !again; q++)
-                again = ws->pick[q] == i;
-        } while (again);
-        ws->pick[c] = i;
-        memcpy(C + c * d, r->X + i * d, d * sizeof(double));
-    }
+    size_t d = r->d;
+    ckm_seed_distinct(rng, r->n, ws->k, ws->pick);
+    for (size_t c = 0; c < ws->k; c++)
+        memcpy(C + c * d, r->X + ws->pick[c] * d, d * sizeof(double));
 }
 
 void ckm_seed_start(const ckm_context *ctx, ckm_seeder *ws, ckm_init init, ckm_rng *rng, double *C)

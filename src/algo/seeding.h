@@ -32,6 +32,20 @@ typedef struct ckm_seeder {
     size_t *pick;
 } ckm_seeder;
 
+/* Can a trial at squared distance far2 from a center come closer than D2 to a point (or a
+ * list, with D2 its largest) whose nearest chosen center that is? Not when
+ * ||C_a - y|| >= 2 D, tested as far2 >= 4 (1 + 1e-9) D2, a margin far above the rounding of
+ * the squares, so only points whose gain is exactly zero are skipped (seeding.c and its MPI
+ * twin, dist_seed.c). */
+static inline bool ckm_seed_may_gain(double far2, double D2)
+{
+    return far2 < 4.0 * (1.0 + 1e-9) * D2;
+}
+
+/* k distinct indices below n (k <= n), drawn uniformly by rejection of repeats: the random
+ * start's draws (seeding.c, dist_seed.c). */
+void ckm_seed_distinct(ckm_rng *rng, size_t n, size_t k, size_t *out);
+
 ckm_error ckm_seeder_init(ckm_seeder *ws, const ckm_reduced *r, int threads, ckm_err *err);
 void ckm_seeder_free(ckm_seeder *ws);
 /* C (k*d) = initial centers; init RANDOM or KMEANSPP (DEFAULT means KMEANSPP). */

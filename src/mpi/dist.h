@@ -65,8 +65,6 @@ struct ckm_mpi_problem {
     size_t *starts;  /* size + 1: rank r holds rows [starts[r], starts[r + 1]) */
 };
 
-/* The rank holding global row t. */
-int ckm_dist_owner(const ckm_mpi_problem *p, size_t t);
 
 /* A run: the communicator, the exact-sum type and operation, counters, limits. */
 typedef struct ckm_dist {
@@ -81,6 +79,9 @@ typedef struct ckm_dist {
 
 ckm_error ckm_dist_open(ckm_dist *c, MPI_Comm comm, const ckm_settings *set, ckm_mpi_comm_stats *st, ckm_err *err);
 void ckm_dist_close(ckm_dist *c);
+/* Counts a collective call (broadcast or reduction) of `bytes` started at t0 in the run's
+ * stats. */
+void ckm_dist_counted(ckm_dist *c, size_t bytes, bool bcast, double t0);
 /* In-place allreduce of count elements of elem bytes (counted; sent in pieces of 2^28). */
 void ckm_dist_reduce(ckm_dist *c, void *buf, size_t count, size_t elem, MPI_Datatype type, MPI_Op op);
 /* In-place global sums / maxima over the ranks. */
@@ -110,10 +111,15 @@ void ckm_dist_log(const ckm_dist *c, int level, const char *fmt, ...) __attribut
  * allocate first, agree, then run. */
 /* Exact SSE of labels against centers over all ranks. */
 double ckm_dist_sse(ckm_dist *c, const ckm_mpi_problem *p, const int32_t *lab, const double *C);
-/* Means of the labels (exact sums); a cluster without points keeps its row of C.
- * count: k global sizes out. Returns the number of empty clusters. */
-size_t ckm_dist_means(ckm_dist *c, const ckm_mpi_problem *p, const int32_t *lab, double *C, int64_t *count,
-                      ckm_xint *ws);
+/* This rank's exact sums of its rows by label (k*d coordinates, then k counts), not reduced. */
+void ckm_dist_local_sums(const ckm_mpi_problem *p, const int32_t *lab, ckm_xint *S);
+/* From reduced sums S: count (k) and the means into C; a cluster without rows keeps its row
+ * of C. */
+void ckm_dist_means_of(const ckm_mpi_problem *p, const ckm_xint *S, int64_t *count, double *C);
+/* Means of the labels (exact sums, one reduction); a cluster without points keeps its row
+ * of C. count: k global sizes out. */
+void ckm_dist_means(ckm_dist *c, const ckm_mpi_problem *p, const int32_t *lab, double *C, int64_t *count,
+                    ckm_xint *ws);
 /* tol * mean feature variance (exact sums): sklearn's and ckm's stopping threshold. */
 double ckm_dist_shift_tol(ckm_dist *c, const ckm_mpi_problem *p, double tol, ckm_xint *ws, double *mu);
 /* Initial centers: settings' init_centers, or k-means++ (greedy, 2 + ln k trials), or k

@@ -64,7 +64,7 @@ void ckm_dist_close(ckm_dist *c)
         MPI_Type_free(&c->xt);
 }
 
-static void counted(ckm_dist *c, size_t bytes, bool bcast, double t0)
+void ckm_dist_counted(ckm_dist *c, size_t bytes, bool bcast, double t0)
 {
     if (!c->st)
         return;
@@ -85,7 +85,7 @@ void ckm_dist_reduce(ckm_dist *c, void *buf, size_t count, size_t elem, MPI_Data
         size_t m = count - at < PIECE ? count - at : PIECE;
         double t0 = ckm_now();
         MPI_Allreduce(MPI_IN_PLACE, (char *)buf + at * elem, (int)m, type, op, c->comm);
-        counted(c, m * elem, false, t0);
+        ckm_dist_counted(c, m * elem, false, t0);
     }
 }
 
@@ -115,7 +115,7 @@ void ckm_dist_bcast(ckm_dist *c, void *buf, size_t bytes, int root)
         size_t m = bytes - at < PIECE ? bytes - at : PIECE;
         double t0 = ckm_now();
         MPI_Bcast((char *)buf + at, (int)m, MPI_BYTE, root, c->comm);
-        counted(c, m, true, t0);
+        ckm_dist_counted(c, m, true, t0);
     }
 }
 
@@ -157,9 +157,7 @@ int ckm_dist_stop_local(const ckm_dist *c)
 ckm_status ckm_dist_stop(ckm_dist *c)
 {
     int why = ckm_dist_stop_local(c); /* 2 interrupted, 1 time limit: the maximum wins */
-    double t0 = ckm_now();
-    MPI_Allreduce(MPI_IN_PLACE, &why, 1, MPI_INT, MPI_MAX, c->comm);
-    counted(c, sizeof why, false, t0);
+    ckm_dist_reduce(c, &why, 1, sizeof why, MPI_INT, MPI_MAX);
     return why == 2 ? CKM_STATUS_INTERRUPTED : why == 1 ? CKM_STATUS_TIME_LIMIT : CKM_STATUS_FEASIBLE;
 }
 
@@ -178,7 +176,7 @@ void ckm_dist_log(const ckm_dist *c, int level, const char *fmt, ...)
 
 double ckm_dist_sse(ckm_dist *c, const ckm_mpi_problem *p, const int32_t *lab, const double *C)
 {
-    size_t d = p->d, k = p->k;
+    size_t d = p->d;
     /* every squared distance is at most (2 max|x| + max|c|)^2 d-ish: bound it by the largest
        one measured anywhere (a global maximum, so the grid is global too) */
     double B = 0.0;
@@ -186,7 +184,6 @@ double ckm_dist_sse(ckm_dist *c, const ckm_mpi_problem *p, const int32_t *lab, c
         double v = ckm_sqdist(p->X + i * d, C + (size_t)lab[i] * d, d);
         B = v > B ? v : B;
     }
-    (void)k;
     ckm_dist_max(c, &B, 1);
     int e = ckm_x_exponent(B);
     ckm_xint S = 0;
@@ -206,25 +203,10 @@ void ckm_dist_fetch_rows(ckm_dist *c, const ckm_mpi_problem *p, const size_t *t,
     ckm_dist_reduce(c, out, md, sizeof *out, MPI_DOUBLE, MPI_SUM);
 }
 
-int ckm_dist_owner(const ckm_mpi_problem *p, size_t t)
-{
-    int lo = 0, hi = p->size - 1; /* the last rank r with starts[r] <= t (a non-empty one) */
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (p->starts[mid] <= t)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
-size_t ckm_dist_means(ckm_dist *c, const ckm_mpi_problem *p, const int32_t *lab, double *C, int64_t *count,
-                      ckm_xint *S)
+void ckm_dist_local_sums(const ckm_mpi_problem *p, const int32_t *lab, ckm_xint *S)
 {
     size_t d = p->d, k = p->k, kd = k * d;
     int e = ckm_x_exponent(p->xmax);
-    /* k*d sums and k counts in one reduction: the counts ride as exact integers too */
     memset(S, 0, (kd + k) * sizeof(ckm_xint));
     for (size_t i = 0; i < p->n; i++) {
         size_t j = (size_t)lab[i];
@@ -234,18 +216,27 @@ size_t ckm_dist_means(ckm_dist *c, const ckm_mpi_problem *p, const int32_t *lab,
             s[f] += ckm_x_term(x[f], e);
         S[kd + j] += 1;
     }
-    ckm_dist_sum_x(c, S, kd + k);
-    size_t empty = 0;
+}
+
+void ckm_dist_means_of(const ckm_mpi_problem *p, const ckm_xint *S, int64_t *count, double *C)
+{
+    size_t d = p->d, k = p->k, kd = k * d;
+    int e = ckm_x_exponent(p->xmax);
     for (size_t j = 0; j < k; j++) {
         count[j] = (int64_t)S[kd + j];
-        if (count[j] == 0) {
-            empty++;
-            continue;
-        }
-        for (size_t f = 0; f < d; f++)
-            C[j * d + f] = ckm_x_value(S[j * d + f], e) / (double)count[j];
+        if (count[j] > 0)
+            for (size_t f = 0; f < d; f++)
+                C[j * d + f] = ckm_x_value(S[j * d + f], e) / (double)count[j];
     }
-    return empty;
+}
+
+void ckm_dist_means(ckm_dist *c, const ckm_mpi_problem *p, const int32_t *lab, double *C, int64_t *count,
+                    ckm_xint *S)
+{
+    /* k*d sums and k counts in one reduction: the counts ride as exact integers too */
+    ckm_dist_local_sums(p, lab, S);
+    ckm_dist_sum_x(c, S, p->k * p->d + p->k);
+    ckm_dist_means_of(p, S, count, C);
 }
 
 double ckm_dist_shift_tol(ckm_dist *c, const ckm_mpi_problem *p, double tol, ckm_xint *S, double *mu)

@@ -67,18 +67,12 @@ static int64_t assign(dk *w, ckm_status *why)
     if (plain && n > 0)
         ckm_nearest(p->X, w->xnorm, n, w->C, &w->near, w->lab, w->dist);
     bool have_dist = plain;
-    ckm_xint *S = w->xs;
+    ckm_xint *S = w->xs; /* k d sums, k counts, then the changed labels and the stops */
     int e = ckm_x_exponent(p->xmax);
-    memset(S, 0, (kd + k + 3) * sizeof(ckm_xint));
-    for (size_t i = 0; i < n; i++) {
-        size_t j = (size_t)w->lab[i];
-        const double *x = p->X + i * d;
-        ckm_xint *sj = S + j * d;
-        for (size_t f = 0; f < d; f++)
-            sj[f] += ckm_x_term(x[f], e);
-        S[kd + j] += 1;
+    ckm_dist_local_sums(p, w->lab, S);
+    S[kd + k] = 0;
+    for (size_t i = 0; i < n; i++)
         S[kd + k] += w->lab[i] != w->prev[i];
-    }
     S[kd + k + 1] = asked == 2;
     S[kd + k + 2] = asked == 1;
     ckm_dist_sum_x(w->c, S, kd + k + 3);
@@ -116,11 +110,13 @@ static int64_t assign(dk *w, ckm_status *why)
         ckm_dist_bcast(w->c, m, sizeof m, far.rank);
         ckm_dist_bcast(w->c, w->C + j * d, d * sizeof(double), far.rank);
         size_t from = (size_t)m[0];
-        for (size_t f = 0; f < d; f++) { /* the sums follow the row, exactly */
+        for (size_t f = 0; f < d; f++) { /* the sums and counts follow the row, exactly */
             ckm_xint t = ckm_x_term(w->C[j * d + f], e);
             S[from * d + f] -= t;
             S[j * d + f] = t;
         }
+        S[kd + from] -= 1;
+        S[kd + j] = 1;
         w->count[from]--;
         w->count[j] = 1;
         changed += m[1];
@@ -135,17 +131,11 @@ static int64_t assign(dk *w, ckm_status *why)
 static double update(dk *w)
 {
     size_t k = w->p->k, d = w->p->d;
-    int e = ckm_x_exponent(w->p->xmax);
+    memcpy(w->Cnew, w->C, k * d * sizeof(double)); /* an empty cluster keeps its center */
+    ckm_dist_means_of(w->p, w->xs, w->count, w->Cnew);
     double shift = 0.0;
-    for (size_t j = 0; j < k; j++) {
-        double *c = w->Cnew + j * d;
-        if (w->count[j] > 0)
-            for (size_t f = 0; f < d; f++)
-                c[f] = ckm_x_value(w->xs[j * d + f], e) / (double)w->count[j];
-        else /* an empty cluster keeps its center */
-            memcpy(c, w->C + j * d, d * sizeof(double));
-        shift += ckm_sqdist(c, w->C + j * d, d);
-    }
+    for (size_t j = 0; j < k; j++)
+        shift += ckm_sqdist(w->Cnew + j * d, w->C + j * d, d);
     double *t = w->C;
     w->C = w->Cnew;
     w->Cnew = t;

@@ -24,18 +24,11 @@
  */
 #include "centers.h"
 #include "dist.h"
+#include "seeding.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* A trial y at squared distance far2 from a point's nearest chosen center may come closer
- * than D2 to that point only if ||C - y|| < 2 sqrt(D2) (triangle inequality); tested with
- * seeding.c's margin 4 (1 + 1e-9), far above the rounding of the squares, so a skipped
- * point has a gain of exactly 0 and keeps its D: the result is the same bit for bit. */
-static inline bool may_gain(double far2, double D2)
-{
-    return far2 < 4.0 * (1.0 + 1e-9) * D2;
-}
 
 static ckm_error seed_random(ckm_dist *c, const ckm_mpi_problem *p, ckm_rng *rng, double *C, ckm_err *err)
 {
@@ -46,15 +39,7 @@ static ckm_error seed_random(ckm_dist *c, const ckm_mpi_problem *p, ckm_rng *rng
         free(t);
         return rc;
     }
-    for (size_t j = 0; j < k; j++) {
-        bool again;
-        do { /* k <= N: distinct rows exist */
-            t[j] = (size_t)ckm_rng_below(rng, (uint64_t)p->N);
-            again = false;
-            for (size_t q = 0; q < j && !again; q++)
-                again = t[q] == t[j];
-        } while (again);
-    }
+    ckm_seed_distinct(rng, p->N, k, t); /* k <= N: distinct rows exist */
     ckm_dist_fetch_rows(c, p, t, k, C);
     free(t);
     return CKM_OK;
@@ -78,11 +63,7 @@ static void running_sum(ckm_dist *c, const ckm_mpi_problem *p, const double *D, 
     if (c->rank + 1 < c->size)
         MPI_Send(&acc, 1, MPI_DOUBLE, c->rank + 1, 11, c->comm);
     MPI_Allgather(&acc, 1, MPI_DOUBLE, ends, 1, MPI_DOUBLE, c->comm);
-    if (c->st) {
-        c->st->allreduces++;
-        c->st->bytes += 2 * sizeof acc;
-        c->st->comm_seconds += wait + ckm_now() - t0;
-    }
+    ckm_dist_counted(c, 2 * sizeof acc, false, t0 - wait);
 }
 
 /* seeding.c's draw: the first row whose running sum exceeds x, or the last row when none
@@ -158,7 +139,7 @@ static ckm_error seed_kmeanspp(ckm_dist *c, const ckm_mpi_problem *p, ckm_rng *r
         for (size_t i = 0; i < n; i++) {
             const double *x = p->X + i * d, *fi = far + (size_t)near[i];
             for (size_t q = 0; q < T; q++) {
-                if (!may_gain(fi[q * k], D[i]))
+                if (!ckm_seed_may_gain(fi[q * k], D[i]))
                     continue; /* exact: this trial cannot come closer (header) */
                 double g = D[i] - ckm_sqdist(x, Y + q * d, d);
                 if (g > 0.0)
@@ -173,7 +154,7 @@ static ckm_error seed_kmeanspp(ckm_dist *c, const ckm_mpi_problem *p, ckm_rng *r
         const double *y = Y + best * d, *fb = far + best * k;
         memcpy(C + j * d, y, d * sizeof(double));
         for (size_t i = 0; i < n; i++) {
-            if (!may_gain(fb[near[i]], D[i]))
+            if (!ckm_seed_may_gain(fb[near[i]], D[i]))
                 continue;
             double v = ckm_sqdist(p->X + i * d, y, d);
             if (v < D[i]) {
