@@ -16,6 +16,8 @@
  *   every other rank zeros: exact), the T gains in one exact allreduce. Every rank draws the
  *   same u (one stream, the single-process order of draws), so every rank decides alike.
  *   random: k distinct rows, drawn uniformly (rejection of repeats), as seeding.c.
+ * Stops: every rank's stop request rides on the gains' reduction; after a stop the remaining
+ * centers repeat the first (seeding.c's rule) and the caller's next poll ends the run.
  * Pruning (exact, as seeding.c's per-point test): a trial is measured only against the
  * rows it may come closer to (may_gain, from the row's nearest chosen center), so skipped
  * rows have a gain of exactly 0. Cost per center: a pass over the rows' D (the running
@@ -103,7 +105,7 @@ static ckm_error seed_kmeanspp(ckm_dist *c, const ckm_mpi_problem *p, ckm_rng *r
     double *Y = ckm_alloc_array(T * d, sizeof(double)), *ends = ckm_alloc_array(P, sizeof(double));
     double *far = ckm_alloc_array(T * k, sizeof(double)); /* ||C_a - y_q||^2 */
     size_t *t = ckm_alloc_array(T, sizeof(size_t));
-    ckm_xint *G = ckm_alloc_array(T, sizeof(ckm_xint));
+    ckm_xint *G = ckm_alloc_array(T + 2, sizeof(ckm_xint)); /* T gains, then the ranks' stop requests */
     bool ok = D && cum && near && Y && ends && far && t && G;
     ckm_error rc = ckm_dist_agree(c->comm, ok ? CKM_OK : ckm_fail(err, CKM_ERR_NOMEM, "out of memory seeding"), err);
     if (rc != CKM_OK)
@@ -130,6 +132,9 @@ static ckm_error seed_kmeanspp(ckm_dist *c, const ckm_mpi_problem *p, ckm_rng *r
         ckm_dist_reduce(c, t, T, sizeof *t, sizeof(size_t) == 8 ? MPI_UINT64_T : MPI_UNSIGNED, MPI_MIN);
         ckm_dist_fetch_rows(c, p, t, T, Y);
         memset(G, 0, T * sizeof(ckm_xint));
+        int asked = ckm_dist_stop_local(c);
+        G[T] = asked == 2;
+        G[T + 1] = asked == 1;
         for (size_t q = 0; q < T; q++)
             for (size_t a = 0; a < j; a++)
                 far[q * k + a] = ckm_sqdist(C + a * d, Y + q * d, d);
@@ -146,13 +151,19 @@ static ckm_error seed_kmeanspp(ckm_dist *c, const ckm_mpi_problem *p, ckm_rng *r
                     G[q] += ckm_x_term(g, e);
             }
         }
-        ckm_dist_sum_x(c, G, T);
+        ckm_dist_sum_x(c, G, T + 2);
         size_t best = 0;
         for (size_t q = 1; q < T; q++)
             if (G[q] > G[best])
                 best = q;
         const double *y = Y + best * d, *fb = far + best * k;
         memcpy(C + j * d, y, d * sizeof(double));
+        if (G[T] > 0 || G[T + 1] > 0) { /* a stop on some rank: the rest repeat the first
+                                            center, as seeding.c; the caller's next poll stops */
+            for (size_t q = j + 1; q < k; q++)
+                memcpy(C + q * d, C, d * sizeof(double));
+            break;
+        }
         for (size_t i = 0; i < n; i++) {
             if (!ckm_seed_may_gain(fb[near[i]], D[i]))
                 continue;

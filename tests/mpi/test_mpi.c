@@ -392,37 +392,42 @@ static void test_failures(void)
     flag = 1;
     ckm_mpi_result *r = NULL;
     CHECK(ckm_mpi_solve(p, &st, &r, &err) == CKM_OK);
-    /* the request rides on the first iteration's reduction: that assignment's labels come
-       back, the same on every rank, and nothing more runs */
+    /* the request rides on the seeding's and the first iteration's reductions: that
+       assignment's labels come back, the same on every rank, and nothing more runs */
     CHECK(r && r->status == CKM_STATUS_INTERRUPTED && r->has_labels && r->restarts == 1 && r->iterations == 0);
     ckm_mpi_result_free(r);
-    /* sizeflow: a stop on one rank from its second poll on (the next Lloyd step or 64
-       phases into the first): every rank stops alike; labels, when any, are a complete
-       step's and within the bounds */
-    ckm_mpi_problem *q = NULL;
-    CHECK(ckm_mpi_problem_wrap(MPI_COMM_WORLD, X + first * d, n, d, k, &q, &err) == CKM_OK);
-    CHECK(ckm_mpi_problem_set_balanced(q, &err) == CKM_OK);
-    settings(&st, "sizeflow", 3);
-    int polls = 0;
-    if (rank == bad) {
-        st.should_stop = stop_second;
-        st.stop_user = &polls;
-    }
-    CHECK(ckm_mpi_solve(q, &st, &r, &err) == CKM_OK);
-    CHECK(r && r->status == CKM_STATUS_INTERRUPTED);
-    if (r) {
-        int h = r->has_labels, hl, hh;
-        MPI_Allreduce(&h, &hl, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        MPI_Allreduce(&h, &hh, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-        CHECK(hl == hh);
-        if (h) {
-            CHECK(r->violations == 0 && r->prices != NULL);
+    /* sizeflow: a stop on one rank from its second poll on (in the seeding), from its
+       sixth (in or after the first step), and one present from the start: every rank stops
+       alike; labels, when any, are a complete step's and within the bounds */
+    for (int from = 0; from < 3; from++) {
+        ckm_mpi_problem *q = NULL;
+        CHECK(ckm_mpi_problem_wrap(MPI_COMM_WORLD, X + first * d, n, d, k, &q, &err) == CKM_OK);
+        CHECK(ckm_mpi_problem_set_balanced(q, &err) == CKM_OK);
+        settings(&st, "sizeflow", 3);
+        int polls = from == 1 ? -4 : 0; /* the seeding polls k - 1 = 3 times */
+        volatile int now = 1;
+        if (rank == bad && from < 2) {
+            st.should_stop = stop_second;
+            st.stop_user = &polls;
+        } else if (rank == bad)
+            st.interrupt = &now;
+        CHECK(ckm_mpi_solve(q, &st, &r, &err) == CKM_OK);
+        CHECK(r && r->status == CKM_STATUS_INTERRUPTED);
+        if (r) {
+            int h = r->has_labels, hl, hh;
+            MPI_Allreduce(&h, &hl, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+            MPI_Allreduce(&h, &hh, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+            CHECK(hl == hh);
+            CHECK(from == 1 || !h); /* stopped in the seeding: no step completed */
+        }
+        if (r && r->has_labels) {
+            CHECK(r->violations == 0 && r->prices != NULL && r->iterations >= 1);
             for (size_t j = 0; j < k; j++)
                 CHECK(r->sizes[j] == N / k);
         }
+        ckm_mpi_result_free(r);
+        ckm_mpi_problem_free(q);
     }
-    ckm_mpi_result_free(r);
-    ckm_mpi_problem_free(q);
     /* unsupported algorithm; kmeans with size bounds; infeasible bounds */
     settings(&st, "blpkm", 1);
     CHECK(ckm_mpi_solve(p, &st, &r, &err) == CKM_ERR_UNSUPPORTED);
