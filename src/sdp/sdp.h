@@ -53,6 +53,7 @@ typedef struct ckm_sdp_info {
     ckm_status why;      /* when stopped: CKM_STATUS_TIME_LIMIT or CKM_STATUS_INTERRUPTED */
     int pruned;          /* stopped because the bound reached upper_bound */
     double sigma;        /* final penalty */
+    uint64_t cg_steps;   /* conjugate-gradient steps of the cut system (sdp_cutsys.c) in this solve */
 } ckm_sdp_info;
 
 /* Run the sGS-ADMM on the dual from the current state (cold after create; later calls
@@ -74,7 +75,7 @@ double ckm_sdp_safe_bound(ckm_sdp *p, const double *y, const double *V);
 /* One cutting-plane round on the current Xhat: remove inactive cuts (slack > 1e-6 and zero
  * multiplier), then add the most violated pair / triangle / clique / size inequalities (violation
  * > 1e-4), taking the worst of each kind in turn, at most max_add, at most CKM_SDP_MAX_CUTS
- * (3000) active. The next ckm_sdp_solve warm-starts from the current iterate. */
+ * (5000) active. The next ckm_sdp_solve warm-starts from the current iterate. */
 typedef struct ckm_cut_stats {
     size_t added_pair, added_triangle, added_clique, added_size, removed, active;
     double max_violation; /* largest violation found (Z units), 0 if none */

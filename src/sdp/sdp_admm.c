@@ -5,8 +5,9 @@
  * (cuts: + B*(u), u = r >= 0, B(X) - t = d, t >= 0)
  * with the primal X (and t) as multipliers, penalty sigma, step tau = 1.618. One iteration:
  *   1. V = max(C - A*y - B*u - S - X/sigma, 0);  r = max(u - t/sigma, 0)
- *   2. (y, u) from the fixed linear system of solve_yu (Schur complement with cuts)
- *   3. M = C - A*y - B*u - V - X/sigma = Q Lam Q';  S = Pi_+(M);  Xhat = sigma Pi_+(-M) (PSD)
+ *   2. (y, u) from the fixed linear system of solve_yu (with cuts: sdp_cutsys.c)
+ *   3. M = C - A*y - B*u - V - X/sigma = Q Lam Q';  S = Pi_+(M);  Xhat = sigma Pi_+(-M) (PSD;
+ *      eigenvectors of one side only, see project)
  *   4. (y, u) again, with the new S
  *   5. X += tau sigma (A*y + B*u + S + V - C), symmetrised;  t += tau sigma (r - u)
  * AA* is fixed (docs/formulations.md gives it in closed form) and factored once. Residuals
@@ -46,7 +47,7 @@ void ckm_sdp_free(ckm_sdp *p)
     if (!p)
         return;
     double *arrs[] = {p->v, p->C, p->X, p->S, p->V, p->Xhat, p->M, p->N, p->Q, p->ev, p->T, p->y, p->AAt, p->ax,
-                      p->d, p->u, p->r, p->t, p->bx, p->AB, p->F, p->H, p->wy};
+                      p->d, p->u, p->r, p->t, p->bx, p->wy};
     for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++)
         free(arrs[i]);
     free(p->cl);
@@ -54,6 +55,8 @@ void ckm_sdp_free(ckm_sdp *p)
     free(p->bstart);
     free(p->bent);
     free(p->btype);
+    free(p->eigwork);
+    ckm_sdp_cutsys_free(&p->sys);
     free(p);
 }
 
@@ -171,7 +174,7 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
         ok = ok && (*mats[i] = ckm_calloc_array(ss, sizeof(double))) != NULL;
     ok = ok && (p->v = ckm_alloc_array(s, sizeof(double))) && (p->ev = ckm_alloc_array(s, sizeof(double))) &&
          (p->y = ckm_calloc_array(p->m, sizeof(double))) &&
-         (p->ax = ckm_alloc_array(p->m, sizeof(double))) && (p->AAt = ckm_alloc_array(p->m * p->m, sizeof(double))) &&
+         (p->ax = ckm_alloc_array(p->m, sizeof(double))) && (p->eigwork = malloc(ckm_eig_work_bytes(s))) && (p->AAt = ckm_alloc_array(p->m * p->m, sizeof(double))) &&
          (p->cl = ckm_alloc_array(2 * p->nl + 1, sizeof(size_t)));
     double *G = ok ? ckm_alloc_array(s * d, sizeof(double)) : NULL, *mu = ok ? ckm_calloc_array(d, sizeof(double)) : NULL;
     if (!ok || !G || !mu) {
@@ -185,9 +188,7 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
          (p->btype = calloc(mc, 1)) && (p->d = ckm_calloc_array(mc, sizeof(double))) &&
          (p->u = ckm_calloc_array(mc, sizeof(double))) && (p->r = ckm_calloc_array(mc, sizeof(double))) &&
          (p->t = ckm_calloc_array(mc, sizeof(double))) && (p->bx = ckm_calloc_array(mc, sizeof(double))) &&
-         (p->wy = ckm_calloc_array(p->m, sizeof(double))) &&
-         (p->AB = ckm_alloc_array(p->m * mc, sizeof(double))) && (p->F = ckm_alloc_array(p->m * mc, sizeof(double))) &&
-         (p->H = ckm_alloc_array(mc * mc, sizeof(double)));
+         (p->wy = ckm_calloc_array(p->m, sizeof(double))) && ckm_sdp_cutsys_alloc(&p->sys, p->m, mc);
     if (!ok) {
         free(G);
         free(mu);
@@ -261,8 +262,7 @@ static void yu_base(ckm_sdp *p)
 }
 
 /* [AA* AB*; BA* BB* + I] [y; u] = [(b - A(X))/sigma - A(G); (d - B(X) + t)/sigma - B(G) + r],
- * G = S + V - C (the fixed parts from yu_base), through the Schur complement (sdp_cuts.c):
- * w = (AA*)^{-1} r_y, u = H^{-1} (r_u - (AB*)' w), y = w - F u. */
+ * G = S + V - C (the fixed parts from yu_base); with cuts through sdp_cutsys.c. */
 static void solve_yu(ckm_sdp *p)
 {
     size_t ss = p->s * p->s, m = p->m, nb = p->nb;
@@ -271,19 +271,24 @@ static void solve_yu(ckm_sdp *p)
     ckm_sdp_A(p, p->T, p->y);
     for (size_t i = 0; i < m; i++)
         p->y[i] = p->ax[i] - p->y[i];
-    ckm_chol_factor_solve(m, p->AAt, p->y);
-    if (nb == 0)
+    if (nb == 0) {
+        ckm_chol_factor_solve(m, p->AAt, p->y);
         return;
-    ckm_sdp_B(p, p->T, p->u);
+    }
+    double *ru = p->sys.ch;
+    ckm_sdp_B(p, p->T, ru);
     for (size_t l = 0; l < nb; l++)
-        p->u[l] = p->bx[l] - p->u[l];
-    /* u = H^{-1} (r_u - (AB*)' w);  y = w - F u */
-    cblas_dgemv(CblasRowMajor, CblasTrans, (int)m, (int)nb, -1.0, p->AB, (int)nb, p->y, 1, 1.0, p->u, 1);
-    ckm_chol_factor_solve(nb, p->H, p->u);
-    cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)nb, -1.0, p->F, (int)nb, p->u, 1, 1.0, p->y, 1);
+        ru[l] = p->bx[l] - ru[l];
+    ckm_sdp_cut_solve(p, p->y, ru);
 }
 
-/* M = C - A*y - V - X/sigma; S = Pi_+(M); Xhat = sigma Pi_+(-M). Returns 0 on eigensolver failure. */
+/* M = C - A*y - B*u - V - X/sigma; S = Pi_+(M); Xhat = sigma Pi_+(-M), from
+ *   N = -Pi_-(M) = sum_{lambda < 0} (-lambda) q q'            (the negative eigenpairs), or
+ *   N = Pi_+(M) - M = sum_{lambda > 0} lambda q q' - M       (the positive ones),
+ * whichever side had fewer eigenvalues at the last projection; only that side's vectors are
+ * computed (ckm_eig_sym_side), and only its eigenvalues too while that side had at most s/8
+ * (MRRR: O(s) per vector). Xhat has rank about k near the optimum, so the negative side is
+ * the usual one. Returns 1, or ckm_eig_sym_side's failure (-1 out of memory, -2 LAPACK). */
 static int project(ckm_sdp *p)
 {
     size_t s = p->s, ss = s * s;
@@ -296,26 +301,36 @@ static int project(ckm_sdp *p)
             double a = 0.5 * (p->M[i * s + j] + p->M[j * s + i]);
             p->M[i * s + j] = p->M[j * s + i] = a;
         }
-    memcpy(p->Q, p->M, ss * sizeof(double));
-    if (ckm_eig_sym(s, p->Q, p->ev, 1) != 0)
-        return 0;
-    size_t neg = 0;
-    while (neg < s && p->ev[neg] < 0.0)
-        neg++;
-    /* N = -Pi_-(M) = sum_{lambda < 0} (-lambda) q q': columns scaled by sqrt(-lambda) into T (s x neg) */
-    for (size_t i = 0; i < s; i++)
-        for (size_t c = 0; c < neg; c++)
-            p->T[i * (neg ? neg : 1) + c] = p->Q[i * s + c] * sqrt(-p->ev[c]);
-    if (neg > 0)
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)s, (int)s, (int)neg, 1.0, p->T, (int)neg, p->T,
-                    (int)neg, 0.0, p->N, (int)s);
+    size_t found = 0, neg = 0, first = 0;
+    bool negative_side = 2 * p->neg_last <= s; /* N from the negative eigenpairs, else from Pi_+(M) */
+    bool few = p->neg_last <= s / 8 || s - p->neg_last <= s / 8;
+    memcpy(p->N, p->M, ss * sizeof(double));
+    int how = ckm_eig_sym_side(s, p->N, negative_side, few, p->ev, p->Q, &first, &found, p->eigwork);
+    if (how < 0)
+        return how;
+    if (how == 1) /* only that side's eigenvalues: the other side's count by difference */
+        neg = negative_side ? found : s - found;
+    else
+        while (neg < s && p->ev[neg] < 0.0)
+            neg++;
+    p->neg_last = neg;
+    /* rows of Q scaled by sqrt(|lambda|): N (or Pi_+(M)) = Q' Q over the found rows */
+    double *Qf = p->Q + first * s;
+    for (size_t c = 0; c < found; c++) {
+        double f = sqrt(fabs(p->ev[first + c]));
+        for (size_t i = 0; i < s; i++)
+            Qf[c * s + i] *= f;
+    }
+    if (found > 0)
+        cblas_dsyrk(CblasRowMajor, CblasLower, CblasTrans, (int)s, (int)found, 1.0, Qf, (int)s, 0.0, p->N, (int)s);
     else
         memset(p->N, 0, ss * sizeof(double));
     for (size_t i = 0; i < s; i++)
-        for (size_t j = 0; j <= i; j++) {
-            double a = 0.5 * (p->N[i * s + j] + p->N[j * s + i]);
-            p->N[i * s + j] = p->N[j * s + i] = a;
-        }
+        for (size_t j = 0; j < i; j++)
+            p->N[j * s + i] = p->N[i * s + j];
+    if (!negative_side)
+        for (size_t q = 0; q < ss; q++)
+            p->N[q] -= p->M[q];
     for (size_t q = 0; q < ss; q++) {
         p->S[q] = p->M[q] + p->N[q];
         p->Xhat[q] = p->sigma * p->N[q];
@@ -334,6 +349,7 @@ ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params
         cnorm += p->C[q] * p->C[q];
     cnorm = sqrt(cnorm);
     int notes[5] = {0, 0, 0, 0, 0}, n_notes = 0, last_change = 0, it = 0;
+    uint64_t steps0 = p->sys.steps;
     double eta_p = INFINITY, eta_d = INFINITY, eta_g = INFINITY, pobj = 0.0, dobj = 0.0;
     ckm_status why;
     double last_s = ckm_sdp_iteration_estimate_s(s), t_prev = NAN; /* the last iteration's duration: the next must end by the deadline */
@@ -364,7 +380,10 @@ ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params
         /* 2-4. y, S (and Xhat), y */
         yu_base(p);
         solve_yu(p);
-        if (!project(p))
+        int pr = project(p);
+        if (pr == -1)
+            return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory in the eigensolver (s = %zu)", s);
+        if (pr < 0)
             return ckm_fail(err, CKM_ERR_INTERNAL, "sdp: the eigensolver failed (s = %zu)", s);
         solve_yu(p);
         /* 5. X update; residuals */
@@ -466,6 +485,7 @@ ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params
     info->iterations = it;
     ckm_ctx_count(ctx, CKM_COUNT_SDP_ITER, it > 0 ? (uint64_t)it : 0);
     info->sigma = p->sigma;
+    info->cg_steps = p->sys.steps - steps0;
     return CKM_OK;
 }
 

@@ -15,9 +15,7 @@
  * to the current set, k times; only for k <= 10, longer rows are not separated). The most
  * violated of each kind are taken in turn until max_add or CKM_SDP_MAX_CUTS active rows. Cuts whose slack exceeds 1e-6 with r = 0 are
  * removed first (inactive).
- * The (y, u) system of the ADMM, [AA* AB*; BA* BB* + I] [y; u] = [r_y; r_u], is solved by the
- * Schur complement H = BB* + I - BA* (AA*)^{-1} AB* (positive definite: the +I), factored
- * here once per cut round (ckm_chol_factor); sigma never enters it.
+ * After every change of the rows the (y, u) system is prepared again (sdp_cutsys.c).
  */
 #include "linalg.h"
 #include "sdp_impl.h"
@@ -59,86 +57,6 @@ void ckm_sdp_Bt_add(const ckm_sdp *p, const double *u, double alpha, double *Out
             }
         }
     }
-}
-
-/* column l of AB*: A(B_l) */
-static void A_of_row(const ckm_sdp *p, size_t l, double *out)
-{
-    size_t s = p->s;
-    memset(out, 0, p->m * sizeof(double));
-    for (size_t e = p->bstart[l]; e < p->bstart[l + 1]; e++) {
-        const ckm_cut_entry *q = &p->bent[e];
-        if (q->i == q->j) {
-            out[q->i] += q->g * p->v[q->i];
-            out[s] += q->g;
-        } else {
-            out[q->i] += 0.5 * q->g * p->v[q->j];
-            out[q->j] += 0.5 * q->g * p->v[q->i];
-        }
-    }
-}
-
-typedef struct keyed_entry {
-    size_t key, row;
-    double g;
-} keyed_entry;
-
-static int by_key(const void *a, const void *b)
-{
-    const keyed_entry *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->row < y->row ? -1 : x->row > y->row;
-}
-
-int ckm_sdp_prepare_cuts(ckm_sdp *p)
-{
-    size_t m = p->m, nb = p->nb, s = p->s;
-    if (nb == 0)
-        return 1;
-    for (size_t l = 0; l < nb; l++) {
-        A_of_row(p, l, p->wy);
-        for (size_t q = 0; q < m; q++)
-            p->AB[q * nb + l] = p->wy[q];
-    }
-    /* F = (AA*)^{-1} AB*, column by column */
-    for (size_t l = 0; l < nb; l++) {
-        for (size_t q = 0; q < m; q++)
-            p->wy[q] = p->AB[q * nb + l];
-        ckm_chol_factor_solve(m, p->AAt, p->wy);
-        for (size_t q = 0; q < m; q++)
-            p->F[q * nb + l] = p->wy[q];
-    }
-    /* H = I - (AB*)' F + BB*: the product by one dgemm, its lower triangle mirrored */
-    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)nb, (int)nb, (int)m, -1.0, p->AB, (int)nb, p->F,
-                (int)nb, 0.0, p->H, (int)nb);
-    for (size_t a = 0; a < nb; a++) {
-        for (size_t b = 0; b < a; b++)
-            p->H[b * nb + a] = p->H[a * nb + b];
-        p->H[a * nb + a] += 1.0;
-    }
-    size_t ne = p->bstart[nb];
-    keyed_entry *ke = malloc((ne ? ne : 1) * sizeof *ke);
-    if (!ke)
-        return -1;
-    for (size_t l = 0; l < nb; l++)
-        for (size_t e = p->bstart[l]; e < p->bstart[l + 1]; e++)
-            ke[e] = (keyed_entry){p->bent[e].i * s + p->bent[e].j, l, p->bent[e].g};
-    qsort(ke, ne, sizeof *ke, by_key);
-    for (size_t a = 0; a < ne;) {
-        size_t b = a;
-        while (b < ne && ke[b].key == ke[a].key)
-            b++;
-        double w = ke[a].key / s == ke[a].key % s ? 1.0 : 0.5; /* <Sym, Sym> */
-        for (size_t x = a; x < b; x++)
-            for (size_t y = a; y < b; y++)
-                p->H[ke[x].row * nb + ke[y].row] += w * ke[x].g * ke[y].g;
-        a = b;
-    }
-    free(ke);
-    if (ckm_chol_factor(nb, p->H) != 0)
-        return 0;
-    return 1;
 }
 
 /* ---- separation ---- */

@@ -15,15 +15,33 @@
 #define CKM_SDP_IMPL_H
 
 #include "sdp.h"
+#include <stdint.h>
 
 #define CKM_SQRT2 1.41421356237309504880
 
-#define CKM_SDP_MAX_CUTS 3000
+/* Active cut rows at most. The cut system costs O(rows) per CG step (sdp_cutsys.c), so this
+ * is set by the bound, not by memory: on accent ml_50_cl_50_0 (280 groups) the root bound
+ * was 28683.0 with 3000 rows, 28691.0 with 5000, 28691.6 with 8000 (in about the same time);
+ * ECG5000 ml_0_cl_150_0 (500 groups): 11608.6, 11614.7 (closing the root), 11614.7. */
+#define CKM_SDP_MAX_CUTS 5000
 
 typedef struct ckm_cut_entry {
     size_t i, j; /* i <= j */
     double g;    /* coefficient of X_ij */
 } ckm_cut_entry;
+
+/* The cut rows' part of the (y, u) system (sdp_cutsys.c): distinct entries, the block Jacobi
+ * preconditioner and the conjugate-gradient work vectors. */
+typedef struct ckm_cutsys {
+    size_t ne, ng;                 /* distinct entries, preconditioner blocks */
+    size_t *eid;                   /* per term: its entry */
+    double *ew, *ez;               /* per entry: <Sym_e, Sym_e>, scatter scratch */
+    size_t *gstart, *goff, *gmem;  /* block g: rows gmem[gstart[g] .. gstart[g+1]), factor at gfac + goff[g] */
+    double *gfac;                  /* the blocks' Cholesky factors (row-major, lower) */
+    size_t eid_cap, ew_cap, ez_cap, gfac_cap;
+    double *cr, *cz, *cd, *cq, *ch, *zb, *wm; /* CG vectors (rows), r_u (rows), one block, m scratch */
+    uint64_t steps;                /* CG steps so far (logging) */
+} ckm_cutsys;
 
 struct ckm_sdp {
     size_t s, k, nl, m;  /* groups, clusters, lifted cannot-links, equality rows */
@@ -34,6 +52,8 @@ struct ckm_sdp {
     double *X, *S, *V, *Xhat, *M, *N, *Q, *ev, *T; /* s*s work matrices, ev: s */
     double *y, *AAt, *ax; /* m, m*m (Cholesky factor), m: A(.) scratch / solve_yu's fixed part */
     double sigma;
+    size_t neg_last;     /* negative eigenvalues of M at the last projection (which side to compute) */
+    void *eigwork;       /* ckm_eig_work_bytes(s) */
     double best_lb;
     /* cluster-size information: clique right-hand side and the size rows */
     double c_max;        /* upper bound on any cluster's point count */
@@ -46,8 +66,7 @@ struct ckm_sdp {
     size_t bent_cap;
     double *d, *u, *r, *t, *bx; /* per row: rhs, dual, nonneg. dual copy, slack, B(.) scratch / solve_yu's fixed part */
     unsigned char *btype;       /* 0 pair, 1 triangle, 2 clique, 3 size, 4 inherited */
-    double *AB, *F, *H; /* m x nb: <A_q, B_l>; (AA*)^{-1} AB*; nb x nb Cholesky factor L of the Schur
-                           complement (lower triangle) */
+    ckm_cutsys sys;      /* the (y, u) system's solver state (sdp_cutsys.c) */
     double *wy;          /* m scratch */
 };
 
@@ -58,9 +77,14 @@ void ckm_sdp_At_add(const ckm_sdp *p, const double *y, double alpha, double *Out
 /* out (nb) = B(X);  Out += alpha B*(u) */
 void ckm_sdp_B(const ckm_sdp *p, const double *X, double *out);
 void ckm_sdp_Bt_add(const ckm_sdp *p, const double *u, double alpha, double *Out);
-/* AB, F and the factored Schur complement H for the current cuts: 1 done, 0 H is not
- * positive definite, -1 out of memory. */
+/* The cut system for the current rows (entries, preconditioner blocks): 1 done, 0 a block is
+ * not positive definite (impossible in exact arithmetic: G >= I), -1 out of memory. */
 int ckm_sdp_prepare_cuts(ckm_sdp *p);
+/* With the right-hand side r_y in y (m) and r_u in ru (nb): y and p->u := the solution
+ * (p->u, the last solution, is the warm start). */
+void ckm_sdp_cut_solve(ckm_sdp *p, double *y, const double *ru);
+bool ckm_sdp_cutsys_alloc(ckm_cutsys *c, size_t m, size_t max_rows);
+void ckm_sdp_cutsys_free(ckm_cutsys *c);
 /* b'y */
 double ckm_sdp_by(const ckm_sdp *p, const double *y);
 /* The safe bound from duals (y, V) in units of `unit` (cs inside the solver, 1 outside),

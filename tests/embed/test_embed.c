@@ -303,12 +303,13 @@ static int count_stop(void *user)
 
 static void test_worker_callbacks(void)
 {
-    ckm_problem *p = milp_heavy(120, 4, 40, 0, 0); /* branches: 3 nodes at gap 1e-6 (measured) */
+    ckm_problem *p = milp_heavy(120, 4, 40, 0, 0);
     ckm_settings s;
     ckm_settings_default(&s);
     snprintf(s.algorithm, sizeof s.algorithm, "exact");
     s.threads = 2;
-    s.gap = 1e-6;
+    s.gap = 0.0; /* the root closes this instance at 1e-6 since the 5000-row cut pool: branch to the node limit */
+    s.node_limit = 5;
     s.verbosity = 2;
     cb_log c = {pthread_self(), 0, 0, 0, 0, PTHREAD_MUTEX_INITIALIZER};
     s.log = count_log;
