@@ -492,6 +492,15 @@ typedef struct ckm_settings {
                               the labels may differ between machines or loads; 0 = no limit
                               (every step exact, however long, and reproducible); default 2;
                               finite, >= 0 */
+    double memory_limit_mb; /* exact: budget in MB (10^6 bytes) for the search: the
+                              relaxations of a batch of nodes plus the open tree (each open
+                              node's decisions, its parent's s x s solution and cut pool).
+                              A batch that would pass it runs fewer nodes; when not even one
+                              fits, the search stops with status MEMORY_LIMIT, the incumbent
+                              and its certified gap; a budget the root alone exceeds is
+                              CKM_ERR_NOMEM before anything is solved (docs/memory.md).
+                              0 = none but the machine's available memory (default);
+                              finite, >= 0 */
 } ckm_settings;
 
 /* Size of the first versioned ckm_settings layout (0.2.0): up to `interrupt`. */

@@ -11,7 +11,9 @@
  *     gap; a stop request gives "interrupted" likewise; gap / node_limit out of range are
  *     refused;
  *   - iris with exact sizes 50/50/50 (CC-SOS-SDP's instance, optimum 81.2778 to 4 decimals):
- *     proven optimal at that value.
+ *     proven optimal at that value;
+ *   - the memory budget: refused below the root's need, "memory limit" with a checked
+ *     labelling and certified gap a little above it, nothing changed by a large one.
  */
 #include "check.h"
 #include "oracle.h"
@@ -132,6 +134,100 @@ static void test_threads_and_limits(void)
     ckm_problem_free(p);
 }
 
+/* The memory budget (settings.memory_limit_mb): below the root's need the solve is refused
+ * (CKM_ERR_NOMEM, naming the budget); a little above it the search stops with status memory
+ * limit, a checked labelling and a certified gap; the nodes processed never decrease as the
+ * budget grows, and a large budget changes nothing. */
+static ckm_error solve_budget_err(const ckm_problem *p, double mb, int node_limit, ckm_result **r, ckm_err *err)
+{
+    ckm_settings s;
+    ckm_settings_default(&s);
+    snprintf(s.algorithm, sizeof s.algorithm, "exact");
+    s.n_init = 3;
+    s.gap = 0.0;
+    s.threads = 1;
+    s.node_limit = node_limit;
+    s.memory_limit_mb = mb;
+    return ckm_solve(p, &s, r, err);
+}
+
+static ckm_error solve_budget(const ckm_problem *p, double mb, int node_limit, ckm_result **r)
+{
+    ckm_err err = {CKM_OK, ""};
+    return solve_budget_err(p, mb, node_limit, r, &err);
+}
+
+static void test_memory_budget(void)
+{
+    sm_state = 991; /* test_threads_and_limits' instance: 29 nodes with gap 0 */
+    double X[24];
+    oracle_pair pairs[8];
+    int n = 12, k = 3;
+    int np = oracle_random_instance(unif, n, 4, X, pairs);
+    double opt = oracle_best(X, n, 2, k, pairs, np, (size_t[]){1, 1, 1}, (size_t[]){12, 12, 12}, NULL);
+    ckm_problem *p = oracle_problem(X, n, 2, k, pairs, np, NULL, NULL);
+    CHECK(p && isfinite(opt));
+    if (!p)
+        return;
+    ckm_result *full = solve_exact(p, 0.0, 1, 0);
+    /* the root's need: the smallest budget not refused, by bisection (node limit 1: the
+     * refusal comes before any solve) */
+    double lo = 1e-3, hi = 100.0;
+    size_t refused = 0, limited = 0, last_nodes = 0;
+    for (int it = 0; it < 40; it++) {
+        double mid = 0.5 * (lo + hi);
+        ckm_result *r = NULL;
+        ckm_error rc = solve_budget(p, mid, 1, &r);
+        if (rc == CKM_ERR_NOMEM) {
+            lo = mid;
+            refused++;
+        } else {
+            CHECK(rc == CKM_OK && r);
+            hi = mid;
+        }
+        ckm_result_free(r);
+    }
+    double budgets[] = {lo * 0.5, hi + 1e-4, hi + 1e-3, hi + 1e-2, hi + 0.05, hi + 0.2, 100.0};
+    for (size_t q = 0; q < sizeof budgets / sizeof budgets[0] && full; q++) {
+        ckm_result *r = NULL;
+        ckm_err err = {CKM_OK, ""};
+        ckm_error rc = solve_budget_err(p, budgets[q], 0, &r, &err);
+        if (rc == CKM_ERR_NOMEM) {
+            CHECK(!r && strstr(err.message, "memory budget") != NULL && q == 0);
+            continue;
+        }
+        CHECK(rc == CKM_OK && r && r->has_labels && r->violations == 0);
+        if (!r)
+            continue;
+        CHECK(r->nodes >= last_nodes);
+        last_nodes = r->nodes;
+        if (r->status == CKM_STATUS_MEMORY_LIMIT) {
+            limited++;
+            CHECK(r->nodes < full->nodes && strstr(r->message, "memory limit") && strstr(r->message, "budget"));
+            CHECK(r->lower_bound <= opt + 1e-9 * (1 + opt) && r->sse >= opt - 1e-9 * (1 + opt));
+            CHECK(isfinite(r->gap) && r->gap > 0.0);
+        } else {
+            CHECK(r->status == CKM_STATUS_OPTIMAL && r->nodes == full->nodes && fabs(r->sse - full->sse) <= 0.0);
+        }
+        printf("memory budget %.4f MB (root need %.4f): %s, %zu nodes, gap %.3g\n", budgets[q], hi,
+               ckm_status_string(r->status), r->nodes, r->gap);
+        ckm_result_free(r);
+    }
+    CHECK(refused >= 1 && limited >= 1);
+    /* invalid budgets */
+    ckm_settings s;
+    ckm_settings_default(&s);
+    snprintf(s.algorithm, sizeof s.algorithm, "exact");
+    ckm_result *r = NULL;
+    ckm_err err = {CKM_OK, ""};
+    s.memory_limit_mb = -1.0;
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_INVALID && !r && strstr(err.message, "memory_limit_mb"));
+    s.memory_limit_mb = NAN;
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_INVALID && !r);
+    ckm_result_free(full);
+    ckm_problem_free(p);
+}
+
 typedef struct stop_count {
     int calls, limit; /* limit < 0: never stop */
 } stop_count;
@@ -224,5 +320,6 @@ int main(void)
     test_threads_and_limits();
     test_interrupt_and_refusals();
     test_iris_sizes();
+    test_memory_budget();
     return ck_report();
 }

@@ -65,6 +65,7 @@ class Settings(ctypes.Structure):
         # 0.4.0
         ("soft_penalty", c_double),
         ("soft_step_limit_s", c_double),
+        ("memory_limit_mb", c_double),
     ]
 
 

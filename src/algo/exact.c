@@ -58,6 +58,8 @@ typedef struct bb_parent {
     size_t *rep;      /* sp: one point of each parent group */
     double *mass;     /* sp: the groups' masses (sample-weight sums) */
     double sigma;
+    double bytes;     /* held by this struct and its arrays (the memory budget) */
+    uint64_t seen;    /* the last tree scan that counted it (tree_bytes) */
 } bb_parent;
 
 typedef struct bb_node {
@@ -234,6 +236,32 @@ static double *warm_matrix(const bb_parent *par, const ckm_reduced *r)
     return X;
 }
 
+/* ---- the memory budget (settings.memory_limit_mb; docs/memory.md) ----
+ * tree   = sum over open nodes of sizeof(bb_node) + their decisions, plus every parent they
+ *          share once: sizeof(bb_parent) + 8 sp^2 (solution) + 16 sp (rep, mass) + its pool;
+ * batch  = b (relaxation of ckm_memory_estimate("ipc") + one new parent), b <= T nodes;
+ * a batch of b runs when tree + batch(b) <= budget and batch(b) <= the available memory.
+ * The new parent's pool is the largest seen so far (before any: 5000 rows of 4 terms, a
+ * pool of pair and triangle rows at CKM_SDP_MAX_CUTS). */
+static double parent_bytes(size_t s, const ckm_cut_pool *cuts)
+{
+    return (double)sizeof(bb_parent) + 8.0 * (double)s * (double)s + 16.0 * (double)s + ckm_cut_pool_bytes(cuts);
+}
+
+static double tree_bytes(const bb_heap *h, uint64_t scan)
+{
+    double b = 0.0;
+    for (size_t q = 0; q < h->n; q++) {
+        const bb_node *x = &h->v[q];
+        b += (double)sizeof(bb_node) + (double)x->ndec * sizeof(bb_dec);
+        if (x->parent && x->parent->seen != scan) {
+            x->parent->seen = scan;
+            b += x->parent->bytes;
+        }
+    }
+    return b;
+}
+
 static ckm_error keep_for_children(bb_work *w, const ckm_reduced *r, ckm_sdp *sdp, ckm_err *err)
 {
     size_t s = r->s;
@@ -260,6 +288,7 @@ static ckm_error keep_for_children(bb_work *w, const ckm_reduced *r, ckm_sdp *sd
         parent_release(p);
         return rc;
     }
+    p->bytes = parent_bytes(s, p->cuts);
     w->child_data = p;
     return CKM_OK;
 }
@@ -440,10 +469,23 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
         goto done;
     }
     sh.work = work;
+    /* memory per node of a batch: its relaxation and the parent data it may leave; the
+     * budget must hold the root's */
+    double relax = ckm_memory_estimate("ipc", r, 1, 0), newp = parent_bytes(s, NULL) + 5000.0 * (16.0 + 4.0 * 24.0);
+    double per_node = relax + newp, budget = set->memory_limit_mb > 0.0 ? set->memory_limit_mb * 1e6 : INFINITY;
+    uint64_t scan = 0;
+    if (per_node > budget) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM,
+                      "exact: the memory budget of %.3g MB is below the root's need of about %.3g MB (the relaxation on "
+                      "%zu groups %.3g MB, its solution and cuts for the children %.3g MB); raise memory_limit_mb "
+                      "(--memory-limit)",
+                      budget / 1e6, per_node / 1e6, s, relax / 1e6, newp / 1e6);
+        goto done;
+    }
     size_t next_id = 1, processed = 0, n_infeasible = 0, n_pruned = 0, n_dropped = 0;
     double ub = INFINITY, closed_lb = INFINITY, root_bound = -INFINITY, last_log = -INFINITY;
     ckm_status stop = CKM_STATUS_OPTIMAL; /* OPTIMAL: the search ran out of nodes */
-    char root_note[160] = "", mem_note[128] = "";
+    char root_note[160] = "", mem_note[192] = "";
     out->root_gap = NAN;
     while (heap.n > 0) {
         /* prune open nodes the incumbent already closes */
@@ -461,19 +503,27 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
             stop = CKM_STATUS_ITERATION_LIMIT;
             break;
         }
-        /* the batch needs T relaxations (memory.c), and each node it branches keeps 8 s^2 for
-         * its children: stop with the incumbent and its gap rather than fail mid-batch */
-        double need = (double)T * (ckm_memory_estimate("ipc", r, 1, 0) + 8.0 * (double)s * (double)s);
-        double have = ckm_memory_available();
-        if (have >= 0.0 && need > have) {
+        /* the largest batch whose relaxations and new parents fit the budget beside the open
+         * tree, and the available memory: else stop with the incumbent and its gap rather
+         * than fail mid-batch */
+        double tree = tree_bytes(&heap, ++scan), have = ckm_memory_available();
+        size_t fit = (size_t)T;
+        while (fit > 0 && (tree + (double)fit * per_node > budget || (have >= 0.0 && (double)fit * per_node > have)))
+            fit--;
+        if (fit == 0) {
             stop = CKM_STATUS_MEMORY_LIMIT;
-            snprintf(mem_note, sizeof mem_note, "; the next batch would need about %.0f MB, %.0f MB are available",
-                     need / 1048576.0, have / 1048576.0);
+            if (tree + per_node > budget)
+                snprintf(mem_note, sizeof mem_note,
+                         "; memory budget: the open tree holds %.3g MB, a node needs %.3g MB more, the budget is %.3g MB",
+                         tree / 1e6, per_node / 1e6, budget / 1e6);
+            else
+                snprintf(mem_note, sizeof mem_note, "; a node would need about %.0f MB, %.0f MB are available",
+                         per_node / 1e6, have / 1e6);
             break;
         }
         size_t batch = 0;
         size_t room = set->node_limit > 0 ? (size_t)set->node_limit - processed : SIZE_MAX;
-        while (heap.n > 0 && batch < (size_t)T && batch < room) {
+        while (heap.n > 0 && batch < fit && batch < room) {
             bb_work *w = &work[batch++];
             int32_t *keep = w->labels;
             memset(w, 0, sizeof *w);
@@ -535,6 +585,10 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
                 n_pruned++;
                 what = "closed by bound";
             } else {
+                if (w->child_data && w->child_data->bytes > newp) { /* the new parents' estimate: the largest yet */
+                    newp = w->child_data->bytes;
+                    per_node = relax + newp;
+                }
                 if (!push_child(&heap, &w->node, w, CKM_MUST_LINK, &next_id) ||
                     !push_child(&heap, &w->node, w, CKM_CANNOT_LINK, &next_id))
                     rc = ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory for open nodes");

@@ -33,6 +33,7 @@ void ckm_settings_default(ckm_settings *s)
     s->node_limit = 0;
     s->verbosity = 0;
     s->soft_step_limit_s = 2.0;
+    s->memory_limit_mb = 0.0;
 }
 
 void ckm_result_free(ckm_result *r)
@@ -93,6 +94,9 @@ static ckm_error validate_settings(const ckm_settings *s, const ckm_algo **algo,
     if (!(s->soft_step_limit_s >= 0.0) || !isfinite(s->soft_step_limit_s))
         return ckm_fail(err, CKM_ERR_INVALID, "soft_step_limit_s = %g: need a finite value >= 0 (0 = no limit)",
                         s->soft_step_limit_s);
+    if (!(s->memory_limit_mb >= 0.0) || !isfinite(s->memory_limit_mb))
+        return ckm_fail(err, CKM_ERR_INVALID, "memory_limit_mb = %g: need a finite value >= 0 (0 = no budget)",
+                        s->memory_limit_mb);
     if (s->threads < 0 || s->threads > CKM_MAX_THREADS)
         return ckm_fail(err, CKM_ERR_INVALID, "threads = %d: need 0 (the available cores) to %d", s->threads,
                         CKM_MAX_THREADS);

@@ -369,6 +369,15 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_sta
 
 /* ---- inheritance (branch-and-cut children) ---- */
 
+double ckm_cut_pool_bytes(const ckm_cut_pool *pool)
+{
+    if (!pool)
+        return 0.0;
+    double rows = (double)pool->rows, terms = (double)pool->start[pool->rows] + 1.0;
+    return (double)sizeof *pool + (rows + 1.0) * sizeof(size_t) + rows * sizeof(double) +
+           terms * (2.0 * sizeof(size_t) + sizeof(double));
+}
+
 void ckm_cut_pool_free(ckm_cut_pool *pool)
 {
     if (!pool)
