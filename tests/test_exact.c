@@ -97,16 +97,25 @@ static void test_oracle(void)
            feasible, branched, nodes, infeasible, searched);
 }
 
-static void test_threads_and_limits(void)
+/* 12 points, k = 3, 4 pairs: the search needs 29 nodes with gap 0; its optimum into *opt */
+static ckm_problem *branching_instance(double *opt)
 {
     sm_state = 991;
     double X[24];
     oracle_pair pairs[8];
     int n = 12, k = 3;
     int np = oracle_random_instance(unif, n, 4, X, pairs);
-    double opt = oracle_best(X, n, 2, k, pairs, np, (size_t[]){1, 1, 1}, (size_t[]){12, 12, 12}, NULL);
+    *opt = oracle_best(X, n, 2, k, pairs, np, (size_t[]){1, 1, 1}, (size_t[]){12, 12, 12}, NULL);
     ckm_problem *p = oracle_problem(X, n, 2, k, pairs, np, NULL, NULL);
-    CHECK(p && isfinite(opt));
+    CHECK(p && isfinite(*opt));
+    return p;
+}
+
+static void test_threads_and_limits(void)
+{
+    int n = 12;
+    double opt;
+    ckm_problem *p = branching_instance(&opt);
     if (!p)
         return;
     ckm_result *a = solve_exact(p, 0.0, 1, 0), *b = solve_exact(p, 0.0, 2, 0), *c = solve_exact(p, 0.0, 2, 0);
@@ -159,14 +168,8 @@ static ckm_error solve_budget(const ckm_problem *p, double mb, int node_limit, c
 
 static void test_memory_budget(void)
 {
-    sm_state = 991; /* test_threads_and_limits' instance: 29 nodes with gap 0 */
-    double X[24];
-    oracle_pair pairs[8];
-    int n = 12, k = 3;
-    int np = oracle_random_instance(unif, n, 4, X, pairs);
-    double opt = oracle_best(X, n, 2, k, pairs, np, (size_t[]){1, 1, 1}, (size_t[]){12, 12, 12}, NULL);
-    ckm_problem *p = oracle_problem(X, n, 2, k, pairs, np, NULL, NULL);
-    CHECK(p && isfinite(opt));
+    double opt;
+    ckm_problem *p = branching_instance(&opt);
     if (!p)
         return;
     ckm_result *full = solve_exact(p, 0.0, 1, 0);
