@@ -174,7 +174,8 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
         ok = ok && (*mats[i] = ckm_calloc_array(ss, sizeof(double))) != NULL;
     ok = ok && (p->v = ckm_alloc_array(s, sizeof(double))) && (p->ev = ckm_alloc_array(s, sizeof(double))) &&
          (p->y = ckm_calloc_array(p->m, sizeof(double))) &&
-         (p->ax = ckm_alloc_array(p->m, sizeof(double))) && (p->eigwork = malloc(ckm_eig_work_bytes(s))) && (p->AAt = ckm_alloc_array(p->m * p->m, sizeof(double))) &&
+         (p->ax = ckm_alloc_array(p->m, sizeof(double))) && (p->eigwork = malloc(ckm_eig_work_bytes(s))) &&
+         (p->AAt = ckm_alloc_array(p->m * p->m, sizeof(double))) &&
          (p->cl = ckm_alloc_array(2 * p->nl + 1, sizeof(size_t)));
     double *G = ok ? ckm_alloc_array(s * d, sizeof(double)) : NULL, *mu = ok ? ckm_calloc_array(d, sizeof(double)) : NULL;
     if (!ok || !G || !mu) {

@@ -32,42 +32,17 @@
 #define CUTSYS_MAX_IT 1000  /* CG steps per solve (far more than measured: see the log's count) */
 #define CUTSYS_BLOCK 256    /* largest preconditioner block */
 
-typedef struct keyed_term {
-    size_t key, term;
-} keyed_term;
+/* an index under a sort key: terms by matrix entry, rows by apex */
+typedef struct keyed_index {
+    size_t key, idx;
+} keyed_index;
 
 static int by_key(const void *a, const void *b)
 {
-    const keyed_term *x = a, *y = b;
+    const keyed_index *x = a, *y = b;
     if (x->key != y->key)
         return x->key < y->key ? -1 : 1;
-    return x->term < y->term ? -1 : x->term > y->term;
-}
-
-typedef struct keyed_row {
-    size_t apex, row;
-} keyed_row;
-
-static int by_apex(const void *a, const void *b)
-{
-    const keyed_row *x = a, *y = b;
-    if (x->apex != y->apex)
-        return x->apex < y->apex ? -1 : 1;
-    return x->row < y->row ? -1 : x->row > y->row;
-}
-
-/* grow *arr to hold n elements of size sz (capacity in *cap) */
-static bool reserve(void **arr, size_t *cap, size_t n, size_t sz)
-{
-    if (n <= *cap)
-        return true;
-    size_t nc = n < 2 * *cap ? 2 * *cap : n;
-    void *na = realloc(*arr, nc * sz);
-    if (!na)
-        return false;
-    *arr = na;
-    *cap = nc;
-    return true;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 /* the apex of row l: its diagonal term of largest |g|, SIZE_MAX if it has none */
@@ -92,39 +67,37 @@ int ckm_sdp_prepare_cuts(ckm_sdp *p)
     if (nb == 0)
         return 1;
     /* distinct entries: eid per term, weight per entry */
-    keyed_term *kt = malloc(nt * sizeof *kt);
-    keyed_row *kr = malloc(nb * sizeof *kr);
-    bool ok = kt && kr && reserve((void **)&c->eid, &c->eid_cap, nt, sizeof(size_t)) &&
-              reserve((void **)&c->ew, &c->ew_cap, nt, sizeof(double)) &&
-              reserve((void **)&c->ez, &c->ez_cap, nt, sizeof(double));
+    keyed_index *kt = malloc(nt * sizeof *kt), *kr = malloc(nb * sizeof *kr);
+    bool ok = kt && kr && ckm_grow((void **)&c->eid, &c->eid_cap, nt, sizeof(size_t)) &&
+              ckm_grow((void **)&c->ew, &c->ew_cap, nt, sizeof(double)) &&
+              ckm_grow((void **)&c->ez, &c->ez_cap, nt, sizeof(double));
     if (!ok) {
         free(kt);
         free(kr);
         return -1;
     }
     for (size_t e = 0; e < nt; e++)
-        kt[e] = (keyed_term){p->bent[e].i * s + p->bent[e].j, e};
+        kt[e] = (keyed_index){p->bent[e].i * s + p->bent[e].j, e};
     qsort(kt, nt, sizeof *kt, by_key);
     for (size_t a = 0; a < nt; a++) {
         if (a > 0 && kt[a].key != kt[a - 1].key)
             c->ne++;
-        c->eid[kt[a].term] = c->ne;
+        c->eid[kt[a].idx] = c->ne;
         c->ew[c->ne] = kt[a].key / s == kt[a].key % s ? 1.0 : 0.5;
     }
     c->ne++;
     free(kt);
     /* blocks: rows sorted by apex, runs of equal apex cut at CUTSYS_BLOCK rows */
     for (size_t l = 0; l < nb; l++)
-        kr[l] = (keyed_row){apex_of(p, l), l};
-    qsort(kr, nb, sizeof *kr, by_apex);
+        kr[l] = (keyed_index){apex_of(p, l), l};
+    qsort(kr, nb, sizeof *kr, by_key);
     size_t fac = 0;
     for (size_t a = 0; a < nb;) {
         size_t b = a + 1;
-        while (b < nb && b - a < CUTSYS_BLOCK && kr[a].apex != SIZE_MAX && kr[b].apex == kr[a].apex)
+        while (b < nb && b - a < CUTSYS_BLOCK && kr[a].key != SIZE_MAX && kr[b].key == kr[a].key)
             b++;
-        c->gmem[a] = kr[a].row;
-        for (size_t x = a + 1; x < b; x++)
-            c->gmem[x] = kr[x].row;
+        for (size_t x = a; x < b; x++)
+            c->gmem[x] = kr[x].idx;
         c->gstart[c->ng] = a;
         c->goff[c->ng] = fac;
         c->ng++;
@@ -134,7 +107,7 @@ int ckm_sdp_prepare_cuts(ckm_sdp *p)
     c->gstart[c->ng] = nb;
     c->goff[c->ng] = fac;
     free(kr);
-    if (!reserve((void **)&c->gfac, &c->gfac_cap, fac, sizeof(double)))
+    if (!ckm_grow((void **)&c->gfac, &c->gfac_cap, fac, sizeof(double)))
         return -1;
     /* each block of G = I + BB*: row a's terms scattered by entry, dotted with row b's */
     memset(c->ez, 0, c->ne * sizeof(double));
