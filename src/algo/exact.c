@@ -241,8 +241,7 @@ static double *warm_matrix(const bb_parent *par, const ckm_reduced *r)
  *          share once: sizeof(bb_parent) + 8 sp^2 (solution) + 16 sp (rep, mass) + its pool;
  * batch  = b (relaxation of ckm_memory_estimate("ipc") + one new parent), b <= T nodes;
  * a batch of b runs when tree + batch(b) <= budget and batch(b) <= the available memory.
- * The new parent's pool is the largest seen so far (before any: 5000 rows of 4 terms, a
- * pool of pair and triangle rows at CKM_SDP_MAX_CUTS). */
+ * The new parent's pool is the largest seen so far (before any: ckm_cut_pool_bytes_full). */
 static double parent_bytes(size_t s, const ckm_cut_pool *cuts)
 {
     return (double)sizeof(bb_parent) + 8.0 * (double)s * (double)s + 16.0 * (double)s + ckm_cut_pool_bytes(cuts);
@@ -471,7 +470,7 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
     sh.work = work;
     /* memory per node of a batch: its relaxation and the parent data it may leave; the
      * budget must hold the root's */
-    double relax = ckm_memory_estimate("ipc", r, 1, 0), newp = parent_bytes(s, NULL) + 5000.0 * (16.0 + 4.0 * 24.0);
+    double relax = ckm_memory_estimate("ipc", r, 1, 0), newp = parent_bytes(s, NULL) + ckm_cut_pool_bytes_full();
     double per_node = relax + newp, budget = set->memory_limit_mb > 0.0 ? set->memory_limit_mb * 1e6 : INFINITY;
     uint64_t scan = 0;
     if (per_node > budget) {

@@ -97,8 +97,10 @@ typedef struct ckm_cut_pool {
 /* Export the active rows; rep[t] = any point of group t. */
 ckm_error ckm_sdp_export_cuts(const ckm_sdp *p, const size_t *rep, ckm_cut_pool **out, ckm_err *err);
 void ckm_cut_pool_free(ckm_cut_pool *pool);
-/* Bytes a pool holds (0 for NULL): exact's memory budget counts them. */
+/* Bytes a pool holds (0 for NULL), and a full pool's before any is seen: CKM_SDP_MAX_CUTS
+ * rows of 4 terms (pair and triangle rows). exact's memory budget counts them. */
 double ckm_cut_pool_bytes(const ckm_cut_pool *pool);
+double ckm_cut_pool_bytes_full(void);
 /* Add the rows of a pool to p (before its first solve), comp[point] = group of p: terms are
  * mapped to groups and merged; terms that cancel are dropped, as are rows left empty and
  * terms on cannot-link entries (Z = 0 there); at most CKM_SDP_MAX_CUTS rows in all. */

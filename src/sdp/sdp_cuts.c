@@ -369,14 +369,19 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_sta
 
 /* ---- inheritance (branch-and-cut children) ---- */
 
+/* start and rhs per row, pi, pj and zc per term (+1 each: ckm_sdp_export_cuts' allocations) */
+static double pool_bytes(double rows, double terms)
+{
+    return (double)sizeof(ckm_cut_pool) + (rows + 1.0) * (sizeof(size_t) + sizeof(double)) +
+           (terms + 1.0) * (2.0 * sizeof(size_t) + sizeof(double));
+}
+
 double ckm_cut_pool_bytes(const ckm_cut_pool *pool)
 {
-    if (!pool)
-        return 0.0;
-    double rows = (double)pool->rows, terms = (double)pool->start[pool->rows] + 1.0;
-    return (double)sizeof *pool + (rows + 1.0) * sizeof(size_t) + rows * sizeof(double) +
-           terms * (2.0 * sizeof(size_t) + sizeof(double));
+    return pool ? pool_bytes((double)pool->rows, (double)pool->start[pool->rows]) : 0.0;
 }
+
+double ckm_cut_pool_bytes_full(void) { return pool_bytes(CKM_SDP_MAX_CUTS, 4.0 * CKM_SDP_MAX_CUTS); }
 
 void ckm_cut_pool_free(ckm_cut_pool *pool)
 {
