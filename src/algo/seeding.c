@@ -80,8 +80,7 @@ void ckm_seeder_free(ckm_seeder *ws)
     memset(ws, 0, sizeof *ws);
 }
 
-/* Index t with cumsum[t-1] <= x < cumsum[t] (binary search), clamped to [0, s). */
-static size_t draw(const double *cumsum, size_t s, double x)
+size_t ckm_seed_draw(const double *cumsum, size_t s, double x)
 {
     size_t lo = 0, hi = s - 1;
     while (lo < hi) {
@@ -290,7 +289,7 @@ static void seed_kmeanspp(ckm_seeder *ws, ckm_rng *rng, double *C, const ckm_con
         total += ws->w[t];
         ws->cumsum[t] = total;
     }
-    size_t first = draw(ws->cumsum, s, ckm_rng_uniform(rng) * total);
+    size_t first = ckm_seed_draw(ws->cumsum, s, ckm_rng_uniform(rng) * total);
     memcpy(C, ws->Y + first * d, d * sizeof(double));
     size_t c = 1;
     for (size_t t = 0; t < s; t++) {
@@ -311,7 +310,7 @@ static void seed_kmeanspp(ckm_seeder *ws, ckm_rng *rng, double *C, const ckm_con
             ws->cumsum[t] = acc;
         }
         for (size_t q = 0; q < trials; q++)
-            cand[q] = acc > 0.0 ? draw(ws->cumsum, s, ckm_rng_uniform(rng) * acc) : (size_t)ckm_rng_below(rng, s);
+            cand[q] = acc > 0.0 ? ckm_seed_draw(ws->cumsum, s, ckm_rng_uniform(rng) * acc) : (size_t)ckm_rng_below(rng, s);
         job.chosen = c;
         if (par && trials > 1)
             ckm_parallel_for(ws->threads, trials, seed_far, &job);

@@ -42,6 +42,10 @@ static inline bool ckm_seed_may_gain(double far2, double D2)
     return far2 < 4.0 * (1.0 + 1e-9) * D2;
 }
 
+/* The draw of k-means++: index t with cumsum[t-1] <= x < cumsum[t] (binary search), clamped
+ * to [0, s) (s >= 1; seeding.c, and dist_seed.c on each rank's block). */
+size_t ckm_seed_draw(const double *cumsum, size_t s, double x);
+
 /* k distinct indices below n (k <= n), drawn uniformly by rejection of repeats: the random
  * start's draws (seeding.c, dist_seed.c). */
 void ckm_seed_distinct(ckm_rng *rng, size_t n, size_t k, size_t *out);

@@ -83,15 +83,7 @@ static size_t draw_row(const ckm_dist *c, const ckm_mpi_problem *p, const double
         return c->rank == last ? p->first + p->n - 1 : SIZE_MAX;
     if (owner != c->rank)
         return SIZE_MAX;
-    size_t lo = 0, hi = p->n - 1;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cum[mid] <= x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return p->first + lo;
+    return p->first + ckm_seed_draw(cum, p->n, x);
 }
 
 static ckm_error seed_kmeanspp(ckm_dist *c, const ckm_mpi_problem *p, ckm_rng *rng, double *C, ckm_err *err)
