@@ -75,6 +75,14 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         Seconds; the best labelling found so far is returned at the limit (``status_ == "time limit"``).
     gap : float, default=1e-4
         Relative optimality tolerance of ipc and exact.
+    node_limit : int or None, default=None
+        exact: branch-and-cut nodes to process; at the limit the best labelling so far is returned with its
+        certified ``gap_`` (``status_ == "iteration limit"``). None = no limit.
+    memory_limit_mb : float or None, default=None
+        exact: budget in MB (10^6 bytes) for the open search tree and the relaxations of a batch of nodes.
+        The search runs fewer nodes at once to stay within it, and stops with the best labelling and its
+        certified ``gap_`` when not one more node fits (``status_ == "memory limit"``); a budget the root
+        node alone exceeds raises MemoryError before any work. None = the machine's available memory.
     random_state : int, RandomState or None, default=None
         An int is the library's seed, so results equal ``ckm cluster --seed`` for the same int.
     n_jobs : int or None, default=None
@@ -92,8 +100,8 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, n_clusters=8, *, algorithm="auto", must_link=None, cannot_link=None, soft_must_link=None,
-                 soft_cannot_link=None, soft_penalty=None, size_min=None, size_max=None, init="auto", n_init=10, lloyd="auto", precision="double", max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, random_state=None,
-                 n_jobs=None, verbose=0):
+                 soft_cannot_link=None, soft_penalty=None, size_min=None, size_max=None, init="auto", n_init=10, lloyd="auto", precision="double", max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, node_limit=None,
+                 memory_limit_mb=None, random_state=None, n_jobs=None, verbose=0):
         self.n_clusters = n_clusters
         self.algorithm = algorithm
         self.must_link = must_link
@@ -111,6 +119,8 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.tol = tol
         self.time_limit = time_limit
         self.gap = gap
+        self.node_limit = node_limit
+        self.memory_limit_mb = memory_limit_mb
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
@@ -146,6 +156,12 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
             raise ValueError("soft_penalty=%r must be None or a finite number > 0" % (self.soft_penalty,))
         if not isinstance(self.gap, numbers.Real) or not 0 <= self.gap < 1:
             raise ValueError("gap=%r must be in [0, 1)" % (self.gap,))
+        if self.node_limit is not None and (not isinstance(self.node_limit, numbers.Integral) or
+                                            not 1 <= self.node_limit <= 2**31 - 1):
+            raise ValueError("node_limit=%r must be None or an integer in [1, 2^31 - 1]" % (self.node_limit,))
+        if self.memory_limit_mb is not None and (not isinstance(self.memory_limit_mb, numbers.Real) or
+                                                 not (np.isfinite(self.memory_limit_mb) and self.memory_limit_mb > 0)):
+            raise ValueError("memory_limit_mb=%r must be None or a finite number of MB > 0" % (self.memory_limit_mb,))
         if self.n_jobs is not None and (not isinstance(self.n_jobs, numbers.Integral) or
                                         not (self.n_jobs == -1 or 1 <= self.n_jobs <= 256)):
             raise ValueError("n_jobs=%r must be None, -1 or an integer in [1, 256]" % (self.n_jobs,))
@@ -191,7 +207,8 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
                         tol=float(self.tol), time_limit=float(self.time_limit or 0.0), gap=float(self.gap),
                         threads=0 if self.n_jobs in (None, -1) else int(self.n_jobs), verbose=self.verbose,
                         init=self.init if isinstance(self.init, str) else "auto", init_centers=centers,
-                        lloyd=self.lloyd, precision=self.precision, soft_penalty=float(self.soft_penalty or 0.0))
+                        lloyd=self.lloyd, precision=self.precision, soft_penalty=float(self.soft_penalty or 0.0),
+                        node_limit=int(self.node_limit or 0), memory_limit_mb=float(self.memory_limit_mb or 0.0))
         finally:
             problem.close()
         self.status_ = out.status

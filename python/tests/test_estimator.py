@@ -7,6 +7,7 @@ import threading
 
 import numpy as np
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import check_estimator
 
 import ckm
@@ -278,3 +279,28 @@ def test_helpers(iris, tmp_path):
     assert not rep.ok and rep.must_link_violated >= 1 and rep.size_violated == 2
     assert ("must-link", int(ml[0, 0]), int(ml[0, 1])) in [tuple(v) for v in rep.violations] or \
         ("must-link", int(ml[0, 1]), int(ml[0, 0])) in [tuple(v) for v in rep.violations]
+
+
+def test_exact_node_and_memory_limits():
+    """node_limit and memory_limit_mb reach exact: one node at gap 0 leaves a certified gap; a budget below the
+    root's need is refused before any work; a budget far above it changes nothing."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(40, 2)) + np.repeat(np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 3.0]]), [14, 13, 13], axis=0)
+    cl = [[0, 14], [14, 27], [1, 2]]
+    opt = ConstrainedKMeans(3, algorithm="exact", cannot_link=cl, random_state=0).fit(X)
+    assert opt.status_ == "optimal"
+    with pytest.warns(ConvergenceWarning, match="stopped early [(]iteration limit[)]"):
+        one = ConstrainedKMeans(3, algorithm="exact", cannot_link=cl, gap=0.0, node_limit=1, random_state=0).fit(X)
+    assert one.status_ == "iteration limit" and one.stats_["nodes"] == 1 and "node limit" in one.message_
+    assert one.inertia_ == pytest.approx(wsse(X, one.labels_), rel=1e-12) and honours(one.labels_, cannot_link=cl)
+    assert one.lower_bound_ <= opt.inertia_ * (1 + 1e-9) and one.inertia_ >= opt.inertia_ * (1 - 1e-4)
+    assert one.gap_ > 0 and one.gap_ == pytest.approx((one.inertia_ - one.lower_bound_) / one.inertia_, rel=1e-6)
+    with pytest.raises(MemoryError, match="memory budget of 0.001 MB is below the root's need"):
+        ConstrainedKMeans(3, algorithm="exact", cannot_link=cl, memory_limit_mb=1e-3).fit(X)
+    big = ConstrainedKMeans(3, algorithm="exact", cannot_link=cl, memory_limit_mb=1e4, random_state=0).fit(X)
+    assert big.status_ == opt.status_ and big.stats_["nodes"] == opt.stats_["nodes"]
+    np.testing.assert_array_equal(big.labels_, opt.labels_)
+    for bad in (dict(node_limit=0), dict(node_limit=1.5), dict(memory_limit_mb=0), dict(memory_limit_mb=float("nan")),
+                dict(memory_limit_mb=float("inf")), dict(memory_limit_mb="1")):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            ConstrainedKMeans(3, algorithm="exact", **bad).fit(X)
