@@ -99,6 +99,29 @@ int ckm_chol_factor(size_t n, double *A)
     return (int)LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, A, (lapack_int)n);
 }
 
+int ckm_spd_inverse(size_t n, double *A)
+{
+    if (n == 0)
+        return 0;
+    lapack_int ln = (lapack_int)n, info = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', ln, A, ln);
+    if (info == 0)
+        info = LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'L', ln, A, ln);
+    if (info != 0)
+        return (int)info;
+    for (size_t i = 0; i < n; i++) /* the upper triangle too, so that either may be read */
+        for (size_t j = 0; j < i; j++)
+            A[j * n + i] = A[i * n + j];
+    return 0;
+}
+
+void ckm_spd_inverse_apply(size_t n, const double *Ainv, double *x, double *tmp)
+{
+    if (n == 0)
+        return;
+    memcpy(tmp, x, n * sizeof(double));
+    cblas_dsymv(CblasRowMajor, CblasLower, (int)n, 1.0, Ainv, (int)n, tmp, 1, 0.0, x, 1);
+}
+
 void ckm_chol_factor_solve(size_t n, const double *L, double *x)
 {
     if (n == 0)

@@ -1,6 +1,6 @@
 /*
  * sdp_cutsys.c -- the (y, u) system of the ADMM with cut rows (sdp_admm.c, steps 2 and 4),
- *   [K    AB ] [y]   [r_y]     K  = AA* (m x m, factored once by ckm_sdp_create),
+ *   [K    AB ] [y]   [r_y]     K  = AA* (m x m, inverted once by ckm_sdp_create),
  *   [AB'  G  ] [u] = [r_u],    AB = A B* (m x nb; column l = A(B_l), a few nonzeros),
  *                              G  = BB* + I (nb x nb, sparse),
  * solved through the Schur complement without forming it:
@@ -9,7 +9,7 @@
  * H u = h by preconditioned conjugate gradients, warm-started from the previous u, to
  * ||h - H u|| <= CUTSYS_TOL ||h||. H is applied matrix-free: BB* through the distinct matrix
  * entries the rows touch (<Sym_e, Sym_e> = 1 on the diagonal, 1/2 off it, the row scaling
- * of sdp_cuts.c), AB and AB' from the rows' terms, K^{-1} by its Cholesky factor. Cost per
+ * of sdp_cuts.c), AB and AB' from the rows' terms, K^{-1} by the inverse (ckm_sdp_kinv). Cost per
  * CG step: O(terms + m^2), against O(nb^2) per solve and O(nb^3) per round for a dense
  * factor of H (3000 rows: 72 MB, 0.33 s to build and factor, 2.5 ms per solve here).
  *
@@ -17,12 +17,13 @@
  * has one diagonal term Z_ii; rows sharing it are nearly parallel (a singleton's Z_ii
  * carries most of each row's norm), which is where H's large eigenvalues come from
  * (accent ml_50_cl_50_0: up to 208 with 2151 rows). Rows without a diagonal term (cliques)
- * are blocks of their own; blocks hold at most CUTSYS_BLOCK rows; each is factored densely.
+ * are blocks of their own; blocks hold at most CUTSYS_BLOCK rows; each is inverted densely.
  * Any such block diagonal of G is SPD (G >= I), so CG converges whatever the grouping.
  */
 #include "linalg.h"
 #include "sdp_impl.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -128,7 +129,7 @@ int ckm_sdp_prepare_cuts(ckm_sdp *p)
             for (size_t e = p->bstart[la]; e < p->bstart[la + 1]; e++)
                 c->ez[c->eid[e]] = 0.0;
         }
-        if (ckm_chol_factor(bs, F) != 0)
+        if (ckm_spd_inverse(bs, F) != 0)
             return 0;
     }
     return 1;
@@ -169,16 +170,31 @@ static double abt_row(const ckm_sdp *p, size_t l, const double *w)
     return v;
 }
 
-/* out = H x = x + B(B* x) - AB' K^{-1} AB x */
+/* out = H x = x + B(B* x) - AB' K^{-1} AB x; B* x (by entry, into ez) and AB x (into wm,
+ * as ab_times) in one pass over the terms */
 static void apply_h(ckm_sdp *p, const double *x, double *out)
 {
     ckm_cutsys *c = &p->sys;
+    size_t s = p->s;
+    double *w = c->wm;
     memset(c->ez, 0, c->ne * sizeof(double));
-    for (size_t l = 0; l < p->nb; l++)
-        for (size_t e = p->bstart[l]; e < p->bstart[l + 1]; e++)
-            c->ez[c->eid[e]] += p->bent[e].g * x[l];
-    ab_times(p, x, c->wm);
-    ckm_chol_factor_solve(p->m, p->AAt, c->wm);
+    memset(w, 0, p->m * sizeof(double));
+    for (size_t l = 0; l < p->nb; l++) {
+        double xl = x[l];
+        for (size_t e = p->bstart[l]; e < p->bstart[l + 1]; e++) {
+            const ckm_cut_entry *q = &p->bent[e];
+            double g = q->g * xl;
+            c->ez[c->eid[e]] += g;
+            if (q->i == q->j) {
+                w[q->i] += g * p->v[q->i];
+                w[s] += g;
+            } else {
+                w[q->i] += 0.5 * g * p->v[q->j];
+                w[q->j] += 0.5 * g * p->v[q->i];
+            }
+        }
+    }
+    ckm_sdp_kinv(p, w);
     for (size_t l = 0; l < p->nb; l++) {
         double v = x[l] - abt_row(p, l, c->wm);
         for (size_t e = p->bstart[l]; e < p->bstart[l + 1]; e++)
@@ -187,18 +203,31 @@ static void apply_h(ckm_sdp *p, const double *x, double *out)
     }
 }
 
-/* z = P^{-1} r, block by block */
+/* z = P^{-1} r, block by block, by each block's inverse: one dsymv, or a plain loop below 16
+ * rows, where the call costs more than the work (OpenBLAS 0.3.21, one thread, us per block of
+ * 8 / 16 / 64 / 256 rows: loop 0.02 / 0.08 / 1.4 / 25, dsymv 0.04 / 0.08 / 0.38 / 3.4, the
+ * factor's two dtrsv 0.14 / 0.29 / 1.3 / 9.2) */
 static void precondition(const ckm_sdp *p, const double *r, double *z)
 {
     const ckm_cutsys *c = &p->sys;
+    double *zb = c->zb, *zo = c->zb + CUTSYS_BLOCK;
     for (size_t g = 0; g < c->ng; g++) {
         size_t g0 = c->gstart[g], bs = c->gstart[g + 1] - g0;
-        double *zb = c->zb;
+        const double *F = c->gfac + c->goff[g];
         for (size_t x = 0; x < bs; x++)
             zb[x] = r[c->gmem[g0 + x]];
-        ckm_chol_factor_solve(bs, c->gfac + c->goff[g], zb);
+        if (bs >= 16) {
+            cblas_dsymv(CblasRowMajor, CblasLower, (int)bs, 1.0, F, (int)bs, zb, 1, 0.0, zo, 1);
+        } else {
+            for (size_t x = 0; x < bs; x++) {
+                double v = 0.0;
+                for (size_t y = 0; y < bs; y++)
+                    v += F[x * bs + y] * zb[y];
+                zo[x] = v;
+            }
+        }
         for (size_t x = 0; x < bs; x++)
-            z[c->gmem[g0 + x]] = zb[x];
+            z[c->gmem[g0 + x]] = zo[x];
     }
 }
 
@@ -217,7 +246,7 @@ void ckm_sdp_cut_solve(ckm_sdp *p, double *y, const double *ru)
     double *u = p->u, *r = c->cr, *z = c->cz, *d = c->cd, *q = c->cq;
     /* h = r_u - AB' K^{-1} r_y  (into r) */
     memcpy(c->wm, y, m * sizeof(double));
-    ckm_chol_factor_solve(m, p->AAt, c->wm);
+    ckm_sdp_kinv(p, c->wm);
     double hn = 0.0;
     for (size_t l = 0; l < nb; l++) {
         r[l] = ru[l] - abt_row(p, l, c->wm);
@@ -264,7 +293,7 @@ void ckm_sdp_cut_solve(ckm_sdp *p, double *y, const double *ru)
     ab_times(p, u, c->wm);
     for (size_t i = 0; i < m; i++)
         y[i] -= c->wm[i];
-    ckm_chol_factor_solve(m, p->AAt, y);
+    ckm_sdp_kinv(p, y);
 }
 
 bool ckm_sdp_cutsys_alloc(ckm_cutsys *c, size_t m, size_t max_rows)
@@ -275,7 +304,7 @@ bool ckm_sdp_cutsys_alloc(ckm_cutsys *c, size_t m, size_t max_rows)
     c->cd = ckm_alloc_array(n, sizeof(double));
     c->cq = ckm_alloc_array(n, sizeof(double));
     c->ch = ckm_alloc_array(n, sizeof(double));
-    c->zb = ckm_alloc_array(CUTSYS_BLOCK, sizeof(double));
+    c->zb = ckm_alloc_array(2 * CUTSYS_BLOCK, sizeof(double));
     c->wm = ckm_alloc_array(m, sizeof(double));
     c->gstart = ckm_alloc_array(n + 1, sizeof(size_t));
     c->goff = ckm_alloc_array(n + 1, sizeof(size_t));

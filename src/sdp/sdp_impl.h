@@ -36,10 +36,10 @@ typedef struct ckm_cutsys {
     size_t ne, ng;                 /* distinct entries, preconditioner blocks */
     size_t *eid;                   /* per term: its entry */
     double *ew, *ez;               /* per entry: <Sym_e, Sym_e>, scatter scratch */
-    size_t *gstart, *goff, *gmem;  /* block g: rows gmem[gstart[g] .. gstart[g+1]), factor at gfac + goff[g] */
-    double *gfac;                  /* the blocks' Cholesky factors (row-major, lower) */
+    size_t *gstart, *goff, *gmem;  /* block g: rows gmem[gstart[g] .. gstart[g+1]), inverse at gfac + goff[g] */
+    double *gfac;                  /* the blocks' inverses (row-major, full) */
     size_t eid_cap, ew_cap, ez_cap, gfac_cap;
-    double *cr, *cz, *cd, *cq, *ch, *zb, *wm; /* CG vectors (rows), r_u (rows), one block, m scratch */
+    double *cr, *cz, *cd, *cq, *ch, *zb, *wm; /* CG vectors (rows), r_u (rows), two blocks, m scratch */
     uint64_t steps;                /* CG steps so far (logging) */
 } ckm_cutsys;
 
@@ -50,7 +50,7 @@ struct ckm_sdp {
     size_t *cl;          /* 2 nl: lifted cannot-link pairs (copied) */
     double *C;           /* s*s: -W^ / cs */
     double *X, *S, *V, *Xhat, *M, *N, *Q, *ev, *T; /* s*s work matrices, ev: s */
-    double *y, *AAt, *ax; /* m, m*m (Cholesky factor), m: A(.) scratch / solve_yu's fixed part */
+    double *y, *Kinv, *ax; /* m, m*m: (AA*)^{-1} (ckm_spd_inverse), m: A(.) scratch / solve_yu's fixed part */
     double sigma;
     size_t neg_last;     /* negative eigenvalues of M at the last projection (which side to compute) */
     void *eigwork;       /* ckm_eig_work_bytes(s) */
@@ -67,7 +67,7 @@ struct ckm_sdp {
     double *d, *u, *r, *t, *bx; /* per row: rhs, dual, nonneg. dual copy, slack, B(.) scratch / solve_yu's fixed part */
     unsigned char *btype;       /* 0 pair, 1 triangle, 2 clique, 3 size, 4 inherited */
     ckm_cutsys sys;      /* the (y, u) system's solver state (sdp_cutsys.c) */
-    double *wy;          /* m scratch */
+    double *wk;          /* m: scratch of ckm_sdp_kinv */
 };
 
 /* out (m) = A(X) */
@@ -80,6 +80,9 @@ void ckm_sdp_Bt_add(const ckm_sdp *p, const double *u, double alpha, double *Out
 /* The cut system for the current rows (entries, preconditioner blocks): 1 done, 0 a block is
  * not positive definite (impossible in exact arithmetic: G >= I), -1 out of memory. */
 int ckm_sdp_prepare_cuts(ckm_sdp *p);
+
+/* x = (AA*)^{-1} x (the fixed m x m inverse of ckm_sdp_create; scratch p->wk) */
+void ckm_sdp_kinv(ckm_sdp *p, double *x);
 /* With the right-hand side r_y in y (m) and r_u in ru (nb): y and p->u := the solution
  * (p->u, the last solution, is the warm start). */
 void ckm_sdp_cut_solve(ckm_sdp *p, double *y, const double *ru);
