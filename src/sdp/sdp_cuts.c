@@ -13,9 +13,10 @@
  * scan (triangles sampled, 50 s^2 random triples, when s > 300), cliques by the greedy
  * heuristic of the SOS-SDP code (from each start, add the group with the smallest sum of Zhat
  * to the current set, k times; only for k <= 10, longer rows are not separated). The most
- * violated of each kind are taken in turn until max_add or CKM_SDP_MAX_CUTS active rows. Cuts whose slack exceeds 1e-6 with r = 0 are
- * removed first (inactive).
- * After every change of the rows the (y, u) system is prepared again (sdp_cutsys.c).
+ * violated of each kind are taken in turn until max_add or CKM_SDP_MAX_CUTS active rows. Cuts
+ * whose slack exceeds 1e-6 with r = 0 are removed first (inactive).
+ * After every change of the rows the (y, u) system is prepared again (sdp_cutsys.c). The pool a
+ * branch-and-cut child inherits is in sdp_pool.c.
  */
 #include "linalg.h"
 #include "sdp_impl.h"
@@ -27,7 +28,6 @@
 
 #define VIOL_TOL 1e-4
 #define ACTIVE_TOL 1e-6
-#define ROW_MAX_TERMS 64 /* longest cut row: a clique of k + 1 <= 11 groups has 55 terms */
 
 void ckm_sdp_B(const ckm_sdp *p, const double *X, double *out)
 {
@@ -85,33 +85,18 @@ typedef struct cand_list {
 
 static bool push(cand_list *l, cand c)
 {
-    if (l->n == l->cap) {
-        size_t nc = l->cap ? 2 * l->cap : 1024;
-        cand *nv = realloc(l->v, nc * sizeof *nv);
-        if (!nv)
-            return false;
-        l->v = nv;
-        l->cap = nc;
-    }
+    if (!ckm_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(cand)))
+        return false;
     l->v[l->n++] = c;
     return true;
 }
 
-/* append one row from (i, j, Z-coefficient) terms; CL terms dropped; normalised */
-static bool add_row(ckm_sdp *p, const size_t *ti, const size_t *tj, const double *zc, size_t nt, double rhs,
-                    unsigned char type)
+bool ckm_sdp_add_row(ckm_sdp *p, const size_t *ti, const size_t *tj, const double *zc, size_t nt, double rhs,
+                     unsigned char type)
 {
     size_t s = p->s, l = p->nb, at = p->bstart[l];
-    if (l >= CKM_SDP_MAX_CUTS)
+    if (l >= CKM_SDP_MAX_CUTS || !ckm_grow((void **)&p->bent, &p->bent_cap, at + nt, sizeof(ckm_cut_entry)))
         return false;
-    if (at + nt > p->bent_cap) {
-        size_t nc = 2 * (at + nt);
-        ckm_cut_entry *ne = realloc(p->bent, nc * sizeof *ne);
-        if (!ne)
-            return false;
-        p->bent = ne;
-        p->bent_cap = nc;
-    }
     double norm = 0.0;
     size_t used = 0;
     for (size_t q = 0; q < nt; q++) {
@@ -165,9 +150,7 @@ static size_t remove_inactive(ckm_sdp *p)
     return removed;
 }
 
-/* Rows [first, nb) are new: their slacks from the current estimate; then the cut system is
- * factored again (also needed when rows were only removed). */
-static ckm_error cuts_changed(ckm_sdp *p, size_t first, ckm_err *err)
+ckm_error ckm_sdp_cuts_changed(ckm_sdp *p, size_t first, ckm_err *err)
 {
     ckm_sdp_B(p, p->Xhat, p->bx);
     for (size_t l = first; l < p->nb; l++)
@@ -243,7 +226,7 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_sta
     }
     /* cliques of k + 1 groups: greedy from every start (not for k > 10: rows too long) */
     size_t q1 = k + 1;
-    if (ok && q1 <= s && q1 * (q1 - 1) / 2 <= ROW_MAX_TERMS && (cliques = malloc(s * q1 * sizeof(size_t))) != NULL) {
+    if (ok && q1 <= s && q1 * (q1 - 1) / 2 <= CKM_SDP_ROW_MAX_TERMS && (cliques = malloc(s * q1 * sizeof(size_t))) != NULL) {
         unsigned char *in = calloc(s, 1);
         double *acc = malloc(s * sizeof(double));
         if (!in || !acc)
@@ -300,8 +283,8 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_sta
     }
     /* take the most violated of each kind in turn */
     size_t next[4] = {0, 0, 0, 0}, added = 0;
-    size_t ti[ROW_MAX_TERMS], tj[ROW_MAX_TERMS];
-    double zc[ROW_MAX_TERMS];
+    size_t ti[CKM_SDP_ROW_MAX_TERMS], tj[CKM_SDP_ROW_MAX_TERMS];
+    double zc[CKM_SDP_ROW_MAX_TERMS];
     bool more = true;
     while (more && added < max_add && p->nb < CKM_SDP_MAX_CUTS && ok) {
         more = false;
@@ -344,7 +327,7 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_sta
                 rhs = 1.0 / p->c_max;
             }
             size_t before = p->nb;
-            ok = add_row(p, ti, tj, zc, nt, rhs, (unsigned char)kind);
+            ok = ckm_sdp_add_row(p, ti, tj, zc, nt, rhs, (unsigned char)kind);
             if (p->nb > before) {
                 added++;
                 if (kind == 0)
@@ -364,113 +347,5 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_sta
     if (!ok)
         return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory adding cuts");
     st->active = p->nb;
-    return cuts_changed(p, p->nb - added, err);
-}
-
-/* ---- inheritance (branch-and-cut children) ---- */
-
-/* start and rhs per row, pi, pj and zc per term (+1 each: ckm_sdp_export_cuts' allocations) */
-static double pool_bytes(double rows, double terms)
-{
-    return (double)sizeof(ckm_cut_pool) + (rows + 1.0) * (sizeof(size_t) + sizeof(double)) +
-           (terms + 1.0) * (2.0 * sizeof(size_t) + sizeof(double));
-}
-
-double ckm_cut_pool_bytes(const ckm_cut_pool *pool)
-{
-    return pool ? pool_bytes((double)pool->rows, (double)pool->start[pool->rows]) : 0.0;
-}
-
-double ckm_cut_pool_bytes_full(void) { return pool_bytes(CKM_SDP_MAX_CUTS, 4.0 * CKM_SDP_MAX_CUTS); }
-
-void ckm_cut_pool_free(ckm_cut_pool *pool)
-{
-    if (!pool)
-        return;
-    free(pool->start);
-    free(pool->pi);
-    free(pool->pj);
-    free(pool->zc);
-    free(pool->rhs);
-    free(pool);
-}
-
-ckm_error ckm_sdp_export_cuts(const ckm_sdp *p, const size_t *rep, ckm_cut_pool **out, ckm_err *err)
-{
-    *out = NULL;
-    size_t nb = p->nb, ne = p->bstart[nb];
-    ckm_cut_pool *pool = calloc(1, sizeof *pool);
-    if (!pool || !(pool->start = ckm_alloc_array(nb + 1, sizeof(size_t))) ||
-        !(pool->pi = ckm_alloc_array(ne + 1, sizeof(size_t))) || !(pool->pj = ckm_alloc_array(ne + 1, sizeof(size_t))) ||
-        !(pool->zc = ckm_alloc_array(ne + 1, sizeof(double))) || !(pool->rhs = ckm_alloc_array(nb + 1, sizeof(double)))) {
-        ckm_cut_pool_free(pool);
-        return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory exporting %zu cuts", nb);
-    }
-    pool->rows = nb;
-    for (size_t l = 0; l <= nb; l++)
-        pool->start[l] = p->bstart[l];
-    for (size_t l = 0; l < nb; l++)
-        pool->rhs[l] = p->d[l];
-    for (size_t e = 0; e < ne; e++) {
-        const ckm_cut_entry *q = &p->bent[e];
-        pool->pi[e] = rep[q->i];
-        pool->pj[e] = rep[q->j];
-        pool->zc[e] = q->g * p->v[q->i] * p->v[q->j]; /* g X_ij = g v_i v_j Z_ij */
-    }
-    *out = pool;
-    return CKM_OK;
-}
-
-static int by_term(const void *a, const void *b)
-{
-    const size_t *x = a, *y = b;
-    if (x[0] != y[0])
-        return x[0] < y[0] ? -1 : 1;
-    return x[1] < y[1] ? -1 : x[1] > y[1];
-}
-
-ckm_error ckm_sdp_import_cuts(ckm_sdp *p, const size_t *comp, const ckm_cut_pool *pool, size_t *added, ckm_err *err)
-{
-    *added = 0;
-    size_t ti[ROW_MAX_TERMS], tj[ROW_MAX_TERMS], key[ROW_MAX_TERMS][3];
-    double zc[ROW_MAX_TERMS];
-    size_t before = p->nb;
-    for (size_t l = 0; l < pool->rows && p->nb < CKM_SDP_MAX_CUTS; l++) {
-        size_t e0 = pool->start[l], nt = pool->start[l + 1] - e0;
-        if (nt > ROW_MAX_TERMS)
-            continue;
-        for (size_t q = 0; q < nt; q++) { /* map to this problem's groups, (min, max), index into the pool */
-            size_t a = comp[pool->pi[e0 + q]], b = comp[pool->pj[e0 + q]];
-            key[q][0] = a < b ? a : b;
-            key[q][1] = a < b ? b : a;
-            key[q][2] = e0 + q;
-        }
-        qsort(key, nt, sizeof key[0], by_term);
-        size_t used = 0;
-        double scale = 0.0;
-        for (size_t q = 0; q < nt;) { /* merge terms that now name the same entry */
-            double c = 0.0;
-            size_t q2 = q;
-            for (; q2 < nt && key[q2][0] == key[q][0] && key[q2][1] == key[q][1]; q2++)
-                c += pool->zc[key[q2][2]];
-            scale = fmax(scale, fabs(c));
-            ti[used] = key[q][0];
-            tj[used] = key[q][1];
-            zc[used++] = c;
-            q = q2;
-        }
-        size_t keep = 0;
-        for (size_t q = 0; q < used; q++) /* terms that cancelled (merged pair / triangle ends) */
-            if (fabs(zc[q]) > 1e-12 * scale) {
-                ti[keep] = ti[q];
-                tj[keep] = tj[q];
-                zc[keep++] = zc[q];
-            }
-        if (keep == 0)
-            continue; /* 0 >= rhs: valid cuts leave rhs <= 0 here, nothing to add */
-        if (!add_row(p, ti, tj, zc, keep, pool->rhs[l], (unsigned char)4))
-            return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory importing cuts");
-    }
-    *added = p->nb - before;
-    return *added == 0 ? CKM_OK : cuts_changed(p, before, err);
+    return ckm_sdp_cuts_changed(p, p->nb - added, err);
 }

@@ -81,6 +81,18 @@ void ckm_sdp_Bt_add(const ckm_sdp *p, const double *u, double alpha, double *Out
  * not positive definite (impossible in exact arithmetic: G >= I), -1 out of memory. */
 int ckm_sdp_prepare_cuts(ckm_sdp *p);
 
+/* longest cut row: a clique of k + 1 <= 11 groups has 55 terms */
+#define CKM_SDP_ROW_MAX_TERMS 64
+
+/* Append one cut row from (i, j, Z-coefficient) terms (sdp_cuts.c): cannot-link terms dropped,
+ * the row normalised; type as in btype. false when out of memory or CKM_SDP_MAX_CUTS rows. */
+bool ckm_sdp_add_row(ckm_sdp *p, const size_t *ti, const size_t *tj, const double *zc, size_t nt, double rhs,
+                     unsigned char type);
+
+/* Rows [first, nb) are new: their slacks from the current estimate; then the cut system is
+ * prepared again (also needed when rows were only removed). */
+ckm_error ckm_sdp_cuts_changed(ckm_sdp *p, size_t first, ckm_err *err);
+
 /* x = (AA*)^{-1} x (the fixed m x m inverse of ckm_sdp_create; scratch p->wk) */
 void ckm_sdp_kinv(ckm_sdp *p, double *x);
 /* With the right-hand side r_y in y (m) and r_u in ru (nb): y and p->u := the solution
