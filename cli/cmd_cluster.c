@@ -59,7 +59,7 @@ static void print_value(const char *name, double v, const ckm_result *gap_of)
 }
 
 enum { O_K, O_CONS, O_WEIGHTS, O_MIN, O_MAX, O_SIZES, O_BAL, O_ALGO, O_DIST, O_INIT, O_INIT_CENTERS, O_LLOYD, O_PRECISION, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
-       O_CUTS, O_GAP, O_NODES, O_MEMORY, O_SOFT_P, O_SOFT_STEP, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
+       O_CUTS, O_GAP, O_NODES, O_MEMORY, O_ASYNC, O_SOFT_P, O_SOFT_STEP, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
        O_STD, O_VERBOSE, O_QUIET, O_HELP, O_COUNT };
 
 static void usage(cli_opt *opts)
@@ -123,6 +123,7 @@ int cmd_cluster(int argc, char **argv)
         [O_SOFT_STEP] = {"soft-step-limit", 0, "SEC", "blpkm with soft pairs: seconds an assignment step may spend proving its optimum before CBC's best labels are used (0 = no limit; default 2)", NULL},
         [O_NODES] = {"node-limit", 0, "N", "exact: stop after N branch-and-cut nodes (0 = no limit)", NULL},
         [O_MEMORY] = {"memory-limit", 0, "MB", "exact: memory budget of the search in MB (relaxations + open tree); past it the search stops with the incumbent and its gap (0 = none but the machine's)", NULL},
+        [O_ASYNC] = {"async-nodes", 0, NULL, "exact: asynchronous node pool (no worker waits for a slower one; the nodes, and the labelling among equal optima, then depend on timing)", NULL},
         [O_THREADS] = {"threads", 'j', "N", "worker threads for parallel algorithms, 0..256, N >= 1 also caps OpenBLAS at N (0 = the cores this process may use)", NULL},
         [O_LABELS_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line, input order (FILE.npy: a numpy int32 array)", NULL},
         [O_CENTERS_OUT] = {"centers-out", 0, "FILE", "write K rows of cluster means (CSV; FILE.npy: a numpy float64 K x d array)", NULL},
@@ -223,6 +224,7 @@ int cmd_cluster(int argc, char **argv)
         return EXIT_USAGE;
     if ((v = opts[O_NODES].value) && !cli_int(cmd, "node-limit", v, 0, CLI_INT_MAX, &s.node_limit))
         return EXIT_USAGE;
+    s.async_nodes = opts[O_ASYNC].value != NULL;
     if ((v = opts[O_MEMORY].value) && !cli_double(cmd, "memory-limit", v, 0.0, &s.memory_limit_mb))
         return EXIT_USAGE;
     if ((v = opts[O_THREADS].value) && !cli_int(cmd, "threads", v, 0, CKM_MAX_THREADS, &s.threads))

@@ -501,6 +501,14 @@ typedef struct ckm_settings {
                               CKM_ERR_NOMEM before anything is solved (docs/memory.md).
                               0 = none but the machine's available memory (default);
                               finite, >= 0 */
+    int async_nodes;       /* exact with more than one thread: 0 (default) processes nodes in
+                              synchronous batches of `threads` nodes, merged in queue order,
+                              so the result is the same on every run; 1 runs an
+                              asynchronous node pool: a worker takes the best open node as
+                              soon as it is free, no worker waits for a slower one (faster
+                              when node times differ), but which incumbent a node starts
+                              from, and so the nodes and possibly the optimal labelling
+                              among equals, depend on timing. 0 or 1 */
 } ckm_settings;
 
 /* Size of the first versioned ckm_settings layout (0.2.0): up to `interrupt`. */

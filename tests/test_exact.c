@@ -13,10 +13,14 @@
  *   - iris with exact sizes 50/50/50 (CC-SOS-SDP's instance, optimum 81.2778 to 4 decimals):
  *     proven optimal at that value;
  *   - the memory budget: refused below the root's need, "memory limit" with a checked
- *     labelling and certified gap a little above it, nothing changed by a large one.
+ *     labelling and certified gap a little above it, nothing changed by a large one;
+ *   - the asynchronous node pool (async_nodes = 1, 2 workers): the brute-force optimum with
+ *     gap 0 on every run, and the node limit, a stop request and the budget as in batches.
  */
 #include "check.h"
 #include "oracle.h"
+
+#include <stdatomic.h>
 
 static uint64_t sm_state;
 static double unif(void) { return ck_unif(&sm_state); }
@@ -295,6 +299,93 @@ static void test_interrupt_and_refusals(void)
     ckm_problem_free(p);
 }
 
+/* The asynchronous node pool on 2 workers. Which incumbent a node starts from depends on
+ * timing, so the node count may differ between runs; the optimum (gap 0) may not. */
+static atomic_int pool_polls, pool_poll_limit;
+
+static int pool_stop(void *user)
+{
+    (void)user;
+    return atomic_fetch_add(&pool_polls, 1) + 1 > atomic_load(&pool_poll_limit);
+}
+
+static ckm_error solve_async(const ckm_problem *p, int node_limit, double mb, bool stop, ckm_result **r, ckm_err *err)
+{
+    ckm_settings s;
+    ckm_settings_default(&s);
+    snprintf(s.algorithm, sizeof s.algorithm, "exact");
+    s.n_init = 3;
+    s.gap = 0.0;
+    s.threads = 2;
+    s.async_nodes = 1;
+    s.node_limit = node_limit;
+    s.memory_limit_mb = mb;
+    if (stop)
+        s.should_stop = pool_stop;
+    return ckm_solve(p, &s, r, err);
+}
+
+static void test_async_pool(void)
+{
+    double opt;
+    ckm_problem *p = branching_instance(&opt);
+    if (!p)
+        return;
+    ckm_err err = {CKM_OK, ""};
+    size_t polls_full = 0;
+    for (int run = 0; run < 4; run++) {
+        ckm_result *r = NULL;
+        atomic_store(&pool_polls, 0);
+        atomic_store(&pool_poll_limit, 1 << 30);
+        CHECK(solve_async(p, 0, 0.0, true, &r, &err) == CKM_OK && r);
+        if (!r)
+            continue;
+        CHECK(r->status == CKM_STATUS_OPTIMAL && r->has_labels && r->violations == 0 && r->nodes > 1);
+        CHECK(fabs(r->sse - opt) <= 1e-9 * (1 + opt) && r->lower_bound <= opt + 1e-9 * (1 + opt));
+        CHECK(strstr(r->message, "asynchronous node pool") != NULL);
+        polls_full = (size_t)atomic_load(&pool_polls);
+        printf("async pool run %d: %zu nodes, SSE %.6f (brute force %.6f)\n", run, r->nodes, r->sse, opt);
+        ckm_result_free(r);
+    }
+    /* node limits: exactly that many nodes, the incumbent and its certified gap */
+    int limits[] = {1, 2, 5};
+    for (size_t q = 0; q < sizeof limits / sizeof limits[0]; q++) {
+        ckm_result *r = NULL;
+        CHECK(solve_async(p, limits[q], 0.0, false, &r, &err) == CKM_OK && r);
+        if (!r)
+            continue;
+        CHECK(r->status == CKM_STATUS_ITERATION_LIMIT && r->nodes == (size_t)limits[q] && r->has_labels);
+        CHECK(r->lower_bound <= opt + 1e-9 * (1 + opt) && r->sse >= opt - 1e-9 * (1 + opt) && r->gap > 0.0);
+        ckm_result_free(r);
+    }
+    /* a stop request halfway through the polls: interrupted, with what was proven */
+    ckm_result *r = NULL;
+    atomic_store(&pool_polls, 0);
+    atomic_store(&pool_poll_limit, (int)(polls_full / 2));
+    CHECK(solve_async(p, 0, 0.0, true, &r, &err) == CKM_OK && r);
+    if (r) {
+        CHECK(r->status == CKM_STATUS_INTERRUPTED && strstr(r->message, "interrupted"));
+        CHECK(r->lower_bound <= opt + 1e-9 * (1 + opt) && (!r->has_labels || r->sse >= opt - 1e-9 * (1 + opt)));
+        printf("async pool stopped after %d of %zu polls: %zu nodes, gap %.3g\n", atomic_load(&pool_poll_limit),
+               polls_full, r->nodes, r->gap);
+    }
+    ckm_result_free(r);
+    /* the budget: refused below the root's need, a large one changes nothing */
+    r = NULL;
+    CHECK(solve_async(p, 0, 1e-3, false, &r, &err) == CKM_ERR_NOMEM && !r && strstr(err.message, "memory budget"));
+    CHECK(solve_async(p, 0, 100.0, false, &r, &err) == CKM_OK && r && r->status == CKM_STATUS_OPTIMAL &&
+          fabs(r->sse - opt) <= 1e-9 * (1 + opt));
+    ckm_result_free(r);
+    /* 0 or 1 only */
+    ckm_settings s;
+    ckm_settings_default(&s);
+    snprintf(s.algorithm, sizeof s.algorithm, "exact");
+    s.async_nodes = 2;
+    r = NULL;
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_INVALID && !r && strstr(err.message, "async_nodes"));
+    ckm_problem_free(p);
+}
+
 /* CC-SOS-SDP's instance: iris (bundled data/iris.csv), k = 3, every cluster exactly 50. */
 static void test_iris_sizes(void)
 {
@@ -324,5 +415,6 @@ int main(void)
     test_interrupt_and_refusals();
     test_iris_sizes();
     test_memory_budget();
+    test_async_pool();
     return ck_report();
 }

@@ -200,7 +200,7 @@ PRECISION_CODES = {"double": 0, "single": 1}
 
 def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, time_limit=0.0, gap=1e-4,
           threads=0, verbose=0, init="auto", init_centers=None, lloyd="auto", precision="double", soft_penalty=0.0,
-          soft_step_limit=2.0, node_limit=0, memory_limit_mb=0.0):
+          soft_step_limit=2.0, node_limit=0, memory_limit_mb=0.0, async_nodes=False):
     """Run ckm_solve on problem; returns a SolveOutcome. Ctrl-C raises KeyboardInterrupt.
 
     init: "auto" (the algorithm's own), "random" or "k-means++"; init_centers: a C-contiguous float64
@@ -209,7 +209,8 @@ def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, 
     soft pair of confidence 1 (0 = the library's default, 2 TSS / n); soft_step_limit: seconds a soft assignment
     step may spend proving its optimum (0 = no limit); node_limit: exact's nodes before it stops (0 = none);
     memory_limit_mb: exact's budget in MB (10^6 bytes) for its open tree and the relaxations of a batch of nodes
-    (0 = none but the machine's available memory; docs/memory.md)."""
+    (0 = none but the machine's available memory; docs/memory.md); async_nodes: exact's asynchronous node pool
+    (faster when node times differ; the nodes then depend on timing)."""
     s = _lib.Settings()
     lib.ckm_settings_default(ctypes.byref(s))
     s.init = INIT_CODES[init]
@@ -229,6 +230,7 @@ def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, 
     s.soft_step_limit_s = soft_step_limit
     s.node_limit = node_limit
     s.memory_limit_mb = memory_limit_mb
+    s.async_nodes = 1 if async_nodes else 0
     flag = ctypes.c_int(0)
     s.interrupt = ctypes.pointer(flag)
     log_cb = None

@@ -66,6 +66,7 @@ class Settings(ctypes.Structure):
         ("soft_penalty", c_double),
         ("soft_step_limit_s", c_double),
         ("memory_limit_mb", c_double),
+        ("async_nodes", c_int),
     ]
 
 

@@ -83,6 +83,10 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         The search runs fewer nodes at once to stay within it, and stops with the best labelling and its
         certified ``gap_`` when not one more node fits (``status_ == "memory limit"``); a budget the root
         node alone exceeds raises MemoryError before any work. None = the machine's available memory.
+    async_nodes : bool, default=False
+        exact with n_jobs > 1: an asynchronous node pool (a worker takes the best open node as soon as it is
+        free) instead of synchronous batches; faster when node times differ, but the nodes processed, and
+        the labelling among equal optima, then depend on timing (random_state no longer fixes them).
     random_state : int, RandomState or None, default=None
         An int is the library's seed, so results equal ``ckm cluster --seed`` for the same int.
     n_jobs : int or None, default=None
@@ -101,7 +105,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
 
     def __init__(self, n_clusters=8, *, algorithm="auto", must_link=None, cannot_link=None, soft_must_link=None,
                  soft_cannot_link=None, soft_penalty=None, size_min=None, size_max=None, init="auto", n_init=10, lloyd="auto", precision="double", max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, node_limit=None,
-                 memory_limit_mb=None, random_state=None, n_jobs=None, verbose=0):
+                 memory_limit_mb=None, async_nodes=False, random_state=None, n_jobs=None, verbose=0):
         self.n_clusters = n_clusters
         self.algorithm = algorithm
         self.must_link = must_link
@@ -121,6 +125,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.gap = gap
         self.node_limit = node_limit
         self.memory_limit_mb = memory_limit_mb
+        self.async_nodes = async_nodes
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
@@ -162,6 +167,8 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         if self.memory_limit_mb is not None and (not isinstance(self.memory_limit_mb, numbers.Real) or
                                                  not (np.isfinite(self.memory_limit_mb) and self.memory_limit_mb > 0)):
             raise ValueError("memory_limit_mb=%r must be None or a finite number of MB > 0" % (self.memory_limit_mb,))
+        if not isinstance(self.async_nodes, (bool, np.bool_)):
+            raise ValueError("async_nodes=%r must be True or False" % (self.async_nodes,))
         if self.n_jobs is not None and (not isinstance(self.n_jobs, numbers.Integral) or
                                         not (self.n_jobs == -1 or 1 <= self.n_jobs <= 256)):
             raise ValueError("n_jobs=%r must be None, -1 or an integer in [1, 256]" % (self.n_jobs,))
@@ -208,7 +215,8 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
                         threads=0 if self.n_jobs in (None, -1) else int(self.n_jobs), verbose=self.verbose,
                         init=self.init if isinstance(self.init, str) else "auto", init_centers=centers,
                         lloyd=self.lloyd, precision=self.precision, soft_penalty=float(self.soft_penalty or 0.0),
-                        node_limit=int(self.node_limit or 0), memory_limit_mb=float(self.memory_limit_mb or 0.0))
+                        node_limit=int(self.node_limit or 0), memory_limit_mb=float(self.memory_limit_mb or 0.0),
+                        async_nodes=bool(self.async_nodes))
         finally:
             problem.close()
         self.status_ = out.status

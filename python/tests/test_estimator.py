@@ -304,3 +304,17 @@ def test_exact_node_and_memory_limits():
                 dict(memory_limit_mb=float("inf")), dict(memory_limit_mb="1")):
         with pytest.raises(ValueError, match=next(iter(bad))):
             ConstrainedKMeans(3, algorithm="exact", **bad).fit(X)
+
+
+def test_exact_async_nodes():
+    """async_nodes reaches exact: the same proven optimum as the synchronous batches, the message names the pool."""
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(30, 2)) + np.repeat(np.array([[0.0, 0.0], [2.5, 0.0], [0.0, 2.5]]), 10, axis=0)
+    cl = [[0, 10], [10, 20], [3, 4]]
+    sync = ConstrainedKMeans(3, algorithm="exact", cannot_link=cl, n_jobs=2, random_state=0).fit(X)
+    pool = ConstrainedKMeans(3, algorithm="exact", cannot_link=cl, n_jobs=2, async_nodes=True, random_state=0).fit(X)
+    assert sync.status_ == pool.status_ == "optimal" and "asynchronous node pool" in pool.message_
+    assert pool.inertia_ == pytest.approx(sync.inertia_, rel=1e-4) and honours(pool.labels_, cannot_link=cl)
+    assert pool.lower_bound_ <= sync.inertia_ * (1 + 1e-9)
+    with pytest.raises(ValueError, match="async_nodes"):
+        ConstrainedKMeans(3, algorithm="exact", async_nodes=1).fit(X)

@@ -21,11 +21,15 @@
  *            adds a must-link between one point of each, the CL child a cannot-link. The two
  *            children partition the node's feasible labellings, whatever the size bounds,
  *            so the search stays exact with them.
- *   search   best-first (smallest bound, then creation order). Nodes are processed in
- *            synchronous batches of up to T = settings.threads (default all cores): the T
- *            best open nodes run in parallel against the incumbent of the batch start, and
- *            their results are merged in queue order. The result depends on T (and the BLAS
- *            thread count) but not on timing, unless a limit stops the search.
+ *   search   best-first (smallest bound, then creation order). By default nodes are
+ *            processed in synchronous batches of up to T = settings.threads (default all
+ *            cores): the T best open nodes run in parallel against the incumbent of the
+ *            batch start, and their results are merged in queue order. The result depends
+ *            on T (and the BLAS thread count) but not on timing, unless a limit stops the
+ *            search. With settings.async_nodes a pool of T workers takes the best open node
+ *            as soon as one is free and the calling thread merges each result as it comes:
+ *            no worker idles while a slower node of its batch finishes, but the merge order,
+ *            and so the incumbent each node starts from, depends on timing.
  *   certify  the global bound is min(bounds of open nodes, bounds of nodes closed by bound,
  *            UB); infeasible nodes have none. With no open node left the incumbent is
  *            optimal (within gap); at a time / node limit or interrupt the reported gap is
@@ -73,7 +77,9 @@ typedef struct bb_node {
 /* The outcome of processing one node (written by a worker, merged in order). */
 typedef struct bb_work {
     bb_node node;
-    double incumbent;        /* UB at the batch start */
+    double incumbent;        /* UB when the node was taken */
+    double *centers;         /* k*d: the incumbent's centers then (a copy, owned by the slot) */
+    int has_centers;
     /* out */
     ckm_error rc;
     ckm_err err;
@@ -94,7 +100,6 @@ typedef struct bb_shared {
     ckm_context wctx;        /* workers' context: quieter log, 1 thread inside a node when T > 1 */
     ckm_settings wset;
     const ckm_reduced *root;
-    const double *centers;   /* incumbent's centers (k*d) or NULL */
     bb_work *work;
 } bb_shared;
 
@@ -334,7 +339,7 @@ static ckm_error process(bb_shared *sh, bb_work *w, ckm_err *err)
     o.incumbent = w->incumbent;
     o.gap = ctx->s->gap;
     o.heuristic_first = is_root;
-    o.centers = sh->centers;
+    o.centers = w->has_centers ? w->centers : NULL;
     o.keep_sdp = true;
     if (w->node.parent) {
         o.inherit = w->node.parent->cuts;
@@ -437,6 +442,376 @@ static bool push_child(bb_heap *h, const bb_node *parent, const bb_work *w, ckm_
     return true;
 }
 
+/* The search's state, owned by the calling thread (workers only read their own bb_work). */
+typedef struct bb_search {
+    const ckm_context *ctx;
+    const ckm_settings *set;
+    const ckm_reduced *r;
+    ckm_algo_out *out;
+    bb_heap heap;
+    double *centers, *wsum;  /* the incumbent's centers (k*d), scratch */
+    size_t next_id, processed, n_infeasible, n_pruned, n_dropped;
+    double ub, closed_lb, root_bound, last_log;
+    double relax, newp, per_node, budget; /* memory: a node's relaxation, a new parent, their sum, the budget */
+    uint64_t scan;
+    ckm_status stop;         /* OPTIMAL: the search ran out of nodes */
+    char root_note[160], mem_note[192];
+} bb_search;
+
+/* drop open nodes the incumbent already closes */
+static void drop_closed(bb_search *S)
+{
+    while (S->heap.n > 0 && ckm_gap_closed(S->ub, S->heap.v[0].bound, S->set->gap, S->r->tss)) {
+        bb_node x = heap_pop(&S->heap);
+        S->closed_lb = fmin(S->closed_lb, x.bound);
+        S->n_dropped++; /* never processed: a later incumbent closed it */
+        node_free(&x);
+    }
+}
+
+/* How many more nodes may start beside `running` ones (at most want): their relaxations and
+ * new parents must fit the budget beside the open tree, and the available memory. When none
+ * may start and none is running, the note for the stop. */
+static size_t fit_nodes(bb_search *S, size_t running, size_t want)
+{
+    double tree = tree_bytes(&S->heap, ++S->scan), have = ckm_memory_available();
+    size_t fit = want;
+    while (fit > 0 && (tree + (double)(running + fit) * S->per_node > S->budget ||
+                       (have >= 0.0 && (double)fit * S->per_node > have)))
+        fit--;
+    if (fit == 0 && running == 0) {
+        if (tree + S->per_node > S->budget)
+            snprintf(S->mem_note, sizeof S->mem_note,
+                     "; memory budget: the open tree holds %.3g MB, a node needs %.3g MB more, the budget is %.3g MB",
+                     tree / 1e6, S->per_node / 1e6, S->budget / 1e6);
+        else
+            snprintf(S->mem_note, sizeof S->mem_note, "; a node would need about %.0f MB, %.0f MB are available",
+                     S->per_node / 1e6, have / 1e6);
+    }
+    return fit;
+}
+
+/* the best open node into slot w, against today's incumbent */
+static void take(bb_search *S, bb_work *w)
+{
+    int32_t *labels = w->labels;
+    double *centers = w->centers;
+    memset(w, 0, sizeof *w);
+    w->labels = labels;
+    w->centers = centers;
+    w->node = heap_pop(&S->heap);
+    w->incumbent = S->ub;
+    if (isfinite(S->ub)) {
+        memcpy(w->centers, S->centers, S->r->k * S->r->d * sizeof(double));
+        w->has_centers = 1;
+    }
+}
+
+/* One processed node into the search: incumbent, bounds, children; *stopped when the node
+ * was cut short by a time limit or interrupt (it stays open with what it proved). */
+static ckm_error merge(bb_search *S, bb_work *w, bool *stopped, ckm_err *err)
+{
+    const ckm_reduced *r = S->r;
+    ckm_algo_out *out = S->out;
+    ckm_error rc = CKM_OK;
+    bool interrupted = w->status == CKM_STATUS_TIME_LIMIT || w->status == CKM_STATUS_INTERRUPTED;
+    if (!interrupted)
+        S->processed++;
+    if (w->has_labels && w->sse < S->ub) {
+        S->ub = w->sse;
+        memcpy(out->labels, w->labels, r->s * sizeof(int32_t));
+        out->has_labels = 1;
+        ckm_group_means(r, out->labels, S->centers, S->wsum);
+    }
+    if (w->node.ndec == 0 && !interrupted) {
+        S->root_bound = w->bound;
+        out->root_gap = rel_gap(S->ub, w->bound, r->tss);
+    }
+    const char *what;
+    if (interrupted) {
+        *stopped = true;
+        S->stop = w->status;
+        w->node.bound = w->bound;
+        if (!heap_push(&S->heap, w->node)) {
+            node_free(&w->node);
+            rc = ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory");
+        }
+        w->node = (bb_node){0};
+        parent_release(w->child_data);
+        w->child_data = NULL;
+        return rc;
+    } else if (w->status == CKM_STATUS_INFEASIBLE) {
+        S->n_infeasible++;
+        what = "infeasible";
+    } else if (w->status == CKM_STATUS_OPTIMAL || ckm_gap_closed(S->ub, w->bound, S->set->gap, r->tss)) {
+        S->closed_lb = fmin(S->closed_lb, w->bound);
+        S->n_pruned++;
+        what = "closed by bound";
+    } else {
+        if (w->child_data && w->child_data->bytes > S->newp) { /* the new parents' estimate: the largest yet */
+            S->newp = w->child_data->bytes;
+            S->per_node = S->relax + S->newp;
+        }
+        if (!push_child(&S->heap, &w->node, w, CKM_MUST_LINK, &S->next_id) ||
+            !push_child(&S->heap, &w->node, w, CKM_CANNOT_LINK, &S->next_id))
+            rc = ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory for open nodes");
+        what = "branched";
+    }
+    const bb_dec *last = w->node.ndec ? &w->node.dec[w->node.ndec - 1] : NULL;
+    char label[96] = "root";
+    if (last)
+        snprintf(label, sizeof label, "%s(%zu,%zu)", last->type == CKM_MUST_LINK ? "ML" : "CL", last->i, last->j);
+    char found[64] = "";
+    if (w->has_labels)
+        snprintf(found, sizeof found, ", found SSE %.10g", w->sse);
+    ckm_ctx_log(S->ctx, 1, "exact: node %zu (depth %zu, %s): %zu groups, %zu inherited cuts, %d cut rounds, bound %.10g%s: %s%s%s",
+                w->node.id, w->node.depth, label, w->groups, w->inherited, w->rounds, w->bound, found, what,
+                w->note[0] ? " -- " : "", w->note);
+    if (w->node.ndec == 0 && w->status == CKM_STATUS_INFEASIBLE)
+        snprintf(S->root_note, sizeof S->root_note, "%s", w->note);
+    node_free(&w->node);
+    parent_release(w->child_data);
+    w->child_data = NULL;
+    return rc;
+}
+
+/* a worker's result that is only to be freed (after an error elsewhere) */
+static void discard(bb_work *w)
+{
+    node_free(&w->node);
+    parent_release(w->child_data);
+    w->child_data = NULL;
+}
+
+static void log_progress(bb_search *S, bool force)
+{
+    double open_lb = S->heap.n ? S->heap.v[0].bound : INFINITY, glb = fmin(fmin(open_lb, S->closed_lb), S->ub);
+    double now = ckm_now();
+    if (S->set->verbosity >= 1 && (now - S->last_log >= 1.0 || S->heap.n == 0 || force)) {
+        S->last_log = now;
+        ckm_ctx_log(S->ctx, 1, "exact: %zu nodes, %zu open, bound %.10g, incumbent %.10g, gap %.4g%%, %.1f s",
+                    S->processed, S->heap.n, glb, S->ub, 100.0 * rel_gap(S->ub, glb, S->r->tss), now - S->ctx->start);
+    }
+}
+
+/* Synchronous batches (the default): the T best open nodes run against the incumbent of the
+ * batch start and are merged in queue order, so the search does not depend on timing. */
+static ckm_error search_batches(bb_search *S, bb_shared *sh, int T, ckm_err *err)
+{
+    const ckm_settings *set = S->set;
+    ckm_error rc = CKM_OK;
+    while (S->heap.n > 0) {
+        drop_closed(S);
+        if (S->heap.n == 0)
+            break;
+        if (ckm_ctx_stop(S->ctx, &S->stop))
+            break;
+        if (set->node_limit > 0 && S->processed >= (size_t)set->node_limit) {
+            S->stop = CKM_STATUS_ITERATION_LIMIT;
+            break;
+        }
+        /* the largest batch that fits: else stop with the incumbent and its gap rather than
+         * fail mid-batch */
+        size_t fit = fit_nodes(S, 0, (size_t)T);
+        if (fit == 0) {
+            S->stop = CKM_STATUS_MEMORY_LIMIT;
+            break;
+        }
+        size_t batch = 0, room = set->node_limit > 0 ? (size_t)set->node_limit - S->processed : SIZE_MAX;
+        while (S->heap.n > 0 && batch < fit && batch < room)
+            take(S, &sh->work[batch++]);
+        if (batch == 1 || T == 1)
+            run_range(sh, 0, batch, 0);
+        else
+            ckm_parallel_for((int)batch, batch, run_range, sh);
+        for (size_t q = 0; q < batch && rc == CKM_OK; q++)
+            if (sh->work[q].rc != CKM_OK) {
+                rc = sh->work[q].rc;
+                if (err)
+                    *err = sh->work[q].err;
+            }
+        bool stopped = false;
+        for (size_t q = 0; q < batch; q++) {
+            if (rc != CKM_OK)
+                discard(&sh->work[q]);
+            else
+                rc = merge(S, &sh->work[q], &stopped, err);
+        }
+        if (rc != CKM_OK)
+            return rc;
+        log_progress(S, stopped);
+        if (stopped)
+            break;
+    }
+    return rc;
+}
+
+/* ---- the asynchronous node pool (settings.async_nodes) ----
+ * T persistent workers, one slot each: the calling thread hands the best open node to any
+ * idle slot, waits for any slot to finish, merges it and hands out the next. No worker waits
+ * for a slower one, so the pool keeps every core busy when node times differ; the order in
+ * which results are merged (and so the incumbent a node starts from) depends on timing. */
+enum { SLOT_IDLE, SLOT_READY, SLOT_BUSY, SLOT_DONE };
+
+typedef struct bb_pool {
+    pthread_mutex_t mu;
+    pthread_cond_t go, done;
+    bb_shared *sh;
+    unsigned char state[64];
+    bool quit;
+} bb_pool;
+
+typedef struct bb_slot_arg {
+    bb_pool *pool;
+    size_t q;
+} bb_slot_arg;
+
+static void *pool_worker(void *arg)
+{
+    bb_slot_arg *a = arg;
+    bb_pool *P = a->pool;
+    size_t q = a->q;
+    if (q >= sizeof P->state) /* never: T <= 64 slots */
+        return NULL;
+    pthread_mutex_lock(&P->mu);
+    for (;;) {
+        while (!P->quit && P->state[q] != SLOT_READY)
+            pthread_cond_wait(&P->go, &P->mu);
+        if (P->quit)
+            break;
+        P->state[q] = SLOT_BUSY;
+        pthread_mutex_unlock(&P->mu);
+        run_range(P->sh, q, q + 1, (int)q);
+        pthread_mutex_lock(&P->mu);
+        P->state[q] = SLOT_DONE;
+        pthread_cond_signal(&P->done);
+    }
+    pthread_mutex_unlock(&P->mu);
+    return NULL;
+}
+
+static ckm_error search_pool(bb_search *S, bb_shared *sh, bb_pool *P, size_t slots, ckm_err *err)
+{
+    const ckm_settings *set = S->set;
+    ckm_error rc = CKM_OK;
+    size_t running = 0;
+    bool stopping = false, cut_short = false; /* stopping: no more nodes handed out (a stop, a limit, an error) */
+    for (;;) {
+        drop_closed(S);
+        if (!stopping && S->heap.n > 0) {
+            size_t room = SIZE_MAX;
+            if (set->node_limit > 0)
+                room = S->processed + running < (size_t)set->node_limit
+                           ? (size_t)set->node_limit - S->processed - running : 0;
+            if (ckm_ctx_stop(S->ctx, &S->stop)) {
+                stopping = true;
+            } else if (room == 0) {
+                if (running == 0) {
+                    S->stop = CKM_STATUS_ITERATION_LIMIT;
+                    stopping = true;
+                }
+            } else {
+                size_t fit = fit_nodes(S, running, slots - running);
+                if (fit == 0 && running == 0) {
+                    S->stop = CKM_STATUS_MEMORY_LIMIT;
+                    stopping = true;
+                }
+                pthread_mutex_lock(&P->mu);
+                for (size_t q = 0; q < slots && fit > 0 && room > 0 && S->heap.n > 0; q++)
+                    if (P->state[q] == SLOT_IDLE) {
+                        take(S, &sh->work[q]);
+                        P->state[q] = SLOT_READY;
+                        running++;
+                        fit--;
+                        room--;
+                    }
+                pthread_cond_broadcast(&P->go);
+                pthread_mutex_unlock(&P->mu);
+            }
+        }
+        if (running == 0)
+            break;
+        /* wait for any slot, then merge every finished one in slot order */
+        bool done_q[64] = {false};
+        pthread_mutex_lock(&P->mu);
+        for (;;) {
+            bool any = false;
+            for (size_t q = 0; q < slots; q++)
+                if (P->state[q] == SLOT_DONE) {
+                    done_q[q] = any = true;
+                    P->state[q] = SLOT_IDLE;
+                }
+            if (any)
+                break;
+            pthread_cond_wait(&P->done, &P->mu);
+        }
+        pthread_mutex_unlock(&P->mu);
+        bool stopped = false;
+        for (size_t q = 0; q < slots; q++) {
+            if (!done_q[q])
+                continue;
+            running--;
+            bb_work *w = &sh->work[q];
+            if (w->rc != CKM_OK && rc == CKM_OK) {
+                rc = w->rc;
+                if (err)
+                    *err = w->err;
+            }
+            if (rc != CKM_OK)
+                discard(w);
+            else
+                rc = merge(S, w, &stopped, err);
+        }
+        cut_short = cut_short || stopped;
+        if (rc != CKM_OK || stopped)
+            stopping = true; /* the others finish (a stop reaches them too) and are merged */
+        log_progress(S, stopped);
+    }
+    if (rc == CKM_OK && S->heap.n == 0 && !cut_short)
+        S->stop = CKM_STATUS_OPTIMAL; /* a stop came while the last nodes ran, and they finished the search */
+    return rc;
+}
+
+/* Start the pool's workers and search; false when not one worker could start (then the
+ * caller searches in batches). */
+static bool run_pool(bb_search *S, bb_shared *sh, int T, ckm_error *rc, ckm_err *err)
+{
+    bb_pool P;
+    memset(&P, 0, sizeof P);
+    P.sh = sh;
+    if (pthread_mutex_init(&P.mu, NULL) != 0)
+        return false;
+    if (pthread_cond_init(&P.go, NULL) != 0) {
+        pthread_mutex_destroy(&P.mu);
+        return false;
+    }
+    if (pthread_cond_init(&P.done, NULL) != 0) {
+        pthread_cond_destroy(&P.go);
+        pthread_mutex_destroy(&P.mu);
+        return false;
+    }
+    pthread_t tids[64];
+    bb_slot_arg args[64];
+    size_t started = 0;
+    for (int q = 0; q < T; q++) {
+        args[started] = (bb_slot_arg){&P, started};
+        if (pthread_create(&tids[started], NULL, pool_worker, &args[started]) == 0)
+            started++;
+    }
+    if (started > 0)
+        *rc = search_pool(S, sh, &P, started, err);
+    pthread_mutex_lock(&P.mu);
+    P.quit = true;
+    pthread_cond_broadcast(&P.go);
+    pthread_mutex_unlock(&P.mu);
+    for (size_t q = 0; q < started; q++)
+        pthread_join(tids[q], NULL);
+    pthread_cond_destroy(&P.done);
+    pthread_cond_destroy(&P.go);
+    pthread_mutex_destroy(&P.mu);
+    return started > 0;
+}
+
 ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
@@ -446,6 +821,7 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
         T = 64;
     out->lower_bound = -INFINITY;
     out->status = CKM_STATUS_FEASIBLE;
+    out->root_gap = NAN;
     bb_shared sh;
     memset(&sh, 0, sizeof sh);
     sh.ctx = ctx;
@@ -456,190 +832,68 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
         sh.wset.threads = 1;
     sh.wctx = *ctx;
     sh.wctx.s = &sh.wset;
-    bb_heap heap = {NULL, 0, 0};
+    bb_search S;
+    memset(&S, 0, sizeof S);
+    S.ctx = ctx;
+    S.set = set;
+    S.r = r;
+    S.out = out;
+    S.next_id = 1;
+    S.ub = INFINITY;
+    S.closed_lb = INFINITY;
+    S.root_bound = -INFINITY;
+    S.last_log = -INFINITY;
+    S.stop = CKM_STATUS_OPTIMAL;
     bb_work *work = ckm_calloc_array((size_t)T, sizeof(bb_work));
-    double *centers = ckm_alloc_array(k * d, sizeof(double)), *wsum = ckm_alloc_array(k, sizeof(double));
+    S.centers = ckm_alloc_array(k * d, sizeof(double));
+    S.wsum = ckm_alloc_array(k, sizeof(double));
     ckm_error rc = CKM_OK;
-    bool ok = work && centers && wsum;
+    bool ok = work && S.centers && S.wsum;
     for (int q = 0; ok && q < T; q++)
-        ok = (work[q].labels = ckm_alloc_array(s, sizeof(int32_t))) != NULL;
-    if (!ok || !heap_push(&heap, (bb_node){0, 0, -INFINITY, NULL, 0, NULL})) {
+        ok = (work[q].labels = ckm_alloc_array(s, sizeof(int32_t))) != NULL &&
+             (work[q].centers = ckm_alloc_array(k * d, sizeof(double))) != NULL;
+    if (!ok || !heap_push(&S.heap, (bb_node){0, 0, -INFINITY, NULL, 0, NULL})) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory");
         goto done;
     }
     sh.work = work;
-    /* memory per node of a batch: its relaxation and the parent data it may leave; the
-     * budget must hold the root's */
-    double relax = ckm_memory_estimate("ipc", r, 1, 0), newp = parent_bytes(s, NULL) + ckm_cut_pool_bytes_full();
-    double per_node = relax + newp, budget = set->memory_limit_mb > 0.0 ? set->memory_limit_mb * 1e6 : INFINITY;
-    uint64_t scan = 0;
-    if (per_node > budget) {
+    /* memory per node: its relaxation and the parent data it may leave; the budget must hold
+     * the root's */
+    S.relax = ckm_memory_estimate("ipc", r, 1, 0);
+    S.newp = parent_bytes(s, NULL) + ckm_cut_pool_bytes_full();
+    S.per_node = S.relax + S.newp;
+    S.budget = set->memory_limit_mb > 0.0 ? set->memory_limit_mb * 1e6 : INFINITY;
+    if (S.per_node > S.budget) {
         rc = ckm_fail(err, CKM_ERR_NOMEM,
                       "exact: the memory budget of %.3g MB is below the root's need of about %.3g MB (the relaxation on "
                       "%zu groups %.3g MB, its solution and cuts for the children %.3g MB); raise memory_limit_mb "
                       "(--memory-limit)",
-                      budget / 1e6, per_node / 1e6, s, relax / 1e6, newp / 1e6);
+                      S.budget / 1e6, S.per_node / 1e6, s, S.relax / 1e6, S.newp / 1e6);
         goto done;
     }
-    size_t next_id = 1, processed = 0, n_infeasible = 0, n_pruned = 0, n_dropped = 0;
-    double ub = INFINITY, closed_lb = INFINITY, root_bound = -INFINITY, last_log = -INFINITY;
-    ckm_status stop = CKM_STATUS_OPTIMAL; /* OPTIMAL: the search ran out of nodes */
-    char root_note[160] = "", mem_note[192] = "";
-    out->root_gap = NAN;
-    while (heap.n > 0) {
-        /* prune open nodes the incumbent already closes */
-        while (heap.n > 0 && ckm_gap_closed(ub, heap.v[0].bound, set->gap, r->tss)) {
-            bb_node x = heap_pop(&heap);
-            closed_lb = fmin(closed_lb, x.bound);
-            n_dropped++; /* never processed: a later incumbent closed it */
-            node_free(&x);
-        }
-        if (heap.n == 0)
-            break;
-        if (ckm_ctx_stop(ctx, &stop))
-            break;
-        if (set->node_limit > 0 && processed >= (size_t)set->node_limit) {
-            stop = CKM_STATUS_ITERATION_LIMIT;
-            break;
-        }
-        /* the largest batch whose relaxations and new parents fit the budget beside the open
-         * tree, and the available memory: else stop with the incumbent and its gap rather
-         * than fail mid-batch */
-        double tree = tree_bytes(&heap, ++scan), have = ckm_memory_available();
-        size_t fit = (size_t)T;
-        while (fit > 0 && (tree + (double)fit * per_node > budget || (have >= 0.0 && (double)fit * per_node > have)))
-            fit--;
-        if (fit == 0) {
-            stop = CKM_STATUS_MEMORY_LIMIT;
-            if (tree + per_node > budget)
-                snprintf(mem_note, sizeof mem_note,
-                         "; memory budget: the open tree holds %.3g MB, a node needs %.3g MB more, the budget is %.3g MB",
-                         tree / 1e6, per_node / 1e6, budget / 1e6);
-            else
-                snprintf(mem_note, sizeof mem_note, "; a node would need about %.0f MB, %.0f MB are available",
-                         per_node / 1e6, have / 1e6);
-            break;
-        }
-        size_t batch = 0;
-        size_t room = set->node_limit > 0 ? (size_t)set->node_limit - processed : SIZE_MAX;
-        while (heap.n > 0 && batch < fit && batch < room) {
-            bb_work *w = &work[batch++];
-            int32_t *keep = w->labels;
-            memset(w, 0, sizeof *w);
-            w->labels = keep;
-            w->node = heap_pop(&heap);
-            w->incumbent = ub;
-        }
-        sh.centers = isfinite(ub) ? centers : NULL;
-        if (batch == 1 || T == 1)
-            run_range(&sh, 0, batch, 0);
-        else
-            ckm_parallel_for((int)batch, batch, run_range, &sh);
-        /* merge in queue order */
-        bool stopped = false;
-        for (size_t q = 0; q < batch; q++) {
-            bb_work *w = &work[q];
-            if (w->rc != CKM_OK && rc == CKM_OK) {
-                rc = w->rc;
-                if (err)
-                    *err = w->err;
-            }
-        }
-        for (size_t q = 0; q < batch; q++) {
-            bb_work *w = &work[q];
-            if (rc != CKM_OK) {
-                node_free(&w->node);
-                parent_release(w->child_data);
-                continue;
-            }
-            bool interrupted = w->status == CKM_STATUS_TIME_LIMIT || w->status == CKM_STATUS_INTERRUPTED;
-            if (!interrupted)
-                processed++;
-            if (w->has_labels && w->sse < ub) {
-                ub = w->sse;
-                memcpy(out->labels, w->labels, s * sizeof(int32_t));
-                out->has_labels = 1;
-                ckm_group_means(r, out->labels, centers, wsum);
-            }
-            if (w->node.ndec == 0 && !interrupted) {
-                root_bound = w->bound;
-                out->root_gap = rel_gap(ub, w->bound, r->tss);
-            }
-            const char *what;
-            if (interrupted) { /* unfinished: stays open with what it proved */
-                stopped = true;
-                stop = w->status;
-                w->node.bound = w->bound;
-                if (!heap_push(&heap, w->node)) {
-                    node_free(&w->node);
-                    rc = ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory");
-                }
-                parent_release(w->child_data);
-                continue;
-            } else if (w->status == CKM_STATUS_INFEASIBLE) {
-                n_infeasible++;
-                what = "infeasible";
-            } else if (w->status == CKM_STATUS_OPTIMAL || ckm_gap_closed(ub, w->bound, set->gap, r->tss)) {
-                closed_lb = fmin(closed_lb, w->bound);
-                n_pruned++;
-                what = "closed by bound";
-            } else {
-                if (w->child_data && w->child_data->bytes > newp) { /* the new parents' estimate: the largest yet */
-                    newp = w->child_data->bytes;
-                    per_node = relax + newp;
-                }
-                if (!push_child(&heap, &w->node, w, CKM_MUST_LINK, &next_id) ||
-                    !push_child(&heap, &w->node, w, CKM_CANNOT_LINK, &next_id))
-                    rc = ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory for open nodes");
-                what = "branched";
-            }
-            const bb_dec *last = w->node.ndec ? &w->node.dec[w->node.ndec - 1] : NULL;
-            char label[96] = "root";
-            if (last)
-                snprintf(label, sizeof label, "%s(%zu,%zu)", last->type == CKM_MUST_LINK ? "ML" : "CL", last->i,
-                         last->j);
-            char found[64] = "";
-            if (w->has_labels)
-                snprintf(found, sizeof found, ", found SSE %.10g", w->sse);
-            ckm_ctx_log(ctx, 1, "exact: node %zu (depth %zu, %s): %zu groups, %zu inherited cuts, %d cut rounds, bound %.10g%s: %s%s%s",
-                        w->node.id, w->node.depth, label, w->groups, w->inherited, w->rounds, w->bound, found, what,
-                        w->note[0] ? " -- " : "", w->note);
-            if (w->node.ndec == 0 && w->status == CKM_STATUS_INFEASIBLE)
-                snprintf(root_note, sizeof root_note, "%s", w->note);
-            node_free(&w->node);
-            parent_release(w->child_data);
-        }
-        if (rc != CKM_OK)
-            goto done;
-        double open_lb = heap.n ? heap.v[0].bound : INFINITY, glb = fmin(fmin(open_lb, closed_lb), ub);
-        double now = ckm_now();
-        if (set->verbosity >= 1 && (now - last_log >= 1.0 || heap.n == 0 || stopped)) {
-            last_log = now;
-            ckm_ctx_log(ctx, 1, "exact: %zu nodes, %zu open, bound %.10g, incumbent %.10g, gap %.4g%%, %.1f s", processed,
-                        heap.n, glb, ub, 100.0 * rel_gap(ub, glb, r->tss), now - ctx->start);
-        }
-        if (stopped)
-            break;
-    }
+    if (!(set->async_nodes && T > 1 && run_pool(&S, &sh, T, &rc, err)))
+        rc = search_batches(&S, &sh, T, err);
+    if (rc != CKM_OK)
+        goto done;
     {
-        double open_lb = heap.n ? heap.v[0].bound : INFINITY;
-        double glb = fmin(fmin(open_lb, closed_lb), ub);
-        out->nodes = processed;
-        if (!out->has_labels && heap.n == 0 && stop == CKM_STATUS_OPTIMAL) {
+        double open_lb = S.heap.n ? S.heap.v[0].bound : INFINITY;
+        double glb = fmin(fmin(open_lb, S.closed_lb), S.ub);
+        out->nodes = S.processed;
+        if (!out->has_labels && S.heap.n == 0 && S.stop == CKM_STATUS_OPTIMAL) {
             out->status = CKM_STATUS_INFEASIBLE;
-            if (root_note[0])
-                snprintf(out->message, sizeof out->message, "%s", root_note);
+            if (S.root_note[0])
+                snprintf(out->message, sizeof out->message, "%s", S.root_note);
             else
                 snprintf(out->message, sizeof out->message,
                          "branch-and-cut: every one of the %zu nodes is infeasible, so no labelling meets the constraints",
-                         processed);
+                         S.processed);
             goto done;
         }
-        out->lower_bound = isfinite(glb) ? glb : (isfinite(root_bound) ? root_bound : -INFINITY);
-        if (heap.n == 0 && stop == CKM_STATUS_OPTIMAL)
+        out->lower_bound = isfinite(glb) ? glb : (isfinite(S.root_bound) ? S.root_bound : -INFINITY);
+        if (S.heap.n == 0 && S.stop == CKM_STATUS_OPTIMAL)
             out->status = CKM_STATUS_OPTIMAL;
         else
-            out->status = stop == CKM_STATUS_OPTIMAL ? CKM_STATUS_FEASIBLE : stop;
+            out->status = S.stop == CKM_STATUS_OPTIMAL ? CKM_STATUS_FEASIBLE : S.stop;
         const char *why = out->status == CKM_STATUS_OPTIMAL          ? "solved"
                           : out->status == CKM_STATUS_TIME_LIMIT     ? "time limit"
                           : out->status == CKM_STATUS_ITERATION_LIMIT ? "node limit"
@@ -651,23 +905,25 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
             snprintf(rg, sizeof rg, "root gap %.4g%%", 100.0 * out->root_gap);
         snprintf(out->message, sizeof out->message,
                  "branch-and-cut %s: %zu node%s processed (%zu closed by bound, %zu infeasible), %zu closed unprocessed by a "
-                 "later incumbent, %zu open, %s, %d thread%s",
-                 why, processed, processed == 1 ? "" : "s", n_pruned, n_infeasible, n_dropped, heap.n, rg, T,
-                 T == 1 ? "" : "s");
+                 "later incumbent, %zu open, %s, %d thread%s%s",
+                 why, S.processed, S.processed == 1 ? "" : "s", S.n_pruned, S.n_infeasible, S.n_dropped, S.heap.n, rg, T,
+                 T == 1 ? "" : "s", set->async_nodes && T > 1 ? " (asynchronous node pool)" : "");
         size_t used = strlen(out->message);
-        snprintf(out->message + used, sizeof out->message - used, "%s", mem_note);
+        snprintf(out->message + used, sizeof out->message - used, "%s", S.mem_note);
     }
 done:
-    while (heap.n > 0) {
-        bb_node x = heap_pop(&heap);
+    while (S.heap.n > 0) {
+        bb_node x = heap_pop(&S.heap);
         node_free(&x);
     }
-    free(heap.v);
+    free(S.heap.v);
     if (work)
-        for (int q = 0; q < T; q++)
+        for (int q = 0; q < T; q++) {
             free(work[q].labels);
+            free(work[q].centers);
+        }
     free(work);
-    free(centers);
-    free(wsum);
+    free(S.centers);
+    free(S.wsum);
     return rc;
 }

@@ -94,6 +94,9 @@ static ckm_error validate_settings(const ckm_settings *s, const ckm_algo **algo,
     if (!(s->soft_step_limit_s >= 0.0) || !isfinite(s->soft_step_limit_s))
         return ckm_fail(err, CKM_ERR_INVALID, "soft_step_limit_s = %g: need a finite value >= 0 (0 = no limit)",
                         s->soft_step_limit_s);
+    if (s->async_nodes != 0 && s->async_nodes != 1)
+        return ckm_fail(err, CKM_ERR_INVALID, "async_nodes = %d: need 0 (synchronous batches) or 1 (node pool)",
+                        s->async_nodes);
     if (!(s->memory_limit_mb >= 0.0) || !isfinite(s->memory_limit_mb))
         return ckm_fail(err, CKM_ERR_INVALID, "memory_limit_mb = %g: need a finite value >= 0 (0 = no budget)",
                         s->memory_limit_mb);
