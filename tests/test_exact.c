@@ -151,17 +151,26 @@ static void test_threads_and_limits(void)
  * (CKM_ERR_NOMEM, naming the budget); a little above it the search stops with status memory
  * limit, a checked labelling and a certified gap; the nodes processed never decrease as the
  * budget grows, and a large budget changes nothing. */
-static ckm_error solve_budget_err(const ckm_problem *p, double mb, int node_limit, ckm_result **r, ckm_err *err)
+/* exact with gap 0 and the given workers, node pool, node limit, budget and stop poll */
+static ckm_error solve_with(const ckm_problem *p, int threads, int async, int node_limit, double mb,
+                            ckm_stop_fn stop, ckm_result **r, ckm_err *err)
 {
     ckm_settings s;
     ckm_settings_default(&s);
     snprintf(s.algorithm, sizeof s.algorithm, "exact");
     s.n_init = 3;
     s.gap = 0.0;
-    s.threads = 1;
+    s.threads = threads;
+    s.async_nodes = async;
     s.node_limit = node_limit;
     s.memory_limit_mb = mb;
+    s.should_stop = stop;
     return ckm_solve(p, &s, r, err);
+}
+
+static ckm_error solve_budget_err(const ckm_problem *p, double mb, int node_limit, ckm_result **r, ckm_err *err)
+{
+    return solve_with(p, 1, 0, node_limit, mb, NULL, r, err);
 }
 
 static ckm_error solve_budget(const ckm_problem *p, double mb, int node_limit, ckm_result **r)
@@ -311,18 +320,7 @@ static int pool_stop(void *user)
 
 static ckm_error solve_async(const ckm_problem *p, int node_limit, double mb, bool stop, ckm_result **r, ckm_err *err)
 {
-    ckm_settings s;
-    ckm_settings_default(&s);
-    snprintf(s.algorithm, sizeof s.algorithm, "exact");
-    s.n_init = 3;
-    s.gap = 0.0;
-    s.threads = 2;
-    s.async_nodes = 1;
-    s.node_limit = node_limit;
-    s.memory_limit_mb = mb;
-    if (stop)
-        s.should_stop = pool_stop;
-    return ckm_solve(p, &s, r, err);
+    return solve_with(p, 2, 1, node_limit, mb, stop ? pool_stop : NULL, r, err);
 }
 
 static void test_async_pool(void)
