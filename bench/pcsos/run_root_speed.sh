@@ -13,6 +13,10 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${SHARED_DATA:-$root/../shared/data}
 before=${1:-6ddab17}
 instances=${2:-accent:6:ml_50_cl_50_0,ECG5000:5:ml_0_cl_150_0}
+if [ ! -d "$shared/pc-sos-sdp/datasets" ]; then
+  echo "run_root_speed.sh: no $shared/pc-sos-sdp/datasets (set SHARED_DATA to the shared data directory)" >&2
+  exit 2
+fi
 work=/tmp/ckm-root-before
 out=$root/bench/results
 logs=$(mktemp -d)
