@@ -8,12 +8,21 @@
  * and adds what is left through ckm_sdp_add_row (cannot-link entries dropped, rows
  * renormalised). A cut valid for the parent stays valid for the child: the child's feasible
  * labellings are a subset of the parent's.
+ * Cancellation is judged against the row's largest coefficient BEFORE merging: the ends of a
+ * pair or triangle cut (+c Z_ii - c Z_ij) merge to a rounding residue (1e-16), not to 0, and
+ * a residue judged against itself survived, was renormalised to -1 and became -Z_gg >= 0,
+ * which no labelling satisfies (ecoli ml_50_cl_50_0: a child closed at 15.19 while it held
+ * the optimum 14.8403). A dropped term c Z with c > 0 lowers the right-hand side by c (every
+ * entry of Z lies in [0, 1]); CUT_ROUNDING x sum |c| more covers the coefficients' rounding.
  * ckm_cut_pool_bytes is the memory a pool holds, for exact's memory budget.
  */
 #include "sdp_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
+
+#define CUT_CANCEL 1e-9    /* a merged coefficient this small next to the row's largest is a cancellation */
+#define CUT_ROUNDING 1e-14 /* relative slack for the coefficients' rounding (a few ulps from export, import and renormalisation) */
 
 /* start and rhs per row, pi, pj and zc per term (+1 each: ckm_sdp_export_cuts' allocations) */
 static double pool_bytes(double rows, double terms)
@@ -93,28 +102,36 @@ ckm_error ckm_sdp_import_cuts(ckm_sdp *p, const size_t *comp, const ckm_cut_pool
         }
         qsort(key, nt, sizeof key[0], by_term);
         size_t used = 0;
-        double scale = 0.0;
+        double scale = 0.0; /* the row's largest coefficient before merging */
+        for (size_t q = 0; q < nt; q++)
+            scale = fmax(scale, fabs(pool->zc[e0 + q]));
         for (size_t q = 0; q < nt;) { /* merge terms that now name the same entry */
             double c = 0.0;
             size_t q2 = q;
             for (; q2 < nt && key[q2][0] == key[q][0] && key[q2][1] == key[q][1]; q2++)
                 c += pool->zc[key[q2][2]];
-            scale = fmax(scale, fabs(c));
             ti[used] = key[q][0];
             tj[used] = key[q][1];
             zc[used++] = c;
             q = q2;
         }
+        double rhs = pool->rhs[l], abs_sum = 0.0;
         size_t keep = 0;
-        for (size_t q = 0; q < used; q++) /* terms that cancelled (merged pair / triangle ends) */
-            if (fabs(zc[q]) > 1e-12 * scale) {
-                ti[keep] = ti[q];
-                tj[keep] = tj[q];
-                zc[keep++] = zc[q];
+        for (size_t q = 0; q < used; q++) {
+            if (fabs(zc[q]) <= CUT_CANCEL * scale) { /* cancelled: at most a rounding residue is left */
+                if (zc[q] > 0.0)
+                    rhs -= zc[q]; /* sum_rest >= rhs - c Z >= rhs - c, as Z <= 1 */
+                continue;
             }
+            abs_sum += fabs(zc[q]);
+            ti[keep] = ti[q];
+            tj[keep] = tj[q];
+            zc[keep++] = zc[q];
+        }
         if (keep == 0)
             continue; /* 0 >= rhs: valid cuts leave rhs <= 0 here, nothing to add */
-        if (!ckm_sdp_add_row(p, ti, tj, zc, keep, pool->rhs[l], (unsigned char)4))
+        rhs -= CUT_ROUNDING * abs_sum; /* the coefficients' rounding, which merging compounds */
+        if (!ckm_sdp_add_row(p, ti, tj, zc, keep, rhs, (unsigned char)4))
             return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory importing cuts");
     }
     *added = p->nb - before;

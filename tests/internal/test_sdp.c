@@ -344,10 +344,36 @@ static void test_size_rows(void)
            checked, with_rows, above_free);
 }
 
+/* Whether every cut row of sdp holds (B(X) >= d - 1e-12) at the labelling `labels` of the
+ * points, X_ab = v_a v_b / (mass of the cluster) on the groups of r. */
+static bool rows_hold(const ckm_sdp *sdp, const ckm_reduced *r, const int32_t *labels, int k)
+{
+    size_t s = r->s;
+    double mass[8] = {0}, *X = calloc(s * s, sizeof(double)), *bx = calloc(sdp->nb + 1, sizeof(double));
+    bool ok = X && bx;
+    for (size_t t = 0; ok && t < s; t++)
+        mass[labels[r->members[r->member_start[t]]]] += r->mass[t];
+    for (size_t a = 0; ok && a < s; a++)
+        for (size_t b = 0; b < s; b++) {
+            int32_t la = labels[r->members[r->member_start[a]]], lb = labels[r->members[r->member_start[b]]];
+            if (la == lb)
+                X[a * s + b] = sqrt(r->mass[a] * r->mass[b]) / mass[la];
+        }
+    if (ok)
+        ckm_sdp_B(sdp, X, bx);
+    for (size_t l = 0; ok && l < sdp->nb; l++)
+        ok = bx[l] >= sdp->d[l] - 1e-12;
+    (void)k;
+    free(X);
+    free(bx);
+    return ok;
+}
+
 /* Cut inheritance (branch-and-cut children): cuts exported from a node after some rounds, on
  * points, and imported into its ML child (one group fewer) and CL child (one cannot-link more)
- * never lift the child's bound above the child's brute-force optimum, before or after the
- * child's solve; merged ends cancel (the ML child imports fewer rows, none empty). */
+ * hold at the child's brute-force optimal labelling, and never lift the child's bound above
+ * that optimum, before or after the child's solve; merged ends cancel (the ML child imports
+ * fewer rows, none empty). */
 static void test_inherit(void)
 {
     int children = 0, imported_rows = 0;
@@ -390,7 +416,8 @@ static void test_inherit(void)
             memcpy(cp, pairs, (size_t)np * sizeof *cp);
             cp[np] = (oracle_pair){(int)rep[a], (int)rep[b], ml};
             size_t lo[3] = {1, 1, 1}, hi[3] = {(size_t)n, (size_t)n, (size_t)n};
-            double opt = oracle_best(X, n, 2, k, cp, np + 1, lo, hi, NULL);
+            int32_t best[12];
+            double opt = oracle_best(X, n, 2, k, cp, np + 1, lo, hi, best);
             ckm_problem *pc = NULL;
             ckm_reduced *rc = sdp_reduce(X, n, 2, k, cp, np + 1, NULL, NULL, &pc);
             if (rc && rc->s > (size_t)k && isfinite(opt)) {
@@ -401,6 +428,7 @@ static void test_inherit(void)
                 CHECK(added <= pool->rows);
                 for (size_t l = 0; child && l < child->nb; l++)
                     CHECK(child->bstart[l + 1] > child->bstart[l]);
+                CHECK(child && rows_hold(child, rc, best, k));
                 if (ml)
                     added_ml = added;
                 else
@@ -430,6 +458,48 @@ static void test_inherit(void)
     printf("inherit: %d children, %d rows imported, every child bound below its optimum\n", children, imported_rows);
 }
 
+/* The ends of a pair or triangle cut that a must-link child merges cancel only up to
+ * rounding: a pool row (o,p) -c1, (o,q) +c2, (p,p) +c1, (p,q) -c2 with c2 one ulp above c1 (a
+ * valid cut Z_pp - Z_pq - Z_op + Z_oq >= 0 as its coefficients come out of the parent's
+ * scaling) merges, with p and q joined, to residues of 1e-16 on (o,g) and (g,g). Those are
+ * cancellations: nothing may be imported that a feasible labelling violates (before the fix
+ * the residues were kept, renormalised, and became Z_og - Z_gg >= 0, false whenever o is not
+ * with g). */
+static void test_import_cancellation(void)
+{
+    double X[6 * 2] = {0.0, 0.0, 0.3, 0.1, 0.2, 0.4, 5.0, 5.0, 5.2, 4.9, 4.8, 5.3};
+    oracle_pair ml = {0, 1, 1};
+    ckm_problem *pc = NULL;
+    ckm_reduced *rc = sdp_reduce(X, 6, 2, 2, &ml, 1, NULL, NULL, &pc);
+    ckm_sdp *child = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(rc && ckm_sdp_create(rc, &child, &err) == CKM_OK);
+    double c1 = 0.8944271909999159, c2 = nextafter(c1, 1.0);
+    size_t start[2] = {0, 4}, pi[4] = {2, 2, 0, 0}, pj[4] = {0, 1, 0, 1};
+    double zc[4] = {-c1, c2, c1, -c2}, rhs[1] = {0.0};
+    ckm_cut_pool pool = {1, start, pi, pj, zc, rhs};
+    size_t added = 99;
+    if (child) {
+        CHECK(ckm_sdp_import_cuts(child, rc->comp, &pool, &added, &err) == CKM_OK);
+        int32_t lab[6];
+        int feasible = 0;
+        for (int code = 0; code < 64; code++) { /* every labelling with 0 and 1 together */
+            for (int i = 0; i < 6; i++)
+                lab[i] = (code >> i) & 1;
+            if (lab[0] != lab[1] || code == 0 || code == 63)
+                continue;
+            feasible++;
+            CHECK(rows_hold(child, rc, lab, 2));
+        }
+        CHECK(feasible == 30);
+        printf("import cancellation: %zu row(s) imported from a row that cancels up to rounding, checked on "
+               "%d labellings\n", added, feasible);
+    }
+    ckm_sdp_free(child);
+    ckm_reduced_free(rc);
+    ckm_problem_free(pc);
+}
+
 int main(void)
 {
     test_adjoint();
@@ -438,5 +508,6 @@ int main(void)
     test_cuts();
     test_size_rows();
     test_inherit();
+    test_import_cancellation();
     return ck_report();
 }
