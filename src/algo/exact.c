@@ -832,18 +832,8 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
         sh.wset.threads = 1;
     sh.wctx = *ctx;
     sh.wctx.s = &sh.wset;
-    bb_search S;
-    memset(&S, 0, sizeof S);
-    S.ctx = ctx;
-    S.set = set;
-    S.r = r;
-    S.out = out;
-    S.next_id = 1;
-    S.ub = INFINITY;
-    S.closed_lb = INFINITY;
-    S.root_bound = -INFINITY;
-    S.last_log = -INFINITY;
-    S.stop = CKM_STATUS_OPTIMAL;
+    bb_search S = {.ctx = ctx, .set = set, .r = r, .out = out, .next_id = 1, .ub = INFINITY, .closed_lb = INFINITY,
+                   .root_bound = -INFINITY, .last_log = -INFINITY, .stop = CKM_STATUS_OPTIMAL};
     bb_work *work = ckm_calloc_array((size_t)T, sizeof(bb_work));
     S.centers = ckm_alloc_array(k * d, sizeof(double));
     S.wsum = ckm_alloc_array(k, sizeof(double));
