@@ -17,7 +17,7 @@ IFS=, read -ra list <<<"${1:-glass:6}"
 for item in "${list[@]}"; do
   IFS=: read -r name k <<<"$item"
   unzip -o -q "$shared/sos-sdp/datasets/$name.zip" -d "$tmp"
-  read -r n d <"$tmp/$name.txt"
+  read -r n d < <(head -1 "$tmp/$name.txt" | tr -d '\r') # some headers end in CRLF
   tail -n +2 "$tmp/$name.txt" >"$tmp/$name.data"
   published=""
   [ "$name:$k" = "glass:6" ] && published=72.9647 # SOS-SDP README (BEST 72.9647)
