@@ -92,13 +92,6 @@ int ckm_eig_sym_side(size_t n, double *A, int negative, int few, double *w, doub
     return done ? 1 : 0;
 }
 
-int ckm_chol_factor(size_t n, double *A)
-{
-    if (n == 0)
-        return 0;
-    return (int)LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, A, (lapack_int)n);
-}
-
 int ckm_spd_inverse(size_t n, double *A)
 {
     if (n == 0)
@@ -120,12 +113,4 @@ void ckm_spd_inverse_apply(size_t n, const double *Ainv, double *x, double *tmp)
         return;
     memcpy(tmp, x, n * sizeof(double));
     cblas_dsymv(CblasRowMajor, CblasLower, (int)n, 1.0, Ainv, (int)n, tmp, 1, 0.0, x, 1);
-}
-
-void ckm_chol_factor_solve(size_t n, const double *L, double *x)
-{
-    if (n == 0)
-        return;
-    cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)n, L, (int)n, x, 1);
-    cblas_dtrsv(CblasRowMajor, CblasLower, CblasTrans, CblasNonUnit, (int)n, L, (int)n, x, 1);
 }

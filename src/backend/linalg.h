@@ -36,21 +36,13 @@ int ckm_eig_sym_side(size_t n, double *A, int negative, int few, double *w, doub
  * an ADMM iteration allocates nothing itself; LAPACKE still allocates its workspaces). */
 size_t ckm_eig_work_bytes(size_t n);
 
-/* Cholesky factor L (L L' = A) of the SPD n x n row-major matrix A in place, lower triangle
- * (LAPACK dpotrf, for the larger systems). Returns 0 on success. */
-int ckm_chol_factor(size_t n, double *A);
-
 /* A^{-1} in place of the SPD n x n row-major matrix A, both triangles (LAPACK dpotrf +
- * dpotri). For a fixed, well-conditioned A applied many times: one dsymv reads A^{-1} once,
+ * dpotri; core's ckm_chol / ckm_chol_solve remain for the tiny k x k systems). For a fixed, well-conditioned A applied many times: one dsymv reads A^{-1} once,
  * where the factor's two dtrsv are dependent sweeps (m = 331: 6-10 against 14-21 us; m = 651:
  * 24-31 against 47 us, OpenBLAS 0.3.21, one thread). Returns 0 on success, else LAPACK's info. */
 int ckm_spd_inverse(size_t n, double *A);
 
 /* x = Ainv x with Ainv from ckm_spd_inverse; tmp: n doubles of scratch. */
 void ckm_spd_inverse_apply(size_t n, const double *Ainv, double *x, double *tmp);
-
-/* x = A^{-1} x with the factor of ckm_chol_factor: L z = x, then L' x = z (two BLAS dtrsv).
- * (core's ckm_chol / ckm_chol_solve remain for the tiny k x k systems.) */
-void ckm_chol_factor_solve(size_t n, const double *L, double *x);
 
 #endif
