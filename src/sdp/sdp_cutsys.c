@@ -135,26 +135,26 @@ int ckm_sdp_prepare_cuts(ckm_sdp *p)
     return 1;
 }
 
-/* out = AB x (m), from the rows' terms: A(Sym_ii) = v_i e_i + e_trace,
- * A(Sym_ij) = (v_j e_i + v_i e_j)/2; cut terms never sit on cannot-link entries. */
+/* out += c A(Sym_q) for one term q: A(Sym_ii) = v_i e_i + e_trace, A(Sym_ij) = (v_j e_i +
+ * v_i e_j)/2; cut terms never sit on cannot-link entries. */
+static inline void ab_term(const ckm_sdp *p, const ckm_cut_entry *q, double c, double *out)
+{
+    if (q->i == q->j) {
+        out[q->i] += c * p->v[q->i];
+        out[p->s] += c;
+    } else {
+        out[q->i] += 0.5 * c * p->v[q->j];
+        out[q->j] += 0.5 * c * p->v[q->i];
+    }
+}
+
+/* out = AB x (m), from the rows' terms */
 static void ab_times(const ckm_sdp *p, const double *x, double *out)
 {
-    size_t s = p->s;
     memset(out, 0, p->m * sizeof(double));
-    for (size_t l = 0; l < p->nb; l++) {
-        double xl = x[l];
-        for (size_t e = p->bstart[l]; e < p->bstart[l + 1]; e++) {
-            const ckm_cut_entry *q = &p->bent[e];
-            double c = q->g * xl;
-            if (q->i == q->j) {
-                out[q->i] += c * p->v[q->i];
-                out[s] += c;
-            } else {
-                out[q->i] += 0.5 * c * p->v[q->j];
-                out[q->j] += 0.5 * c * p->v[q->i];
-            }
-        }
-    }
+    for (size_t l = 0; l < p->nb; l++)
+        for (size_t e = p->bstart[l]; e < p->bstart[l + 1]; e++)
+            ab_term(p, &p->bent[e], p->bent[e].g * x[l], out);
 }
 
 /* (AB' w)_l */
@@ -175,25 +175,15 @@ static double abt_row(const ckm_sdp *p, size_t l, const double *w)
 static void apply_h(ckm_sdp *p, const double *x, double *out)
 {
     ckm_cutsys *c = &p->sys;
-    size_t s = p->s;
     double *w = c->wm;
     memset(c->ez, 0, c->ne * sizeof(double));
     memset(w, 0, p->m * sizeof(double));
-    for (size_t l = 0; l < p->nb; l++) {
-        double xl = x[l];
+    for (size_t l = 0; l < p->nb; l++)
         for (size_t e = p->bstart[l]; e < p->bstart[l + 1]; e++) {
-            const ckm_cut_entry *q = &p->bent[e];
-            double g = q->g * xl;
+            double g = p->bent[e].g * x[l];
             c->ez[c->eid[e]] += g;
-            if (q->i == q->j) {
-                w[q->i] += g * p->v[q->i];
-                w[s] += g;
-            } else {
-                w[q->i] += 0.5 * g * p->v[q->j];
-                w[q->j] += 0.5 * g * p->v[q->i];
-            }
+            ab_term(p, &p->bent[e], g, w);
         }
-    }
     ckm_sdp_kinv(p, w);
     for (size_t l = 0; l < p->nb; l++) {
         double v = x[l] - abt_row(p, l, c->wm);
