@@ -507,6 +507,14 @@ static void take(bb_search *S, bb_work *w)
     }
 }
 
+/* a slot's node and child data freed (after the merge, or unmerged after an error) */
+static void discard(bb_work *w)
+{
+    node_free(&w->node);
+    parent_release(w->child_data);
+    w->child_data = NULL;
+}
+
 /* One processed node into the search: incumbent, bounds, children; *stopped when the node
  * was cut short by a time limit or interrupt (it stays open with what it proved). */
 static ckm_error merge(bb_search *S, bb_work *w, bool *stopped, ckm_err *err)
@@ -536,9 +544,8 @@ static ckm_error merge(bb_search *S, bb_work *w, bool *stopped, ckm_err *err)
             node_free(&w->node);
             rc = ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory");
         }
-        w->node = (bb_node){0};
-        parent_release(w->child_data);
-        w->child_data = NULL;
+        w->node = (bb_node){0}; /* the heap owns it now */
+        discard(w);
         return rc;
     } else if (w->status == CKM_STATUS_INFEASIBLE) {
         S->n_infeasible++;
@@ -569,18 +576,24 @@ static ckm_error merge(bb_search *S, bb_work *w, bool *stopped, ckm_err *err)
                 w->note[0] ? " -- " : "", w->note);
     if (w->node.ndec == 0 && w->status == CKM_STATUS_INFEASIBLE)
         snprintf(S->root_note, sizeof S->root_note, "%s", w->note);
-    node_free(&w->node);
-    parent_release(w->child_data);
-    w->child_data = NULL;
+    discard(w);
     return rc;
 }
 
-/* a worker's result that is only to be freed (after an error elsewhere) */
-static void discard(bb_work *w)
+/* A finished slot into the search, given the search's error so far: the first worker error
+ * becomes the search's, and after an error results are only freed. */
+static ckm_error absorb(bb_search *S, bb_work *w, ckm_error rc, bool *stopped, ckm_err *err)
 {
-    node_free(&w->node);
-    parent_release(w->child_data);
-    w->child_data = NULL;
+    if (w->rc != CKM_OK && rc == CKM_OK) {
+        rc = w->rc;
+        if (err)
+            *err = w->err;
+    }
+    if (rc != CKM_OK) {
+        discard(w);
+        return rc;
+    }
+    return merge(S, w, stopped, err);
 }
 
 static void log_progress(bb_search *S, bool force)
@@ -624,19 +637,9 @@ static ckm_error search_batches(bb_search *S, bb_shared *sh, int T, ckm_err *err
             run_range(sh, 0, batch, 0);
         else
             ckm_parallel_for((int)batch, batch, run_range, sh);
-        for (size_t q = 0; q < batch && rc == CKM_OK; q++)
-            if (sh->work[q].rc != CKM_OK) {
-                rc = sh->work[q].rc;
-                if (err)
-                    *err = sh->work[q].err;
-            }
         bool stopped = false;
-        for (size_t q = 0; q < batch; q++) {
-            if (rc != CKM_OK)
-                discard(&sh->work[q]);
-            else
-                rc = merge(S, &sh->work[q], &stopped, err);
-        }
+        for (size_t q = 0; q < batch; q++) /* in queue order */
+            rc = absorb(S, &sh->work[q], rc, &stopped, err);
         if (rc != CKM_OK)
             return rc;
         log_progress(S, stopped);
@@ -751,16 +754,7 @@ static ckm_error search_pool(bb_search *S, bb_shared *sh, bb_pool *P, size_t slo
             if (!done_q[q])
                 continue;
             running--;
-            bb_work *w = &sh->work[q];
-            if (w->rc != CKM_OK && rc == CKM_OK) {
-                rc = w->rc;
-                if (err)
-                    *err = w->err;
-            }
-            if (rc != CKM_OK)
-                discard(w);
-            else
-                rc = merge(S, w, &stopped, err);
+            rc = absorb(S, &sh->work[q], rc, &stopped, err);
         }
         cut_short = cut_short || stopped;
         if (rc != CKM_OK || stopped)
@@ -861,7 +855,8 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
                       S.budget / 1e6, S.per_node / 1e6, s, S.relax / 1e6, S.newp / 1e6);
         goto done;
     }
-    if (!(set->async_nodes && T > 1 && run_pool(&S, &sh, T, &rc, err)))
+    bool pooled = set->async_nodes && T > 1 && run_pool(&S, &sh, T, &rc, err);
+    if (!pooled) /* the default, or no pool worker could start */
         rc = search_batches(&S, &sh, T, err);
     if (rc != CKM_OK)
         goto done;
@@ -897,7 +892,7 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
                  "branch-and-cut %s: %zu node%s processed (%zu closed by bound, %zu infeasible), %zu closed unprocessed by a "
                  "later incumbent, %zu open, %s, %d thread%s%s",
                  why, S.processed, S.processed == 1 ? "" : "s", S.n_pruned, S.n_infeasible, S.n_dropped, S.heap.n, rg, T,
-                 T == 1 ? "" : "s", set->async_nodes && T > 1 ? " (asynchronous node pool)" : "");
+                 T == 1 ? "" : "s", pooled ? " (asynchronous node pool)" : "");
         size_t used = strlen(out->message);
         snprintf(out->message + used, sizeof out->message - used, "%s", S.mem_note);
     }
