@@ -38,8 +38,9 @@ size_t ckm_eig_work_bytes(size_t n);
 
 /* A^{-1} in place of the SPD n x n row-major matrix A, both triangles (LAPACK dpotrf +
  * dpotri; core's ckm_chol / ckm_chol_solve remain for the tiny k x k systems). For a fixed, well-conditioned A applied many times: one dsymv reads A^{-1} once,
- * where the factor's two dtrsv are dependent sweeps (m = 331: 6-10 against 14-21 us; m = 651:
- * 24-31 against 47 us, OpenBLAS 0.3.21, one thread). Returns 0 on success, else LAPACK's info. */
+ * where the factor's two dtrsv are dependent sweeps (m = 331: 5.0 against 12.4 us; m = 651:
+ * 21.8 against 41.8 us, OpenBLAS 0.3.21, one thread; bench/spd_apply.c). Returns 0 on success,
+ * else LAPACK's info. */
 int ckm_spd_inverse(size_t n, double *A);
 
 /* x = Ainv x with Ainv from ckm_spd_inverse; tmp: n doubles of scratch. */

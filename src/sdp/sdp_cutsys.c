@@ -194,9 +194,10 @@ static void apply_h(ckm_sdp *p, const double *x, double *out)
 }
 
 /* z = P^{-1} r, block by block, by each block's inverse: one dsymv, or a plain loop below 16
- * rows, where the call costs more than the work (OpenBLAS 0.3.21, one thread, us per block of
- * 8 / 16 / 64 / 256 rows: loop 0.02 / 0.08 / 1.4 / 25, dsymv 0.04 / 0.08 / 0.38 / 3.4, the
- * factor's two dtrsv 0.14 / 0.29 / 1.3 / 9.2) */
+ * rows, where the call costs about as much as the work (bench/spd_apply.c, OpenBLAS 0.3.21,
+ * one thread, us per block of 8 / 16 / 32 / 64 / 256 rows: loop 0.021 / 0.059 / 0.24 / 0.94 /
+ * 22.7, dsymv 0.040 / 0.077 / 0.15 / 0.35 / 3.0, the factor's two dtrsv 0.135 / 0.272 / 0.57 /
+ * 1.19 / 8.4) */
 static void precondition(const ckm_sdp *p, const double *r, double *z)
 {
     const ckm_cutsys *c = &p->sys;
