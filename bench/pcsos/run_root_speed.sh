@@ -3,16 +3,19 @@
 # commit's, in one run on the same machine (issue 16: the SDP at s = 300-1000 groups). Builds BEFORE
 # (default 6ddab17, the code before the partial eigendecompositions and the CG cut system) into
 # /tmp/ckm-root-before, then runs each instance with each binary in turn: `ckm cluster ... -a exact
-# --node-limit 1 -j 1 -vv`, OpenBLAS one thread, nothing else should run. Needs ../shared/data and a
-# Release build in build/.
-# usage: bash bench/pcsos/run_root_speed.sh [BEFORE_COMMIT] [INSTANCES]
+# --node-limit 1 -j THREADS -vv`, OpenBLAS one thread, nothing else should run. Needs ../shared/data
+# and a Release build in build/.
+# usage: bash bench/pcsos/run_root_speed.sh [BEFORE_COMMIT] [INSTANCES] [THREADS]
 #   INSTANCES: comma-separated dataset:k:constraint-file-stem (default accent:6:ml_50_cl_50_0,
-#   ECG5000:5:ml_0_cl_150_0). Writes bench/results/pcsos_root_speed.csv and .md (summarize_root_speed.py).
+#   ECG5000:5:ml_0_cl_150_0). THREADS (default 2, the cores exact has here; 6ddab17 runs its root
+#   on one of them whatever the count, later code splits the root's projection and separation
+#   over two). Writes bench/results/pcsos_root_speed.csv and .md (summarize_root_speed.py).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${SHARED_DATA:-$root/../shared/data}
 before=${1:-6ddab17}
 instances=${2:-accent:6:ml_50_cl_50_0,ECG5000:5:ml_0_cl_150_0}
+threads=${3:-2}
 if [ ! -d "$shared/pc-sos-sdp/datasets" ]; then
   echo "run_root_speed.sh: no $shared/pc-sos-sdp/datasets (set SHARED_DATA to the shared data directory)" >&2
   exit 2
@@ -38,7 +41,7 @@ for inst in "${list[@]}"; do
     [ "$v" = before ] && bin=$work/build/ckm && commit=$before
     log=$logs/$ds-$stem-$v.log
     OPENBLAS_NUM_THREADS=1 "$bin" cluster "$shared/pc-sos-sdp/datasets/$ds.txt" -k "$k" \
-      -c "$shared/pc-sos-sdp/constraints/$ds/$stem.txt" -a exact -j 1 --node-limit 1 -vv -o "$logs/labels.txt" \
+      -c "$shared/pc-sos-sdp/constraints/$ds/$stem.txt" -a exact -j "$threads" --node-limit 1 -vv -o "$logs/labels.txt" \
       >"$log" 2>&1 || true
     echo "$ds/$stem,$v,$commit,$log" >>"$logs/index.csv"
     echo "$ds/$stem $v: $(grep '  time' "$log" | xargs)" >&2

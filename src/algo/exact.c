@@ -92,6 +92,8 @@ typedef struct bb_work {
     bb_parent *child_data;
     size_t groups, inherited;
     int rounds;
+    int sdp_threads;         /* threads of the node's SDP projection: T when it runs alone
+                                (the root above all), else 1 (set after take) */
     char note[160];
 } bb_work;
 
@@ -341,6 +343,7 @@ static ckm_error process(bb_shared *sh, bb_work *w, ckm_err *err)
     o.heuristic_first = is_root;
     o.centers = w->has_centers ? w->centers : NULL;
     o.keep_sdp = true;
+    o.sdp_threads = w->sdp_threads;
     if (w->node.parent) {
         o.inherit = w->node.parent->cuts;
         if ((warm = warm_matrix(w->node.parent, r)) == NULL) {
@@ -633,6 +636,8 @@ static ckm_error search_batches(bb_search *S, bb_shared *sh, int T, ckm_err *err
         size_t batch = 0, room = set->node_limit > 0 ? (size_t)set->node_limit - S->processed : SIZE_MAX;
         while (S->heap.n > 0 && batch < fit && batch < room)
             take(S, &sh->work[batch++]);
+        for (size_t q = 0; q < batch; q++) /* a lone node (the root) gets the idle cores too */
+            sh->work[q].sdp_threads = T / (int)batch;
         if (batch == 1 || T == 1)
             run_range(sh, 0, batch, 0);
         else
@@ -723,6 +728,9 @@ static ckm_error search_pool(bb_search *S, bb_shared *sh, bb_pool *P, size_t slo
                 for (size_t q = 0; q < slots && fit > 0 && room > 0 && S->heap.n > 0; q++)
                     if (P->state[q] == SLOT_IDLE) {
                         take(S, &sh->work[q]);
+                        /* the root runs alone; later nodes share the cores (a count that
+                         * followed the idle workers would depend on timing) */
+                        sh->work[q].sdp_threads = sh->work[q].node.ndec == 0 ? (int)slots : 1;
                         P->state[q] = SLOT_READY;
                         running++;
                         fit--;

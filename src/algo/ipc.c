@@ -288,6 +288,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     par.prune_tol = tol;
     par.tss = r->tss;
     par.upper_bound = run.best_sse;
+    par.threads = o->sdp_threads > 1 ? 2 : 1;
     double t0 = ckm_now();
     if ((rc = solve_sdp(&run, sdp, &par, &si, err)) != CKM_OK)
         goto done;
@@ -306,7 +307,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     while (!run.stopped && stats->rounds < o->cut_rounds &&
            !closed(&run, si.lower_bound, tol)) {
         ckm_cut_stats cs;
-        if ((rc = ckm_sdp_separate(sdp, &crng, IPC_CUTS_PER_ROUND, &cs, err)) != CKM_OK)
+        if ((rc = ckm_sdp_separate(sdp, &crng, par.threads, IPC_CUTS_PER_ROUND, &cs, err)) != CKM_OK)
             goto done;
         size_t added = cs.added_pair + cs.added_triangle + cs.added_clique + cs.added_size;
         if (added == 0)
@@ -339,6 +340,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
         par.prune_tol = tol;
         par.tss = r->tss;
         par.upper_bound = run.best_sse;
+        par.threads = o->sdp_threads > 1 ? 2 : 1;
         if ((rc = solve_sdp(&run, sdp, &par, &si, err)) != CKM_OK)
             goto done;
         ckm_ctx_log(ctx, 1, "ipc: final solve: safe bound %.10g (%d iterations, %s, %.2f s)", si.lower_bound,
@@ -435,6 +437,7 @@ ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_ou
     o.incumbent = INFINITY;
     o.gap = ctx->s->gap;
     o.heuristic_first = true;
+    o.sdp_threads = ckm_thread_count(ctx->s->threads);
     ckm_ipc_stats st;
     ckm_error rc = ckm_ipc_node(ctx, r, &o, out, &st, NULL, err);
     if (rc != CKM_OK || out->status == CKM_STATUS_INFEASIBLE || r->k == 1 || r->s == r->k)

@@ -22,15 +22,20 @@ int ckm_eig_sym(size_t n, double *A, double *w, int vectors);
  *   few != 0 (and n > 2): a Sturm count of that side's eigenvalues (those within 1e-13 of the
  *             Gershgorin bound of 0 left out: they change a projection by rounding only),
  *             then dstemr (MRRR) for them by index: O(n) per vector, only the reduction is
- *             cubic; returns 1;
+ *             cubic; returns 1. With scratch (an n x n array) and at least 16 wanted, in two
+ *             halves of the index range on two threads (ckm_parallel_for), each half
+ *             back-transformed by its own thread (the second on its copy of A in scratch,
+ *             since dormtr may write into A while it works); a cluster (relative gap
+ *             <= 1e-3) across the halves' border sends the call to dstedc instead;
  *   else, or when dstemr fails: dstedc (divide and conquer: every eigenpair of the
  *             tridiagonal; w holds every eigenvalue, *first = 0 or n - *count); returns 0;
- * then dormtr back-transforms the wanted vectors only (dsyevd transforms all n). Measured
- * with one OpenBLAS thread: s = 280 with 8 wanted 1.5 ms through dstemr against dsyevd's
- * 4.7; s = 500 with 111: 15 ms through dstedc against 18.5; s = 1000 with 238: 83 against
- * 111. Returns -1 when out of memory, -2 when LAPACK fails. */
+ * then dormtr back-transforms the wanted vectors only (dsyevd transforms all n; with scratch
+ * in two halves, as above). Measured with one OpenBLAS thread: s = 280 with 8 wanted 1.5 ms
+ * through dstemr against dsyevd's 4.7; s = 500 with 111: 15 ms through dstedc against 18.5;
+ * s = 1000 with 238: 83 against 111. The result depends on whether scratch is given, never on
+ * timing. Returns -1 when out of memory, -2 when LAPACK fails. */
 int ckm_eig_sym_side(size_t n, double *A, int negative, int few, double *w, double *Z, size_t *first, size_t *count,
-                     void *work);
+                     void *work, double *scratch);
 
 /* Bytes of the work array of ckm_eig_sym_side for order n (the caller allocates it once, so
  * an ADMM iteration allocates nothing itself; LAPACKE still allocates its workspaces). */

@@ -39,6 +39,16 @@ uint64_t ckm_rng_next(ckm_rng *r);
 double ckm_rng_uniform(ckm_rng *r);
 /* Uniform integer in [0, m), m >= 1, without modulo bias. */
 uint64_t ckm_rng_below(ckm_rng *r, uint64_t m);
+/* The same draws for a fixed m many times over: ckm_rng_in(r, &q) with q = ckm_rng_range_make(m)
+ * returns exactly what ckm_rng_below(r, m) would (the same rejection, the remainder without
+ * a division; rng.c). */
+__extension__ typedef unsigned __int128 ckm_u128; /* gcc's 128-bit integer (-pedantic) */
+typedef struct ckm_rng_range {
+    uint64_t m, limit;
+    ckm_u128 c;
+} ckm_rng_range;
+ckm_rng_range ckm_rng_range_make(uint64_t m);
+uint64_t ckm_rng_in(ckm_rng *r, const ckm_rng_range *q);
 
 /* Worker threads for a request: requested if > 0, else the online cores. */
 int ckm_thread_count(int requested);

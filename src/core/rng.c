@@ -51,6 +51,34 @@ uint64_t ckm_rng_below(ckm_rng *r, uint64_t m)
     return x % m;
 }
 
+/* x mod m for a fixed m without a division (Lemire, Kaser & Kurz 2019, "Faster remainder by
+ * direct computation", with 128-bit fractions for 64-bit operands): c = ceil(2^128 / m);
+ * the low 128 bits of c x are the fraction x/m - floor(x/m) scaled by 2^128, and their
+ * product with m, shifted down by 128 bits, is x mod m exactly for every x, m < 2^64. */
+ckm_rng_range ckm_rng_range_make(uint64_t m)
+{
+    ckm_rng_range q = {.m = m, .limit = UINT64_MAX - UINT64_MAX % m};
+    q.c = m == 1 ? 0 : ~(ckm_u128)0 / m + 1; /* m = 1: every remainder is 0 */
+    return q;
+}
+
+static uint64_t range_mod(const ckm_rng_range *q, uint64_t x)
+{
+    ckm_u128 frac = q->c * x; /* mod 2^128 */
+    ckm_u128 lo = ((ckm_u128)(uint64_t)frac * q->m) >> 64;
+    ckm_u128 hi = (ckm_u128)(uint64_t)(frac >> 64) * q->m;
+    return (uint64_t)((lo + hi) >> 64);
+}
+
+uint64_t ckm_rng_in(ckm_rng *r, const ckm_rng_range *q)
+{
+    uint64_t x;
+    do {
+        x = ckm_rng_next(r);
+    } while (x >= q->limit);
+    return range_mod(q, x);
+}
+
 double ckm_now(void)
 {
     struct timespec ts;

@@ -38,6 +38,8 @@ typedef struct ckm_sdp_params {
     double prune_tol;    /* relative (default 1e-4) */
     double tss;          /* the data's total scatter: unit of the absolute floor of the gap
                             rule (core.h ckm_gap_closed); default 0 (relative only) */
+    int threads;         /* threads of the projection's eigenvectors: 1 (default) or 2, when a
+                            core would idle otherwise (the root of exact); linalg.h */
 } ckm_sdp_params;
 
 void ckm_sdp_params_default(ckm_sdp_params *par);
@@ -75,13 +77,14 @@ double ckm_sdp_safe_bound(ckm_sdp *p, const double *y, const double *V);
 /* One cutting-plane round on the current Xhat: remove inactive cuts (slack > 1e-6 and zero
  * multiplier), then add the most violated pair / triangle / clique / size inequalities (violation
  * > 1e-4), taking the worst of each kind in turn, at most max_add, at most CKM_SDP_MAX_CUTS
- * (5000) active. The next ckm_sdp_solve warm-starts from the current iterate. */
+ * (5000) active; the pair (and full triangle) scan on `threads` (1 or 2) threads, with the
+ * same result either way; rng draws the sampled triangles when s > 300 (sdp_cuts.c). The next ckm_sdp_solve warm-starts from the current iterate. */
 typedef struct ckm_cut_stats {
     size_t added_pair, added_triangle, added_clique, added_size, removed, active;
     double max_violation; /* largest violation found (Z units), 0 if none */
 } ckm_cut_stats;
 
-ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, size_t max_add, ckm_cut_stats *st, ckm_err *err);
+ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, int threads, size_t max_add, ckm_cut_stats *st, ckm_err *err);
 
 /* Cuts carried from a node to its children (branch-and-cut): each active row as terms on
  * POINTS, sum zc_e Z[pi_e, pj_e] >= rhs, where Z is the point-level normalised matrix

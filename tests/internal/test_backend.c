@@ -202,23 +202,25 @@ static void random_sym(double *A, size_t n, size_t r)
 
 static void test_eig_side(void)
 {
-    size_t sizes[] = {1, 2, 5, 40, 120}, cases = 0;
+    size_t sizes[] = {1, 2, 5, 40, 120}, cases = 0, halves = 0;
     double worst = 0.0;
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
         for (size_t rank = 0; rank <= 6; rank += 6)
             for (int negative = 0; negative <= 1; negative++)
-                for (int few = 0; few <= 1; few++) {
+                for (int few = 0; few <= 2; few++) { /* 2: few, in two halves on two threads */
                     size_t n = sizes[si], nn = n * n;
                     double *A = malloc(nn * sizeof(double)), *B = malloc(nn * sizeof(double));
                     double *Z = malloc(nn * sizeof(double)), *R = malloc(nn * sizeof(double));
                     double *P = calloc(nn, sizeof(double)), *w = malloc(n * sizeof(double)), *wr = malloc(n * sizeof(double));
+                    double *scratch = few == 2 ? malloc(nn * sizeof(double)) : NULL;
                     void *work = malloc(ckm_eig_work_bytes(n));
                     random_sym(A, n, rank < n ? rank : 0);
                     memcpy(B, A, nn * sizeof(double));
                     memcpy(R, A, nn * sizeof(double));
                     size_t first = 0, count = 0;
-                    int how = ckm_eig_sym_side(n, B, negative, few, w, Z, &first, &count, work);
+                    int how = ckm_eig_sym_side(n, B, negative, few != 0, w, Z, &first, &count, work, scratch);
                     CHECK(how == (few && n > 2 ? 1 : 0));
+                    halves += few == 2 && count >= 16;
                     CHECK(ckm_eig_sym(n, R, wr, 1) == 0);
                     double norm = 0.0;
                     for (size_t q = 0; q < nn; q++)
@@ -247,14 +249,56 @@ static void test_eig_side(void)
                     CHECK(err <= 1e-11 * (1.0 + norm));
                     worst = fmax(worst, err / (1.0 + norm));
                     cases++;
-                    free(A), free(B), free(Z), free(R), free(P), free(w), free(wr), free(work);
+                    free(A), free(B), free(Z), free(R), free(P), free(w), free(wr), free(work), free(scratch);
                 }
-    printf("eig side: %zu cases, projection within %.1e (relative) of dsyevd's\n", cases, worst);
+    CHECK(halves >= 4); /* the two-thread split ran (n = 40 and 120, full rank) */
+    printf("eig side: %zu cases (%zu in two halves), projection within %.1e (relative) of dsyevd's\n", cases, halves,
+           worst);
+}
+
+/* A cluster across the two halves' border: A = Q diag(lambda) Q' with lambda = -1 forty times
+ * (so the border, at 20, splits equal eigenvalues) and +1 twenty times. The split must not
+ * be kept (dstedc instead, return 0), and the projection onto the negative side is Q_- Q_-'. */
+static void test_eig_side_cluster(void)
+{
+    size_t n = 60, nn = n * n, neg = 40;
+    double *Q = malloc(nn * sizeof(double)), *A = malloc(nn * sizeof(double)), *w = malloc(n * sizeof(double));
+    double *Z = malloc(nn * sizeof(double)), *scratch = malloc(nn * sizeof(double));
+    void *work = malloc(ckm_eig_work_bytes(n));
+    random_sym(Q, n, 0);
+    CHECK(ckm_eig_sym(n, Q, w, 1) == 0); /* columns of Q: an orthonormal basis */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            double v = 0.0;
+            for (size_t c = 0; c < n; c++)
+                v += (c < neg ? -1.0 : 1.0) * Q[i * n + c] * Q[j * n + c];
+            A[i * n + j] = v;
+        }
+    for (size_t i = 0; i < n; i++) /* exact symmetry */
+        for (size_t j = 0; j < i; j++)
+            A[j * n + i] = A[i * n + j];
+    size_t first = 0, count = 0;
+    int how = ckm_eig_sym_side(n, A, 1, 1, w, Z, &first, &count, work, scratch);
+    CHECK(how == 0);
+    CHECK(first == 0 && count == neg);
+    double err = 0.0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            double v = 0.0, ref = 0.0;
+            for (size_t c = 0; c < count; c++)
+                v += fabs(w[c]) * Z[c * n + i] * Z[c * n + j];
+            for (size_t c = 0; c < neg; c++)
+                ref += Q[i * n + c] * Q[j * n + c];
+            err = fmax(err, fabs(v - ref));
+        }
+    CHECK(err <= 1e-12);
+    free(Q), free(A), free(w), free(Z), free(scratch), free(work);
 }
 
 int main(void)
 {
     test_eig_side();
+    test_eig_side_cluster();
     test_lp();
     test_mip();
     test_threads();

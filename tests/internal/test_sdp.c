@@ -13,7 +13,9 @@
  * imported on the child's groups) keep its bound below the child's optimum. The cut
  * system's CG solve (sdp_cutsys.c) satisfies the full (y, u) system built densely from the
  * operator maps themselves (K = A A*, A B*, B B* + I column by column), from a random warm
- * start, to 1e-6 of the right-hand side.
+ * start, to 1e-6 of the right-hand side. Separation with two threads (apex halves; the
+ * pipelined random triples when s > 300) adds the same rows as with one, and the projection
+ * in two halves reaches the same bound as one thread.
  * Internal-contract test (includes src headers).
  */
 #include "../check.h"
@@ -241,7 +243,7 @@ static void test_cuts(void)
         CHECK(info.lower_bound <= opt + 1e-9 * (1.0 + opt));
         for (int round = 0; round < 15; round++) {
             ckm_cut_stats cs;
-            CHECK(ckm_sdp_separate(sdp, &rng, 200, &cs, &err) == CKM_OK);
+            CHECK(ckm_sdp_separate(sdp, &rng, 1 + round % 2, 200, &cs, &err) == CKM_OK);
             if (cs.added_pair + cs.added_triangle + cs.added_clique + cs.added_size == 0)
                 break;
             rounds_total++;
@@ -324,7 +326,7 @@ static void test_size_rows(void)
         size_t rows = 0;
         for (int round = 0; round < 10; round++) {
             ckm_cut_stats cs;
-            CHECK(ckm_sdp_separate(sdp, &rng, 200, &cs, &err) == CKM_OK);
+            CHECK(ckm_sdp_separate(sdp, &rng, 1 + round % 2, 200, &cs, &err) == CKM_OK);
             rows += cs.added_size;
             if (cs.added_pair + cs.added_triangle + cs.added_clique + cs.added_size == 0)
                 break;
@@ -397,7 +399,7 @@ static void test_inherit(void)
         ckm_sdp *sdp = sdp_root(r, 1e-6, 0, &par, &info);
         for (int round = 0; sdp && round < 4; round++) {
             ckm_cut_stats cs;
-            CHECK(ckm_sdp_separate(sdp, &rng, 200, &cs, &err) == CKM_OK);
+            CHECK(ckm_sdp_separate(sdp, &rng, 1 + round % 2, 200, &cs, &err) == CKM_OK);
             CHECK(ckm_sdp_solve(sdp, NULL, &par, &info, &err) == CKM_OK);
         }
         size_t rep[12];
@@ -500,6 +502,80 @@ static void test_import_cancellation(void)
     ckm_problem_free(pc);
 }
 
+/* Two threads change nothing in the cuts: on s = 100 (full triangle scan, split by apex) and
+ * s = 320 (sampled triangles, drawn and evaluated in a pipeline), two relaxations solved
+ * alike get the same rows from ckm_sdp_separate with 1 and 2 threads. And the projection in
+ * two halves (ckm_sdp_params.threads = 2) reaches the same bound as one thread, up to the
+ * solver's tolerance, and stays below a feasible labelling's SSE. */
+static void test_threads(void)
+{
+    int sizes[2] = {100, 320};
+    for (int c = 0; c < 2; c++) {
+        int n = sizes[c], k = 4;
+        double *X = malloc((size_t)n * 2 * sizeof(double));
+        for (int i = 0; i < n; i++) { /* four overlapping blobs: the relaxation is not tight */
+            X[2 * i] = 0.5 * (i % 2) + unif();
+            X[2 * i + 1] = 0.5 * ((i / 2) % 2) + unif();
+        }
+        ckm_problem *pp = NULL;
+        ckm_reduced *r = sdp_reduce(X, n, 2, k, NULL, 0, NULL, NULL, &pp);
+        ckm_sdp_params par;
+        ckm_sdp_info i1, i2;
+        ckm_sdp *a = sdp_root(r, 1e-4, 60, &par, &i1), *b = sdp_root(r, 1e-4, 60, &par, &i2);
+        CHECK(a && b && i1.lower_bound == i2.lower_bound);
+        ckm_err err = {CKM_OK, ""};
+        ckm_rng ra, rb;
+        ckm_rng_seed(&ra, 9, 0);
+        ckm_rng_seed(&rb, 9, 0);
+        ckm_cut_stats ca, cb;
+        CHECK(ckm_sdp_separate(a, &ra, 1, 300, &ca, &err) == CKM_OK);
+        CHECK(ckm_sdp_separate(b, &rb, 2, 300, &cb, &err) == CKM_OK);
+        CHECK(ca.added_triangle > 0 && ca.added_triangle == cb.added_triangle && ca.added_pair == cb.added_pair);
+        bool same = a->nb == b->nb && a->bstart[a->nb] == b->bstart[b->nb];
+        for (size_t l = 0; same && l < a->nb; l++)
+            same = a->d[l] == b->d[l] && a->bstart[l] == b->bstart[l];
+        for (size_t e = 0; same && e < a->bstart[a->nb]; e++)
+            same = a->bent[e].i == b->bent[e].i && a->bent[e].j == b->bent[e].j && a->bent[e].g == b->bent[e].g;
+        CHECK(same);
+        /* the projection in two halves (s = 100 only, for time): the same bound to the tolerance */
+        ckm_sdp_params p1, p2;
+        ckm_sdp_params_default(&p1);
+        p1.max_iter = c == 0 ? 3000 : 1;
+        p2 = p1;
+        p2.threads = 2;
+        CHECK(ckm_sdp_solve(a, NULL, &p1, &i1, &err) == CKM_OK);
+        CHECK(ckm_sdp_solve(b, NULL, &p2, &i2, &err) == CKM_OK);
+        if (c == 1)
+            i1.converged = i2.converged = 1;
+        int32_t *lab = malloc((size_t)n * sizeof(int32_t));
+        for (int i = 0; i < n; i++)
+            lab[i] = (int32_t)(i % 4);
+        double sse = 0.0; /* of the blob labelling, by hand */
+        for (int g = 0; g < k; g++) {
+            double m[2] = {0.0, 0.0}, cnt = 0.0;
+            for (int i = 0; i < n; i++)
+                if (lab[i] == g) {
+                    m[0] += X[2 * i];
+                    m[1] += X[2 * i + 1];
+                    cnt += 1.0;
+                }
+            for (int i = 0; i < n; i++)
+                if (lab[i] == g)
+                    sse += pow(X[2 * i] - m[0] / cnt, 2) + pow(X[2 * i + 1] - m[1] / cnt, 2);
+        }
+        CHECK(i1.converged && i2.converged && i2.lower_bound <= sse + 1e-9 * sse);
+        CHECK(fabs(i1.lower_bound - i2.lower_bound) <= 1e-3 * sse);
+        printf("threads: s = %d, %zu rows alike with 1 and 2 threads; bounds %.6f / %.6f (blob SSE %.6f)\n", n, a->nb,
+               i1.lower_bound, i2.lower_bound, sse);
+        free(lab);
+        ckm_sdp_free(a);
+        ckm_sdp_free(b);
+        ckm_reduced_free(r);
+        ckm_problem_free(pp);
+        free(X);
+    }
+}
+
 int main(void)
 {
     test_adjoint();
@@ -509,5 +585,6 @@ int main(void)
     test_size_rows();
     test_inherit();
     test_import_cancellation();
+    test_threads();
     return ck_report();
 }

@@ -102,8 +102,31 @@ static void same_seeds(const char *what, const double *Y, double *w, size_t s, s
     free(ref), free(got);
 }
 
+/* ckm_rng_in draws exactly what ckm_rng_below draws, for ranges up to 2^64 - 1 (its remainder
+ * is computed without a division, rng.c) */
+static void test_rng_range(void)
+{
+    const uint64_t ms[] = {1, 2, 3, 7, 500, 1000003, (1ULL << 32) + 15, 1ULL << 40, (1ULL << 63) + 1, UINT64_MAX - 1,
+                           UINT64_MAX};
+    size_t same = 0, draws = 0;
+    for (size_t q = 0; q < sizeof ms / sizeof ms[0]; q++) {
+        ckm_rng a, b;
+        ckm_rng_seed(&a, 11, q);
+        ckm_rng_seed(&b, 11, q);
+        ckm_rng_range range = ckm_rng_range_make(ms[q]);
+        for (int t = 0; t < 20000; t++) {
+            uint64_t x = ckm_rng_below(&a, ms[q]), y = ckm_rng_in(&b, &range);
+            same += x == y && y < ms[q];
+            draws++;
+        }
+    }
+    CHECK(same == draws);
+    printf("rng range: %zu of %zu draws equal to ckm_rng_below's\n", same, draws);
+}
+
 int main(void)
 {
+    test_rng_range();
     /* separated blobs: 300 centers in [0, 100]^3, 20 points each within 0.5: the lists
        take over after the first centers */
     size_t s = 6000, d = 3, nb = 300;
