@@ -18,7 +18,8 @@
  *   blpkm      with soft pairs past CKM_SOFT_MODEL_MAX_NNZ (assign.h): no model, local-search
  *              steps: 8 s k costs + 16 s + 32 per soft pair
  *   admm       about ten s x k iterates: 80 s k
- *   ipc        the SDP relaxation, nine s x s matrices plus the eigensolver's work: ~120 s^2
+ *   ipc        the SDP relaxation, nine s x s matrices, a tenth while a round separates cuts
+ *              (sdp_separate.c), plus the eigensolver's work: ~120 s^2
  *   exact      T relaxations at once (one per worker), plus the open tree (checked as it
  *              grows: exact.c)
  * Available memory: MemAvailable of /proc/meminfo, lowered to the cgroup's memory.max minus
