@@ -336,11 +336,10 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     }
     /* polish: the rounds were solved inexactly; one solve to full accuracy from the last iterate */
     if (stats->rounds > 0 && !run.stopped && !closed(&run, si.lower_bound, tol)) {
-        ckm_sdp_params_default(&par);
-        par.prune_tol = tol;
-        par.tss = r->tss;
+        ckm_sdp_params full; /* the rounds changed only the iteration cap */
+        ckm_sdp_params_default(&full);
+        par.max_iter = full.max_iter;
         par.upper_bound = run.best_sse;
-        par.threads = o->sdp_threads > 1 ? 2 : 1;
         if ((rc = solve_sdp(&run, sdp, &par, &si, err)) != CKM_OK)
             goto done;
         ckm_ctx_log(ctx, 1, "ipc: final solve: safe bound %.10g (%d iterations, %s, %.2f s)", si.lower_bound,

@@ -36,7 +36,6 @@ typedef struct eig_part {
     const double *dd, *e, *tau;
     double *A, *copy, *w, *Z, *d2, *e2;
     lapack_int *isuppz, il, iu, found, info;
-    bool back; /* back-transform (after the check of both parts) */
 } eig_part;
 
 static void part_vectors(void *ctx, size_t begin, size_t end, int tid)
@@ -83,7 +82,7 @@ int ckm_eig_sym_side(size_t n, double *A, int negative, int few, double *w, doub
      * rows of the row-major view */
     if ((info = LAPACKE_dsytrd(LAPACK_COL_MAJOR, 'U', ln, A, ln, dd, e, tau)) != 0)
         return lapack_failure(info);
-    bool done = false, backed = false;
+    bool done = false;
     /* not for n <= 2: OpenBLAS 0.3.21's dstemr answers order 2 from dlaev2 by magnitude, so
      * index 2 of [[-0.179, 0.488], [0.488, -0.287]] came back as -0.724, not 0.258 */
     if (few && n > 2) {
@@ -133,12 +132,6 @@ int ckm_eig_sym_side(size_t n, double *A, int negative, int few, double *w, doub
             double a = w[h - 1], b = w[h], scale = fmax(fabs(a), fabs(b));
             done = b - a > 1e-3 * scale;
         }
-        if (done && parts == 2) {
-            ckm_parallel_for(2, 2, part_back, pt);
-            if (pt[0].info != 0 || pt[1].info != 0)
-                return lapack_failure(pt[0].info != 0 ? pt[0].info : pt[1].info);
-            backed = true;
-        }
         *count = done ? want : 0;
     }
     if (!done) {
@@ -153,7 +146,8 @@ int ckm_eig_sym_side(size_t n, double *A, int negative, int few, double *w, doub
         *first = negative ? 0 : n - pos;
         *count = negative ? neg : pos;
     }
-    if (!backed && *count > 0) { /* the wanted vectors only; in two halves with a scratch matrix */
+    if (*count > 0) { /* the wanted vectors only; with a scratch matrix in two halves (the MRRR
+                         path's own parts: both split at want / 2) */
         size_t h = scratch && *count >= 16 ? *count / 2 : *count;
         eig_part pb[2] = {{.n = n, .tau = tau, .A = A, .Z = Z + *first * n, .found = (lapack_int)h},
                           {.n = n, .tau = tau, .A = A, .copy = scratch, .Z = Z + (*first + h) * n,

@@ -8,7 +8,8 @@
  * whatever the scan order, so two threads may each scan half of the apexes). A triangle row
  * (i, j) of the full scan first takes the maximum over h of its violations (a loop gcc
  * vectorises) and is walked only when that reaches the heap's worst; the apex h = i gives 0
- * (Zhat symmetric), so it needs no test. Measured on ECG5000 ml_0_cl_150_0's root (s = 500):
+ * up to rounding (Zhat symmetric), below the tolerance, so that maximum needs no test.
+ * Measured on ECG5000 ml_0_cl_150_0's root (s = 500):
  * the full scan's most violated triangles raised the bound far less per round than the most
  * violated of the random sample (11369.6 against 11498.6 after 10 rounds; the full scan's
  * best share a few apexes), so s > 300 keeps the sample. Cliques by the greedy
@@ -95,8 +96,9 @@ static void top_push(cand_list *t, cand c)
     t->v[q] = c;
 }
 
-/* the smallest violation a candidate needs to enter t */
-static double top_floor(const cand_list *t) { return t->n < t->cap ? VIOL_TOL : t->v[0].viol; }
+/* a violation v may enter t: above the tolerance and not below t's worst when t is full
+ * (top_push settles ties in the total order) */
+static bool admits(const cand_list *t, double v) { return v > VIOL_TOL && (t->n < t->cap || v >= t->v[0].viol); }
 
 /* one thread's scan of pairs (and of triangles when full) over apexes [begin, end) of the
  * s x s Zhat Zc */
@@ -117,7 +119,7 @@ static void scan_apexes(void *ctx, size_t begin, size_t end, int tid)
         const double *zi = J->Zc + i * s;
         double zii = zi[i];
         for (size_t j = 0; j < s; j++) /* pairs: Zhat_ij - Zhat_ii > tol */
-            if (j != i && !J->is_cl[i * s + j] && zi[j] - zii > VIOL_TOL && zi[j] - zii >= top_floor(P))
+            if (j != i && !J->is_cl[i * s + j] && admits(P, zi[j] - zii))
                 top_push(P, (cand){zi[j] - zii, i, j, 0});
         for (size_t j = 0; j < s && J->full; j++) { /* triangles: Zhat_ij + Zhat_ih - Zhat_ii - Zhat_jh > tol */
             if (j == i)
@@ -128,11 +130,11 @@ static void scan_apexes(void *ctx, size_t begin, size_t end, int tid)
                 double v = a + zi[h] - zii - zj[h];
                 most = v > most ? v : most;
             }
-            if (!(most >= top_floor(T)) || !(most > VIOL_TOL))
+            if (!admits(T, most))
                 continue;
             for (size_t h = j + 1; h < s; h++) {
                 double v = a + zi[h] - zii - zj[h];
-                if (h != i && v > VIOL_TOL && v >= top_floor(T))
+                if (h != i && admits(T, v))
                     top_push(T, (cand){v, i, j, h});
             }
         }
@@ -210,7 +212,7 @@ static void sample_eval(sample_job *S)
         size_t i = b[3 * t], j = b[3 * t + 1], h = b[3 * t + 2];
         const double *zi = S->Zc + i * s;
         double v = zi[j] + zi[h] - zi[i] - S->Zc[j * s + h];
-        if (v > VIOL_TOL && v >= top_floor(S->tri))
+        if (admits(S->tri, v))
             top_push(S->tri, (cand){v, i, j, h});
     }
 }
