@@ -298,7 +298,8 @@ static void solve_yu(ckm_sdp *p)
  * (MRRR: O(s) per vector), or s/4 with two threads (the vectors in two halves, one per
  * thread; T is free here and holds the second thread's copy of the reflectors). Measured at
  * s = 500 (ECG5000's root, 77 and 93 negative eigenvalues, one OpenBLAS thread): dstedc +
- * dormtr 9.1-9.3 ms, two MRRR halves 5.2-5.7 ms; dsytrd 4.9 ms either way. Xhat has rank
+ * dormtr 9.1-9.3 ms, two MRRR halves 5.2-5.7 ms; dsytrd 4.9 ms either way; bench/eig_side.c
+ * on a synthetic spectrum: 7.0 / 7.4 against 4.7 / 5.7 ms, even at 125 wanted (s/4). Xhat has rank
  * about k near the optimum, so the negative side is the usual one. Returns 1, or
  * ckm_eig_sym_side's failure (-1 out of memory, -2 LAPACK). */
 static int project(ckm_sdp *p, int threads)
