@@ -1,6 +1,8 @@
 /*
  * text.c -- file slurping and tokenising for all readers (see text.h).
  * Cost: one read of the file, O(bytes) splitting; lines are views into one buffer.
+ * Files as spreadsheets save them are read as they are: a UTF-8 byte-order mark at the
+ * start is skipped, and CRLF line ends lose their '\r' with the other trailing blanks.
  */
 #include "text.h"
 
@@ -46,6 +48,8 @@ ckm_error ckm_text_load(const char *path, ckm_text *t, ckm_err *err)
     t->buf = buf;
     size_t lcap = 0, number = 0;
     char *p = buf;
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        p += 3; /* UTF-8 byte-order mark (Excel's "CSV UTF-8") */
     while (*p) {
         char *end = strchr(p, '\n');
         char *next = end ? end + 1 : p + strlen(p);
