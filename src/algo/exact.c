@@ -385,7 +385,7 @@ static ckm_error process(bb_shared *sh, bb_work *w, ckm_err *err)
         goto done;
     }
     double ub = fmin(w->incumbent, w->has_labels ? w->sse : INFINITY);
-    if (out.status == CKM_STATUS_OPTIMAL || ckm_gap_closed(ub, w->bound, ctx->s->gap, root->tss)) {
+    if (out.status == CKM_STATUS_OPTIMAL || ckm_gap_closed(ub, w->bound, ctx->s->gap, root->gap_scale)) {
         w->status = CKM_STATUS_OPTIMAL; /* closed: nothing in it beats the incumbent by more than gap */
         goto done;
     }
@@ -464,7 +464,7 @@ typedef struct bb_search {
 /* drop open nodes the incumbent already closes */
 static void drop_closed(bb_search *S)
 {
-    while (S->heap.n > 0 && ckm_gap_closed(S->ub, S->heap.v[0].bound, S->set->gap, S->r->tss)) {
+    while (S->heap.n > 0 && ckm_gap_closed(S->ub, S->heap.v[0].bound, S->set->gap, S->r->gap_scale)) {
         bb_node x = heap_pop(&S->heap);
         S->closed_lb = fmin(S->closed_lb, x.bound);
         S->n_dropped++; /* never processed: a later incumbent closed it */
@@ -536,7 +536,7 @@ static ckm_error merge(bb_search *S, bb_work *w, bool *stopped, ckm_err *err)
     }
     if (w->node.ndec == 0 && !interrupted) {
         S->root_bound = w->bound;
-        out->root_gap = rel_gap(S->ub, w->bound, r->tss);
+        out->root_gap = rel_gap(S->ub, w->bound, r->gap_scale);
     }
     const char *what;
     if (interrupted) {
@@ -553,7 +553,7 @@ static ckm_error merge(bb_search *S, bb_work *w, bool *stopped, ckm_err *err)
     } else if (w->status == CKM_STATUS_INFEASIBLE) {
         S->n_infeasible++;
         what = "infeasible";
-    } else if (w->status == CKM_STATUS_OPTIMAL || ckm_gap_closed(S->ub, w->bound, S->set->gap, r->tss)) {
+    } else if (w->status == CKM_STATUS_OPTIMAL || ckm_gap_closed(S->ub, w->bound, S->set->gap, r->gap_scale)) {
         S->closed_lb = fmin(S->closed_lb, w->bound);
         S->n_pruned++;
         what = "closed by bound";
@@ -606,7 +606,7 @@ static void log_progress(bb_search *S, bool force)
     if (S->set->verbosity >= 1 && (now - S->last_log >= 1.0 || S->heap.n == 0 || force)) {
         S->last_log = now;
         ckm_ctx_log(S->ctx, 1, "exact: %zu nodes, %zu open, bound %.10g, incumbent %.10g, gap %.4g%%, %.1f s",
-                    S->processed, S->heap.n, glb, S->ub, 100.0 * rel_gap(S->ub, glb, S->r->tss), now - S->ctx->start);
+                    S->processed, S->heap.n, glb, S->ub, 100.0 * rel_gap(S->ub, glb, S->r->gap_scale), now - S->ctx->start);
     }
 }
 

@@ -19,6 +19,8 @@
 #include "problem_impl.h"
 #include "reduced.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,11 +287,15 @@ static bool build_groups(const ckm_problem *p, const size_t *rep, size_t *root_i
     for (size_t f = 0; f < d; f++)
         g[f] /= r->total_mass;
     r->tss = r->scatter;
+    double mag = 0.0; /* sum_t mass_t ||mean_t||^2 */
     for (size_t t = 0; t < s; t++)
         for (size_t f = 0; f < d; f++) {
             double diff = r->mean[t * d + f] - g[f];
             r->tss += r->mass[t] * diff * diff;
+            mag += r->mass[t] * r->mean[t * d + f] * r->mean[t * d + f];
         }
+    double noise = 2.0 * (double)n * DBL_EPSILON;
+    r->gap_scale = fmax(r->tss, noise * noise * mag / CKM_GAP_ABS);
     free(g);
     return true;
 }

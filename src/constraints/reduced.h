@@ -42,6 +42,12 @@ typedef struct ckm_reduced {
     double tss;           /* total scatter sum_i ||x_i - mean of all points||^2: the SSE of
                              k = 1, an upper bound on the SSE of every labelling; the unit of
                              the absolute gap tolerance (core.h ckm_gap_closed) */
+    double gap_scale;     /* what ipc and exact pass to ckm_gap_closed as tss:
+                             max(tss, noise / CKM_GAP_ABS), noise = (2 n eps)^2 sum_t mass_t
+                             ||mean_t||^2 bounding the rounding of any SSE computed here
+                             (a mean of n equal values is off by at most n eps of them), so
+                             identical points, whose tss and SSEs are rounding noise of 0,
+                             close at once; far below 1e-12 tss on any other data */
     size_t *member_start; /* s+1: members of t are members[member_start[t] .. [t+1]) */
     size_t *members;      /* n point indices, grouped by super-point */
     size_t n_cl;
