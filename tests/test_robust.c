@@ -136,29 +136,56 @@ static void extreme_magnitudes(void)
     printf("extreme magnitudes: %zu algorithms, identical labels at 2^-400 .. 2^400, overflow refused\n", N_ALGOS);
 }
 
-static void zero_sse(void)
+/* Zero-SSE optima (k >= the number of distinct positions): ipc and exact prove them at once,
+ * at the root (exact: one node), even where every computed SSE and the total scatter are
+ * rounding noise of 0 (identical points; positions such as 0.1 or 1000/3 whose means do not
+ * round back to themselves), with or without must-links between equal points. The lower
+ * bound never exceeds the SSE and the gap is 0. */
+static void zero_sse_case(const double *X, size_t n, size_t k, size_t ml_step, const char *what)
 {
-    /* 20 points on 4 distinct positions, k = 4: the optimum is SSE 0 */
-    double X[40];
-    for (int i = 0; i < 20; i++) {
-        X[2 * i] = i % 4;
-        X[2 * i + 1] = 2.0 * (i % 4) + 0.5;
-    }
     const char *algos[] = {"ipc", "exact"};
     for (int a = 0; a < 2; a++) {
         ckm_problem *p = NULL;
         ckm_err err = {CKM_OK, ""};
-        CHECK(ckm_problem_create(X, 20, 2, 4, &p, &err) == CKM_OK);
+        CHECK(ckm_problem_create(X, n, 2, k, &p, &err) == CKM_OK);
+        for (size_t i = 0; ml_step && i + ml_step < n / 2; i++) /* i and i + step share a position */
+            CHECK(ckm_problem_add_pair(p, i, i + ml_step, CKM_MUST_LINK, &err) == CKM_OK);
         ckm_error rc;
-        double t0 = now_s();
         ckm_result *r = run(p, algos[a], 10, 0.0, NULL, NULL, &rc, &err);
-        CHECK(r && r->status == CKM_STATUS_OPTIMAL && r->sse == 0.0 && r->gap == 0.0);
+        CHECK(rc == CKM_OK && r && r->status == CKM_STATUS_OPTIMAL && r->gap == 0.0);
+        CHECK(r && r->lower_bound <= r->sse && r->sse <= 1e-20);
         if (r && strcmp(algos[a], "exact") == 0)
             CHECK(r->nodes == 1);
-        CHECK(now_s() - t0 < 5.0);
+        if (r && (r->status != CKM_STATUS_OPTIMAL || r->gap != 0.0 || r->lower_bound > r->sse))
+            fprintf(stderr, "  %s, %s: %s, SSE %g, bound %g, gap %g: %s\n", what, algos[a],
+                    ckm_status_string(r->status), r->sse, r->lower_bound, r->gap, r->message);
         ckm_result_free(r);
         ckm_problem_free(p);
     }
+}
+
+static void zero_sse(void)
+{
+    double X[120];
+    for (int i = 0; i < 20; i++) { /* 4 exactly representable positions, k = 4 */
+        X[2 * i] = i % 4;
+        X[2 * i + 1] = 2.0 * (i % 4) + 0.5;
+    }
+    zero_sse_case(X, 20, 4, 0, "4 positions");
+    for (int i = 0; i < 60; i++) { /* 60 identical points, k = 3 */
+        X[2 * i] = 1.5;
+        X[2 * i + 1] = 2.5;
+    }
+    zero_sse_case(X, 60, 3, 0, "identical");
+    zero_sse_case(X, 60, 3, 1, "identical, must-links");
+    const double pos[3][2] = {{0.1, 0.3}, {7.7, -2.2}, {1000.0 / 3.0, 2.0 / 3.0}};
+    for (int i = 0; i < 60; i++) {
+        X[2 * i] = pos[i % 3][0];
+        X[2 * i + 1] = pos[i % 3][1];
+    }
+    zero_sse_case(X, 60, 3, 0, "3 inexact positions, k = 3");
+    zero_sse_case(X, 60, 4, 3, "3 inexact positions, k = 4, must-links");
+    printf("zero SSE: ipc and exact prove 5 zero-SSE optima at the root\n");
 }
 
 typedef struct stopper {
@@ -174,22 +201,21 @@ static int stop_after(void *user)
 }
 
 /* For every algorithm, on a problem it cannot finish quickly (many restarts; thousands of
- * groups for the SDP): a time limit of 0.5 s and a stop request at 0.4 s both bite. */
+ * groups for the SDP): a time limit of 0.5 s and a stop request at 0.4 s both bite. Asserted:
+ * the mechanism (the stop function was polled, the status says why the run ended, the
+ * labelling is checked), never a wall-clock bound -- a loaded or sanitized machine may take
+ * longer; the latency itself is measured by bench/stop_latency.c. */
 static void limits_and_interrupts(void)
 {
     const size_t n = 3000, d = 8, k = 6;
     int32_t *truth = malloc(n * sizeof *truth);
     double *X = blobs(n, d, k, 0, 5, truth);
-    const double slack = 2.0; /* sanitizer builds, a busy CI machine */
     for (size_t a = 0; a < N_ALGOS; a++) {
         const char *algo = ALGOS[a];
         int sdp = strcmp(algo, "ipc") == 0 || strcmp(algo, "exact") == 0;
-        /* ipc / exact answer a stop after the SDP iteration under way (an s x s
-         * eigendecomposition, not interruptible): 1500 must-links keep s near 1500 groups,
-         * an iteration near 1 s with one BLAS thread. The others get 60 cannot-links and no
-         * size bounds (sizeflow: sizes only): with 300 and sizes their assignment LPs turned
-         * fractional and a CBC solve (which cannot be interrupted yet, docs/robustness.md)
-         * held a stop request for seconds on a loaded machine */
+        /* ipc / exact: 1500 must-links keep s near 1500 groups, so the stop lands inside
+         * the SDP; the others get 300 must-links, 60 cannot-links and (sizeflow: only)
+         * size bounds */
         size_t ml = takes_pairs(algo) ? (sdp ? 1500 : 300) : 0, cl = takes_pairs(algo) ? (sdp ? 1500 : 60) : 0;
         ckm_problem *p = build(X, n, d, k, truth, ml, cl, strcmp(algo, "sizeflow") == 0, 40, 3);
         int n_init = sdp ? 10 : 100000;
@@ -200,7 +226,7 @@ static void limits_and_interrupts(void)
             double t0 = now_s();
             ckm_result *r = mode == 0 ? run(p, algo, n_init, 0.5, NULL, NULL, &rc, &err)
                                       : run(p, algo, n_init, 0.0, stop_after, &st, &rc, &err);
-            double took = now_s() - t0, bound = (mode == 0 ? 0.5 : 0.4) + 1.0 + slack;
+            double took = now_s() - t0;
             ckm_status want = mode == 0 ? CKM_STATUS_TIME_LIMIT : CKM_STATUS_INTERRUPTED;
             CHECK(rc == CKM_OK && r);
             if (!r) {
@@ -208,11 +234,12 @@ static void limits_and_interrupts(void)
                 continue;
             }
             CHECK(r->status == want && r->has_labels && r->violations == 0 && isfinite(r->sse));
-            CHECK(took <= bound);
-            if (r->status != want || !r->has_labels || took > bound)
-                fprintf(stderr, "  %s %s: status %s, labels %d, %.2f s (bound %.2f): %s\n", algo,
+            if (mode == 1)
+                CHECK(st.calls > 0);
+            if (r->status != want || !r->has_labels)
+                fprintf(stderr, "  %s %s: status %s, labels %d, %.2f s: %s\n", algo,
                         mode == 0 ? "time limit" : "interrupt", ckm_status_string(r->status), r->has_labels, took,
-                        bound, r->message);
+                        r->message);
             ckm_result_free(r);
         }
         ckm_problem_free(p);
@@ -250,11 +277,9 @@ static void threads_and_memory(void)
     CHECK(ckm_problem_create(Y, n, 1, 2000, &p, &err) == CKM_OK);
     snprintf(s.algorithm, sizeof s.algorithm, "blpkm");
     s.threads = 0;
-    double t0 = now_s();
     CHECK(ckm_solve(p, &s, &r, &err) == CKM_ERR_NOMEM && r == NULL);
     CHECK_MSG(err, "blpkm would need about");
     CHECK_MSG(err, "MB are available");
-    CHECK(now_s() - t0 < 5.0);
     ckm_problem_free(p);
     free(Y);
 }

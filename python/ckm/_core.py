@@ -2,9 +2,11 @@
 
 A solve runs in a worker thread while the calling thread waits in short slices: Python
 delivers Ctrl-C (KeyboardInterrupt) to the main thread only between bytecodes, so the wait
-catches it, raises the library's interrupt flag (ckm_settings.interrupt) and re-raises at
-once when the solve has returned within INTERRUPT_WAIT_S, else still re-raises after that
-time (the solve then ends in the background at its next check and its result is dropped).
+catches it, raises the library's interrupt flag (ckm_settings.interrupt), waits until the
+solve has returned (every phase of the library polls the flag: within a second, also inside
+CLP and CBC; bench/stop_latency.c) and re-raises, so nothing runs on in the background. A
+second Ctrl-C during that wait re-raises at once and leaves the solve to end by itself at its
+next check (its result is dropped).
 """
 
 import ctypes
@@ -18,7 +20,6 @@ from ._lib import lib
 
 logger = logging.getLogger("ckm")
 
-INTERRUPT_WAIT_S = 0.9
 
 
 class InfeasibleError(ValueError):
@@ -263,15 +264,19 @@ def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, 
         done.set()
 
     th = threading.Thread(target=work, name="ckm-solve", daemon=True)
-    th.start()
     try:
+        # start() inside the try: a Ctrl-C while start() waits for the new thread to run must
+        # still stop it (measured: outside, the solve ran on after the KeyboardInterrupt)
+        th.start()
         # an Event, not Thread.join: a join interrupted by Ctrl-C returns at once afterwards in
         # CPython 3.11 (measured) although the thread still runs
         while not done.wait(0.05):
             pass
     except KeyboardInterrupt:
         flag.value = 1
-        done.wait(INTERRUPT_WAIT_S)
+        if th.ident is not None:  # started: wait for the solve to answer the flag
+            while not done.wait(0.05):  # a second Ctrl-C leaves this wait at once
+                pass
         raise
     if "exc" in box:
         raise box["exc"]

@@ -1,22 +1,27 @@
-"""Ctrl-C: SIGINT during a fit raises KeyboardInterrupt within one second, also while CBC solves a MILP.
+"""Ctrl-C: SIGINT during a fit raises KeyboardInterrupt, also while CBC solves a MILP, and only once the solve
+has returned: no ckm thread runs on after the exception.
 
-The fit runs in a child interpreter (a SIGINT in pytest's own process would end the session); the child
-prints the seconds from the signal to the KeyboardInterrupt and whether the solve had ended by then.
+The fit runs in a child interpreter (a SIGINT in pytest's own process would end the session), which this
+process signals; the child prints whether the solve thread was still alive at the KeyboardInterrupt.
+Asserted: the mechanism (the exception, no live solve thread); the time to the child's exit is printed, not
+asserted (a loaded or sanitized machine is slower): bench/stop_latency.c measures the library's latency.
 """
 
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
 CHILD = textwrap.dedent("""
-    import os, signal, sys, threading, time
+    import sys, threading
     import numpy as np
     import ckm
 
-    algo, delay = sys.argv[1], float(sys.argv[2])
+    algo = sys.argv[1]
     rng = np.random.default_rng(3)
     n, k, d = 3000, 8, 8
     truth = np.arange(n) % k
@@ -25,39 +30,38 @@ CHILD = textwrap.dedent("""
     ml, cl = ckm.generate_constraints(truth, 1000, ml_fraction=0.5, random_state=1)
     km = ckm.ConstrainedKMeans(k, algorithm=algo, must_link=ml, cannot_link=cl, size_min=338, size_max=412,
                                n_init=100000, random_state=0)
-    sent = {}
-
-    def fire():
-        time.sleep(delay)
-        sent["t"] = time.monotonic()
-        os.kill(os.getpid(), signal.SIGINT)
-
-    threading.Thread(target=fire, daemon=True).start()
+    print("READY", flush=True)
     try:
         km.fit(X)
-        print("RESULT no-interrupt")
+        print("RESULT no-interrupt", flush=True)
     except KeyboardInterrupt:
-        latency = time.monotonic() - sent["t"]
-        worker = [t for t in threading.enumerate() if t.name == "ckm-solve"]
-        if worker:  # the solve ends in the background at its next check: how long after the signal
-            worker[0].join(30.0)
-        print("RESULT %.3f %.3f" % (latency, time.monotonic() - sent["t"]))
+        alive = sum(t.is_alive() for t in threading.enumerate() if t.name == "ckm-solve")
+        print("RESULT %d" % alive, flush=True)
 """)
 
 
 @pytest.mark.parametrize("algorithm, delay", [("blpkm", 0.7), ("blpkm", 1.5), ("blpkm", 2.5), ("bckm", 1.5),
                                               ("exact", 1.5)])
-def test_ctrl_c_raises_keyboard_interrupt_within_a_second(algorithm, delay):
+def test_ctrl_c_raises_keyboard_interrupt_after_the_solve_stopped(algorithm, delay):
+    # SIGINT from another process, as a terminal's Ctrl-C. (This test caught CLP's own SIGINT
+    # handler, installed during its initial solves, swallowing the signal: mip_cbc.cpp.)
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
-    out = subprocess.run([sys.executable, "-c", CHILD, algorithm, str(delay)], capture_output=True, text=True,
-                         env=env, timeout=120)
-    line = [l for l in out.stdout.splitlines() if l.startswith("RESULT")]
-    assert line, out.stdout + out.stderr
+    child = subprocess.Popen([sys.executable, "-c", CHILD, algorithm], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=env)
+    try:
+        assert child.stdout.readline().strip() == "READY"
+        time.sleep(delay)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+        ended = time.monotonic() - sent
+    finally:
+        child.kill()
+    line = [l for l in out.splitlines() if l.startswith("RESULT")]
+    assert line, out + err
     fields = line[0].split()
     assert fields[1] != "no-interrupt"
-    latency, ended = float(fields[1]), float(fields[2])
-    print("%s, SIGINT at %.1f s: KeyboardInterrupt after %.3f s, the solve ended %.3f s after the signal"
-          % (algorithm, delay, latency, ended))
-    assert latency <= 1.0
-    # the solve itself stops at its next check (CBC: its next node; the stop fallback may add up to 1 s)
-    assert ended <= 5.0
+    alive = int(fields[1])
+    print("%s, SIGINT at %.1f s: the process ended %.3f s after the signal, %d solve thread(s) alive at the "
+          "KeyboardInterrupt" % (algorithm, delay, ended, alive))
+    assert alive == 0

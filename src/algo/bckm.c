@@ -169,10 +169,10 @@ ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
                         size_t q = t * k + j;
                         w.cost[q] = w.Y[q] + r->mass[t] * (w.V[q] > 0.5 ? -w.rp[q] : w.rm[q]);
                     }
-                double left = isfinite(ctx->deadline) ? fmax(ctx->deadline - ckm_now(), 1e-3) : 0.0;
+                ckm_bk_limits lim = {ctx->deadline, ctx->s->should_stop, ctx->s->stop_user};
                 ckm_bk_status bs;
                 ckm_ctx_count(ctx, CKM_COUNT_LP, 1);
-                if ((rc = ckm_assign_lp(&w.asg, w.cost, left, w.S, &bs, err)) != CKM_OK)
+                if ((rc = ckm_assign_lp(&w.asg, w.cost, &lim, w.S, &bs, err)) != CKM_OK)
                     goto done;
                 if (bs == CKM_BK_INFEASIBLE) {
                     out->status = CKM_STATUS_INFEASIBLE;

@@ -8,7 +8,8 @@
  *   size bounds: no LP of n*k columns for a large unconstrained problem); otherwise
  *   the BLPKM_CC iteration (exact CLP/CBC assignment honouring every must-link, cannot-link
  *   and size bound; means) -- until the run's own deadline when time is left, else for at
- *   most CKM_GRACE_S seconds, ignoring further stop requests: a user who stops a run wants
+ *   most CKM_GRACE_S seconds (CKM_GRACE_STOP_S = 0.5 s after a stop request, so that Ctrl-C
+ *   is answered within a second), ignoring further stop requests: a user who stops a run wants
  *   the best labelling now, and any feasible one beats none. Only a first assignment that
  *   cannot finish within that time (or a proof that none exists) leaves no labels.
  * Cost: seeding O(s k d); without pairs O(n k d) time and O(n k) memory at most; otherwise
@@ -94,7 +95,7 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
     s.should_stop = NULL; /* the stop was already asked for: these steps are the answer to it */
     double t0 = ckm_now();
     /* a time limit that left time (work skipped as too long) is used up; else the grace */
-    double until = out->status == CKM_STATUS_INTERRUPTED ? t0 + CKM_GRACE_S : fmax(ctx->deadline, t0 + CKM_GRACE_S);
+    double until = out->status == CKM_STATUS_INTERRUPTED ? t0 + CKM_GRACE_STOP_S : fmax(ctx->deadline, t0 + CKM_GRACE_S);
     ckm_context grace = {&s, ctx->start, until, ctx->count, ctx->log_lock, ctx->init_centers};
     size_t k = r->k, d = r->d;
     ckm_assign asg;

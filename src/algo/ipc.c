@@ -51,30 +51,50 @@
 #define IPC_HEURISTIC_EVERY 5  /* IPC-k-means again every this many rounds */
 #define IPC_STALL 1e-5         /* stop when IPC_PATIENCE rounds raise the bound by less (relative) */
 
-/* rows of M = Z_k P: the centroid estimates of every group's cluster */
-static ckm_error centroid_estimates(const ckm_reduced *r, const double *Xhat, double *M, ckm_err *err)
+/* ckm_eig_sym_top's stop: the run's stop request or deadline */
+typedef struct eig_stop {
+    const ckm_context *ctx;
+    ckm_status why;
+} eig_stop;
+
+static int eig_poll(void *user)
 {
-    size_t s = r->s, k = r->k, d = r->d;
-    double *Q = ckm_alloc_array(s * s, sizeof(double)), *ev = ckm_alloc_array(s, sizeof(double));
-    double *Zk = ckm_calloc_array(s * s, sizeof(double));
-    if (!Q || !ev || !Zk) {
-        free(Q);
-        free(ev);
-        free(Zk);
-        return ckm_fail(err, CKM_ERR_NOMEM, "ipc: out of memory");
+    eig_stop *es = user;
+    return ckm_ctx_stop(es->ctx, &es->why);
+}
+
+/* rows of M = Z_k P: the centroid estimates of every group's cluster. *stopped (and *why) when
+ * the run's stop came during the eigendecomposition (M is then not written). */
+static ckm_error centroid_estimates(const ckm_context *ctx, const ckm_reduced *r, const double *Xhat, double *M,
+                                   int *stopped, ckm_status *why, ckm_err *err)
+{
+    size_t s = r->s, k = r->k < r->s ? r->k : r->s, d = r->d;
+    double *A = ckm_alloc_array(s * s, sizeof(double)), *ev = ckm_alloc_array(s, sizeof(double));
+    double *Q = ckm_alloc_array(s * k, sizeof(double)), *Zk = ckm_calloc_array(s * s, sizeof(double));
+    void *work = malloc(ckm_eig_work_bytes(s));
+    ckm_error rc = CKM_OK;
+    if (!A || !ev || !Q || !Zk || !work) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "ipc: out of memory");
+        goto done;
     }
-    memcpy(Q, Xhat, s * s * sizeof(double));
-    if (ckm_eig_sym(s, Q, ev, 1) != 0) {
-        free(Q);
-        free(ev);
-        free(Zk);
-        return ckm_fail(err, CKM_ERR_INTERNAL, "ipc: the eigensolver failed on the SDP solution");
+    memcpy(A, Xhat, s * s * sizeof(double));
+    eig_stop es = {ctx, CKM_STATUS_FEASIBLE};
+    int how = ckm_eig_sym_top(s, A, k, ev, Q, work, eig_poll, &es);
+    if (how == -3) {
+        *stopped = 1;
+        *why = es.why;
+        goto done;
     }
-    for (size_t c = s - (k < s ? k : s); c < s; c++) /* the k largest eigenpairs */
+    if (how != 0) {
+        rc = how == -1 ? ckm_fail(err, CKM_ERR_NOMEM, "ipc: out of memory in the eigensolver (s = %zu)", s)
+                       : ckm_fail(err, CKM_ERR_INTERNAL, "ipc: the eigensolver failed on the SDP solution");
+        goto done;
+    }
+    for (size_t c = 0; c < k; c++) /* the k largest eigenpairs: X_k = sum_c lambda_c q_c q_c' */
         for (size_t i = 0; i < s; i++) {
-            double qi = ev[c] * Q[i * s + c];
+            double qi = ev[c] * Q[c * s + i];
             for (size_t j = 0; j < s; j++)
-                Zk[i * s + j] += qi * Q[j * s + c];
+                Zk[i * s + j] += qi * Q[c * s + j];
         }
     for (size_t i = 0; i < s; i++) {
         double *mi = M + i * d;
@@ -87,10 +107,13 @@ static ckm_error centroid_estimates(const ckm_reduced *r, const double *Xhat, do
                 mi[q] += f * r->mean[j * d + q];
         }
     }
-    free(Q);
+done:
+    free(A);
     free(ev);
+    free(Q);
     free(Zk);
-    return CKM_OK;
+    free(work);
+    return rc;
 }
 
 typedef struct ipc_run {
@@ -132,8 +155,8 @@ static ckm_error ipc_heuristic(ipc_run *run, const ckm_sdp *sdp, ckm_algo_out *o
 {
     const ckm_reduced *r = run->r;
     const ckm_settings *set = run->ctx->s;
-    ckm_error rc = centroid_estimates(r, ckm_sdp_xhat(sdp), run->M, err);
-    if (rc != CKM_OK)
+    ckm_error rc = centroid_estimates(run->ctx, r, ckm_sdp_xhat(sdp), run->M, &run->stopped, &run->why, err);
+    if (rc != CKM_OK || run->stopped)
         return rc;
     ckm_reduced est = *r; /* the rows of M as weighted points for seeding and Lloyd */
     est.mean = run->M;
@@ -227,7 +250,7 @@ static ckm_error single_partition(ipc_run *run, ckm_algo_out *out, ckm_err *err)
  * gap rule, core.h; until then the bound and the heuristics have work to do) */
 static bool closed(const ipc_run *run, double lb, double tol)
 {
-    return ckm_gap_closed(run->best_sse, lb, tol, run->r->tss);
+    return ckm_gap_closed(run->best_sse, lb, tol, run->r->gap_scale);
 }
 
 ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_ipc_opts *o, ckm_algo_out *out,
@@ -277,8 +300,12 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
         run.stopped = 1;
         goto done;
     }
-    if ((rc = ckm_sdp_create(r, &sdp, err)) != CKM_OK)
+    if ((rc = ckm_sdp_create(r, ctx, &sdp, &run.why, err)) != CKM_OK)
         goto done;
+    if (!sdp) { /* stopped while the relaxation was set up */
+        run.stopped = 1;
+        goto done;
+    }
     if (o->inherit && (rc = ckm_sdp_import_cuts(sdp, r->comp, o->inherit, &stats->inherited, err)) != CKM_OK)
         goto done;
     if (o->warm_X)
@@ -286,7 +313,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     ckm_sdp_params par;
     ckm_sdp_params_default(&par);
     par.prune_tol = tol;
-    par.tss = r->tss;
+    par.tss = r->gap_scale;
     par.upper_bound = run.best_sse;
     par.threads = o->sdp_threads > 1 ? 2 : 1;
     double t0 = ckm_now();

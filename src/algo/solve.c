@@ -345,7 +345,7 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
     if ((ao.status == CKM_STATUS_TIME_LIMIT || ao.status == CKM_STATUS_INTERRUPTED) && !ao.has_labels) {
         ckm_ctx_log(&ctx, 1, "stopped without a labelling: a first one from seeds (fallback.c; until the deadline, "
                              "or at most %g s after it)",
-                    CKM_GRACE_S);
+                    ao.status == CKM_STATUS_INTERRUPTED ? CKM_GRACE_STOP_S : CKM_GRACE_S);
         if ((rc = ckm_fallback_labels(&ctx, r, &ao, err)) != CKM_OK)
             goto fail;
         if (ao.has_labels)
@@ -399,7 +399,16 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
             goto fail;
         ckm_scaled_centers(&sc, res->centers, p->k);
         res->has_labels = 1;
-        if (isfinite(res->lower_bound) && res->sse > 0.0)
+        /* every valid lower bound is <= the optimum <= this SSE: a certified bound above the
+         * SSE by no more than the gap rule's absolute floor is the bound's rounding
+         * (identical points: both are noise of 0), reported as the SSE, gap 0; one above it
+         * by more stays as it is, for the checks to see */
+        double floor = CKM_GAP_ABS * ckm_scaled_objective(&sc, r->gap_scale);
+        if (isfinite(res->lower_bound) && res->lower_bound > res->sse && res->lower_bound <= res->sse + floor)
+            res->lower_bound = res->sse;
+        if (isfinite(res->lower_bound) && res->sse <= floor)
+            res->gap = 0.0; /* an SSE at rounding level of 0: no relative gap to speak of */
+        else if (isfinite(res->lower_bound) && res->sse > 0.0)
             res->gap = (res->sse - res->lower_bound) / res->sse;
         else if (isfinite(res->lower_bound))
             res->gap = 0.0;

@@ -220,11 +220,11 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
     size_t cols = (size_t)a->lp.ncols, k = a->r->k, ycols = a->r->s * k;
     memcpy(a->obj, cost, ycols * sizeof(double)); /* the soft slacks' costs are fixed */
     ckm_bk_result br;
-    double lp_left = isfinite(lim->deadline) ? fmax(lim->deadline - ckm_now(), 1e-3) : 0.0;
-    ckm_error rc = ckm_bk_lp(&a->lp, lp_left, a->x, &br, err);
+    ckm_error rc = ckm_bk_lp(&a->lp, lim, a->x, &br, err);
     if (rc != CKM_OK)
         return rc;
     res->status = br.status;
+    res->stopped = br.stopped;
     res->lp_solves = 1;
     if (br.status == CKM_BK_OPTIMAL && !integral_labels(a, a->x, labels)) {
         /* fractional vertex: CBC, warm-started from the caller's feasible labelling */
@@ -261,12 +261,12 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
     return CKM_OK;
 }
 
-ckm_error ckm_assign_lp(ckm_assign *a, const double *cost, double time_limit_s, double *x,
+ckm_error ckm_assign_lp(ckm_assign *a, const double *cost, const ckm_bk_limits *lim, double *x,
                         ckm_bk_status *status, ckm_err *err)
 {
     memcpy(a->obj, cost, a->r->s * a->r->k * sizeof(double));
     ckm_bk_result br;
-    ckm_error rc = ckm_bk_lp(&a->lp, time_limit_s, x, &br, err);
+    ckm_error rc = ckm_bk_lp(&a->lp, lim, x, &br, err);
     if (rc == CKM_OK)
         *status = br.status;
     return rc;

@@ -85,8 +85,10 @@ bool ckm_soft_trivial_start(const ckm_reduced *r, const double *cost, int32_t *l
 bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, double deadline, int32_t *lab, size_t *moves);
 
 /* The LP relaxation only, with the given costs: x (s*k) written when *status is
- * CKM_BK_OPTIMAL. Used by algorithms that work with fractional assignments (bckm). */
-ckm_error ckm_assign_lp(ckm_assign *a, const double *cost, double time_limit_s, double *x,
+ * CKM_BK_OPTIMAL; a deadline or stop request in lim (NULL = none) ends the simplex at its
+ * next iteration with CKM_BK_LIMIT_NONE. Used by algorithms that work with fractional
+ * assignments (bckm). */
+ckm_error ckm_assign_lp(ckm_assign *a, const double *cost, const ckm_bk_limits *lim, double *x,
                         ckm_bk_status *status, ckm_err *err);
 
 #endif

@@ -46,7 +46,7 @@ static ckm_error assign_lp(size_t n, size_t k, const double *cost, const size_t 
     }
     ckm_lp m = {(int)cols, (int)rows, cost, clo, chi, rlo, rhi, cs, ri, v};
     ckm_bk_result res;
-    if ((rc = ckm_bk_lp(&m, 0.0, x, &res, err)) != CKM_OK)
+    if ((rc = ckm_bk_lp(&m, NULL, x, &res, err)) != CKM_OK)
         goto done;
     if (res.status != CKM_BK_OPTIMAL) {
         rc = ckm_fail(err, CKM_ERR_INTERNAL, "LP assignment: CLP did not reach an optimum");

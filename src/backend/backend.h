@@ -1,11 +1,14 @@
 /*
  * backend.h -- the internal LP/MILP contract. Algorithms build a model in plain C arrays
- * (0-based, column-major CSC) and never see a COIN-OR type; lp_clp.c and mip_cbc.c are
- * the only files that include COIN-OR headers.
+ * (0-based, column-major CSC) and never see a COIN-OR type; lp_clp.cpp and mip_cbc.cpp
+ * (C++, over COIN-OR's classes; coin_stop.hpp) are the only files that include COIN-OR
+ * headers.
  *   min c'x  s.t.  row_lo <= A x <= row_hi,  col_lo <= x <= col_hi  (+ x integer for MILP)
- * Infinite bounds are +-CKM_BK_INF. Every call is self-contained (no model is reused).
- * CBC is not thread-safe (global state in its driver): mip_cbc.c serialises CBC calls
- * behind one process-wide mutex -- the only shared state in ckm, guarding a dependency.
+ * Infinite bounds are +-CKM_BK_INF. Every call is self-contained (no model is reused) and
+ * shares nothing with another call: any number of threads may solve at once, no lock.
+ * Stops: the deadline and stop request of ckm_bk_limits are polled inside every simplex
+ * iteration and at every branch-and-bound node, so a call returns one iteration (or one
+ * cut pass) after a limit is reached.
  */
 #ifndef CKM_BACKEND_H
 #define CKM_BACKEND_H
@@ -44,8 +47,7 @@ typedef struct ckm_bk_result {
 } ckm_bk_result;
 
 /* When a solve must end: an absolute ckm_now() deadline (INFINITY = none) and a stop
- * request polled during MILP solves (stop NULL = never). The remaining time is computed
- * when the solver starts, after any wait for CBC's lock. */
+ * request (stop NULL = never), polled at most every 5 ms during LP and MILP solves. */
 typedef struct ckm_bk_limits {
     double deadline;
     ckm_stop_fn stop;
@@ -55,17 +57,19 @@ typedef struct ckm_bk_limits {
 /* No deadline, no stop request. */
 ckm_bk_limits ckm_bk_no_limits(void);
 
-/* Solve the LP relaxation with CLP (dual simplex). x: ncols, written when status is
- * OPTIMAL. time_limit_s <= 0: none. */
-ckm_error ckm_bk_lp(const ckm_lp *m, double time_limit_s, double *x, ckm_bk_result *res,
+/* Solve the LP with CLP (dual simplex). x: ncols, written when status is OPTIMAL.
+ * lim (NULL = none): a limit reached ends the simplex at its next iteration with
+ * LIMIT_NONE (res->stopped = 1 for the stop request). */
+ckm_error ckm_bk_lp(const ckm_lp *m, const ckm_bk_limits *lim, double *x, ckm_bk_result *res,
                     ckm_err *err);
 
-/* Solve with every column integer, CBC default settings. start (ncols, or NULL) is a
+/* Solve with every column integer (CBC branch-and-cut, mip_cbc.cpp). start (ncols, or NULL) is a
  * feasible integer point: CBC then searches only strictly better points (objective
  * cutoff) and the start is returned when none exists (OPTIMAL) or none was found in time
  * (LIMIT_FEASIBLE). x: ncols, written when status is OPTIMAL or LIMIT_FEASIBLE.
  * lim (NULL = none): the deadline and stop request; a stop ends the search at CBC's next
- * node (LIMIT_FEASIBLE with the best point so far, or LIMIT_NONE), res->stopped = 1. */
+ * simplex iteration or node (LIMIT_FEASIBLE with the best point so far, or LIMIT_NONE),
+ * res->stopped = 1. */
 ckm_error ckm_bk_mip(const ckm_lp *m, const ckm_bk_limits *lim, const double *start, double *x,
                      ckm_bk_result *res, ckm_err *err);
 

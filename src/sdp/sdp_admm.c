@@ -150,7 +150,24 @@ static bool cluster_mass_range(const ckm_reduced *r, double *c_min, double *c_ma
     return ok;
 }
 
-ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
+static ckm_error solve_loop(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params *par, ckm_sdp_info *info,
+                            const ckm_status *poll_why, ckm_err *err);
+
+/* the linear algebra's stop (ckm_spd_inverse_poll, the eigensolver): the run's stop request
+ * or deadline, its reason kept */
+typedef struct run_stop {
+    const ckm_context *ctx;
+    ckm_status why;
+} run_stop;
+
+static int run_poll(void *user)
+{
+    run_stop *cs = user;
+    return ckm_ctx_stop(cs->ctx, &cs->why);
+}
+
+ckm_error ckm_sdp_create(const ckm_reduced *r, const ckm_context *ctx, ckm_sdp **out, ckm_status *why,
+                         ckm_err *err)
 {
     *out = NULL;
     size_t s = r->s, d = r->d, ss, mm;
@@ -232,7 +249,19 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, ckm_sdp **out, ckm_err *err)
             p->C[i * s + j] = p->C[j * s + i] = a;
         }
     build_AAt(p);
-    if (ckm_spd_inverse(m, p->Kinv) != 0) {
+    run_stop cs = {ctx, CKM_STATUS_FEASIBLE};
+    int inv = ckm_spd_inverse_poll(m, p->Kinv, ctx ? run_poll : NULL, &cs);
+    if (inv == -3) { /* stopped: no relaxation, the caller goes on without one */
+        *why = cs.why;
+        ckm_sdp_free(p);
+        p = NULL;
+        goto done;
+    }
+    if (inv == -1) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory inverting AA* (%zu x %zu)", m, m);
+        goto done;
+    }
+    if (inv != 0) {
         rc = ckm_fail(err, CKM_ERR_INTERNAL, "sdp: AA* is not positive definite (s = %zu)", s);
         goto done;
     }
@@ -319,8 +348,10 @@ static int project(ckm_sdp *p, int threads)
     size_t side = negative_side ? p->neg_last : s - p->neg_last, most = threads > 1 ? s / 4 : s / 8;
     bool few = side <= most;
     memcpy(p->N, p->M, ss * sizeof(double));
-    int how = ckm_eig_sym_side(s, p->N, negative_side, few, p->ev, p->Q, &first, &found, p->eigwork,
-                               threads > 1 ? p->T : NULL);
+    int which = negative_side;
+    int how = ckm_eig_sym_side(s, p->N, &which, few, p->ev, p->Q, &first, &found, p->eigwork,
+                               threads > 1 ? p->T : NULL, p->poll, p->poll_user);
+    negative_side = which != 0; /* with polls the solver takes the side with fewer vectors */
     if (how < 0)
         return how;
     if (how == 1) /* only that side's eigenvalues: the other side's count by difference */
@@ -355,6 +386,18 @@ static int project(ckm_sdp *p, int threads)
 
 ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params *par, ckm_sdp_info *info,
                         ckm_err *err)
+{
+    run_stop poll = {ctx, CKM_STATUS_FEASIBLE}; /* the eigensolver's polls (sdp_impl.h) */
+    p->poll = ctx ? run_poll : NULL;
+    p->poll_user = &poll;
+    ckm_error rc = solve_loop(p, ctx, par, info, &poll.why, err);
+    p->poll = NULL;
+    p->poll_user = NULL;
+    return rc;
+}
+
+static ckm_error solve_loop(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params *par, ckm_sdp_info *info,
+                            const ckm_status *poll_why, ckm_err *err)
 {
     size_t s = p->s, ss = s * s, m = p->m;
     const double tau = 1.618;
@@ -400,6 +443,12 @@ ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params
         yu_base(p);
         solve_yu(p);
         int pr = project(p, par->threads);
+        if (pr == -3) { /* stopped inside the eigensolver: this iteration is abandoned (V and y
+                           moved, S and X did not; any (y, V) gives a valid safe bound) */
+            info->stopped = 1;
+            info->why = *poll_why;
+            break;
+        }
         if (pr == -1)
             return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory in the eigensolver (s = %zu)", s);
         if (pr < 0)
@@ -490,7 +539,9 @@ ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params
             }
         }
     }
-    if (!info->pruned && !info->converged) { /* the final iterate's bound too */
+    /* the final iterate's bound too, unless the caller asked to stop now (a time limit left
+     * room for it: iterations stop one iteration's time ahead of the deadline) */
+    if (!info->pruned && !info->converged && !(info->stopped && info->why == CKM_STATUS_INTERRUPTED)) {
         double lb = ckm_sdp_bound_units(p, p->y, p->r, p->V, p->cs);
         if (lb > p->best_lb)
             p->best_lb = lb;

@@ -86,7 +86,10 @@ double ckm_sdp_bound_units(ckm_sdp *p, const double *y, const double *r, const d
     for (size_t q = 0; q < ss; q++)
         fro += T[q] * T[q];
     double eps = 10.0 * (double)s * DBL_EPSILON * sqrt(fro);
-    if (ckm_eig_sym(s, T, p->ev, 0) != 0)
+    int how = ckm_eig_values_poll(s, T, p->ev, p->eigwork, p->poll, p->poll_user);
+    if (how == -3)
+        return -INFINITY; /* stopped: no bound from this point, a valid answer */
+    if (how != 0)
         return NAN;
     double neg = 0.0;
     for (size_t i = 0; i < s; i++)

@@ -55,6 +55,10 @@ struct ckm_sdp {
     size_t neg_last;     /* negative eigenvalues of M at the last projection (which side to compute) */
     void *eigwork;       /* ckm_eig_work_bytes(s) */
     double best_lb;
+    /* during ckm_sdp_solve: the run's stop request / deadline for the eigensolver's polls
+     * (linalg.h: a projection or bound cut short returns -3 / -inf); NULL otherwise */
+    int (*poll)(void *user);
+    void *poll_user;
     /* cluster-size information: clique right-hand side and the size rows */
     double c_max;        /* upper bound on any cluster's point count */
     double c_min;        /* lower bound on any cluster's point count (>= 1) */

@@ -16,6 +16,7 @@ secs=${3:-15}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 cc=${CKM_FUZZ_CC:-clang}
+cxx=${CKM_FUZZ_CXX:-clang++} # src/backend/*.cpp (COIN-OR's C++ classes)
 flags=(-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
        -I"$src/include")
 for d in core data constraints objective algo assign backend sdp; do flags+=(-I"$src/src/$d"); done
@@ -25,21 +26,24 @@ deps=$(pkg-config --cflags --libs openblas lapacke cbc clp)
 mkdir -p "$work/obj"
 objs=()
 todo=()
-newest_h=$(ls -t "$src"/src/*/*.h "$src"/include/*.h | head -n 1)
-for f in "$src"/src/*/*.c; do
+newest_h=$(ls -t "$src"/src/*/*.h "$src"/src/*/*.hpp "$src"/include/*.h | head -n 1)
+cxxflags=("${flags[@]/-std=c11/-std=c++17}" -fno-sanitize=vptr,function) # C++-only checks: they need the C++ sanitizer runtime at link
+for f in "$src"/src/*/*.c "$src"/src/*/*.cpp; do
   [[ $f == */src/mpi/* ]] && continue # the MPI mode: not part of the readers under test
-  o="$work/obj/$(basename "$(dirname "$f")")_$(basename "${f%.c}").o"
+  base=$(basename "$f")
+  o="$work/obj/$(basename "$(dirname "$f")")_${base%.*}.o"
   objs+=("$o")
   if [[ ! -f $o || $f -nt $o || $newest_h -nt $o ]]; then todo+=("$f" "$o"); fi
 done
 if [[ ${#todo[@]} -gt 0 ]]; then
   printf '%s\n' "${todo[@]}" | xargs -P "$(nproc)" -n 2 \
-    sh -c "$cc ${flags[*]} $(pkg-config --cflags openblas lapacke cbc clp) -c \"\$0\" -o \"\$1\""
+    sh -c "case \"\$0\" in *.cpp) c=\"$cxx ${cxxflags[*]}\";; *) c=\"$cc ${flags[*]}\";; esac;
+           \$c $(pkg-config --cflags openblas lapacke cbc clp) -c \"\$0\" -o \"\$1\""
 fi
-"$cc" "${flags[@]}" -fsanitize=fuzzer "$src/tests/fuzz/fuzz_readers.c" "${objs[@]}" $deps -lm -lpthread \
+"$cc" "${flags[@]}" -fsanitize=fuzzer "$src/tests/fuzz/fuzz_readers.c" "${objs[@]}" $deps -lstdc++ -lm -lpthread \
   -o "$work/fuzz_readers"
 "$cc" "${flags[@]}" -fsanitize=fuzzer "$src/tests/fuzz/fuzz_cli_args.c" "$src/cli/opts.c" "${objs[@]}" $deps \
-  -lm -lpthread -o "$work/fuzz_cli_args"
+  -lstdc++ -lm -lpthread -o "$work/fuzz_cli_args"
 # seed corpora
 rm -rf "$work/seeds"
 mkdir -p "$work/seeds/readers" "$work/seeds/cli" "$work/corpus/readers" "$work/corpus/cli" "$work/artifacts"

@@ -32,7 +32,7 @@ __attribute__((unused)) static ckm_sdp *sdp_root(const ckm_reduced *r, double to
 {
     ckm_err err = {CKM_OK, ""};
     ckm_sdp *sdp = NULL;
-    CHECK(ckm_sdp_create(r, &sdp, &err) == CKM_OK);
+    CHECK(ckm_sdp_create(r, NULL, &sdp, NULL, &err) == CKM_OK);
     if (!sdp)
         return NULL;
     ckm_sdp_params_default(par);

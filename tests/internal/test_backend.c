@@ -11,10 +11,12 @@
  */
 #include "../check.h"
 #include "backend.h"
+#include "core.h"
 #include "linalg.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +52,7 @@ static void test_lp(void)
     ckm_lp m = {2, 2, obj, clo, chi, rlo, rhi, d.cs, d.ri, d.v};
     ckm_bk_result res;
     ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_bk_lp(&m, 0.0, x, &res, &err) == CKM_OK);
+    CHECK(ckm_bk_lp(&m, NULL, x, &res, &err) == CKM_OK);
     CHECK(res.status == CKM_BK_OPTIMAL);
     CHECK_NEAR(x[0], 1.6, 1e-9);
     CHECK_NEAR(x[1], 1.2, 1e-9);
@@ -59,7 +61,7 @@ static void test_lp(void)
     double A2[6] = {1, 2, 3, 1, 1, 1}, rlo2[3] = {-CKM_BK_INF, -CKM_BK_INF, 7}, rhi2[3] = {4, 6, CKM_BK_INF};
     to_csc(&d, A2, 3, 2);
     ckm_lp m2 = {2, 3, obj, clo, chi, rlo2, rhi2, d.cs, d.ri, d.v};
-    CHECK(ckm_bk_lp(&m2, 0.0, x, &res, &err) == CKM_OK);
+    CHECK(ckm_bk_lp(&m2, NULL, x, &res, &err) == CKM_OK);
     CHECK(res.status == CKM_BK_INFEASIBLE);
     CHECK(ckm_bk_mip(&m2, NULL, NULL, x, &res, &err) == CKM_OK);
     CHECK(res.status == CKM_BK_INFEASIBLE);
@@ -140,11 +142,186 @@ static void test_mip(void)
     int cs[2] = {0, 1}, ri[1] = {0};
     ckm_lp m = {1, 1, &obj, &lo, &hi, &rl, &rh, cs, ri, &one};
     ckm_bk_result res;
-    CHECK(ckm_bk_lp(&m, 0.0, &x, &res, &err) == CKM_OK && res.status == CKM_BK_OPTIMAL);
+    CHECK(ckm_bk_lp(&m, NULL, &x, &res, &err) == CKM_OK && res.status == CKM_BK_OPTIMAL);
     CHECK(ckm_bk_mip(&m, NULL, NULL, &x, &res, &err) == CKM_OK && res.status == CKM_BK_INFEASIBLE);
 }
 
-/* Two threads solving at once must both get right answers (the CBC mutex). */
+
+/* ---- stops inside a solve (coin_stop.hpp) ---- */
+
+typedef struct poll_stop {
+    int polls, yes_from; /* answer yes from the yes_from-th poll on */
+} poll_stop;
+
+static int stop_on_poll(void *user)
+{
+    poll_stop *p = user;
+    return ++p->polls >= p->yes_from;
+}
+
+/* A market-split MILP (Cornuejols & Dawande 1998): 4 equality rows sum_j a_ij x_j = floor(sum_j
+ * a_ij / 2), a_ij in [0, 99], 30 binaries: tiny, and hard for branch-and-bound (no cut or
+ * heuristic ends it; CBC runs for minutes). A stop on the 3rd poll must end it: status LIMIT_*,
+ * stopped, and the stop function polled exactly until it said yes. Without the mechanism this
+ * test hangs (ctest's timeout). */
+static void test_mip_stop(void)
+{
+    enum { M = 4, N = 30 };
+    static int cs[N + 1], ri[M * N];
+    static double v[M * N], obj[N], lo[N], hi[N], rlo[M], rhi[M], x[N];
+    uint64_t st = 11;
+    double sum[M] = {0};
+    for (int j = 0; j < N; j++) {
+        cs[j] = M * j;
+        obj[j] = 0.0;
+        lo[j] = 0.0;
+        hi[j] = 1.0;
+        for (int i = 0; i < M; i++) {
+            ri[M * j + i] = i;
+            v[M * j + i] = (double)(int)(unif(&st) * 100.0);
+            sum[i] += v[M * j + i];
+        }
+    }
+    cs[N] = M * N;
+    for (int i = 0; i < M; i++)
+        rlo[i] = rhi[i] = floor(sum[i] / 2.0);
+    ckm_lp m = {N, M, obj, lo, hi, rlo, rhi, cs, ri, v};
+    ckm_err err = {CKM_OK, ""};
+    for (int yes_from = 1; yes_from <= 3; yes_from += 2) {
+        poll_stop ps = {0, yes_from};
+        ckm_bk_limits lim = {INFINITY, stop_on_poll, &ps};
+        ckm_bk_result res;
+        CHECK(ckm_bk_mip(&m, &lim, NULL, x, &res, &err) == CKM_OK);
+        CHECK(res.stopped == 1 && ps.polls == yes_from);
+        CHECK(res.status == CKM_BK_LIMIT_NONE || res.status == CKM_BK_LIMIT_FEASIBLE);
+        printf("market split, stop on poll %d: %s after %.3f s, %ld nodes\n", yes_from,
+               res.status == CKM_BK_LIMIT_NONE ? "no point" : "a point", res.seconds, res.nodes);
+    }
+    /* the deadline alone ends it too (not the stop request: stopped = 0) */
+    ckm_bk_limits lim = {ckm_now() + 0.2, NULL, NULL};
+    ckm_bk_result res;
+    CHECK(ckm_bk_mip(&m, &lim, NULL, x, &res, &err) == CKM_OK);
+    CHECK(res.stopped == 0 && (res.status == CKM_BK_LIMIT_NONE || res.status == CKM_BK_LIMIT_FEASIBLE));
+}
+
+/* An LP cut short: once the stop function has said yes, the simplex ends with LIMIT_NONE and
+ * stopped = 1 instead of finishing (the transportation LP usually outlasts the 5 ms between
+ * polls; when it does not, it must be optimal and the function never said yes). */
+/* A transportation LP of 200 x 100 arcs (20,000 columns) with random costs, supplies 1 and
+ * demands 2: its vertices are integral, so as a MILP it is one initial LP solve and a root */
+typedef struct transport_lp {
+    int *cs, *ri;
+    double *v, *obj, *lo, *hi, rlo[300], rhi[300];
+    ckm_lp m;
+} transport_lp;
+
+static void transport_make(transport_lp *t, uint64_t seed)
+{
+    enum { S = 200, K = 100 };
+    size_t cols = (size_t)S * K;
+    t->cs = malloc((cols + 1) * sizeof(int));
+    t->ri = malloc(2 * cols * sizeof(int));
+    t->v = malloc(2 * cols * sizeof(double));
+    t->obj = malloc(cols * sizeof(double));
+    t->lo = malloc(cols * sizeof(double));
+    t->hi = malloc(cols * sizeof(double));
+    uint64_t st = seed;
+    for (size_t q = 0; q < cols; q++) {
+        t->cs[q] = (int)(2 * q);
+        t->ri[2 * q] = (int)(q / K);
+        t->ri[2 * q + 1] = (int)(S + q % K);
+        t->v[2 * q] = t->v[2 * q + 1] = 1.0;
+        t->obj[q] = unif(&st);
+        t->lo[q] = 0.0;
+        t->hi[q] = 1.0;
+    }
+    t->cs[cols] = (int)(2 * cols);
+    for (int i = 0; i < S + K; i++)
+        t->rlo[i] = t->rhi[i] = i < S ? 1.0 : 2.0;
+    ckm_lp m = {(int)cols, S + K, t->obj, t->lo, t->hi, t->rlo, t->rhi, t->cs, t->ri, t->v};
+    t->m = m;
+}
+
+static void transport_free(transport_lp *t)
+{
+    free(t->cs), free(t->ri), free(t->v), free(t->obj), free(t->lo), free(t->hi);
+}
+
+static void test_lp_stop(void)
+{
+    transport_lp t;
+    transport_make(&t, 5);
+    size_t cols = (size_t)t.m.ncols;
+    double *x = malloc(cols * sizeof(double));
+    ckm_lp m = t.m;
+    ckm_err err = {CKM_OK, ""};
+    poll_stop ps = {0, 2};
+    ckm_bk_limits lim = {INFINITY, stop_on_poll, &ps};
+    ckm_bk_result res;
+    CHECK(ckm_bk_lp(&m, &lim, x, &res, &err) == CKM_OK);
+    if (ps.polls >= ps.yes_from)
+        CHECK(res.status == CKM_BK_LIMIT_NONE && res.stopped == 1);
+    else
+        CHECK(res.status == CKM_BK_OPTIMAL && res.stopped == 0);
+    printf("LP of %zu columns, stop on poll 2: %s after %.3f s\n", cols,
+           res.status == CKM_BK_LIMIT_NONE ? "stopped" : "finished first", res.seconds);
+    /* a stop answered before the start: nothing is solved */
+    poll_stop now = {0, 1};
+    lim.stop_user = &now;
+    CHECK(ckm_bk_lp(&m, &lim, x, &res, &err) == CKM_OK && res.status == CKM_BK_LIMIT_NONE && res.stopped == 1);
+    free(x);
+    transport_free(&t);
+}
+
+/* No signal disposition changes while CLP / CBC solve (ClpSimplex::initialSolve installs a
+ * SIGINT handler of its own unless told not to): a watcher thread reads SIGINT's handler in a
+ * loop during 10 MILP solves of 20,000 columns, each an initial LP solve of several ms. */
+static void own_sigint(int sig) { (void)sig; }
+
+typedef struct sig_watch {
+    volatile int stop;
+    int reads, changed;
+} sig_watch;
+
+static void *watch_sigint(void *arg)
+{
+    sig_watch *w = arg;
+    while (!__atomic_load_n(&w->stop, __ATOMIC_SEQ_CST)) {
+        struct sigaction now;
+        sigaction(SIGINT, NULL, &now);
+        w->reads++;
+        w->changed += now.sa_handler != own_sigint;
+    }
+    return NULL;
+}
+
+static void test_no_signal_handler(void)
+{
+    struct sigaction mine, before;
+    memset(&mine, 0, sizeof mine);
+    mine.sa_handler = own_sigint;
+    sigaction(SIGINT, &mine, &before);
+    sig_watch w = {0, 0, 0};
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, watch_sigint, &w) == 0);
+    ckm_err err = {CKM_OK, ""};
+    for (int t = 0; t < 10; t++) {
+        transport_lp tr;
+        transport_make(&tr, 100 + (uint64_t)t);
+        double *x = malloc((size_t)tr.m.ncols * sizeof(double));
+        ckm_bk_result res;
+        CHECK(ckm_bk_mip(&tr.m, NULL, NULL, x, &res, &err) == CKM_OK && res.status == CKM_BK_OPTIMAL);
+        free(x);
+        transport_free(&tr);
+    }
+    __atomic_store_n(&w.stop, 1, __ATOMIC_SEQ_CST);
+    pthread_join(th, NULL);
+    CHECK(w.reads > 0 && w.changed == 0);
+    sigaction(SIGINT, &before, NULL);
+    printf("SIGINT's handler read %d times during 10 MILP solves: changed %d times\n", w.reads, w.changed);
+}
+
+/* Two threads solving at once must both get right answers: no lock, nothing shared. */
 typedef struct job {
     uint64_t st;
     int wrong;
@@ -218,7 +395,8 @@ static void test_eig_side(void)
                     memcpy(B, A, nn * sizeof(double));
                     memcpy(R, A, nn * sizeof(double));
                     size_t first = 0, count = 0;
-                    int how = ckm_eig_sym_side(n, B, negative, few != 0, w, Z, &first, &count, work, scratch);
+                    int side = negative;
+                    int how = ckm_eig_sym_side(n, B, &side, few != 0, w, Z, &first, &count, work, scratch, NULL, NULL);
                     CHECK(how == (few && n > 2 ? 1 : 0));
                     halves += few == 2 && count >= 16;
                     CHECK(ckm_eig_sym(n, R, wr, 1) == 0);
@@ -278,7 +456,8 @@ static void test_eig_side_cluster(void)
         for (size_t j = 0; j < i; j++)
             A[j * n + i] = A[i * n + j];
     size_t first = 0, count = 0;
-    int how = ckm_eig_sym_side(n, A, 1, 1, w, Z, &first, &count, work, scratch);
+    int side = 1;
+    int how = ckm_eig_sym_side(n, A, &side, 1, w, Z, &first, &count, work, scratch, NULL, NULL);
     CHECK(how == 0);
     CHECK(first == 0 && count == neg);
     double err = 0.0;
@@ -295,13 +474,143 @@ static void test_eig_side_cluster(void)
     free(Q), free(A), free(w), free(Z), free(scratch), free(work);
 }
 
+
+/* The blocked, stoppable SPD inverse (order >= CKM_SPD_BLOCKED_MIN) against the definition:
+ * A A^{-1} = I for a random SPD matrix of order 700 (not a multiple of the 96-column panel),
+ * both triangles equal; a non-SPD matrix is refused with a positive info; a stop on the 3rd
+ * poll returns -3. */
+static int stop_third(void *user) { return ++*(int *)user >= 3; }
+
+static void test_spd_blocked(void)
+{
+    size_t n = 700, nn = n * n;
+    double *G = malloc(nn * sizeof(double)), *A = malloc(nn * sizeof(double)), *Ai = malloc(nn * sizeof(double));
+    for (size_t q = 0; q < nn; q++)
+        G[q] = ck_unif(&eig_state) - 0.5;
+    for (size_t i = 0; i < n; i++) /* A = G G' / n + I: SPD, condition near 5 */
+        for (size_t j = 0; j <= i; j++) {
+            double v = 0.0;
+            for (size_t c = 0; c < n; c++)
+                v += G[i * n + c] * G[j * n + c];
+            A[i * n + j] = A[j * n + i] = v / (double)n + (i == j ? 1.0 : 0.0);
+        }
+    memcpy(Ai, A, nn * sizeof(double));
+    CHECK(ckm_spd_inverse(n, Ai) == 0);
+    double worst = 0.0, asym = 0.0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            double v = 0.0;
+            for (size_t c = 0; c < n; c++)
+                v += A[i * n + c] * Ai[c * n + j];
+            worst = fmax(worst, fabs(v - (i == j ? 1.0 : 0.0)));
+            asym = fmax(asym, fabs(Ai[i * n + j] - Ai[j * n + i]));
+        }
+    CHECK(worst <= 1e-12 && asym == 0.0);
+    printf("blocked SPD inverse, n = %zu: |A A^-1 - I| <= %.1e\n", n, worst);
+    memcpy(Ai, A, nn * sizeof(double));
+    int polls = 0;
+    CHECK(ckm_spd_inverse_poll(n, Ai, stop_third, &polls) == -3 && polls == 3);
+    memcpy(Ai, A, nn * sizeof(double));
+    Ai[(n - 1) * n + (n - 1)] = -1.0; /* not positive definite in the last panel */
+    CHECK(ckm_spd_inverse(n, Ai) > 0);
+    free(G), free(A), free(Ai);
+}
+
+/* The stoppable eigensolver paths (n >= CKM_EIG_STOPPABLE_MIN): with a stop function that
+ * never fires, ckm_eig_sym_side returns the same eigenpairs up to rounding (the reduction is
+ * dsytrd's to the bit; MRRR and dormtr in pieces round differently) and the same projection;
+ * asked for the larger side it returns the smaller; a stop on the 4th poll returns -3; the
+ * values-only and the top-k solvers agree with dsyevd. */
+static int never(void *user) { return ++*(int *)user < 0; }
+static int stop_fourth(void *user) { return ++*(int *)user >= 4; }
+
+static void test_eig_stoppable(void)
+{
+    size_t n = 600, nn = n * n, k = 7;
+    double *A = malloc(nn * sizeof(double)), *B = malloc(nn * sizeof(double)), *R = malloc(nn * sizeof(double));
+    double *Z1 = malloc(nn * sizeof(double)), *Z2 = malloc(nn * sizeof(double)), *S = malloc(nn * sizeof(double));
+    double *w1 = malloc(n * sizeof(double)), *w2 = malloc(n * sizeof(double)), *wr = malloc(n * sizeof(double));
+    void *work = malloc(ckm_eig_work_bytes(n));
+    random_sym(A, n, 0);
+    for (size_t i = 0; i < n; i++) /* spectrum about [-7, 21]: a fifth negative */
+        A[i * n + i] += 7.0;
+    int polls = 0;
+    for (int few = 0; few <= 1; few++)
+        for (int halves = 0; halves <= 1; halves++) {
+            size_t f1 = 0, c1 = 0, f2 = 0, c2 = 0;
+            memcpy(B, A, nn * sizeof(double));
+            int s1 = 1, s2 = 1; /* the negative side, the smaller: no flip */
+            int h1 = ckm_eig_sym_side(n, B, &s1, few, w1, Z1, &f1, &c1, work, halves ? S : NULL, NULL, NULL);
+            memcpy(B, A, nn * sizeof(double));
+            int h2 = ckm_eig_sym_side(n, B, &s2, few, w2, Z2, &f2, &c2, work, halves ? S : NULL, never, &polls);
+            CHECK(h1 == h2 && h1 >= 0 && f1 == f2 && c1 == c2 && c1 > 0 && s1 == s2);
+            double werr = 0.0, perr = 0.0; /* eigenvalues, and the projection sum |w| z z' */
+            for (size_t c3 = 0; c3 < c1; c3++)
+                werr = fmax(werr, fabs(w1[f1 + c3] - w2[f2 + c3]));
+            for (size_t i = 0; i < n; i += 7) /* every 7th row: enough to see a wrong vector */
+                for (size_t j = 0; j < n; j++) {
+                    double v1 = 0.0, v2 = 0.0;
+                    for (size_t c3 = 0; c3 < c1; c3++) {
+                        v1 += fabs(w1[f1 + c3]) * Z1[(f1 + c3) * n + i] * Z1[(f1 + c3) * n + j];
+                        v2 += fabs(w2[f2 + c3]) * Z2[(f2 + c3) * n + i] * Z2[(f2 + c3) * n + j];
+                    }
+                    perr = fmax(perr, fabs(v1 - v2));
+                }
+            CHECK(werr <= 1e-12 && perr <= 1e-11);
+        }
+    CHECK(polls > 4);
+    /* asked for the larger (positive) side with polls: the negative one comes back */
+    size_t fp = 0, cp = 0, fn = 0, cn = 0;
+    int sp = 0, sn = 1;
+    memcpy(B, A, nn * sizeof(double));
+    CHECK(ckm_eig_sym_side(n, B, &sp, 1, w1, Z1, &fp, &cp, work, NULL, never, &polls) == 1 && sp == 1);
+    memcpy(B, A, nn * sizeof(double));
+    CHECK(ckm_eig_sym_side(n, B, &sn, 1, w2, Z2, &fn, &cn, work, NULL, NULL, NULL) == 1 && sn == 1);
+    CHECK(cp == cn && cp > 0 && cp < n / 2);
+    int p4 = 0;
+    size_t f = 0, c = 0;
+    memcpy(B, A, nn * sizeof(double));
+    int s4 = 1;
+    CHECK(ckm_eig_sym_side(n, B, &s4, 1, w1, Z1, &f, &c, work, NULL, stop_fourth, &p4) == -3 && p4 == 4);
+    memcpy(R, A, nn * sizeof(double));
+    CHECK(ckm_eig_sym(n, R, wr, 1) == 0); /* the reference: every pair, columns of R */
+    memcpy(B, A, nn * sizeof(double));
+    CHECK(ckm_eig_values_poll(n, B, w1, work, never, &polls) == 0);
+    double werr = 0.0, scale = fmax(fabs(wr[0]), fabs(wr[n - 1]));
+    for (size_t i = 0; i < n; i++)
+        werr = fmax(werr, fabs(w1[i] - wr[i]));
+    CHECK(werr <= 1e-12 * scale);
+    memcpy(B, A, nn * sizeof(double));
+    CHECK(ckm_eig_sym_top(n, B, k, w2, Z2, work, never, &polls) == 0);
+    double verr = 0.0;
+    for (size_t c2 = 0; c2 < k; c2++) {
+        CHECK(fabs(w2[c2] - wr[n - k + c2]) <= 1e-12 * scale);
+        double dot = 0.0; /* the same vector up to sign */
+        for (size_t i = 0; i < n; i++)
+            dot += Z2[c2 * n + i] * R[i * n + (n - k + c2)];
+        verr = fmax(verr, fabs(fabs(dot) - 1.0));
+    }
+    CHECK(verr <= 1e-9);
+    p4 = 0;
+    memcpy(B, A, nn * sizeof(double));
+    CHECK(ckm_eig_values_poll(n, B, w1, work, stop_fourth, &p4) == -3);
+    printf("stoppable eigensolver, n = %zu: the same projections with polls, stops on the 4th poll; values within %.1e, "
+           "top-%zu vectors within %.1e of dsyevd\n", n, werr / scale, k, verr);
+    free(A), free(B), free(R), free(Z1), free(Z2), free(S), free(w1), free(w2), free(wr), free(work);
+}
+
 int main(void)
 {
+    test_spd_blocked();
+    test_eig_stoppable();
     test_eig_side();
     test_eig_side_cluster();
     test_lp();
     test_mip();
     test_threads();
+    test_no_signal_handler();
+    test_lp_stop();
+    test_mip_stop();
     CHECK(strstr(ckm_bk_versions(), "Cbc") != NULL);
     return ck_report();
 }

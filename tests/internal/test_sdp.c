@@ -36,7 +36,7 @@ static void test_adjoint(void)
     ckm_reduced *r = sdp_reduce(X, 7, 2, 3, cl, 2, NULL, NULL, &p);
     ckm_sdp *sdp = NULL;
     ckm_err err = {CKM_OK, ""};
-    CHECK(r && ckm_sdp_create(r, &sdp, &err) == CKM_OK);
+    CHECK(r && ckm_sdp_create(r, NULL, &sdp, NULL, &err) == CKM_OK);
     if (sdp) {
         size_t s = 7, m = ckm_sdp_dual_size(sdp);
         CHECK(m == 7 + 1 + 2);
@@ -68,7 +68,7 @@ static void test_certificate(void)
     ckm_reduced *r = sdp_reduce(X, 4, 1, 2, NULL, 0, NULL, NULL, &p);
     ckm_sdp *sdp = NULL;
     ckm_err err = {CKM_OK, ""};
-    CHECK(r && ckm_sdp_create(r, &sdp, &err) == CKM_OK);
+    CHECK(r && ckm_sdp_create(r, NULL, &sdp, NULL, &err) == CKM_OK);
     if (!sdp)
         return;
     /* sdp-notes 4.1: y_R = (-2, 2, 2, -2), y_T = -8, V_13 = V_24 = V_23 = 2, V_14 = 10 (1-based) */
@@ -102,7 +102,7 @@ static void test_certificate(void)
     /* with must-link {3,4} and cannot-link {1,2} (1-based): optimum {0},{1,4,5} = 26/3 */
     oracle_pair pr[2] = {{2, 3, 1}, {0, 1, 0}};
     r = sdp_reduce(X, 4, 1, 2, pr, 2, NULL, NULL, &p);
-    CHECK(r && r->s == 3 && ckm_sdp_create(r, &sdp, &err) == CKM_OK);
+    CHECK(r && r->s == 3 && ckm_sdp_create(r, NULL, &sdp, NULL, &err) == CKM_OK);
     if (sdp) {
         CHECK(ckm_sdp_solve(sdp, NULL, &par, &info, &err) == CKM_OK);
         CHECK(info.lower_bound <= 26.0 / 3.0 + 1e-9 && info.lower_bound >= 26.0 / 3.0 - 1e-4);
@@ -425,7 +425,7 @@ static void test_inherit(void)
             if (rc && rc->s > (size_t)k && isfinite(opt)) {
                 ckm_sdp *child = NULL;
                 size_t added = 0;
-                CHECK(ckm_sdp_create(rc, &child, &err) == CKM_OK);
+                CHECK(ckm_sdp_create(rc, NULL, &child, NULL, &err) == CKM_OK);
                 CHECK(child && ckm_sdp_import_cuts(child, rc->comp, pool, &added, &err) == CKM_OK);
                 CHECK(added <= pool->rows);
                 for (size_t l = 0; child && l < child->nb; l++)
@@ -475,7 +475,7 @@ static void test_import_cancellation(void)
     ckm_reduced *rc = sdp_reduce(X, 6, 2, 2, &ml, 1, NULL, NULL, &pc);
     ckm_sdp *child = NULL;
     ckm_err err = {CKM_OK, ""};
-    CHECK(rc && ckm_sdp_create(rc, &child, &err) == CKM_OK);
+    CHECK(rc && ckm_sdp_create(rc, NULL, &child, NULL, &err) == CKM_OK);
     double c1 = 0.8944271909999159, c2 = nextafter(c1, 1.0);
     size_t start[2] = {0, 4}, pi[4] = {2, 2, 0, 0}, pj[4] = {0, 1, 0, 1};
     double zc[4] = {-c1, c2, c1, -c2}, rhs[1] = {0.0};

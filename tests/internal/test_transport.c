@@ -123,7 +123,7 @@ static double clp_objective(const double *c, size_t n, size_t k, const size_t *l
     ckm_lp m = {(int)cols, (int)rows, c, clo, chi, rlo, rhi, cs, ri, v};
     ckm_bk_result res;
     ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_bk_lp(&m, 0.0, x, &res, &err) == CKM_OK && res.status == CKM_BK_OPTIMAL);
+    CHECK(ckm_bk_lp(&m, NULL, x, &res, &err) == CKM_OK && res.status == CKM_BK_OPTIMAL);
     free(cs);
     free(ri);
     free(v);
