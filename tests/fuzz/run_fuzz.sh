@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_fuzz.sh SRC_DIR WORK_DIR [SECONDS] -- build the libFuzzer targets with clang (ASan +
-# UBSan + coverage) and run each for SECONDS (default 15: the short run of the test suite).
+# UBSan + coverage) and run each for SECONDS (default 15; the test suite runs 8 s per target).
 #   seeds   every file of tests/cli/data and data/ (once per reader selector byte), the
 #           argument vectors of tests/cli/cases.tsv, and the kept findings in
 #           tests/fuzz/corpus/{readers,cli} (replayed first, every run)
