@@ -48,6 +48,13 @@ int ckm_ctx_stop(const ckm_context *ctx, ckm_status *why);
  * thousands of groups) call it with the last step's duration, so they return within the
  * limit instead of one step after it. */
 int ckm_ctx_stop_ahead(const ckm_context *ctx, double ahead_s, ckm_status *why);
+/* The run's stop as a poll function for code below the algorithms (the linear algebra's
+ * ckm_poll_fn: user = a ckm_ctx_poll_state): ckm_ctx_stop, its reason kept in why. */
+typedef struct ckm_ctx_poll_state {
+    const ckm_context *ctx;
+    ckm_status why;
+} ckm_ctx_poll_state;
+int ckm_ctx_poll(void *user);
 /* Progress line to settings.log when verbosity >= level. */
 void ckm_ctx_log(const ckm_context *ctx, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

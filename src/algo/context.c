@@ -32,6 +32,12 @@ int ckm_ctx_stop(const ckm_context *ctx, ckm_status *why)
     return 0;
 }
 
+int ckm_ctx_poll(void *user)
+{
+    ckm_ctx_poll_state *ps = user;
+    return ckm_ctx_stop(ps->ctx, &ps->why);
+}
+
 int ckm_ctx_stop_ahead(const ckm_context *ctx, double ahead_s, ckm_status *why)
 {
     if (ckm_ctx_stop(ctx, why))

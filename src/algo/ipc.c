@@ -51,18 +51,6 @@
 #define IPC_HEURISTIC_EVERY 5  /* IPC-k-means again every this many rounds */
 #define IPC_STALL 1e-5         /* stop when IPC_PATIENCE rounds raise the bound by less (relative) */
 
-/* ckm_eig_sym_top's stop: the run's stop request or deadline */
-typedef struct eig_stop {
-    const ckm_context *ctx;
-    ckm_status why;
-} eig_stop;
-
-static int eig_poll(void *user)
-{
-    eig_stop *es = user;
-    return ckm_ctx_stop(es->ctx, &es->why);
-}
-
 /* rows of M = Z_k P: the centroid estimates of every group's cluster. *stopped (and *why) when
  * the run's stop came during the eigendecomposition (M is then not written). */
 static ckm_error centroid_estimates(const ckm_context *ctx, const ckm_reduced *r, const double *Xhat, double *M,
@@ -78,8 +66,8 @@ static ckm_error centroid_estimates(const ckm_context *ctx, const ckm_reduced *r
         goto done;
     }
     memcpy(A, Xhat, s * s * sizeof(double));
-    eig_stop es = {ctx, CKM_STATUS_FEASIBLE};
-    int how = ckm_eig_sym_top(s, A, k, ev, Q, work, eig_poll, &es);
+    ckm_ctx_poll_state es = {ctx, CKM_STATUS_FEASIBLE};
+    int how = ckm_eig_sym_top(s, A, k, ev, Q, work, ckm_ctx_poll, &es);
     if (how == -3) {
         *stopped = 1;
         *why = es.why;

@@ -1,7 +1,8 @@
 /*
  * coin_stop.hpp -- what lp_clp.cpp and mip_cbc.cpp share: a stop watch over ckm's limits
  * (deadline + stop request), the CLP event handler that ends a simplex at the next
- * iteration once it fires, and a message handler that prints nothing.
+ * iteration once it fires, a message handler that prints nothing, and the guard that keeps
+ * exceptions inside the backend.
  *
  * Invariants:
  *  - Nothing here is process-wide: each solve owns its watch and handlers; COIN-OR clones a
@@ -22,9 +23,11 @@ extern "C" {
 }
 
 #include <ClpEventHandler.hpp>
+#include <CoinError.hpp>
 #include <CoinMessageHandler.hpp>
 
 #include <cmath>
+#include <new>
 
 namespace ckm_coin {
 
@@ -84,6 +87,22 @@ public:
     int print() override { return 0; }
     CoinMessageHandler *clone() const override { return new Quiet(*this); }
 };
+
+/* f() with no exception escaping: out of memory and COIN-OR's errors become ckm errors naming
+ * the solver and the model's size. */
+template <class F> ckm_error guarded(const char *solver, const ckm_lp *m, ckm_err *err, F &&f)
+{
+    try {
+        return f();
+    } catch (const std::bad_alloc &) {
+        return ckm_fail(err, CKM_ERR_NOMEM, "%s: out of memory for a model of %d columns and %d rows", solver,
+                        m->ncols, m->nrows);
+    } catch (const CoinError &e) {
+        return ckm_fail(err, CKM_ERR_INTERNAL, "%s: %s (in %s)", solver, e.message().c_str(), e.methodName().c_str());
+    } catch (...) {
+        return ckm_fail(err, CKM_ERR_INTERNAL, "%s: unexpected exception", solver);
+    }
+}
 
 } // namespace ckm_coin
 

@@ -11,10 +11,8 @@
 #include "coin_stop.hpp"
 
 #include <ClpSimplex.hpp>
-#include <CoinError.hpp>
 
 #include <cstring>
-#include <new>
 
 using ckm_coin::ClpStop;
 using ckm_coin::Quiet;
@@ -59,16 +57,7 @@ extern "C" ckm_error ckm_bk_lp(const ckm_lp *m, const ckm_bk_limits *lim, double
     if (watch.due()) {
         res->status = CKM_BK_LIMIT_NONE;
     } else {
-        try {
-            rc = solve_lp(m, &watch, x, res);
-        } catch (const std::bad_alloc &) {
-            rc = ckm_fail(err, CKM_ERR_NOMEM, "CLP: out of memory for an LP of %d columns and %d rows", m->ncols,
-                          m->nrows);
-        } catch (const CoinError &e) {
-            rc = ckm_fail(err, CKM_ERR_INTERNAL, "CLP: %s (in %s)", e.message().c_str(), e.methodName().c_str());
-        } catch (...) {
-            rc = ckm_fail(err, CKM_ERR_INTERNAL, "CLP: unexpected exception");
-        }
+        rc = ckm_coin::guarded("CLP", m, err, [&] { return solve_lp(m, &watch, x, res); });
     }
     res->stopped = watch.requested;
     res->seconds = ckm_now() - t0;

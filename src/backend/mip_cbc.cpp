@@ -38,7 +38,6 @@
 #include <CglProbing.hpp>
 #include <ClpSimplex.hpp>
 #include <ClpSolve.hpp>
-#include <CoinError.hpp>
 #include <OsiClpSolverInterface.hpp>
 
 #include <CbcConfig.h>
@@ -46,7 +45,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <new>
 #include <vector>
 
 using ckm_coin::ClpStop;
@@ -231,16 +229,10 @@ extern "C" ckm_error ckm_bk_mip(const ckm_lp *m, const ckm_bk_limits *lim, const
     ckm_error rc = CKM_OK;
     Outcome out{start ? CKM_BK_LIMIT_FEASIBLE : CKM_BK_LIMIT_NONE, {}, start_obj, -INFINITY, 0};
     if (!watch.due()) {
-        try {
+        rc = ckm_coin::guarded("CBC", m, err, [&] {
             solve_mip(m, &watch, start, start_obj, &out);
-        } catch (const std::bad_alloc &) {
-            rc = ckm_fail(err, CKM_ERR_NOMEM, "CBC: out of memory for a MILP of %d columns and %d rows", m->ncols,
-                          m->nrows);
-        } catch (const CoinError &e) {
-            rc = ckm_fail(err, CKM_ERR_INTERNAL, "CBC: %s (in %s)", e.message().c_str(), e.methodName().c_str());
-        } catch (...) {
-            rc = ckm_fail(err, CKM_ERR_INTERNAL, "CBC: unexpected exception");
-        }
+            return CKM_OK;
+        });
     } else if (start) {
         out.x.assign(start, start + m->ncols);
     }

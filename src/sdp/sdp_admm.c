@@ -153,19 +153,6 @@ static bool cluster_mass_range(const ckm_reduced *r, double *c_min, double *c_ma
 static ckm_error solve_loop(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params *par, ckm_sdp_info *info,
                             const ckm_status *poll_why, ckm_err *err);
 
-/* the linear algebra's stop (ckm_spd_inverse_poll, the eigensolver): the run's stop request
- * or deadline, its reason kept */
-typedef struct run_stop {
-    const ckm_context *ctx;
-    ckm_status why;
-} run_stop;
-
-static int run_poll(void *user)
-{
-    run_stop *cs = user;
-    return ckm_ctx_stop(cs->ctx, &cs->why);
-}
-
 ckm_error ckm_sdp_create(const ckm_reduced *r, const ckm_context *ctx, ckm_sdp **out, ckm_status *why,
                          ckm_err *err)
 {
@@ -249,8 +236,8 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, const ckm_context *ctx, ckm_sdp *
             p->C[i * s + j] = p->C[j * s + i] = a;
         }
     build_AAt(p);
-    run_stop cs = {ctx, CKM_STATUS_FEASIBLE};
-    int inv = ckm_spd_inverse_poll(m, p->Kinv, ctx ? run_poll : NULL, &cs);
+    ckm_ctx_poll_state cs = {ctx, CKM_STATUS_FEASIBLE};
+    int inv = ckm_spd_inverse_poll(m, p->Kinv, ctx ? ckm_ctx_poll : NULL, &cs);
     if (inv == -3) { /* stopped: no relaxation, the caller goes on without one */
         *why = cs.why;
         ckm_sdp_free(p);
@@ -387,8 +374,8 @@ static int project(ckm_sdp *p, int threads)
 ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params *par, ckm_sdp_info *info,
                         ckm_err *err)
 {
-    run_stop poll = {ctx, CKM_STATUS_FEASIBLE}; /* the eigensolver's polls (sdp_impl.h) */
-    p->poll = ctx ? run_poll : NULL;
+    ckm_ctx_poll_state poll = {ctx, CKM_STATUS_FEASIBLE}; /* the eigensolver's polls (sdp_impl.h) */
+    p->poll = ctx ? ckm_ctx_poll : NULL;
     p->poll_user = &poll;
     ckm_error rc = solve_loop(p, ctx, par, info, &poll.why, err);
     p->poll = NULL;
