@@ -21,7 +21,6 @@ from ._lib import lib
 logger = logging.getLogger("ckm")
 
 
-
 class InfeasibleError(ValueError):
     """No labelling satisfies the constraints; the message is the library's proof."""
 
@@ -266,7 +265,7 @@ def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, 
     th = threading.Thread(target=work, name="ckm-solve", daemon=True)
     try:
         # start() inside the try: a Ctrl-C while start() waits for the new thread to run must
-        # still stop it (measured: outside, the solve ran on after the KeyboardInterrupt)
+        # still raise the flag, or the solve would run on after the KeyboardInterrupt
         th.start()
         # an Event, not Thread.join: a join interrupted by Ctrl-C returns at once afterwards in
         # CPython 3.11 (measured) although the thread still runs

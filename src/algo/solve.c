@@ -403,10 +403,10 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
          * SSE by no more than the gap rule's absolute floor is the bound's rounding
          * (identical points: both are noise of 0), reported as the SSE, gap 0; one above it
          * by more stays as it is, for the checks to see */
-        double floor = CKM_GAP_ABS * ckm_scaled_objective(&sc, r->gap_scale);
-        if (isfinite(res->lower_bound) && res->lower_bound > res->sse && res->lower_bound <= res->sse + floor)
+        double noise = CKM_GAP_ABS * ckm_scaled_objective(&sc, r->gap_scale);
+        if (isfinite(res->lower_bound) && res->lower_bound > res->sse && res->lower_bound <= res->sse + noise)
             res->lower_bound = res->sse;
-        if (isfinite(res->lower_bound) && res->sse <= floor)
+        if (isfinite(res->lower_bound) && res->sse <= noise)
             res->gap = 0.0; /* an SSE at rounding level of 0: no relative gap to speak of */
         else if (isfinite(res->lower_bound) && res->sse > 0.0)
             res->gap = (res->sse - res->lower_bound) / res->sse;

@@ -39,7 +39,6 @@ struct StopWatch {
     double next_poll = 0.0;
     bool fired = false;     /* a limit was reached: the solver's verdict is void */
     bool requested = false; /* it was the stop request, not the deadline */
-    unsigned long polls = 0; /* stop-function calls (tests see that the stop was polled) */
 
     explicit StopWatch(const ckm_bk_limits *l) : lim(l) {}
 
@@ -53,7 +52,6 @@ struct StopWatch {
             fired = true;
         } else if (lim->stop && now >= next_poll) {
             next_poll = now + CKM_POLL_S;
-            polls++;
             if (lim->stop(lim->stop_user))
                 fired = requested = true;
         }

@@ -21,7 +21,6 @@ int ckm_eig_sym(size_t n, double *A, double *w, int vectors)
 }
 
 static int lapack_failure(lapack_int info) { return info == LAPACK_WORK_MEMORY_ERROR ? -1 : -2; }
-static lapack_int ln_of(size_t n) { return (lapack_int)n; }
 /* the work array (ckm_eig_work_bytes): dd, e, tau, 8 n doubles of per-part arrays, 4 n
  * lapack_ints, then the panel W of the stoppable reduction */
 static double *panel_of(void *work, size_t n) { return (double *)work + 11 * n + (4 * n * sizeof(lapack_int) + sizeof(double) - 1) / sizeof(double); }
@@ -88,7 +87,7 @@ int ckm_eig_values_poll(size_t n, double *A, double *w, void *work, ckm_poll_fn 
     if (t != 0)
         return t;
     memcpy(w, dd, n * sizeof(double));
-    lapack_int info = LAPACKE_dsterf(ln_of(n), w, e);
+    lapack_int info = LAPACKE_dsterf((lapack_int)n, w, e);
     return info == 0 ? 0 : lapack_failure(info);
 }
 
@@ -293,8 +292,9 @@ int ckm_eig_sym_top(size_t n, double *A, size_t k, double *w, double *Z, void *w
         }
         return 0;
     }
+    /* the work array as ckm_eig_sym_side lays it out: one part's d2, e2 and isuppz */
     double *dd = work, *e = dd + n, *tau = e + n, *d2 = tau + n, *e2 = d2 + n;
-    lapack_int *isuppz = (lapack_int *)(e2 + 6 * n), found = 0, info;
+    lapack_int *isuppz = (lapack_int *)(d2 + 8 * n), found = 0, info;
     int t = tridiagonalize(n, A, dd, e, tau, panel_of(work, n), stop, user);
     if (t != 0)
         return t;
