@@ -12,7 +12,9 @@
  *   kmeans     80 s (labels, distances, seeding) + T * 256 * k * 8 (blocked distances);
  *              bounded Lloyd (s k >= 2^16, k d >= 128): + 8 s + 4 s (t + 1), t = max(1, k / 20) groups,
  *              and from d = 32 the single-precision copy 4 s d + 8 s
- *   sizeflow   the transportation route: the s x k cost matrix 8 s k while s k <= 2^28,
+ *   sizeflow   the transportation route: the s x k cost matrix 8 s k while s k <= 2^28, with
+ *              the costs of every 8th row (s k) and that sample's own move lists (its
+ *              starting prices; kept, like the matrix, from one Lloyd step to the next),
  *              else (12 * 32 + 22) s of candidate arcs and their bounds (transport_points.c); the solver's move
  *              lists k^2 (12 L + 9) (L = 16, fewer past k = 1448) and 16 s of member lists
  *   blpkm      with soft pairs past CKM_SOFT_MODEL_MAX_NNZ (assign.h): no model, local-search
@@ -57,7 +59,8 @@ double ckm_memory_estimate(const char *algorithm, const ckm_reduced *r, int thre
         /* costs or candidate arcs (+ argmin, bounds, epochs, rows to price and the epochs'
            centers and prices), move lists and their heads, member lists, the auction's heaps
            and stack */
-        double arcs = matrix ? 8.0 * s * k : (12.0 * C + 22.0) * s + 64.0 * k * (d + 1.0);
+        double arcs = matrix ? 9.0 * s * k + k * k * (12.0 * L + 25.0) + 2.0 * s
+                             : (12.0 * C + 22.0) * s + 64.0 * k * (d + 1.0);
         return b + arcs + k * k * (12.0 * L + 25.0) + 16.0 * s + 20.0 * s;
     }
     if (strcmp(algorithm, "admm") == 0)

@@ -9,6 +9,10 @@
  *            move by sum_j ||c_j - c_j'||^2 <= tol * mean feature variance (k-means'
  *            rule, scikit-learn's and k-means-constrained's), or max_iter (default 300)
  *   restarts n_init, seeded (seed, r); the lowest SSE wins.
+ * Invariant: no allocation of size n, k^2 or n k inside the Lloyd loop. The buffers are
+ * sized once per run (the transportation route's matrix, candidate lists and solver
+ * workspace live in one ckm_transport_cache; the MILP route's model in asg); only the
+ * member lists may grow, and candidate lists that must widen (test_transport: alloc_case).
  * With must-links the groups have weights > 1 and the assignment is no longer a
  * transportation problem (it is NP-hard in general: bin packing); those steps go to the
  * exact LP/MILP model of assign.c (CLP, then CBC), and the result message says so.

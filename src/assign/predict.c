@@ -123,7 +123,7 @@ ckm_error ckm_assign_to_centers(const double *X, size_t n, size_t d, const doubl
         rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the %zu x %zu cost matrix", n, k);
         goto done;
     }
-    if (cost && (rc = ckm_sqdist_matrix(X, n, d, centers, k, cost, err)) != CKM_OK)
+    if (cost && (rc = ckm_sqdist_matrix(X, n, d, centers, k, cost, 0, err)) != CKM_OK)
         goto done;
     int infeasible = 0;
     if (method == CKM_ASSIGN_LP) {

@@ -24,20 +24,17 @@
  * nearly balanced, so few augmentations remain; a start far off the bounds gets prices
  * from a sample of the points, then from an auction (ckm_transport_start, auction.c).
  * Memory: the n*k cost matrix (caller's), member lists O(n), candidate lists O(k^2 L),
- * list heads 16 k^2 bytes.
+ * list heads 16 k^2 bytes, all in a workspace (transport_ws.h) that a caller may keep
+ * between solves, with the sample's costs (n k / 8) and its own workspace.
  */
 #include "core.h"
 #include "transport.h"
+#include "transport_ws.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct members {
-    int32_t *a;
-    size_t len, cap;
-} members;
 
 /* Move lists: for each pair (a, b), up to L members of a with the smallest key
  * c_ib - c_ia, ascending, complete below tau (every member of a with a key < tau and b
@@ -59,7 +56,8 @@ typedef struct tp {
     int32_t *lab;
     long long *size, *f, *cap, *e; /* size/f/cap: k; e: k + 1 */
     double *pi;                     /* k + 1 */
-    members *mem;                   /* k member lists */
+    ckm_transport_ws *w;            /* owns every buffer below (transport_ws.h) */
+    ckm_members *mem;               /* k member lists */
     size_t *pos;                    /* n: index of point i in its member list */
     cand_lists cand;
     double *head, *headT;           /* k*k: the key at the head of each move list (a, b), at
@@ -94,8 +92,8 @@ static double cost_of(const tp *t, size_t i, size_t j)
 
 static bool mem_add(tp *t, size_t a, int32_t i)
 {
-    members *m = &t->mem[a];
-    if (!ckm_grow((void **)&m->a, &m->cap, m->len + 1, sizeof(int32_t)))
+    ckm_members *m = &t->mem[a];
+    if (!ckm_transport_ws_members(t->w, a, m->len + 1))
         return false;
     t->pos[i] = m->len;
     m->a[m->len++] = i;
@@ -104,7 +102,7 @@ static bool mem_add(tp *t, size_t a, int32_t i)
 
 static void mem_remove(tp *t, size_t a, int32_t i)
 {
-    members *m = &t->mem[a];
+    ckm_members *m = &t->mem[a];
     size_t p = t->pos[i];
     int32_t last = m->a[--m->len];
     m->a[p] = last;
@@ -145,24 +143,31 @@ static void head_sync(tp *t, size_t pair)
     t->headT[(pair % t->k) * t->k + pair / t->k] = h;
 }
 
-/* Insert point i (in cluster a) into the lists (a, b) of its other candidates b. */
+/* Insert point i (in cluster a) into the lists (a, b) of its other candidates b. A key at
+ * or above the list's tau changes nothing, so it is rejected here, inline: the initial
+ * build makes n k such tests and, once the lists are full, keeps about L ln(n / (k L)) keys
+ * per list (10^6 x 100: 10^8 tests, 10^6 inserts). */
 static void insert_point(tp *t, size_t a, int32_t i)
 {
     size_t k = t->k;
     double ca = cost_of(t, (size_t)i, a);
+    const double *tau = t->cand.tau + a * k;
     if (!t->cj) {
         const double *ci = t->cc + (size_t)i * k;
-        for (size_t b = 0; b < k; b++)
-            if (b != a) {
-                cand_insert(&t->cand, a * k + b, ci[b] - ca, i);
+        for (size_t b = 0; b < k; b++) {
+            double key = ci[b] - ca;
+            if (key < tau[b] && b != a) {
+                cand_insert(&t->cand, a * k + b, key, i);
                 head_sync(t, a * k + b);
             }
+        }
         return;
     }
     for (size_t q = 0; q < t->c; q++) {
         size_t b = (size_t)t->cj[(size_t)i * t->c + q];
-        if (b != a) {
-            cand_insert(&t->cand, a * k + b, t->cc[(size_t)i * t->c + q] - ca, i);
+        double key = t->cc[(size_t)i * t->c + q] - ca;
+        if (key < tau[b] && b != a) {
+            cand_insert(&t->cand, a * k + b, key, i);
             head_sync(t, a * k + b);
         }
     }
@@ -171,7 +176,7 @@ static void insert_point(tp *t, size_t a, int32_t i)
 static void rescan(tp *t, size_t a, size_t b)
 {
     size_t pair = a * t->k + b;
-    const members *m = &t->mem[a];
+    const ckm_members *m = &t->mem[a];
     t->cand.len[pair] = 0;
     t->cand.tau[pair] = INFINITY;
     for (size_t q = 0; q < m->len; q++) {
@@ -376,31 +381,6 @@ static int phase(tp *t, bool rev, ckm_transport_stats *st)
     return augmented;
 }
 
-static void tp_free(tp *t)
-{
-    if (t->mem)
-        for (size_t a = 0; a < t->k; a++)
-            free(t->mem[a].a);
-    free(t->mem);
-    free(t->pos);
-    free(t->cand.key);
-    free(t->cand.pt);
-    free(t->cand.len);
-    free(t->cand.tau);
-    free(t->head);
-    free(t->headT);
-    free(t->size);
-    free(t->f);
-    free(t->cap);
-    free(t->e);
-    free(t->pi);
-    free(t->dist);
-    free(t->done);
-    free(t->pred);
-    free(t->order);
-    free(t->pred_pt);
-}
-
 /* Bounds for a sample of m of the n points, scaled by m / n (floor for minimums, ceil for
  * maximums, capped at m): the sample problem stays feasible when the full one is. */
 static void sample_bounds(size_t n, size_t m, size_t k, const size_t *lo, const size_t *hi, size_t *slo, size_t *shi)
@@ -424,24 +404,22 @@ static void sample_bounds(size_t n, size_t m, size_t k, const size_t *lo, const 
 #define SAMPLE_STRIDE 8
 
 static ckm_error sample_prices(size_t n, size_t k, const double *cost, const size_t *lo, const size_t *hi,
-                               double *price, ckm_transport_stats *st, ckm_err *err)
+                               ckm_transport_ws *w, double *price, ckm_transport_stats *st, ckm_err *err)
 {
     size_t m = (n + SAMPLE_STRIDE - 1) / SAMPLE_STRIDE;
-    double *sc = ckm_alloc_array(m * k, sizeof(double));
-    size_t *slo = ckm_alloc_array(k, sizeof(size_t)), *shi = ckm_alloc_array(k, sizeof(size_t));
-    int32_t *slab = ckm_alloc_array(m, sizeof(int32_t));
-    ckm_error rc = CKM_OK;
-    if (!sc || !slo || !shi || !slab) {
-        rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
-        goto done;
-    }
+    if (!w->sub)
+        w->sub = ckm_transport_ws_new();
+    if (!w->sub || !ckm_transport_ws_array(w, (void **)&w->sc, &w->sc_cap, m * k, sizeof(double)) ||
+        !ckm_transport_ws_array(w, (void **)&w->slab, &w->slab_cap, m, sizeof(int32_t)))
+        return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
     for (size_t q = 0; q < m; q++)
-        memcpy(sc + q * k, cost + q * SAMPLE_STRIDE * k, k * sizeof(double));
-    sample_bounds(n, m, k, lo, hi, slo, shi);
+        memcpy(w->sc + q * k, cost + q * SAMPLE_STRIDE * k, k * sizeof(double));
+    sample_bounds(n, m, k, lo, hi, w->slo, w->shi);
     int infeasible = 0;
     ckm_transport_stats sub;
     /* the caller's prices are the sample's warm start */
-    rc = ckm_transport_solve(m, k, sc, slo, shi, price, slab, &infeasible, &sub, err);
+    ckm_error rc = ckm_transport_solve_lim(m, k, w->sc, w->slo, w->shi, NULL, w->sub, price, w->slab, &infeasible, &sub,
+                                           err);
     if (rc == CKM_OK && infeasible)
         memset(price, 0, k * sizeof(double)); /* cannot happen (floor/ceil); fall back to a cold start */
     st->augmentations += sub.augmentations;
@@ -451,25 +429,23 @@ static ckm_error sample_prices(size_t n, size_t k, const double *cost, const siz
     st->clamped += sub.clamped;
     st->bids += sub.bids;
     st->auction_phases += sub.auction_phases;
-done:
-    free(sc);
-    free(slo);
-    free(shi);
-    free(slab);
     return rc;
 }
 
-size_t ckm_transport_imbalance(size_t n, size_t k, const int32_t *labels, const size_t *lo, const size_t *hi)
+size_t ckm_transport_imbalance(size_t n, size_t k, const int32_t *labels, const size_t *lo, const size_t *hi,
+                               ckm_transport_ws *ws)
 {
-    size_t *cnt = ckm_calloc_array(k, sizeof(size_t));
+    size_t *cnt = ws && ws->cnt && ws->k_cap >= k ? ws->cnt : ckm_alloc_array(k, sizeof(size_t));
     if (!cnt)
         return SIZE_MAX;
+    memset(cnt, 0, k * sizeof *cnt);
     for (size_t i = 0; i < n; i++)
         cnt[labels[i]]++;
     size_t off = 0;
     for (size_t j = 0; j < k; j++)
         off += cnt[j] > hi[j] ? cnt[j] - hi[j] : cnt[j] < lo[j] ? lo[j] - cnt[j] : 0;
-    free(cnt);
+    if (!ws || cnt != ws->cnt)
+        free(cnt);
     return off;
 }
 
@@ -508,28 +484,32 @@ bool ckm_transport_auction_pays(size_t n, size_t k, size_t scan, size_t off)
 }
 
 ckm_error ckm_transport_start(size_t n, size_t k, const double *cost, const size_t *lo, const size_t *hi,
-                              const ckm_bk_limits *lim, double *price, int32_t *labels, ckm_transport_stats *st,
-                              ckm_err *err)
+                              const ckm_bk_limits *lim, ckm_transport_ws *ws, double *price, int32_t *labels,
+                              ckm_transport_stats *st, ckm_err *err)
 {
-    argmin_labels(n, k, cost, price, labels);
-    size_t off = ckm_transport_imbalance(n, k, labels, lo, hi);
-    if (off == SIZE_MAX)
+    ckm_transport_ws *own = ws ? NULL : ckm_transport_ws_new(), *w = ws ? ws : own;
+    if (!w || !ckm_transport_ws_reserve(w, n, k, ckm_transport_list_len(k, false))) {
+        ckm_transport_ws_free(own);
         return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
+    }
+    ckm_error rc = CKM_OK;
+    argmin_labels(n, k, cost, price, labels);
+    size_t off = ckm_transport_imbalance(n, k, labels, lo, hi, w);
     if (n >= SAMPLE_FROM && k > 1 && off > n / 64) {
         /* a poor start (a cold one, or a warm one after the centers moved a lot): prices
            from a sample first */
-        ckm_error rs = sample_prices(n, k, cost, lo, hi, price, st, err);
-        if (rs != CKM_OK)
-            return rs;
+        if ((rc = sample_prices(n, k, cost, lo, hi, w, price, st, err)) != CKM_OK)
+            goto done;
         argmin_labels(n, k, cost, price, labels);
-        if ((off = ckm_transport_imbalance(n, k, labels, lo, hi)) == SIZE_MAX)
-            return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
+        off = ckm_transport_imbalance(n, k, labels, lo, hi, w);
     }
-    if (!ckm_transport_auction_pays(n, k, 1, off))
-        return CKM_OK;
-    ckm_error rc = ckm_transport_auction(n, k, k, NULL, cost, NULL, hi, CKM_AUCTION_EPS0, lim, price, st, err);
-    if (rc == CKM_OK && !st->stopped)
-        argmin_labels(n, k, cost, price, labels);
+    if (ckm_transport_auction_pays(n, k, 1, off)) {
+        rc = ckm_transport_auction(n, k, k, NULL, cost, NULL, hi, CKM_AUCTION_EPS0, lim, price, st, err);
+        if (rc == CKM_OK && !st->stopped)
+            argmin_labels(n, k, cost, price, labels);
+    }
+done:
+    ckm_transport_ws_free(own);
     return rc;
 }
 
@@ -538,35 +518,38 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
                               ckm_transport_stats *stats, ckm_err *err)
 {
     ckm_transport_stats st;
-    ckm_error rc = ckm_transport_solve_lim(n, k, cost, lo, hi, NULL, price, labels, infeasible, &st, err);
+    ckm_error rc = ckm_transport_solve_lim(n, k, cost, lo, hi, NULL, NULL, price, labels, infeasible, &st, err);
     if (stats)
         *stats = st;
     return rc;
 }
 
 ckm_error ckm_transport_solve_lim(size_t n, size_t k, const double *cost, const size_t *lo, const size_t *hi,
-                                  const ckm_bk_limits *lim, double *price, int32_t *labels, int *infeasible,
-                                  ckm_transport_stats *stats, ckm_err *err)
+                                  const ckm_bk_limits *lim, ckm_transport_ws *ws, double *price, int32_t *labels,
+                                  int *infeasible, ckm_transport_stats *stats, ckm_err *err)
 {
     double t0 = ckm_now();
     ckm_transport_stats st;
     memset(&st, 0, sizeof st);
-    ckm_error pre = ckm_transport_precheck(n, k, lo, hi, price, infeasible, err);
-    if (pre != CKM_OK || *infeasible) {
+    ckm_error rc = ckm_transport_precheck(n, k, lo, hi, price, infeasible, err);
+    if (rc != CKM_OK || *infeasible) {
         if (stats)
             *stats = st;
-        return pre;
+        return rc;
     }
-    ckm_error rs = ckm_transport_start(n, k, cost, lo, hi, lim, price, labels, &st, err);
-    if (rs != CKM_OK || st.stopped) {
-        if (stats)
-            *stats = st;
-        return rs;
+    ckm_transport_ws *own = ws ? NULL : ckm_transport_ws_new(), *w = ws ? ws : own;
+    if (!w)
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
+    if (rc == CKM_OK)
+        rc = ckm_transport_start(n, k, cost, lo, hi, lim, w, price, labels, &st, err);
+    if (rc == CKM_OK && !st.stopped) {
+        int stuck = 0;
+        rc = ckm_transport_ssp(n, k, k, NULL, cost, lo, hi, lim, w, price, labels, &st, &stuck, err);
+        if (rc == CKM_OK && stuck)
+            rc = ckm_fail(err, CKM_ERR_INTERNAL,
+                          "transportation solver: no augmenting path although the bounds are feasible");
     }
-    int stuck = 0;
-    ckm_error rc = ckm_transport_ssp(n, k, k, NULL, cost, lo, hi, lim, price, labels, &st, &stuck, err);
-    if (rc == CKM_OK && stuck)
-        rc = ckm_fail(err, CKM_ERR_INTERNAL, "transportation solver: no augmenting path although the bounds are feasible");
+    ckm_transport_ws_free(own);
     st.seconds = ckm_now() - t0;
     if (stats)
         *stats = st;
@@ -607,12 +590,18 @@ bool ckm_transport_should_stop(const ckm_bk_limits *lim)
 }
 
 ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const size_t *lo,
-                            const size_t *hi, const ckm_bk_limits *lim, double *price, int32_t *labels,
-                            ckm_transport_stats *st, int *stuck, ckm_err *err)
+                            const size_t *hi, const ckm_bk_limits *lim, ckm_transport_ws *ws, double *price,
+                            int32_t *labels, ckm_transport_stats *st, int *stuck, ckm_err *err)
 {
     size_t sum_lo, sum_hi;
     ckm_bound_sums(lo, hi, k, &sum_lo, &sum_hi);
     *stuck = 0;
+    ckm_transport_ws *own = ws ? NULL : ckm_transport_ws_new(), *w = ws ? ws : own;
+    size_t L = ckm_transport_list_len(k, cj != NULL), kk = k * k;
+    if (!w || !ckm_transport_ws_reserve(w, n, k, L)) {
+        ckm_transport_ws_free(own);
+        return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory (k = %zu)", k);
+    }
     tp t;
     memset(&t, 0, sizeof t);
     t.n = n;
@@ -621,32 +610,27 @@ ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, con
     t.cj = cj;
     t.cc = cc;
     t.lab = labels;
-    size_t kk, kkL = 0;
-    bool kk_ok = ckm_mul_ok(k, k, &kk) && ckm_mul_ok(kk, ckm_transport_list_len(k, cj != NULL), &kkL);
-    t.cand.L = ckm_transport_list_len(k, cj != NULL);
-    t.mem = ckm_calloc_array(k, sizeof(members));
-    t.pos = ckm_alloc_array(n, sizeof(size_t));
-    t.cand.key = kk_ok ? ckm_alloc_array(kkL, sizeof(double)) : NULL;
-    t.cand.pt = kk_ok ? ckm_alloc_array(kkL, sizeof(int32_t)) : NULL;
-    t.cand.len = kk_ok ? ckm_calloc_array(kk, 1) : NULL;
-    t.cand.tau = kk_ok ? ckm_alloc_array(kk, sizeof(double)) : NULL;
-    t.head = kk_ok ? ckm_alloc_array(kk, sizeof(double)) : NULL;
-    t.headT = kk_ok ? ckm_alloc_array(kk, sizeof(double)) : NULL;
-    t.size = ckm_calloc_array(k, sizeof(long long));
-    t.f = ckm_calloc_array(k, sizeof(long long));
-    t.cap = ckm_alloc_array(k, sizeof(long long));
-    t.e = ckm_alloc_array(k + 1, sizeof(long long));
-    t.pi = ckm_alloc_array(k + 1, sizeof(double));
-    t.dist = ckm_alloc_array(k + 1, sizeof(double));
-    t.done = ckm_alloc_array(k + 1, 1);
-    t.pred = ckm_alloc_array(k + 1, sizeof(int));
-    t.order = ckm_alloc_array(k + 1, sizeof(int));
-    t.pred_pt = ckm_alloc_array(k + 1, sizeof(int32_t));
-    if (!t.mem || !t.pos || !t.cand.key || !t.cand.pt || !t.cand.len || !t.cand.tau || !t.head || !t.headT || !t.size || !t.f ||
-        !t.cap || !t.e || !t.pi || !t.dist || !t.done || !t.pred || !t.order || !t.pred_pt) {
-        tp_free(&t);
-        return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory (k = %zu)", k);
-    }
+    t.w = w;
+    t.mem = w->mem;
+    t.pos = w->pos;
+    t.cand.L = L;
+    t.cand.key = w->key;
+    t.cand.pt = w->pt;
+    t.cand.len = w->len;
+    t.cand.tau = w->tau;
+    t.head = w->head;
+    t.headT = w->headT;
+    t.size = w->size;
+    t.f = w->f;
+    t.cap = w->cap;
+    t.e = w->e;
+    t.pi = w->pi;
+    t.dist = w->dist;
+    t.done = w->done;
+    t.pred = w->pred;
+    t.order = w->order;
+    t.pred_pt = w->pred_pt;
+    memset(t.size, 0, k * sizeof *t.size);
     for (size_t i = 0; i < n; i++)
         t.size[labels[i]]++;
     for (size_t j = 0; j < k; j++) {
@@ -657,17 +641,16 @@ ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, con
     }
     t.pi[k] = 0.0;
     /* member lists and the move lists, in one pass over the costs */
+    memset(t.cand.len, 0, kk);
     for (size_t q = 0; q < kk; q++) {
         t.cand.tau[q] = INFINITY;
         t.head[q] = t.headT[q] = INFINITY;
     }
-    for (size_t a = 0; a < k; a++) {
-        members *m = &t.mem[a];
-        if (!ckm_grow((void **)&m->a, &m->cap, (size_t)t.size[a] + 1, sizeof(int32_t))) {
-            tp_free(&t);
+    for (size_t a = 0; a < k; a++)
+        if (!ckm_transport_ws_members(w, a, (size_t)t.size[a] + 1)) {
+            ckm_transport_ws_free(own);
             return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
         }
-    }
     t.building = true;
     for (size_t i = 0; i < n; i++) {
         size_t a = (size_t)labels[i];
@@ -716,7 +699,7 @@ ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, con
     for (size_t j = 0; j < k; j++)
         price[j] = t.pi[j] - t.pi[k];
     st->clamped += t.clamped;
-    tp_free(&t);
+    ckm_transport_ws_free(own);
     return rc;
 }
 

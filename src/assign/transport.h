@@ -17,6 +17,15 @@
 #include "backend.h"
 #include "ckm.h"
 
+/* The solver's buffers, kept between solves of one shape (transport_ws.h): with one
+ * workspace, Lloyd steps after the first allocate nothing. NULL wherever a workspace is
+ * taken: the call allocates and frees its own. */
+typedef struct ckm_transport_ws ckm_transport_ws;
+ckm_transport_ws *ckm_transport_ws_new(void); /* NULL when out of memory */
+void ckm_transport_ws_free(ckm_transport_ws *ws);
+/* Bytes the workspace has allocated over its life (0 for NULL). */
+size_t ckm_transport_ws_bytes(const ckm_transport_ws *ws);
+
 typedef struct ckm_transport_stats {
     size_t augmentations; /* shortest-path augmentations performed */
     size_t searches;      /* Dijkstra searches (each serves one or more augmentations) */
@@ -43,10 +52,10 @@ ckm_error ckm_transport_solve(size_t n, size_t k, const double *cost, const size
                               ckm_transport_stats *stats, ckm_err *err);
 /* The same under limits (deadline, stop request; NULL = none), polled every 64
  * augmentations and between passes: a stop sets stats->stopped (then nothing returned is
- * usable). stats must not be NULL. */
+ * usable). stats must not be NULL. ws: the buffers to use (or NULL). */
 ckm_error ckm_transport_solve_lim(size_t n, size_t k, const double *cost, const size_t *lo, const size_t *hi,
-                                  const ckm_bk_limits *lim, double *price, int32_t *labels, int *infeasible,
-                                  ckm_transport_stats *stats, ckm_err *err);
+                                  const ckm_bk_limits *lim, ckm_transport_ws *ws, double *price, int32_t *labels,
+                                  int *infeasible, ckm_transport_stats *stats, ckm_err *err);
 
 /* The successive-shortest-path core on candidate arcs: point i may take the clusters
  * cj[i*c .. i*c+c) (ascending) at costs cc[i*c ..] -- or every cluster at cost cc[i*k + j]
@@ -54,10 +63,10 @@ ckm_error ckm_transport_solve_lim(size_t n, size_t k, const double *cost, const 
  * its candidates (the argmin of cost - price is the good one); out, optimal for the
  * candidate arcs. price: in, the start's prices; out, the certificate as above over the
  * candidate arcs. *stuck = 1 when no augmenting path reaches a deficit through candidate
- * arcs (never with all arcs and feasible bounds). Adds to st's counters. */
+ * arcs (never with all arcs and feasible bounds). Adds to st's counters. ws: as above. */
 ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const size_t *lo,
-                            const size_t *hi, const ckm_bk_limits *lim, double *price, int32_t *labels,
-                            ckm_transport_stats *st, int *stuck, ckm_err *err);
+                            const size_t *hi, const ckm_bk_limits *lim, ckm_transport_ws *ws, double *price,
+                            int32_t *labels, ckm_transport_stats *st, int *stuck, ckm_err *err);
 /* The checks both solvers start with: *infeasible when sum lo > n or sum hi < n (then
  * nothing else is done); CKM_ERR_INVALID past 2^31 - 1 points; non-finite warm-start
  * prices reset to 0. */
@@ -96,11 +105,12 @@ bool ckm_transport_auction_pays(size_t n, size_t k, size_t scan, size_t off);
  * when still so far off that SSP would take longer than an auction
  * (ckm_transport_auction_pays), prices from ckm_transport_auction, then the argmin again. */
 ckm_error ckm_transport_start(size_t n, size_t k, const double *cost, const size_t *lo, const size_t *hi,
-                              const ckm_bk_limits *lim, double *price, int32_t *labels, ckm_transport_stats *st,
-                              ckm_err *err);
-/* Units off the bounds of a labelling (sum over clusters of the excess or shortfall);
- * SIZE_MAX when out of memory. */
-size_t ckm_transport_imbalance(size_t n, size_t k, const int32_t *labels, const size_t *lo, const size_t *hi);
+                              const ckm_bk_limits *lim, ckm_transport_ws *ws, double *price, int32_t *labels,
+                              ckm_transport_stats *st, ckm_err *err);
+/* Units off the bounds of a labelling (sum over clusters of the excess or shortfall),
+ * counted in ws's buffer (NULL: its own); SIZE_MAX when out of memory. */
+size_t ckm_transport_imbalance(size_t n, size_t k, const int32_t *labels, const size_t *lo, const size_t *hi,
+                               ckm_transport_ws *ws);
 /* Entries per move list for k clusters: min(16, 2^25 / k^2) with the cost matrix,
  * min(128, 2^24 / k^2) on candidate arcs; at least 2. */
 size_t ckm_transport_list_len(size_t k, bool candidates);
@@ -112,11 +122,16 @@ size_t ckm_transport_list_len(size_t k, bool candidates);
 /* What ckm_transport_points keeps between calls on the same points (sizeflow's Lloyd
  * steps): every point's candidate clusters, their costs and the bound on the others, with
  * the centers and prices they were priced at (transport_points.c: a later call prices only
- * the points whose lists the center drift and price change leave in doubt). Owned by the
- * caller; NULL where no reuse is wanted. The points must not change between calls. */
+ * the points whose lists the center drift and price change leave in doubt), the points'
+ * norms, and the solver's workspace with the n x k matrix of the matrix route: a call of
+ * the shape of the one before allocates nothing of size n or more. Owned by the caller;
+ * NULL where no reuse is wanted. The points must not change between calls. */
 typedef struct ckm_transport_cache ckm_transport_cache;
 ckm_transport_cache *ckm_transport_cache_new(void); /* NULL when out of memory */
 void ckm_transport_cache_free(ckm_transport_cache *cache);
+/* Bytes the cache has allocated over its life, its workspace's included (tests: a Lloyd
+ * step after the first adds nothing unless the candidate lists widen). */
+size_t ckm_transport_cache_bytes(const ckm_transport_cache *cache);
 
 /* The same problem with c_ij = ||y_i - c_j||^2 for n points Y (n*d) and k centers C,
  * without storing the n x k costs when n k > 2^28 (transport_points.c: pricing passes

@@ -5,7 +5,8 @@
  *   costs c_ij = ||y_i||^2 - 2 y_i.c_j + ||c_j||^2 (clamped at 0), by dgemm in blocks of
  *   rows: the values ckm_sqdist_matrix stores.
  *   n k <= 2^28: the matrix and ckm_transport_solve (memory 8 n k bytes, at most 2 GiB:
- *   the fastest route where it fits). Beyond, rounds of pricing and SSP on candidate arcs (column generation):
+ *   the fastest route where it fits; with a cache, the matrix and the solver's workspace
+ *   are allocated by the first call and reused by the next ones). Beyond, rounds of pricing and SSP on candidate arcs (column generation):
  *     pass under prices p: every point keeps its C clusters of least reduced cost
  *       c_ij - p_j (C = min(k, 16) for k <= 256, else 32) with their costs, and its
  *       argmin; the same pass tests
@@ -49,6 +50,7 @@
 #include "core.h"
 #include "objective.h"
 #include "transport.h"
+#include "transport_ws.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -101,6 +103,7 @@ typedef struct pricing {
     double epmax[MAX_EPOCHS];      /* max_j epP_ej */
     uint8_t *flag;                 /* n: row needs pricing */
     int32_t *todo;                 /* n: those rows */
+    size_t bytes;                  /* allocated over the struct's life (kept by pricing_free) */
 } pricing;
 
 /* max_j |p_j|: the price term of the rounding tolerance. */
@@ -492,7 +495,9 @@ static void pricing_free(pricing *pr)
     free(pr->ccC);
     free(pr->flag);
     free(pr->todo);
+    size_t bytes = pr->bytes;
     memset(pr, 0, sizeof *pr);
+    pr->bytes = bytes;
 }
 
 /* Candidate storage for c per point (keeps the rest); every row must be priced again. */
@@ -506,6 +511,7 @@ static bool pricing_alloc(pricing *pr, size_t c)
     bool ok = ckm_mul_ok(pr->n, c, &nc);
     pr->cj = ok ? ckm_alloc_array(nc, sizeof(int32_t)) : NULL;
     pr->cc = ok ? ckm_alloc_array(nc, sizeof(double)) : NULL;
+    pr->bytes += pr->cj && pr->cc ? nc * (sizeof(int32_t) + sizeof(double)) : 0;
     return pr->cj && pr->cc;
 }
 
@@ -545,31 +551,50 @@ static bool pricing_setup(pricing *pr, size_t n, size_t d, size_t k, int threads
         pricing_free(pr);
         return false;
     }
+    pr->bytes += (bk + bd + (size_t)pr->threads * 4 * k + (MAX_EPOCHS + 1) * kd + MAX_EPOCHS * (k ? k : 1)) *
+                     sizeof(double) +
+                 n * (sizeof(int32_t) + sizeof(double) + 2 + sizeof(int32_t)) + (size_t)pr->threads * sizeof(size_t);
     return true;
 }
 
 struct ckm_transport_cache {
     pricing pr;
-    const double *Y; /* the points the candidates belong to */
+    const double *Y;      /* the points the candidates and norms belong to */
+    size_t n, d;          /* their shape */
+    double *ynorm;        /* n: ||y_i||^2 */
+    ckm_transport_ws *ws; /* the solver's buffers and the matrix route's costs */
+    size_t bytes;         /* ynorm's and the pricing buffers' bytes, over the cache's life */
 };
 
 ckm_transport_cache *ckm_transport_cache_new(void)
 {
-    return ckm_calloc_array(1, sizeof(ckm_transport_cache));
+    ckm_transport_cache *c = ckm_calloc_array(1, sizeof(ckm_transport_cache));
+    if (c && !(c->ws = ckm_transport_ws_new())) {
+        free(c);
+        return NULL;
+    }
+    return c;
 }
 
 void ckm_transport_cache_free(ckm_transport_cache *cache)
 {
     if (cache) {
         pricing_free(&cache->pr);
+        free(cache->ynorm);
+        ckm_transport_ws_free(cache->ws);
         free(cache);
     }
 }
 
-static ckm_error solve_rows(pricing *pr, const double *Y, const double *ynorm, size_t n, size_t d, const double *C,
-                            const double *cnorm, size_t k, const size_t *lo, const size_t *hi, int threads,
-                            size_t cand, const ckm_bk_limits *lim, double *price, int32_t *labels,
-                            ckm_transport_stats *st, ckm_err *err)
+size_t ckm_transport_cache_bytes(const ckm_transport_cache *cache)
+{
+    return cache ? cache->bytes + cache->pr.bytes + ckm_transport_ws_bytes(cache->ws) : 0;
+}
+
+static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const double *Y, const double *ynorm, size_t n,
+                            size_t d, const double *C, const double *cnorm, size_t k, const size_t *lo,
+                            const size_t *hi, int threads, size_t cand, const ckm_bk_limits *lim, double *price,
+                            int32_t *labels, ckm_transport_stats *st, ckm_err *err)
 {
     if (!pricing_setup(pr, n, d, k, threads, cand))
         return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for %zu points' candidate clusters", n);
@@ -612,7 +637,7 @@ static ckm_error solve_rows(pricing *pr, const double *Y, const double *ynorm, s
             /* far off the bounds: an auction on the candidate arcs, then candidates again
                under its prices, while each round cuts the imbalance by a quarter (what is
                left, about n / 256 + 2 k units, goes to SSP) */
-            size_t off = ckm_transport_imbalance(n, k, pr->argmin, lo, hi);
+            size_t off = ckm_transport_imbalance(n, k, pr->argmin, lo, hi, ws);
             if (off == SIZE_MAX) {
                 rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
                 goto done;
@@ -634,7 +659,8 @@ static ckm_error solve_rows(pricing *pr, const double *Y, const double *ynorm, s
         memcpy(labels, pr->argmin, n * sizeof(int32_t));
         memcpy(saved, price, k * sizeof(double));
         int stuck = 0;
-        if ((rc = ckm_transport_ssp(n, k, pr->c, pr->cj, pr->cc, lo, hi, lim, price, labels, st, &stuck, err)) != CKM_OK ||
+        if ((rc = ckm_transport_ssp(n, k, pr->c, pr->cj, pr->cc, lo, hi, lim, ws, price, labels, st, &stuck,
+                                    err)) != CKM_OK ||
             st->stopped)
             goto done;
         rounds++;
@@ -707,16 +733,27 @@ ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const dou
     double t0 = ckm_now();
     ckm_transport_stats st;
     memset(&st, 0, sizeof st);
-    size_t nk;
     ckm_error rc;
-    if (ckm_mul_ok(n, k, &nk) && nk <= matrix_max) {
-        double *cost = ckm_alloc_array(nk > 0 ? nk : 1, sizeof(double));
-        if (!cost)
-            return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for the %zu x %zu costs", n, k);
-        rc = ckm_sqdist_matrix(Y, n, d, C, k, cost, err);
+    if (cache && (cache->Y != Y || cache->n != n || cache->d != d)) { /* other points: nothing carries over */
+        pricing_free(&cache->pr);
+        free(cache->ynorm);
+        cache->ynorm = NULL;
+        cache->Y = Y;
+        cache->n = n;
+        cache->d = d;
+    }
+    ckm_transport_ws *own = cache ? NULL : ckm_transport_ws_new(), *ws = cache ? cache->ws : own;
+    size_t nk;
+    bool matrix = ckm_mul_ok(n, k, &nk) && nk <= matrix_max;
+    if (!ws || (matrix && !ckm_transport_ws_array(ws, (void **)&ws->cost, &ws->cost_cap, nk, sizeof(double)))) {
+        ckm_transport_ws_free(own);
+        return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for the %zu x %zu costs", n, k);
+    }
+    if (matrix) {
+        rc = ckm_sqdist_matrix(Y, n, d, C, k, ws->cost, threads, err);
         if (rc == CKM_OK)
-            rc = ckm_transport_solve_lim(n, k, cost, lo, hi, lim, price, labels, infeasible, &st, err);
-        free(cost);
+            rc = ckm_transport_solve_lim(n, k, ws->cost, lo, hi, lim, ws, price, labels, infeasible, &st, err);
+        ckm_transport_ws_free(own);
         st.passes = 1;
         st.rows_priced = n;
         st.seconds = ckm_now() - t0;
@@ -725,32 +762,39 @@ ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const dou
         return rc;
     }
     if ((rc = ckm_transport_precheck(n, k, lo, hi, price, infeasible, err)) != CKM_OK || *infeasible) {
+        ckm_transport_ws_free(own);
         if (stats)
             *stats = st;
         return rc;
     }
-    double *ynorm = ckm_alloc_array(n, sizeof(double)), *cnorm = ckm_alloc_array(k, sizeof(double));
+    /* the norms as ckm_sqdist_matrix sums them; the points' once per cache */
+    double *ynorm = cache ? cache->ynorm : NULL, *cnorm = ckm_alloc_array(k, sizeof(double));
+    bool fresh = !ynorm;
+    if (fresh && (ynorm = ckm_alloc_array(n, sizeof(double))) != NULL)
+        ckm_row_norms(Y, n, d, ynorm);
+    if (cache && fresh && ynorm) {
+        cache->ynorm = ynorm;
+        cache->bytes += n * sizeof(double);
+    }
     if (!ynorm || !cnorm) {
-        free(ynorm);
+        if (!cache)
+            free(ynorm);
         free(cnorm);
+        ckm_transport_ws_free(own);
         return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
     }
-    /* the norms as ckm_sqdist_matrix sums them */
-    ckm_row_norms(Y, n, d, ynorm);
     ckm_row_norms(C, k, d, cnorm);
     pricing local;
     memset(&local, 0, sizeof local);
     pricing *pr = cache ? &cache->pr : &local;
-    if (cache && cache->Y != Y) { /* other points: nothing carries over */
-        pricing_free(pr);
-        cache->Y = Y;
-    }
-    rc = solve_rows(pr, Y, ynorm, n, d, C, cnorm, k, lo, hi, threads, cand < 1 ? 1 : cand, lim, price, labels, &st,
+    rc = solve_rows(pr, ws, Y, ynorm, n, d, C, cnorm, k, lo, hi, threads, cand < 1 ? 1 : cand, lim, price, labels, &st,
                     err);
-    if (!cache)
+    if (!cache) {
         pricing_free(&local);
-    free(ynorm);
+        free(ynorm);
+    }
     free(cnorm);
+    ckm_transport_ws_free(own);
     st.seconds = ckm_now() - t0;
     if (stats)
         *stats = st;

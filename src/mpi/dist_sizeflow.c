@@ -270,7 +270,7 @@ static ckm_error sample_prices(ds *w, const double *C, ckm_err *err)
     int infeasible = 0;
     ckm_transport_stats st;
     memset(&st, 0, sizeof st);
-    rc = ckm_sqdist_matrix(Y, S, d, C, k, cs, err);
+    rc = ckm_sqdist_matrix(Y, S, d, C, k, cs, 1, err);
     if (rc == CKM_OK)
         rc = ckm_transport_solve(S, k, cs, lo, hi, w->price, sl, &infeasible, &st, err);
     if (rc == CKM_OK && infeasible) /* cannot happen: floor/ceil keep sum lo <= S <= sum hi */
@@ -723,7 +723,7 @@ static ckm_error assign_step(ds *w, const double *C, const double *xnorm, bool c
     size_t n = w->n, k = w->k, d = p->d, T = k;
     ckm_error rc = CKM_OK;
     if (n > 0)
-        rc = ckm_sqdist_matrix(p->X, n, d, C, k, w->cost, err);
+        rc = ckm_sqdist_matrix(p->X, n, d, C, k, w->cost, 1, err);
     if ((rc = ckm_dist_agree(w->c->comm, rc, err)) != CKM_OK)
         return rc;
     relabel(w);

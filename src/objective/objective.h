@@ -156,8 +156,9 @@ void ckm_yinyang_jump(ckm_yinyang *yy, size_t j, double jump, size_t i, size_t f
 void ckm_yinyang_assigned(const double *Y, const double *ynorm, size_t s, size_t d, const double *C,
                           const int32_t *labels, double *dist);
 
-/* out (m*k) = squared distances ||y_i - c_j||^2 (clamped at 0), by one dgemm. */
-ckm_error ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out,
+/* out (m*k) = squared distances ||y_i - c_j||^2 (clamped at 0), by dgemm per block of rows
+ * on threads (as settings; every value the same whatever the count). */
+ckm_error ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out, int threads,
                             ckm_err *err);
 
 /* The data as the algorithms see them (scale.c): X itself, or a copy transformed by

@@ -70,7 +70,7 @@ static void dual_case(size_t n, size_t k, int upper_only)
         hi[j] = upper_only ? n / k + n / (4 * k) : (n + k - 1) / k;
     }
     ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_sqdist_matrix(Y, n, d, C, k, c, &err) == CKM_OK);
+    CHECK(ckm_sqdist_matrix(Y, n, d, C, k, c, 1, &err) == CKM_OK);
     int infeasible = -1;
     CHECK(ckm_transport_solve(n, k, c, lo, hi, q, lab, &infeasible, NULL, &err) == CKM_OK && infeasible == 0);
     char why[256] = "";
@@ -145,7 +145,7 @@ static void test_start(void)
         goto done;
     instance(n, k, d, Y, C);
     ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_sqdist_matrix(Y, n, d, C, k, c, &err) == CKM_OK);
+    CHECK(ckm_sqdist_matrix(Y, n, d, C, k, c, 1, &err) == CKM_OK);
     for (int loose = 1; loose >= 0; loose--) {
         for (size_t j = 0; j < k; j++) {
             lo[j] = loose ? 0 : n / k;
@@ -154,11 +154,11 @@ static void test_start(void)
         memset(p, 0, k * sizeof *p);
         ckm_transport_stats ts;
         memset(&ts, 0, sizeof ts);
-        CHECK(ckm_transport_start(n, k, c, lo, hi, NULL, p, lab, &ts, &err) == CKM_OK);
-        size_t off = ckm_transport_imbalance(n, k, lab, lo, hi);
+        CHECK(ckm_transport_start(n, k, c, lo, hi, NULL, NULL, p, lab, &ts, &err) == CKM_OK);
+        size_t off = ckm_transport_imbalance(n, k, lab, lo, hi, NULL);
         CHECK(loose ? ts.bids == 0 && off == 0 : ts.bids > 0 && off < n / 4);
         int stuck = 0;
-        CHECK(ckm_transport_ssp(n, k, k, NULL, c, lo, hi, NULL, p, lab, &ts, &stuck, &err) == CKM_OK && !stuck);
+        CHECK(ckm_transport_ssp(n, k, k, NULL, c, lo, hi, NULL, NULL, p, lab, &ts, &stuck, &err) == CKM_OK && !stuck);
         char why[256] = "";
         CHECK(ckm_transport_verify(n, k, c, lo, hi, p, lab, 1e-9, why, sizeof why));
     }
@@ -183,7 +183,7 @@ static void test_stop(void)
         goto done;
     instance(n, k, d, Y, C);
     ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_sqdist_matrix(Y, n, d, C, k, c, &err) == CKM_OK);
+    CHECK(ckm_sqdist_matrix(Y, n, d, C, k, c, 1, &err) == CKM_OK);
     for (size_t j = 0; j < k; j++)
         hi[j] = n / k;
     int calls = 0;

@@ -224,7 +224,7 @@ static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int t
     if (sum_hi < n)
         hi[0] += n - sum_hi;
     ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_sqdist_matrix(Y, n, d, C, k, cost, &err) == CKM_OK);
+    CHECK(ckm_sqdist_matrix(Y, n, d, C, k, cost, 2, &err) == CKM_OK);
     int inf1 = -1, inf2 = -1;
     ckm_transport_stats ts;
     CHECK(ckm_transport_solve(n, k, cost, lo, hi, p1, l1, &inf1, NULL, &err) == CKM_OK && inf1 == 0);
@@ -343,7 +343,7 @@ static void cache_case(size_t n, size_t d, size_t k, int bounds, int threads, si
         CHECK(ckm_transport_points_ex(P, n, d, C, k, lo, hi, threads, 0, cand, NULL, cache, p, l, &inf, &ts, &err) ==
                   CKM_OK &&
               inf == 0 && !ts.stopped);
-        CHECK(ckm_sqdist_matrix(P, n, d, C, k, cost, &err) == CKM_OK);
+        CHECK(ckm_sqdist_matrix(P, n, d, C, k, cost, 1, &err) == CKM_OK);
         char why[256] = "";
         int ok = ckm_transport_verify(n, k, cost, lo, hi, p, l, 1e-7, why, sizeof why);
         CHECK(ok);
@@ -373,6 +373,64 @@ static void cache_case(size_t n, size_t d, size_t k, int bounds, int threads, si
 done:
     ckm_transport_cache_free(cache);
     free(Y), free(Y2), free(C), free(cost), free(p), free(p1), free(W), free(l), free(l1), free(lo), free(hi);
+}
+
+/* No large allocation inside the Lloyd loop (issue 33): Lloyd steps through one cache
+ * allocate the matrix (matrix route) or the candidate lists (candidate route) once; a later
+ * step adds at most member-list growth, 8 n + 16 k^2 bytes, unless the lists widen. The
+ * counter must see the first step's matrix (a counter that counts nothing cannot pass). */
+static void alloc_case(size_t n, size_t d, size_t k, size_t matrix_max, size_t cand)
+{
+    double *Y = malloc(n * d * sizeof *Y), *C = malloc(k * d * sizeof *C), *p = calloc(k, sizeof *p),
+           *W = malloc(k * sizeof *W);
+    int32_t *l = malloc(n * sizeof *l);
+    size_t *lo = malloc(k * sizeof *lo), *hi = malloc(k * sizeof *hi);
+    ckm_transport_cache *cache = ckm_transport_cache_new();
+    if (!Y || !C || !p || !W || !l || !lo || !hi || !cache)
+        goto done;
+    for (size_t i = 0; i < n; i++) { /* overlapping blobs: many labels change at every step */
+        size_t b = (size_t)(unif() * (double)k);
+        for (size_t f = 0; f < d; f++)
+            Y[i * d + f] = 0.3 * (double)((b * 7 + f * 3) % 11) + 2.0 * (unif() - 0.5);
+    }
+    for (size_t j = 0; j < k; j++) {
+        memcpy(C + j * d, Y + (j * 37 % n) * d, d * sizeof *C);
+        lo[j] = n / k;
+        hi[j] = (n + k - 1) / k;
+    }
+    ckm_err err = {CKM_OK, ""};
+    ckm_transport_stats ts;
+    size_t before = 0, moved = 0;
+    for (int it = 0; it < 8; it++) {
+        int inf = -1;
+        CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, matrix_max, cand, NULL, cache, p, l, &inf, &ts, &err) ==
+                  CKM_OK &&
+              inf == 0);
+        size_t now = ckm_transport_cache_bytes(cache);
+        if (it == 0 && matrix_max > 0)
+            CHECK(now >= n * k * sizeof(double));
+        if (it > 0 && !ts.widened) {
+            CHECK(now - before <= 8 * n + 16 * k * k);
+            if (now - before > 8 * n + 16 * k * k)
+                fprintf(stderr, "  step %d (n %zu, k %zu, matrix_max %zu) allocated %zu bytes\n", it, n, k, matrix_max,
+                        now - before);
+        }
+        before = now;
+        moved += it > 0 ? ts.moves : 0;
+        memset(W, 0, k * sizeof *W);
+        for (size_t i = 0; i < n; i++)
+            W[l[i]] += 1.0;
+        for (size_t j = 0; j < k; j++)
+            if (W[j] > 0.0)
+                memset(C + j * d, 0, d * sizeof *C);
+        for (size_t i = 0; i < n; i++)
+            for (size_t f = 0; f < d; f++)
+                C[(size_t)l[i] * d + f] += Y[i * d + f] / W[l[i]];
+    }
+    CHECK(moved > 0); /* the later steps had work to do */
+done:
+    ckm_transport_cache_free(cache);
+    free(Y), free(C), free(p), free(W), free(l), free(lo), free(hi);
 }
 
 static void test_points_route(void)
@@ -408,6 +466,8 @@ int main(void)
         cache_case(6000, 3, 60, 0, threads, 8);
         cache_case(5000, 2, 40, 1, threads, 4);
     }
+    alloc_case(24000, 4, 40, (size_t)1 << 28, 16); /* matrix route, with a cold first step's sample */
+    alloc_case(6000, 4, 40, 0, 8);                  /* candidate route */
     test_tiny();
     test_vs_clp();
     test_degenerate();
