@@ -28,6 +28,8 @@ typedef struct ckm_seeder {
     double *partial;        /* per block of points and trial: gains (scan mode) */
     double *cand_dist;      /* trials x s: scan mode's distances to the trials */
     double *far;            /* trials x k: squared distances of the chosen centers to the trials */
+    double *trial_t;        /* d x tp (tp: trials rounded up to 4): the trials' coordinates,
+                               feature-major, for scan mode's vector kernel */
     ckm_seed_list *list;    /* k member lists, by nearest chosen center */
     size_t *pick;
 } ckm_seeder;
