@@ -300,6 +300,21 @@ done:
     free(Y), free(C), free(p), free(l), free(lo), free(hi);
 }
 
+/* A Lloyd step's centers: the means of the labels' points (W: k scratch counts); an empty
+ * cluster keeps its center. */
+static void lloyd_means(const double *P, size_t n, size_t d, size_t k, const int32_t *l, double *W, double *C)
+{
+    memset(W, 0, k * sizeof *W);
+    for (size_t i = 0; i < n; i++)
+        W[l[i]] += 1.0;
+    for (size_t j = 0; j < k; j++)
+        if (W[j] > 0.0)
+            memset(C + j * d, 0, d * sizeof *C);
+    for (size_t i = 0; i < n; i++)
+        for (size_t f = 0; f < d; f++)
+            C[(size_t)l[i] * d + f] += P[i * d + f] / W[l[i]];
+}
+
 /* Lloyd-like steps with one ckm_transport_cache: each step's solve, pricing only the rows
  * the drift bounds leave in doubt, must match the matrix solver at those centers (same
  * optimal objective, certificate verified over every arc). Later steps must reuse rows;
@@ -358,16 +373,7 @@ static void cache_case(size_t n, size_t d, size_t k, int bounds, int threads, si
             CHECK(ts.rows_priced >= n); /* new points: every row priced again */
         if (it >= 2 && it != 6 && it != 7)
             reused += ts.rows_priced < n;
-        /* the means of the labels become the next centers (an empty cluster keeps its own) */
-        memset(W, 0, k * sizeof *W);
-        for (size_t i = 0; i < n; i++)
-            W[l[i]] += 1.0;
-        for (size_t j = 0; j < k; j++)
-            if (W[j] > 0.0)
-                memset(C + j * d, 0, d * sizeof *C);
-        for (size_t i = 0; i < n; i++)
-            for (size_t f2 = 0; f2 < d; f2++)
-                C[(size_t)l[i] * d + f2] += P[i * d + f2] / W[l[i]];
+        lloyd_means(P, n, d, k, l, W, C);
     }
     CHECK(reused > 0);
 done:
@@ -417,15 +423,7 @@ static void alloc_case(size_t n, size_t d, size_t k, size_t matrix_max, size_t c
         }
         before = now;
         moved += it > 0 ? ts.moves : 0;
-        memset(W, 0, k * sizeof *W);
-        for (size_t i = 0; i < n; i++)
-            W[l[i]] += 1.0;
-        for (size_t j = 0; j < k; j++)
-            if (W[j] > 0.0)
-                memset(C + j * d, 0, d * sizeof *C);
-        for (size_t i = 0; i < n; i++)
-            for (size_t f = 0; f < d; f++)
-                C[(size_t)l[i] * d + f] += Y[i * d + f] / W[l[i]];
+        lloyd_means(Y, n, d, k, l, W, C);
     }
     CHECK(moved > 0); /* the later steps had work to do */
 done:
