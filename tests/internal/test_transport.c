@@ -407,7 +407,7 @@ static void alloc_case(size_t n, size_t d, size_t k, size_t matrix_max, size_t c
     ckm_err err = {CKM_OK, ""};
     ckm_transport_stats ts;
     size_t before = 0, moved = 0;
-    for (int it = 0; it < 8; it++) {
+    for (int it = 0; it < 5; it++) {
         int inf = -1;
         CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, matrix_max, cand, NULL, cache, p, l, &inf, &ts, &err) ==
                   CKM_OK &&
@@ -464,7 +464,7 @@ int main(void)
         cache_case(6000, 3, 60, 0, threads, 8);
         cache_case(5000, 2, 40, 1, threads, 4);
     }
-    alloc_case(24000, 4, 40, (size_t)1 << 28, 16); /* matrix route, with a cold first step's sample */
+    alloc_case(21000, 4, 32, (size_t)1 << 28, 16); /* matrix route, with a cold first step's sample */
     alloc_case(6000, 4, 40, 0, 8);                  /* candidate route */
     test_tiny();
     test_vs_clp();
