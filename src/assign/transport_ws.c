@@ -123,7 +123,7 @@ bool ckm_transport_ws_reserve(ckm_transport_ws *w, size_t n, size_t k, size_t L)
     if (!w->mem || k1 > w->k_cap) {
         free_k(w);
         w->mem = ckm_calloc_array(k1, sizeof(ckm_members));
-        w->bytes += k1 * sizeof(ckm_members);
+        w->bytes += w->mem ? k1 * sizeof(ckm_members) : 0;
         w->size = take(w, k1, sizeof(long long));
         w->f = take(w, k1, sizeof(long long));
         w->cap = take(w, k1, sizeof(long long));

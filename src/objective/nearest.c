@@ -17,19 +17,26 @@
 
 #define GEMM_SINGLE_THREAD_MNK ((size_t)1 << 18)
 
+/* Rows per dgemm block against k x d centers and the threads that share the blocks: at
+ * most 2^18 / (k d) rows, where OpenBLAS runs a call on the calling thread, on *threads of
+ * ours; when that would be under 16 rows (big k d), one caller thread (*threads = 1) whose
+ * large calls BLAS threads itself, blocks of max(16, big / k) rows. */
+static size_t gemm_block(size_t k, size_t d, size_t big, int *threads)
+{
+    size_t kd = k * d > 0 ? k * d : 1, block = GEMM_SINGLE_THREAD_MNK / kd;
+    if (block >= 16)
+        return block;
+    *threads = 1;
+    block = big / (k ? k : 1);
+    return block < 16 ? 16 : block;
+}
+
 ckm_error ckm_nearest_ws_init(ckm_nearest_ws *ws, size_t k, size_t d, int threads, ckm_err *err)
 {
     ws->k = k;
     ws->d = d;
     ws->threads = ckm_thread_count(threads);
-    size_t kd = k * d > 0 ? k * d : 1;
-    ws->block = GEMM_SINGLE_THREAD_MNK / kd;
-    if (ws->block < 16) {
-        ws->threads = 1; /* big k d: let BLAS thread one large call */
-        ws->block = ((size_t)1 << 22) / (k ? k : 1);
-        if (ws->block < 16)
-            ws->block = 16;
-    }
+    ws->block = gemm_block(k, d, (size_t)1 << 22, &ws->threads);
     size_t per, all;
     ws->cnorm = ckm_alloc_array(k, sizeof(double));
     ws->gram = ckm_mul_ok(ws->block, k, &per) && ckm_mul_ok(per, (size_t)ws->threads, &all)
@@ -169,14 +176,8 @@ ckm_error ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C
        thread (its pool yields in a loop while it waits: 180,000 sched_yield calls in one
        sizeflow run at 10^5 x 100), or, for large k d, BLAS's threads on blocks of about
        1 MB */
-    size_t kd = k * d > 0 ? k * d : 1;
-    sqd_job job = {Y, C, cnorm, m, d, k, GEMM_SINGLE_THREAD_MNK / kd, out};
     int T = ckm_thread_count(threads);
-    if (job.block < 16) {
-        T = 1;
-        job.block = ((size_t)1 << 17) / (k ? k : 1);
-        job.block = job.block < 16 ? 16 : job.block;
-    }
+    sqd_job job = {Y, C, cnorm, m, d, k, gemm_block(k, d, (size_t)1 << 17, &T), out};
     size_t nblocks = (m + job.block - 1) / job.block;
     if (T <= 1 || nblocks <= 1)
         sqd_range(&job, 0, nblocks, 0);
