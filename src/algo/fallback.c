@@ -4,8 +4,9 @@
  * ipc / exact skip a relaxation whose first iteration would end past the deadline).
  *   k-means++ seeds on the groups (seed settings.seed; k random distinct groups when s k d
  *   > 1e8, where k-means++ alone would outlast the grace), centers ordered by size slots; without
- *   any pair one assignment to them (nearest seed, or the exact transportation step under
- *   size bounds: no LP of n*k columns for a large unconstrained problem); otherwise
+ *   any pair one assignment to them (the greedy sized labelling: the nearest seed unless a
+ *   size bound says otherwise; under size bounds replaced by the exact transportation step
+ *   when that finishes within the grace: no LP of n*k columns for a large problem); otherwise
  *   the BLPKM_CC iteration (exact CLP/CBC assignment honouring every must-link, cannot-link
  *   and size bound; means) -- until the run's own deadline when time is left, else for at
  *   most CKM_GRACE_S seconds (CKM_GRACE_STOP_S = 0.5 s after a stop request, so that Ctrl-C
@@ -28,13 +29,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "; stopped before a labelling was found: labels from ..." appended to out->message */
+/* "; stopped before a labelling was found: labels from ..." (or ": ..." when none was
+   found) appended to out->message */
 static void note(ckm_algo_out *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(ckm_algo_out *out, const char *fmt, ...)
 {
     size_t used = strlen(out->message);
-    used += (size_t)snprintf(out->message + used, sizeof out->message - used,
-                             "%sstopped before a labelling was found: labels from ", used ? "; " : "");
+    used += (size_t)snprintf(out->message + used, sizeof out->message - used, "%sstopped before a labelling was found: %s",
+                             used ? "; " : "", out->has_labels ? "labels from " : "");
     if (used >= sizeof out->message)
         return;
     va_list ap;
@@ -43,49 +45,57 @@ static void note(ckm_algo_out *out, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Points without pairs: nearest seed when no size bound beyond "non-empty" and every
- * cluster gets a point (k-means++ seeds are distinct data points, so only duplicates can
- * leave one empty); else the exact transportation step (sizeflow's solver, from the points).
- * wsum: k scratch. */
-static ckm_error unpaired(const ckm_context *ctx, const ckm_reduced *r, const double *C, double *wsum, ckm_algo_out *out, bool *done,
-                         ckm_err *err)
+/* Points without pairs: the greedy sized labelling (greedy_sizes.c: with no bound beyond
+ * "non-empty", the nearest seed but for the last points an empty cluster needs; one O(n k d)
+ * pass, polled, so a stop on 10^6 points still gets labels within the grace); under size
+ * bounds then, in the time left, the exact transportation step to the same seeds
+ * (sizeflow's solver, from the points), which replaces it when it finishes. *how names what
+ * the labels came from, or why there are none. */
+static ckm_error unpaired(const ckm_context *ctx, const ckm_reduced *r, const double *C, ckm_algo_out *out,
+                         const char **how, ckm_err *err)
 {
     size_t n = r->n, k = r->k;
-    *done = false;
-    if (!r->has_sizes) {
-        for (size_t t = 0; t < n; t++)
-            out->labels[t] = (int32_t)ckm_nearest_center(r, t, C);
-        if (ckm_group_labels_feasible(r, out->labels, wsum)) {
-            out->has_labels = 1;
-            *done = true;
-            return CKM_OK;
-        }
+    double t0 = ckm_now();
+    ckm_bk_limits lim = {ctx->deadline, NULL, NULL}; /* the grace (ctx is the fallback's) */
+    bool stopped = false;
+    ckm_error rc =
+        ckm_greedy_sizes(r->mean, n, r->d, C, k, r->lo, r->hi, ctx->s->threads, &lim, out->labels, &stopped, err);
+    if (rc != CKM_OK)
+        return rc;
+    if (stopped) {
+        *how = "one assignment to seeds did not finish within the grace period";
+        return CKM_OK;
     }
+    out->has_labels = 1;
+    *how = r->has_sizes ? "the greedy sized assignment to seeds" : "one assignment to seeds";
+    /* the exact step costs the greedy's distance pass again (its n x k costs), and its
+       matrix fill and starting sample poll no limit: only tried with three times the
+       greedy's time left */
+    double now = ckm_now();
+    if (!r->has_sizes || ctx->deadline - now < 3.0 * (now - t0))
+        return CKM_OK;
     double *price = ckm_calloc_array(k, sizeof(double));
-    if (!price)
+    int32_t *exact = ckm_alloc_array(n, sizeof(int32_t));
+    if (!price || !exact) {
+        free(price);
+        free(exact);
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    }
     int infeasible = 0;
     ckm_transport_stats ts;
     ckm_ctx_count(ctx, CKM_COUNT_TRANSPORT, 1);
     /* points without must-links (the caller's condition): the groups are the points, so the
-       transportation route from points applies (no n x k matrix beyond 2^28 costs) */
-    /* on the matrix route the step runs to its end, as it always did (seconds at 10^6 x
-       100), so that a stop still gets a checked labelling; beyond it, where a step can take
-       minutes, it gives up at the end of the grace period (ctx is the fallback's) */
-    ckm_bk_limits lim = {ctx->deadline, NULL, NULL};
-    size_t nk;
-    bool bounded_route = ckm_mul_ok(n, k, &nk) && nk <= CKM_TRANSPORT_MATRIX_MAX;
-    ckm_error rc = ckm_transport_points(r->mean, n, r->d, C, k, r->lo, r->hi, ctx->s->threads,
-                                        bounded_route ? NULL : &lim, NULL, price, out->labels, &infeasible, &ts, err);
+       transportation route from points applies; at the deadline it gives up, leaving the
+       greedy labels */
+    rc = ckm_transport_points(r->mean, n, r->d, C, k, r->lo, r->hi, ctx->s->threads, &lim, NULL, price, exact,
+                              &infeasible, &ts, err);
     ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, rc == CKM_OK ? ts.clamped : 0);
-    free(price);
     if (rc == CKM_OK && !infeasible && !ts.stopped) { /* infeasible sizes were proven in preprocessing */
-        out->has_labels = 1;
-        *done = true;
-    } else if (rc == CKM_OK && ts.stopped) {
-        *done = true; /* the grace period ran out: no labels, and no LP of s k columns either */
-        note(out, "the transportation step to seeds did not finish within the grace period");
+        memcpy(out->labels, exact, n * sizeof(int32_t));
+        *how = "the exact sized assignment to seeds";
     }
+    free(price);
+    free(exact);
     return rc;
 }
 
@@ -121,12 +131,10 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
     if ((rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
         goto done;
     if (r->n_cl == 0 && r->n_soft == 0 && r->s == r->n) { /* no pairs: no LP of s*k columns (s may be 10^6) */
-        bool done_here = false;
-        if ((rc = unpaired(&grace, r, C, wsum, out, &done_here, err)) != CKM_OK || done_here) {
-            if (done_here && out->has_labels)
-                note(out, "one assignment to seeds (%.2f s)", ckm_now() - t0);
-            goto done;
-        }
+        const char *how = NULL;
+        if ((rc = unpaired(&grace, r, C, out, &how, err)) == CKM_OK)
+            note(out, "%s (%.2f s)", how, ckm_now() - t0);
+        goto done;
     }
     if (!(cost = ckm_alloc_array(r->s * k, sizeof(double)))) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the stop fallback's %zu x %zu costs", r->s, k);

@@ -1,0 +1,199 @@
+/*
+ * test_greedy_sizes.c -- the greedy sized labelling (src/assign/greedy_sizes.c), the stop
+ * fallback's fast answer: every size bound met on random instances (counted here), the
+ * nearest center when no bound binds (brute force), the hand-solved case where the regret
+ * order decides, separated blobs of exact sizes recovered, the same labels on 1 and 2
+ * threads across several chunks, and a stop (deadline gone, or a stop callback) reported.
+ * Internal-contract test (includes src headers).
+ */
+#include "../check.h"
+#include "backend.h"
+#include "objective.h"
+#include "transport.h"
+
+#include <stdint.h>
+
+static uint64_t st = 5;
+static double unif(void) { return ck_unif(&st); }
+
+/* labels in range and every cluster's count within [lo_j, hi_j] */
+static int sizes_ok(const int32_t *l, size_t n, size_t k, const size_t *lo, const size_t *hi)
+{
+    size_t cnt[64] = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (l[i] < 0 || (size_t)l[i] >= k)
+            return 0;
+        cnt[l[i]]++;
+    }
+    for (size_t j = 0; j < k; j++)
+        if (cnt[j] < lo[j] || cnt[j] > hi[j])
+            return 0;
+    return 1;
+}
+
+static size_t nearest(const double *y, const double *C, size_t k, size_t d, double *gap)
+{
+    size_t b = 0;
+    double b1 = INFINITY, b2 = INFINITY;
+    for (size_t j = 0; j < k; j++) {
+        double v = ckm_sqdist(y, C + j * d, d);
+        if (v < b1) {
+            b2 = b1;
+            b1 = v;
+            b = j;
+        } else if (v < b2) {
+            b2 = v;
+        }
+    }
+    *gap = b2 - b1;
+    return b;
+}
+
+static void test_random(void)
+{
+    ckm_err err = {CKM_OK, ""};
+    double Y[40 * 3], C[6 * 3];
+    int32_t l[40];
+    size_t lo[6], hi[6];
+    int bad = 0, loose_bad = 0;
+    for (int inst = 0; inst < 400; inst++) {
+        size_t n = 1 + (size_t)(unif() * 40), k = 1 + (size_t)(unif() * 6), d = 1 + (size_t)(unif() * 3);
+        if (k > n)
+            k = n;
+        for (size_t q = 0; q < n * d; q++)
+            Y[q] = unif();
+        for (size_t q = 0; q < k * d; q++)
+            C[q] = unif();
+        /* random bounds around n / k with sum lo <= n <= sum hi */
+        size_t slo = 0, shi = 0;
+        for (size_t j = 0; j < k; j++) {
+            lo[j] = (size_t)(unif() * (double)(2 * n / k + 1));
+            hi[j] = lo[j] + (size_t)(unif() * (double)(n / k + 2));
+            slo += lo[j];
+            shi += hi[j];
+        }
+        for (size_t j = 0; slo > n; j = (j + 1) % k)
+            if (lo[j] > 0)
+                lo[j]--, slo--;
+        for (size_t j = 0; shi < n; j = (j + 1) % k)
+            hi[j]++, shi++;
+        bool stopped = true;
+        CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &stopped, &err) == CKM_OK);
+        CHECK(!stopped);
+        bad += !sizes_ok(l, n, k, lo, hi);
+        /* no bound binds: each point's nearest center (up to near-ties, which the dgemm
+           expansion may round either way) */
+        for (size_t j = 0; j < k; j++)
+            lo[j] = 0, hi[j] = n;
+        CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1, NULL, l, &stopped, &err) == CKM_OK);
+        for (size_t i = 0; i < n; i++) {
+            double gap;
+            size_t b = nearest(Y + i * d, C, k, d, &gap);
+            loose_bad += gap > 1e-9 && (size_t)l[i] != b;
+        }
+    }
+    CHECK(bad == 0);
+    CHECK(loose_bad == 0);
+}
+
+/* On a line: centers 0 and 4, one place each. Point 0 at 1.9 costs 3.61 / 4.41 (regret 0.8),
+ * point 1 at 1 costs 1 / 9 (regret 8): point 1 chooses first and takes center 0, so point 0
+ * goes to center 1 (SSE to the centers 5.41; the index order would give 3.61 + 9 = 12.61). */
+static void test_regret_order(void)
+{
+    ckm_err err = {CKM_OK, ""};
+    double Y[2] = {1.9, 1.0}, C[2] = {0.0, 4.0};
+    size_t lo[2] = {1, 1}, hi[2] = {1, 1};
+    int32_t l[2] = {-1, -1};
+    bool stopped = true;
+    CHECK(ckm_greedy_sizes(Y, 2, 1, C, 2, lo, hi, 1, NULL, l, &stopped, &err) == CKM_OK);
+    CHECK(!stopped && l[0] == 1 && l[1] == 0);
+}
+
+/* k blobs far apart of exactly m points each, centers at the blobs: lo = hi = m recovers them */
+static void test_blobs(void)
+{
+    size_t k = 7, m = 50, n = k * m, d = 2;
+    double *Y = malloc(n * d * sizeof *Y), C[7 * 2];
+    int32_t *l = malloc(n * sizeof *l);
+    size_t lo[7], hi[7];
+    ckm_err err = {CKM_OK, ""};
+    if (!Y || !l)
+        goto done;
+    for (size_t j = 0; j < k; j++) {
+        C[2 * j] = 100.0 * (double)j;
+        C[2 * j + 1] = -50.0 * (double)j;
+        lo[j] = hi[j] = m;
+    }
+    for (size_t i = 0; i < n; i++) { /* blob of point i: (i * 3) mod k, spread over the input */
+        size_t j = (i * 3) % k;
+        Y[2 * i] = C[2 * j] + unif() - 0.5;
+        Y[2 * i + 1] = C[2 * j + 1] + unif() - 0.5;
+    }
+    bool stopped = true;
+    CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 2, NULL, l, &stopped, &err) == CKM_OK && !stopped);
+    int wrong = 0;
+    for (size_t i = 0; i < n; i++)
+        wrong += (size_t)l[i] != (i * 3) % k;
+    CHECK(wrong == 0);
+done:
+    free(Y), free(l);
+}
+
+static int stop_now(void *user)
+{
+    (*(int *)user)++;
+    return 1;
+}
+
+/* n = 10^5, k = 200: rows in three chunks; exact sizes n / k; the same labels on 1 and 2
+ * threads; a stop before or during the pass reported as such */
+static void test_large(void)
+{
+    size_t n = 100000, k = 200, d = 3;
+    double *Y = malloc(n * d * sizeof *Y), *C = malloc(k * d * sizeof *C);
+    int32_t *l1 = malloc(n * sizeof *l1), *l2 = malloc(n * sizeof *l2);
+    size_t *lo = malloc(k * sizeof *lo), *hi = malloc(k * sizeof *hi);
+    ckm_err err = {CKM_OK, ""};
+    if (!Y || !C || !l1 || !l2 || !lo || !hi)
+        goto done;
+    for (size_t q = 0; q < n * d; q++)
+        Y[q] = unif() * unif(); /* skewed: natural cluster sizes far from equal */
+    for (size_t q = 0; q < k * d; q++)
+        C[q] = unif();
+    for (size_t j = 0; j < k; j++)
+        lo[j] = hi[j] = n / k;
+    bool stopped = true;
+    CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1, NULL, l1, &stopped, &err) == CKM_OK && !stopped);
+    CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 2, NULL, l2, &stopped, &err) == CKM_OK && !stopped);
+    CHECK(memcmp(l1, l2, n * sizeof *l1) == 0);
+    size_t *cnt = calloc(k, sizeof *cnt);
+    int off = 0;
+    for (size_t i = 0; cnt && i < n; i++)
+        cnt[l1[i]]++;
+    for (size_t j = 0; cnt && j < k; j++)
+        off += cnt[j] != n / k;
+    CHECK(cnt && off == 0);
+    free(cnt);
+    ckm_bk_limits past = {0.0, NULL, NULL};
+    stopped = false;
+    CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 2, &past, l2, &stopped, &err) == CKM_OK && stopped);
+    int calls = 0;
+    ckm_bk_limits cb = {INFINITY, stop_now, &calls};
+    stopped = false;
+    CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1, &cb, l2, &stopped, &err) == CKM_OK && stopped && calls == 1);
+    /* bounds that cannot hold n points: a precondition broken, an internal error */
+    lo[0] = n + 1;
+    CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1, NULL, l2, &stopped, &err) == CKM_ERR_INTERNAL);
+done:
+    free(Y), free(C), free(l1), free(l2), free(lo), free(hi);
+}
+
+int main(void)
+{
+    test_random();
+    test_regret_order();
+    test_blobs();
+    test_large();
+    return ck_report();
+}
