@@ -77,6 +77,21 @@ typedef struct ckm_dist {
     double start, deadline;
 } ckm_dist;
 
+/* Waiting for another rank without taking a core from it (dist_wait.c): every blocking
+ * exchange of the MPI mode is a nonblocking call completed here. Open MPI 4.1 waits in a
+ * poll-and-yield loop, so on an oversubscribed or busy machine a waiting rank competes for
+ * the CPU with the rank it waits for (measured: 4 ranks with two busy processes on 2 cores,
+ * every exchange a time slice). ckm_dist_wait tests for 50 us, then sleeps between tests,
+ * 20 us doubling to 500 us: at most 500 us later than a spin, with the core free meanwhile. */
+void ckm_dist_wait(MPI_Request *req);
+/* The blocking calls the MPI mode uses, completed by ckm_dist_wait. */
+void ckm_dist_allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+void ckm_dist_bcast_raw(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
+void ckm_dist_allgather(const void *in, void *out, int count, MPI_Datatype type, MPI_Comm comm);
+void ckm_dist_exscan(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+void ckm_dist_send(const void *buf, int count, MPI_Datatype type, int to, int tag, MPI_Comm comm);
+void ckm_dist_recv(void *buf, int count, MPI_Datatype type, int from, int tag, MPI_Comm comm);
+
 ckm_error ckm_dist_open(ckm_dist *c, MPI_Comm comm, const ckm_settings *set, ckm_mpi_comm_stats *st, ckm_err *err);
 void ckm_dist_close(ckm_dist *c);
 /* Counts a collective call (broadcast or reduction) of `bytes` started at t0 in the run's

@@ -57,10 +57,10 @@ static ckm_error read_rows(const char *path, bool whole, int rank, int size, dou
 static ckm_error layout(MPI_Comm comm, size_t n_local, size_t d, size_t *first, size_t *N, ckm_err *err)
 {
     unsigned long long mine[2] = {n_local, d}, lo[2], hi[2], sum = 0, before = 0, nl = n_local;
-    MPI_Allreduce(mine, lo, 2, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm);
-    MPI_Allreduce(mine, hi, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
-    MPI_Allreduce(&nl, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
-    MPI_Exscan(&nl, &before, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
+    ckm_dist_allreduce(mine, lo, 2, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm);
+    ckm_dist_allreduce(mine, hi, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+    ckm_dist_allreduce(&nl, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
+    ckm_dist_exscan(&nl, &before, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, comm);
     int rank;
     MPI_Comm_rank(comm, &rank);
     if (rank == 0)
@@ -145,9 +145,9 @@ ckm_error ckm_mpi_problem_wrap(MPI_Comm comm, const double *X, size_t n_local, s
     if ((rc = ckm_dist_agree(comm, layout(comm, n_local, d, &first, &N, err), err)) != CKM_OK)
         goto fail;
     unsigned long long kk[2] = {k, k};
-    MPI_Allreduce(MPI_IN_PLACE, &kk[0], 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm);
-    MPI_Allreduce(MPI_IN_PLACE, &kk[1], 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
-    MPI_Allreduce(MPI_IN_PLACE, &xmax, 1, MPI_DOUBLE, MPI_MAX, comm);
+    ckm_dist_allreduce(MPI_IN_PLACE, &kk[0], 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm);
+    ckm_dist_allreduce(MPI_IN_PLACE, &kk[1], 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+    ckm_dist_allreduce(MPI_IN_PLACE, &xmax, 1, MPI_DOUBLE, MPI_MAX, comm);
     if (kk[0] != kk[1])
         rc = ckm_fail(err, CKM_ERR_INVALID, "the ranks passed different k (%llu .. %llu)", kk[0], kk[1]);
     else if (k < 1 || k > N)
@@ -161,7 +161,7 @@ ckm_error ckm_mpi_problem_wrap(MPI_Comm comm, const double *X, size_t n_local, s
     unsigned long long f = first, *all = malloc((size_t)size * sizeof *all);
     if ((rc = ckm_dist_agree(comm, all ? CKM_OK : ckm_fail(err, CKM_ERR_NOMEM, "out of memory"), err)) != CKM_OK)
         goto fail;
-    MPI_Allgather(&f, 1, MPI_UNSIGNED_LONG_LONG, all, 1, MPI_UNSIGNED_LONG_LONG, comm);
+    ckm_dist_allgather(&f, all, 1, MPI_UNSIGNED_LONG_LONG, comm);
     for (int r = 0; r < size; r++)
         p->starts[r] = (size_t)all[r];
     p->starts[size] = N;
@@ -236,8 +236,8 @@ ckm_error ckm_mpi_problem_set_sizes(ckm_mpi_problem *p, const size_t *lo, const 
     if ((rc = ckm_dist_agree(p->comm, rc, err)) != CKM_OK)
         return rc;
     unsigned long long hl = h, hh = h;
-    MPI_Allreduce(MPI_IN_PLACE, &hl, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, p->comm);
-    MPI_Allreduce(MPI_IN_PLACE, &hh, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, p->comm);
+    ckm_dist_allreduce(MPI_IN_PLACE, &hl, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, p->comm);
+    ckm_dist_allreduce(MPI_IN_PLACE, &hh, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, p->comm);
     if (hl != hh)
         return ckm_dist_agree(p->comm, ckm_fail(err, CKM_ERR_INVALID, "the ranks passed different size bounds"), err);
     for (size_t j = 0; j < k; j++) {
@@ -464,13 +464,13 @@ ckm_error ckm_mpi_write_labels(const ckm_mpi_problem *p, const ckm_mpi_result *r
         if (p->rank == 0) {
             const int32_t *src = r->labels;
             if (q != 0) {
-                MPI_Recv(in, (int)m, MPI_INT32_T, q, 7, p->comm, MPI_STATUS_IGNORE);
+                ckm_dist_recv(in, (int)m, MPI_INT32_T, q, 7, p->comm);
                 src = in;
             }
             if (!bad && put_labels(fd, src, m, npy, buf, cap) != 0)
                 bad = errno ? errno : EIO;
         } else if (p->rank == q) {
-            MPI_Send(r->labels, (int)m, MPI_INT32_T, 0, 7, p->comm);
+            ckm_dist_send(r->labels, (int)m, MPI_INT32_T, 0, 7, p->comm);
         }
     }
     if (p->rank == 0) {

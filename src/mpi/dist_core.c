@@ -84,7 +84,7 @@ void ckm_dist_reduce(ckm_dist *c, void *buf, size_t count, size_t elem, MPI_Data
     for (size_t at = 0; at < count; at += PIECE) {
         size_t m = count - at < PIECE ? count - at : PIECE;
         double t0 = ckm_now();
-        MPI_Allreduce(MPI_IN_PLACE, (char *)buf + at * elem, (int)m, type, op, c->comm);
+        ckm_dist_allreduce(MPI_IN_PLACE, (char *)buf + at * elem, (int)m, type, op, c->comm);
         ckm_dist_counted(c, m * elem, false, t0);
     }
 }
@@ -114,7 +114,7 @@ void ckm_dist_bcast(ckm_dist *c, void *buf, size_t bytes, int root)
     for (size_t at = 0; at < bytes; at += PIECE) {
         size_t m = bytes - at < PIECE ? bytes - at : PIECE;
         double t0 = ckm_now();
-        MPI_Bcast((char *)buf + at, (int)m, MPI_BYTE, root, c->comm);
+        ckm_dist_bcast_raw((char *)buf + at, (int)m, MPI_BYTE, root, c->comm);
         ckm_dist_counted(c, m, true, t0);
     }
 }
@@ -125,7 +125,7 @@ ckm_error ckm_dist_agree(MPI_Comm comm, ckm_error rc, ckm_err *err)
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     mine = rc != CKM_OK ? rank : INT_MAX;
-    MPI_Allreduce(&mine, &low, 1, MPI_INT, MPI_MIN, comm);
+    ckm_dist_allreduce(&mine, &low, 1, MPI_INT, MPI_MIN, comm);
     if (low == INT_MAX)
         return CKM_OK;
     struct {
@@ -138,7 +138,7 @@ ckm_error ckm_dist_agree(MPI_Comm comm, ckm_error rc, ckm_err *err)
         if (err)
             snprintf(m.message, sizeof m.message, "%s", err->message);
     }
-    MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, low, comm);
+    ckm_dist_bcast_raw(&m, (int)sizeof m, MPI_BYTE, low, comm);
     m.message[sizeof m.message - 1] = '\0';
     if (size == 1)
         return ckm_fail(err, (ckm_error)m.code, "%s", m.message);

@@ -55,7 +55,7 @@ static void running_sum(ckm_dist *c, const ckm_mpi_problem *p, const double *D, 
 {
     double acc = 0.0, t0 = ckm_now(), wait;
     if (c->rank > 0) /* the wait for the ranks before this one counts as communication */
-        MPI_Recv(&acc, 1, MPI_DOUBLE, c->rank - 1, 11, c->comm, MPI_STATUS_IGNORE);
+        ckm_dist_recv(&acc, 1, MPI_DOUBLE, c->rank - 1, 11, c->comm);
     wait = ckm_now() - t0;
     for (size_t i = 0; i < p->n; i++) {
         acc += D[i];
@@ -63,8 +63,8 @@ static void running_sum(ckm_dist *c, const ckm_mpi_problem *p, const double *D, 
     }
     t0 = ckm_now();
     if (c->rank + 1 < c->size)
-        MPI_Send(&acc, 1, MPI_DOUBLE, c->rank + 1, 11, c->comm);
-    MPI_Allgather(&acc, 1, MPI_DOUBLE, ends, 1, MPI_DOUBLE, c->comm);
+        ckm_dist_send(&acc, 1, MPI_DOUBLE, c->rank + 1, 11, c->comm);
+    ckm_dist_allgather(&acc, ends, 1, MPI_DOUBLE, c->comm);
     ckm_dist_counted(c, 2 * sizeof acc, false, t0 - wait);
 }
 

@@ -375,58 +375,95 @@ static size_t smallest_per_cluster(jv *E, size_t m, const int64_t *want, size_t 
     return out;
 }
 
-/* For every cluster j with want[j] > 0: out[j] = the want[j]-th smallest value (>= 0) among
- * every rank's entries for j (INFINITY when there are fewer). Exact: bisection on the bit
- * patterns of non-negative doubles (ordered like the values), 64 rounds of one k-count
- * reduction each; the local counts by binary search in the sorted entries. */
-static void select_kth(ds *w, const jv *E, size_t m, const int64_t *want, double *out, uint64_t *lo,
-                       uint64_t *hi, int64_t *cnt, size_t *first)
+/* One side of a selection: entries E[0..m) sorted by (cluster, value), want[j] and the
+ * answer out[j] per cluster, first (k + 1): where each cluster's entries start. */
+typedef struct sel_side {
+    const jv *E;
+    size_t m;
+    const int64_t *want;
+    double *out;
+    size_t *first;
+} sel_side;
+
+/* Bits a selection round resolves: 2^R - 1 cut points per (side, cluster), so that a round's
+ * counts, sides * k * (2^R - 1), stay within 2^14 (128 KB), with 1 <= R <= 8. */
+static unsigned sel_bits(size_t groups)
 {
-    size_t k = w->k;
-    for (size_t j = 0, at = 0; j <= k; j++) {
-        while (at < m && (size_t)E[at].j < j)
-            at++;
-        first[j] = at;
-    }
-    for (size_t j = 0; j < k; j++) {
-        lo[j] = 0;
-        hi[j] = bits_of(INFINITY);
-    }
-    for (int round = 0; round < 64; round++) {
-        for (size_t j = 0; j < k; j++) {
-            cnt[j] = 0;
-            if (want[j] <= 0 || lo[j] >= hi[j])
-                continue;
-            uint64_t mid = lo[j] + (hi[j] - lo[j]) / 2;
-            size_t a = first[j], b = first[j + 1]; /* entries <= mid: binary search */
-            while (a < b) {
-                size_t c = a + (b - a) / 2;
-                if (bits_of(E[c].v) <= mid)
-                    a = c + 1;
-                else
-                    b = c;
-            }
-            cnt[j] = (int64_t)(a - first[j]);
+    unsigned R = 1;
+    while (R < 8 && groups * (((size_t)1 << (R + 1)) - 1) <= ((size_t)1 << 14))
+        R++;
+    return R;
+}
+
+/* For every side s and cluster j with want[j] > 0: out[j] = the want[j]-th smallest value
+ * (>= 0) among every rank's entries for j (INFINITY when there are fewer). Exact: a search
+ * on the bit patterns of non-negative doubles (ordered like the values) for the least v
+ * with count(<= v) >= want, keeping count(<= lo - 1) < want <= count(<= hi); a round cuts
+ * every open interval at 2^R - 1 points and counts the entries up to each (binary search in
+ * the sorted entries), ONE reduction for every side and cluster together; about 64 / R
+ * rounds. The same answer as bisection (64 rounds of one reduction per side), in fewer
+ * collectives: each is a wait for the slowest rank. lo, hi: sides * k; cnt: sides * k *
+ * (2^R - 1). */
+static void select_kth(ds *w, sel_side *S, size_t sides, unsigned R, uint64_t *lo, uint64_t *hi, int64_t *cnt)
+{
+    size_t k = w->k, G = sides * k, B = (size_t)1 << R;
+    for (size_t s = 0; s < sides; s++)
+        for (size_t j = 0, at = 0; j <= k; j++) {
+            while (at < S[s].m && (size_t)S[s].E[at].j < j)
+                at++;
+            S[s].first[j] = at;
         }
-        ckm_dist_sum_i64(w->c, cnt, k);
-        bool open = false;
-        for (size_t j = 0; j < k; j++) {
-            if (want[j] <= 0 || lo[j] >= hi[j])
+    for (size_t g = 0; g < G; g++) {
+        lo[g] = 0;
+        hi[g] = bits_of(INFINITY);
+    }
+    /* cut b (1 <= b < B) of the open interval [lo, hi]: in [lo, hi), rising with b */
+#define CUT(g, b) (lo[g] + (uint64_t)((ckm_u128)(hi[g] - lo[g]) * (b) / B))
+    for (int round = 0; round < 64; round++) {
+        memset(cnt, 0, G * (B - 1) * sizeof(int64_t));
+        for (size_t g = 0; g < G; g++) {
+            const sel_side *sd = &S[g / k];
+            size_t j = g % k;
+            if (sd->want[j] <= 0 || lo[g] >= hi[g])
                 continue;
-            uint64_t mid = lo[j] + (hi[j] - lo[j]) / 2;
-            if (cnt[j] >= want[j])
-                hi[j] = mid;
-            else
-                lo[j] = mid + 1;
-            open = open || lo[j] < hi[j];
+            for (size_t b = 1; b < B; b++) {
+                uint64_t cut = CUT(g, b);
+                size_t a = sd->first[j], e = sd->first[j + 1]; /* entries <= cut */
+                while (a < e) {
+                    size_t c = a + (e - a) / 2;
+                    if (bits_of(sd->E[c].v) <= cut)
+                        a = c + 1;
+                    else
+                        e = c;
+                }
+                cnt[g * (B - 1) + b - 1] = (int64_t)(a - sd->first[j]);
+            }
+        }
+        ckm_dist_sum_i64(w->c, cnt, G * (B - 1));
+        bool open = false;
+        for (size_t g = 0; g < G; g++) {
+            const sel_side *sd = &S[g / k];
+            size_t j = g % k;
+            if (sd->want[j] <= 0 || lo[g] >= hi[g])
+                continue;
+            size_t b = 1;
+            while (b < B && cnt[g * (B - 1) + b - 1] < sd->want[j])
+                b++;
+            /* b: the first cut holding want entries (B: none, the answer lies above the last) */
+            uint64_t nlo = b > 1 ? CUT(g, b - 1) + 1 : lo[g], nhi = b < B ? CUT(g, b) : hi[g];
+            lo[g] = nlo;
+            hi[g] = nhi;
+            open = open || lo[g] < hi[g];
         }
         if (!open)
             break;
     }
-    for (size_t j = 0; j < k; j++) {
+#undef CUT
+    for (size_t g = 0; g < G; g++) {
+        const sel_side *sd = &S[g / k];
         double v;
-        memcpy(&v, &hi[j], sizeof v);
-        out[j] = want[j] > 0 ? v : 0.0;
+        memcpy(&v, &hi[g], sizeof v);
+        sd->out[g % k] = sd->want[g % k] > 0 ? v : 0.0;
     }
 }
 
@@ -446,13 +483,15 @@ static ckm_error refine_prices(ds *w, ckm_status *stopped, ckm_err *err)
 {
     size_t n = w->n, k = w->k;
     jv *ex = ckm_alloc_array(n ? n : 1, sizeof(jv)), *at = ckm_alloc_array(n ? n : 1, sizeof(jv));
+    unsigned R = sel_bits(2 * k);
+    size_t counts = 2 * k * (((size_t)1 << R) - 1); /* >= k: also smallest_per_cluster's scratch */
     int64_t *x = ckm_alloc_array(k, sizeof(int64_t)), *y = ckm_alloc_array(k, sizeof(int64_t)),
-            *cnt = ckm_alloc_array(k, sizeof(int64_t));
+            *cnt = ckm_alloc_array(counts, sizeof(int64_t));
     double *tx = ckm_alloc_array(k, sizeof(double)), *ty = ckm_alloc_array(k, sizeof(double)),
            *keep = ckm_alloc_array(k, sizeof(double));
-    uint64_t *lo = ckm_alloc_array(k, sizeof(uint64_t)), *hi = ckm_alloc_array(k, sizeof(uint64_t));
-    size_t *first = ckm_alloc_array(k + 1, sizeof(size_t));
-    ckm_error rc = ex && at && x && y && cnt && tx && ty && keep && lo && hi && first
+    uint64_t *lo = ckm_alloc_array(2 * k, sizeof(uint64_t)), *hi = ckm_alloc_array(2 * k, sizeof(uint64_t));
+    size_t *first = ckm_alloc_array(k + 1, sizeof(size_t)), *first2 = ckm_alloc_array(k + 1, sizeof(size_t));
+    ckm_error rc = ex && at && x && y && cnt && tx && ty && keep && lo && hi && first && first2
                        ? CKM_OK
                        : ckm_fail(err, CKM_ERR_NOMEM, "sizeflow: out of memory refining prices");
     if ((rc = ckm_dist_agree(w->c->comm, rc, err)) != CKM_OK)
@@ -485,8 +524,8 @@ static ckm_error refine_prices(ds *w, ckm_status *stopped, ckm_err *err)
         }
         mx = smallest_per_cluster(ex, mx, x, k, first, cnt);
         my = smallest_per_cluster(at, my, y, k, first, cnt);
-        select_kth(w, ex, mx, x, tx, lo, hi, cnt, first);
-        select_kth(w, at, my, y, ty, lo, hi, cnt, first);
+        sel_side sides[2] = {{ex, mx, x, tx, first}, {at, my, y, ty, first2}};
+        select_kth(w, sides, 2, R, lo, hi, cnt);
         memcpy(keep, w->price, k * sizeof(double));
         for (size_t j = 0; j < k; j++) {
             /* just past the threshold: the x-th (y-th) row switches, the next may not */
@@ -523,6 +562,7 @@ done:
     free(lo);
     free(hi);
     free(first);
+    free(first2);
     return rc;
 }
 

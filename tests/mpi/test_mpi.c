@@ -20,6 +20,7 @@
 #include "check.h"
 
 #include <mpi.h>
+#include <time.h>
 
 /* ---- allocation failure injection (armed on one rank only) ---- */
 void *__real_malloc(size_t);
@@ -59,6 +60,28 @@ void *__wrap_realloc(void *p, size_t n)
 }
 
 static int rank, size;
+
+/* The test's own exchanges wait as the library does (src/mpi/dist_wait.c): a few polls, then
+ * sleeps between tests, so that under a loaded or oversubscribed machine a waiting rank
+ * leaves the CPU to the ranks still solving (Open MPI's blocking calls spin and yield). */
+static void wait_req(MPI_Request *r)
+{
+    int done = 0;
+    for (long ns = 1000;; ns = ns < 500000 ? 2 * ns : ns) {
+        MPI_Test(r, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        struct timespec ts = {0, ns};
+        nanosleep(&ts, NULL);
+    }
+}
+
+static void reduce_int(const int *in, int *out, int count, MPI_Op op)
+{
+    MPI_Request r;
+    MPI_Iallreduce(in, out, count, MPI_INT, op, MPI_COMM_WORLD, &r);
+    wait_req(&r);
+}
 
 /* should_stop: 1 from the second poll on */
 static int stop_second(void *user)
@@ -135,12 +158,15 @@ static run solve(MPI_Comm comm, const double *X, size_t first, size_t n, size_t 
         int csize;
         MPI_Comm_size(comm, &csize);
         int *cnt = malloc((size_t)csize * sizeof(int)), *disp = malloc((size_t)csize * sizeof(int)), mine = (int)n;
-        MPI_Allgather(&mine, 1, MPI_INT, cnt, 1, MPI_INT, comm);
+        MPI_Request rq;
+        MPI_Iallgather(&mine, 1, MPI_INT, cnt, 1, MPI_INT, comm, &rq);
+        wait_req(&rq);
         disp[0] = 0;
         for (int r = 1; r < csize; r++)
             disp[r] = disp[r - 1] + cnt[r - 1];
         out.all = malloc(N * sizeof(int32_t));
-        MPI_Allgatherv(out.r->labels, mine, MPI_INT32_T, out.all, cnt, disp, MPI_INT32_T, comm);
+        MPI_Iallgatherv(out.r->labels, mine, MPI_INT32_T, out.all, cnt, disp, MPI_INT32_T, comm, &rq);
+        wait_req(&rq);
         free(cnt);
         free(disp);
     }
@@ -361,12 +387,10 @@ static void test_failures(void)
         fail_at = rank == bad ? at : -1;
         ckm_error rc = ckm_mpi_solve(p, &s, &r, &err);
         fail_at = -1;
-        int hit = injected, any;
-        MPI_Allreduce(&hit, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-        int code = (int)rc, lo, hi;
-        MPI_Allreduce(&code, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        MPI_Allreduce(&code, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-        CHECK(lo == hi); /* the same outcome everywhere */
+        int mine[3] = {injected, (int)rc, -(int)rc}, all[3]; /* max: any hit, highest code, -lowest */
+        reduce_int(mine, all, 3, MPI_MAX);
+        int any = all[0];
+        CHECK(all[1] == -all[2]); /* the same outcome everywhere */
         if (rc != CKM_OK) {
             cases++;
             agreed += rc == CKM_ERR_NOMEM && strstr(err.message, want) != NULL;
@@ -414,10 +438,9 @@ static void test_failures(void)
         CHECK(ckm_mpi_solve(q, &st, &r, &err) == CKM_OK);
         CHECK(r && r->status == CKM_STATUS_INTERRUPTED);
         if (r) {
-            int h = r->has_labels, hl, hh;
-            MPI_Allreduce(&h, &hl, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-            MPI_Allreduce(&h, &hh, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-            CHECK(hl == hh);
+            int h = r->has_labels, hm[2] = {h, -h}, all[2];
+            reduce_int(hm, all, 2, MPI_MAX);
+            CHECK(all[0] == -all[1]);
             CHECK(from == 1 || !h); /* stopped in the seeding: no step completed */
         }
         if (r && r->has_labels) {
@@ -462,7 +485,9 @@ static void test_write(void)
     /* rank 0's temp dir name reaches the others */
     char dir[512];
     snprintf(dir, sizeof dir, "%s", base);
-    MPI_Bcast(dir, (int)sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_Request rq;
+    MPI_Ibcast(dir, (int)sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD, &rq);
+    wait_req(&rq);
     snprintf(path[0], sizeof path[0], "%s.labels.txt", dir);
     snprintf(path[1], sizeof path[1], "%s.labels.npy", dir);
     ckm_err err = {CKM_OK, ""};
@@ -496,9 +521,9 @@ int main(int argc, char **argv)
     test_default_bounds();
     test_failures();
     test_write();
-    int f = ck_failed, p = ck_passed, F, P;
-    MPI_Allreduce(&f, &F, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Allreduce(&p, &P, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    int fp[2] = {ck_failed, ck_passed}, FP[2];
+    reduce_int(fp, FP, 2, MPI_SUM);
+    int F = FP[0], P = FP[1];
     if (rank == 0)
         printf("%d ranks: %d passed, %d failed\n", size, P, F);
     MPI_Barrier(MPI_COMM_WORLD);
