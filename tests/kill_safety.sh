@@ -10,8 +10,8 @@ set -u
 ckm=$1
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-# 200000 points in 5 blobs: the labels file is about 400 KB, so writes take a moment
-awk 'BEGIN { srand(7); for (i = 0; i < 200000; i++) printf "%.6f,%.6f\n", (i % 5) * 3 + rand(), (i % 5) - rand() }' >"$T/data.csv"
+# 100000 points in 5 blobs: the labels file is about 200 KB, so writes take a moment
+awk 'BEGIN { srand(7); for (i = 0; i < 100000; i++) printf "%.6f,%.6f\n", (i % 5) * 3 + rand(), (i % 5) - rand() }' >"$T/data.csv"
 args=(cluster "$T/data.csv" -k 5 --n-init 1 -q)
 "$ckm" "${args[@]}" --seed 1 --labels-out "$T/old.labels" --centers-out "$T/old.centers" --report "$T/old.json" || exit 1
 t0=$(date +%s.%N)
