@@ -81,8 +81,9 @@ typedef struct ckm_dist {
  * exchange of the MPI mode is a nonblocking call completed here. Open MPI 4.1 waits in a
  * poll-and-yield loop, so on an oversubscribed or busy machine a waiting rank competes for
  * the CPU with the rank it waits for (measured: 4 ranks with two busy processes on 2 cores,
- * every exchange a time slice). ckm_dist_wait tests for 50 us, then sleeps between tests,
- * 20 us doubling to 500 us: at most 500 us later than a spin, with the core free meanwhile. */
+ * every exchange a time slice). ckm_dist_wait tests for 1 ms (a nonblocking collective
+ * advances only inside MPI calls), then sleeps between tests, 20 us doubling to 100 us: at
+ * most 100 us later than a spin, with the core free meanwhile. */
 void ckm_dist_wait(MPI_Request *req);
 /* The blocking calls the MPI mode uses, completed by ckm_dist_wait. */
 void ckm_dist_allreduce(const void *in, void *out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
