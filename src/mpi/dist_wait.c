@@ -5,19 +5,17 @@
  * node is oversubscribed), and it has no blocking wait for shared memory. A rank waiting
  * at a reduction then takes CPU time from the rank that still computes, or from another
  * process: with 4 ranks and two busy processes on 2 cores, mpi_ranks_3 took 517 s against
- * 10 s idle (sys 217 s of sched_yield); with these waits 87 s.
+ * 10 s idle (sys 217 s of sched_yield); 205 s with these waits (then polling 50 us), 87 s
+ * with fewer reductions in dist_sizeflow.c's price refinement too.
  * Why poll first: a nonblocking collective advances only inside MPI calls, step by step of
- * its schedule; sleeping from 50 us on made sizeflow over 2 idle ranks (10^6 x 16, k = 100,
- * 4690 k x k reductions) take 31.6 s instead of 19.3 s; polling for 1 ms first, 20.3 s.
- * Ranks that arrive within a millisecond finish as with a blocking call; a longer wait
- * costs at most one sleep (100 us) of latency and leaves the core free meanwhile.
- * Progress: MPI only progresses a nonblocking call inside MPI calls, so the polls and the
- * test after each sleep are what move a collective on; a sleeping rank delays its part of
- * a collective by at most one sleep.
+ * its schedule, so a sleeping rank delays its part by up to one sleep; sleeping from 50 us
+ * on made sizeflow over 2 idle ranks (10^6 x 16, k = 100, 4690 k x k reductions) take
+ * 31.6 s instead of 19.3 s; polling for 1 ms first, 20.3 s. Ranks that arrive within a
+ * millisecond finish as with a blocking call; a longer wait costs at most one sleep
+ * (100 us) of latency and leaves the core free meanwhile.
  */
 #include "dist.h"
 
-#include <errno.h>
 #include <time.h>
 
 #define SPIN_S 1e-3

@@ -61,9 +61,10 @@ void *__wrap_realloc(void *p, size_t n)
 
 static int rank, size;
 
-/* The test's own exchanges wait as the library does (src/mpi/dist_wait.c): a few polls, then
- * sleeps between tests, so that under a loaded or oversubscribed machine a waiting rank
- * leaves the CPU to the ranks still solving (Open MPI's blocking calls spin and yield). */
+/* The test's own exchanges (few, untimed) test between sleeps of 1 us doubling to 500 us, so
+ * that under a loaded or oversubscribed machine a waiting rank leaves the CPU to the ranks
+ * still solving (Open MPI's blocking calls spin and yield; the library's waits,
+ * src/mpi/dist_wait.c, poll 1 ms first because their collectives are on its hot path). */
 static void wait_req(MPI_Request *r)
 {
     int done = 0;
