@@ -68,9 +68,9 @@ static ckm_error unpaired(const ckm_context *ctx, const ckm_reduced *r, const do
     }
     out->has_labels = 1;
     *how = r->has_sizes ? "the greedy sized assignment to seeds" : "one assignment to seeds";
-    /* the exact step costs the greedy's distance pass again (its n x k costs), and its
-       matrix fill and starting sample poll no limit: only tried with three times the
-       greedy's time left */
+    /* the exact step costs the greedy's distance pass again (its n x k costs) and much
+       more: only tried with three times the greedy's time left, since a try that cannot
+       finish holds the answer back to the end of the grace */
     double now = ckm_now();
     if (!r->has_sizes || ctx->deadline - now < 3.0 * (now - t0))
         return CKM_OK;

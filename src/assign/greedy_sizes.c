@@ -10,9 +10,14 @@
  *             regret's bits, which order as the values do for non-negative doubles), so the
  *             points that care most choose first and the indifferent ones absorb the bounds
  *   choice    each point takes its nearest *open* cluster (its two kept ones first, else
- *             all k distances again), j open when
+ *             the nearest of the open list), j open when
  *                 |j| < hi_j  and  (|j| < lo_j  or  slack > 0),
  *             slack = (points not yet placed) - sum_j max(0, lo_j - |j|)
+ *             A closed cluster stays closed (|j| only grows, slack never grows), so the open
+ *             list drops each closed cluster for good when a scan meets it, and a point past
+ *             its two kept clusters costs (open clusters) x d, not k x d (10^6 x 100 with
+ *             sizes 10^4: 12.4 million center visits instead of 31.2, the choices 0.31 ->
+ *             0.17-0.24 s).
  * Invariant: slack >= 0, and an open cluster always exists. Placing a point in a cluster
  * below its minimum leaves slack unchanged, elsewhere lowers it by 1 (only allowed at
  * slack > 0). With slack > 0, sum_j |j| < n <= sum_j hi_j leaves some |j| < hi_j; with
@@ -21,7 +26,8 @@
  * Not optimal (the transportation step is); the caller recomputes and reports its SSE.
  * Limits are polled between chunks of rows of the distance pass and every 2^14 points of
  * the choice loop; a stop leaves the labels unusable (*stopped).
- * Memory: 3 n 4-byte indices, 2 n 8-byte keys and norms, the dgemm workspace.
+ * Memory: 3 n 4-byte indices, 2 n 8-byte keys and norms, k open-list indices, the dgemm
+ * workspace.
  */
 #include "core.h"
 #include "transport.h"
@@ -120,28 +126,17 @@ static bool radix_order(const uint64_t *key, size_t n, uint32_t *order)
     return true;
 }
 
-/* two doubles: SSE2's native width, which every x86-64 has (a wider GCC vector without
-   AVX enabled is split through memory) */
-typedef double v2d __attribute__((vector_size(16)));
-
-/* v[j] = ||C_j||^2 - 2 y.C_j for all k centers, from CT (d x kp, the centers feature-major,
-   kp = k rounded up to 8, zero-padded): eight centers at a time in four vector registers, so
-   the d-long sums are independent and nothing is stored until they are done. */
-static void full_row(const double *CT, size_t kp, const double *cnorm, size_t k, size_t d, const double *y, double *v)
+/* ||C_j||^2 - 2 y.C_j (c_i(j) less ||y_i||^2): four partial sums, independent adds */
+static double center_value(const double *c, double cnorm, const double *y, size_t d)
 {
-    for (size_t j0 = 0; j0 < kp; j0 += 8) {
-        v2d a[4] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
-        for (size_t f = 0; f < d; f++) {
-            v2d yf = {y[f], y[f]};
-            for (int u = 0; u < 4; u++) {
-                v2d c;
-                memcpy(&c, CT + f * kp + j0 + 2 * (size_t)u, sizeof c);
-                a[u] += yf * c;
-            }
-        }
-        for (size_t t = 0; t < 8 && j0 + t < k; t++)
-            v[j0 + t] = cnorm[j0 + t] - 2.0 * a[t / 2][t % 2];
-    }
+    double a[4] = {0.0, 0.0, 0.0, 0.0};
+    size_t f = 0;
+    for (; f + 4 <= d; f += 4)
+        for (int u = 0; u < 4; u++)
+            a[u] += y[f + (size_t)u] * c[f + (size_t)u];
+    for (; f < d; f++)
+        a[0] += y[f] * c[f];
+    return cnorm - 2.0 * ((a[0] + a[1]) + (a[2] + a[3]));
 }
 
 ckm_error ckm_greedy_sizes(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
@@ -159,10 +154,9 @@ ckm_error ckm_greedy_sizes(const double *Y, size_t n, size_t d, const double *C,
     uint32_t *order = ckm_alloc_array(n, sizeof *order);
     double *ynorm = ckm_alloc_array(n, sizeof(double));
     size_t *cnt = ckm_calloc_array(k, sizeof *cnt);
-    size_t kp = (k + 7) / 8 * 8;
-    double *row = ckm_alloc_array(k, sizeof(double)), *CT = ckm_calloc_array(kp * d, sizeof(double));
+    size_t *open = ckm_alloc_array(k, sizeof *open), nopen = k; /* increasing indices */
     ckm_error rc = CKM_OK;
-    if (!cand || !key || !order || !ynorm || !cnt || !row || !CT) {
+    if (!cand || !key || !order || !ynorm || !cnt || !open) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the greedy sized labelling (n = %zu, k = %zu)", n, k);
         goto done;
     }
@@ -187,8 +181,7 @@ ckm_error ckm_greedy_sizes(const double *Y, size_t n, size_t d, const double *C,
         goto done;
     }
     for (size_t j = 0; j < k; j++)
-        for (size_t f = 0; f < d; f++)
-            CT[f * kp + j] = C[j * d + f];
+        open[j] = j;
     size_t deficit = 0; /* sum_j max(0, lo_j - |j|) */
     for (size_t j = 0; j < k; j++)
         deficit += lo[j];
@@ -211,16 +204,22 @@ ckm_error ckm_greedy_sizes(const double *Y, size_t n, size_t d, const double *C,
         size_t f = (size_t)cand[2 * i];
         if (!OPEN(f))
             f = (size_t)cand[2 * i + 1];
-        if (!OPEN(f)) { /* both kept clusters are closed: the nearest open one of all */
-            full_row(CT, kp, ws.cnorm, k, d, Y + i * d, row);
+        if (!OPEN(f)) { /* both kept clusters are closed: the nearest of the open list */
             double best = INFINITY;
+            size_t w = 0;
             f = k;
-            for (size_t j = 0; j < k; j++) {
-                if (OPEN(j) && (f == k || row[j] < best)) {
-                    best = row[j];
+            for (size_t t = 0; t < nopen; t++) {
+                size_t j = open[t];
+                if (!OPEN(j))
+                    continue; /* closed for good: dropped from the list */
+                open[w++] = j;
+                double v = center_value(C + j * d, ws.cnorm[j], Y + i * d, d);
+                if (f == k || v < best) {
+                    best = v;
                     f = j;
                 }
             }
+            nopen = w;
         }
 #undef OPEN
         if (f == k) { /* no open cluster: sum hi < n, again a broken precondition */
@@ -239,7 +238,6 @@ done:
     free(order);
     free(ynorm);
     free(cnt);
-    free(row);
-    free(CT);
+    free(open);
     return rc;
 }

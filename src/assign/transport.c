@@ -404,7 +404,8 @@ static void sample_bounds(size_t n, size_t m, size_t k, const size_t *lo, const 
 #define SAMPLE_STRIDE 8
 
 static ckm_error sample_prices(size_t n, size_t k, const double *cost, const size_t *lo, const size_t *hi,
-                               ckm_transport_ws *w, double *price, ckm_transport_stats *st, ckm_err *err)
+                               const ckm_bk_limits *lim, ckm_transport_ws *w, double *price,
+                               ckm_transport_stats *st, ckm_err *err)
 {
     size_t m = (n + SAMPLE_STRIDE - 1) / SAMPLE_STRIDE;
     if (!w->sub)
@@ -418,8 +419,9 @@ static ckm_error sample_prices(size_t n, size_t k, const double *cost, const siz
     int infeasible = 0;
     ckm_transport_stats sub;
     /* the caller's prices are the sample's warm start */
-    ckm_error rc = ckm_transport_solve_lim(m, k, w->sc, w->slo, w->shi, NULL, w->sub, price, w->slab, &infeasible, &sub,
+    ckm_error rc = ckm_transport_solve_lim(m, k, w->sc, w->slo, w->shi, lim, w->sub, price, w->slab, &infeasible, &sub,
                                            err);
+    st->stopped = sub.stopped; /* the sample's limits are the caller's (0.5 s at 10^6 x 100) */
     if (rc == CKM_OK && infeasible)
         memset(price, 0, k * sizeof(double)); /* cannot happen (floor/ceil); fall back to a cold start */
     st->augmentations += sub.augmentations;
@@ -498,7 +500,7 @@ ckm_error ckm_transport_start(size_t n, size_t k, const double *cost, const size
     if (n >= SAMPLE_FROM && k > 1 && off > n / 64) {
         /* a poor start (a cold one, or a warm one after the centers moved a lot): prices
            from a sample first */
-        if ((rc = sample_prices(n, k, cost, lo, hi, w, price, st, err)) != CKM_OK)
+        if ((rc = sample_prices(n, k, cost, lo, hi, lim, w, price, st, err)) != CKM_OK || st->stopped)
             goto done;
         argmin_labels(n, k, cost, price, labels);
         off = ckm_transport_imbalance(n, k, labels, lo, hi, w);

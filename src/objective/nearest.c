@@ -137,6 +137,7 @@ void ckm_nearest_rows(const double *Y, const double *ynorm, size_t m, const doub
 typedef struct sqd_job {
     const double *Y, *C, *cnorm;
     size_t m, d, k, block;
+    size_t first; /* the run's first block: range [b0, b1) means blocks first + b0 .. */
     double *out;
 } sqd_job;
 
@@ -148,7 +149,7 @@ static void sqd_range(void *ctx, size_t b0, size_t b1, int tid)
     (void)tid;
     const sqd_job *j = ctx;
     size_t k = j->k, d = j->d;
-    for (size_t b = b0; b < b1; b++) {
+    for (size_t b = j->first + b0; b < j->first + b1; b++) {
         size_t r0 = b * j->block, rows = j->m - r0 < j->block ? j->m - r0 : j->block;
         double *ob = j->out + r0 * k;
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)k, (int)d, -2.0, j->Y + r0 * d, (int)d,
@@ -168,6 +169,15 @@ static void sqd_range(void *ctx, size_t b0, size_t b1, int tid)
 ckm_error ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out,
                             int threads, ckm_err *err)
 {
+    return ckm_sqdist_matrix_poll(Y, m, d, C, k, out, threads, NULL, NULL, NULL, err);
+}
+
+ckm_error ckm_sqdist_matrix_poll(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out,
+                                 int threads, bool (*stop)(const void *), const void *stop_ctx, bool *stopped,
+                                 ckm_err *err)
+{
+    if (stopped)
+        *stopped = false;
     double *cnorm = ckm_alloc_array(k, sizeof(double));
     if (!cnorm)
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
@@ -177,12 +187,23 @@ ckm_error ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C
        sizeflow run at 10^5 x 100), or, for large k d, BLAS's threads on blocks of about
        1 MB */
     int T = ckm_thread_count(threads);
-    sqd_job job = {Y, C, cnorm, m, d, k, gemm_block(k, d, (size_t)1 << 17, &T), out};
+    sqd_job job = {Y, C, cnorm, m, d, k, gemm_block(k, d, (size_t)1 << 17, &T), 0, out};
     size_t nblocks = (m + job.block - 1) / job.block;
-    if (T <= 1 || nblocks <= 1)
-        sqd_range(&job, 0, nblocks, 0);
-    else
-        ckm_parallel_for(T, nblocks, sqd_range, &job);
+    /* runs of whole blocks between polls (without a poll: one run) */
+    size_t per = ((size_t)1 << 23) / (job.block * (k ? k : 1));
+    per = !stop ? nblocks : per < 1 ? 1 : per;
+    for (job.first = 0; job.first < nblocks; job.first += per) {
+        if (stop && stop(stop_ctx)) {
+            if (stopped)
+                *stopped = true;
+            break;
+        }
+        size_t run = nblocks - job.first < per ? nblocks - job.first : per;
+        if (T <= 1 || run <= 1)
+            sqd_range(&job, 0, run, 0);
+        else
+            ckm_parallel_for(T, run, sqd_range, &job);
+    }
     free(cnorm);
     return CKM_OK;
 }

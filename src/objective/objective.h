@@ -160,6 +160,12 @@ void ckm_yinyang_assigned(const double *Y, const double *ynorm, size_t s, size_t
  * on threads (as settings; every value the same whatever the count). */
 ckm_error ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out, int threads,
                             ckm_err *err);
+/* The same, asking stop(stop_ctx) before each run of blocks of about 2^23 entries (10^6 x 100
+ * takes about 0.5 s, page faults included); a yes leaves out half written and *stopped
+ * true. The block layout, so every written value, is ckm_sqdist_matrix's. */
+ckm_error ckm_sqdist_matrix_poll(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out,
+                                 int threads, bool (*stop)(const void *), const void *stop_ctx, bool *stopped,
+                                 ckm_err *err);
 
 /* The data as the algorithms see them (scale.c): X itself, or a copy transformed by
  * x -> (x - mu) 2^-e (center) or x -> x 2^-e, with the way back for objectives (times 4^e)

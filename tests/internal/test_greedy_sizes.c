@@ -1,7 +1,8 @@
 /*
  * test_greedy_sizes.c -- the greedy sized labelling (src/assign/greedy_sizes.c), the stop
  * fallback's fast answer: every size bound met on random instances (counted here), the
- * nearest center when no bound binds (brute force), the hand-solved case where the regret
+ * nearest center when no bound binds (brute force), the labels of the rule computed by brute
+ * force under tight bounds, the hand-solved case where the regret
  * order decides, separated blobs of exact sizes recovered, the same labels on 1 and 2
  * threads across several chunks, and a stop (deadline gone, or a stop callback) reported.
  * Internal-contract test (includes src headers).
@@ -94,6 +95,85 @@ static void test_random(void)
     }
     CHECK(bad == 0);
     CHECK(loose_bad == 0);
+}
+
+/* The rule by brute force, straight from its definition: points by decreasing regret
+ * (second-nearest minus nearest squared distance; ties by index), each to its nearest cluster
+ * j with |j| < hi_j and (|j| < lo_j or slack > 0). Returns 0 when a near-tie (distances or
+ * regrets within 1e-9, which the dgemm expansion may round either way) makes it ambiguous. */
+static int reference(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo, const size_t *hi,
+                     int32_t *l)
+{
+    double reg[40], D[40 * 8];
+    size_t order[40], cnt[8] = {0}, deficit = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < k; j++)
+            D[i * k + j] = ckm_sqdist(Y + i * d, C + j * d, d);
+        nearest(Y + i * d, C, k, d, &reg[i]);
+        if (k == 1)
+            reg[i] = 0.0;
+        for (size_t a = 0; a < k; a++)
+            for (size_t b = a + 1; b < k; b++)
+                if (fabs(D[i * k + a] - D[i * k + b]) < 1e-9)
+                    return 0;
+        order[i] = i;
+    }
+    for (size_t a = 1; a < n; a++) /* insertion sort: decreasing regret, ties by index */
+        for (size_t b = a; b > 0 && reg[order[b]] > reg[order[b - 1]]; b--) {
+            size_t t = order[b];
+            order[b] = order[b - 1];
+            order[b - 1] = t;
+        }
+    for (size_t a = 1; a < n; a++)
+        if (fabs(reg[order[a]] - reg[order[a - 1]]) < 1e-9)
+            return 0;
+    for (size_t j = 0; j < k; j++)
+        deficit += lo[j];
+    for (size_t q = 0; q < n; q++) {
+        size_t i = order[q], best = k;
+        int slack = n - q > deficit;
+        for (size_t j = 0; j < k; j++)
+            if (cnt[j] < hi[j] && (cnt[j] < lo[j] || slack) && (best == k || D[i * k + j] < D[i * k + best]))
+                best = j;
+        if (best == k)
+            return 0;
+        deficit -= cnt[best] < lo[best];
+        cnt[best]++;
+        l[i] = (int32_t)best;
+    }
+    return 1;
+}
+
+/* Tight bounds (many points find their two nearest clusters closed, so the open-list scan
+ * decides), exact sizes or ranges (slack > 0 for a while), up to 8 clusters: the labels are
+ * the reference's. */
+static void test_vs_reference(void)
+{
+    ckm_err err = {CKM_OK, ""};
+    double Y[40 * 3], C[8 * 3];
+    int32_t l[40], r[40];
+    size_t lo[8], hi[8];
+    int compared = 0, differ = 0;
+    for (int inst = 0; inst < 300; inst++) {
+        size_t n = 10 + (size_t)(unif() * 30), k = 3 + (size_t)(unif() * 6), d = 1 + (size_t)(unif() * 3);
+        for (size_t q = 0; q < n * d; q++)
+            Y[q] = unif();
+        for (size_t q = 0; q < k * d; q++)
+            C[q] = unif() * unif(); /* crowded toward a corner: the natural sizes are uneven */
+        for (size_t j = 0; j < k; j++) { /* exact sizes n / k (+1), or a range around them */
+            size_t m = n / k + (j < n % k), lose = inst % 2 ? (size_t)(unif() * 3) : 0;
+            lo[j] = m > lose ? m - lose : 0;
+            hi[j] = m + (inst % 2 ? (size_t)(unif() * 3) : 0);
+        }
+        if (!reference(Y, n, d, C, k, lo, hi, r))
+            continue;
+        bool stopped = true;
+        CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &stopped, &err) == CKM_OK && !stopped);
+        compared++;
+        differ += memcmp(l, r, n * sizeof *l) != 0;
+    }
+    CHECK(compared >= 200);
+    CHECK(differ == 0);
 }
 
 /* On a line: centers 0 and 4, one place each. Point 0 at 1.9 costs 3.61 / 4.41 (regret 0.8),
@@ -192,6 +272,7 @@ done:
 int main(void)
 {
     test_random();
+    test_vs_reference();
     test_regret_order();
     test_blobs();
     test_large();

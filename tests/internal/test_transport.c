@@ -263,6 +263,12 @@ static int stop_second(void *user)
     return ++*(int *)user >= 2;
 }
 
+static bool poll_second(const void *user) /* user: a pointer to the counter's address */
+{
+    int *calls = *(int *const *)user;
+    return ++*calls >= 2;
+}
+
 /* A stop request ends both routes with stats.stopped, without an error; one that comes
  * during a pricing pass ends the pass (polled per block of rows, both thread paths). */
 static void test_stop(void)
@@ -298,6 +304,74 @@ static void test_stop(void)
     CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, 0, 8, &past, NULL, p, l, &inf, &ts, &err) == CKM_OK && ts.stopped);
 done:
     free(Y), free(C), free(p), free(l), free(lo), free(hi);
+}
+
+/* The matrix route's two long unpolled pieces of before (10^6 x 100: the fill 0.5 s, the
+ * sample's solve 0.5 s) now poll. Sample: 24,000 points from a poor start, stopped at the
+ * second poll (the fill's is the first), inside the sample's auction: the sample's SSP must
+ * not have run (unpolled, it ran to its end: 75 augmentations in 73 searches here). */
+static void test_stop_sample(void)
+{
+    size_t n = 24000, d = 3, k = 40;
+    double *Y = malloc(n * d * sizeof *Y), *C = malloc(k * d * sizeof *C), *p = calloc(k, sizeof *p);
+    int32_t *l = malloc(n * sizeof *l);
+    size_t *lo = malloc(k * sizeof *lo), *hi = malloc(k * sizeof *hi);
+    if (!Y || !C || !p || !l || !lo || !hi)
+        goto done;
+    for (size_t q = 0; q < n * d; q++)
+        Y[q] = 10.0 * unif();
+    for (size_t q = 0; q < k * d; q++)
+        C[q] = 0.1 * Y[q]; /* crowded near the origin: most points pick the same few */
+    for (size_t j = 0; j < k; j++)
+        lo[j] = hi[j] = n / k;
+    int calls = 0, inf = -1;
+    ckm_bk_limits mid = {INFINITY, stop_second, &calls};
+    ckm_transport_stats ts;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, (size_t)1 << 28, 8, &mid, NULL, p, l, &inf, &ts, &err) ==
+          CKM_OK);
+    CHECK(ts.stopped == 1 && calls == 2 && ts.augmentations == 0 && ts.searches == 0);
+    /* unstopped, the same call solves it (the sample ran: the start was poor) */
+    memset(p, 0, k * sizeof *p);
+    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, (size_t)1 << 28, 8, NULL, NULL, p, l, &inf, &ts, &err) ==
+          CKM_OK);
+    CHECK(!ts.stopped && inf == 0 && ts.augmentations + ts.bids > 0);
+done:
+    free(Y), free(C), free(p), free(l), free(lo), free(hi);
+}
+
+/* Fill: 2^20 + 100 rows against 8 centers in R^1 are two runs of blocks (2^23 entries a run);
+ * stopped at the second poll, the first run is written and the second untouched; unstopped,
+ * every value is ckm_sqdist_matrix's, on 1 and 2 threads. */
+static void test_matrix_poll(void)
+{
+    size_t m = ((size_t)1 << 20) + 100, d = 1, k = 8, split = (size_t)1 << 20;
+    double *Y = malloc(m * sizeof *Y), C[8], *a = malloc(m * k * sizeof *a), *b = malloc(m * k * sizeof *b);
+    ckm_err err = {CKM_OK, ""};
+    if (!Y || !a || !b)
+        goto done;
+    for (size_t i = 0; i < m; i++)
+        Y[i] = unif();
+    for (size_t j = 0; j < k; j++)
+        C[j] = (double)j / 8.0;
+    CHECK(ckm_sqdist_matrix(Y, m, d, C, k, a, 1, &err) == CKM_OK);
+    for (int threads = 1; threads <= 2; threads++) {
+        int calls = 0, *pc = &calls;
+        bool stopped = true;
+        memset(b, 0xff, m * k * sizeof *b); /* NaN sentinels */
+        CHECK(ckm_sqdist_matrix_poll(Y, m, d, C, k, b, threads, NULL, NULL, &stopped, &err) == CKM_OK && !stopped);
+        CHECK(memcmp(a, b, m * k * sizeof *a) == 0);
+        memset(b, 0xff, m * k * sizeof *b);
+        CHECK(ckm_sqdist_matrix_poll(Y, m, d, C, k, b, threads, poll_second, &pc, &stopped, &err) == CKM_OK);
+        CHECK(stopped && calls == 2);
+        CHECK(memcmp(a, b, split * k * sizeof *a) == 0);
+        size_t untouched = 0;
+        for (size_t q = split * k; q < m * k; q++)
+            untouched += isnan(b[q]);
+        CHECK(untouched == 100 * k);
+    }
+done:
+    free(Y), free(a), free(b);
 }
 
 /* A Lloyd step's centers: the means of the labels' points (W: k scratch counts); an empty
@@ -459,6 +533,8 @@ static void test_points_route(void)
 int main(void)
 {
     test_stop();
+    test_stop_sample();
+    test_matrix_poll();
     test_points_route();
     for (int threads = 1; threads <= 2; threads++) {
         cache_case(6000, 3, 60, 0, threads, 8);
