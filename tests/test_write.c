@@ -45,6 +45,20 @@ int main(void)
     CHECK(s && strcmp(s, "0\n2\n1\n0\n") == 0);
     CHECK(count_entries(ck_dir) == 1); /* no temporary left behind */
 
+    /* every width and sign against printf's "%d\n" (the writer formats without printf) */
+    int32_t wide[] = {7, 9, 10, 99, 100, 999, 1000, 12345, 987654321, INT32_MAX, -1, -10, INT32_MIN};
+    size_t nw = sizeof wide / sizeof wide[0];
+    char want[256] = "";
+    for (size_t q = 0; q < nw; q++)
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%d\n", (int)wide[q]);
+    CHECK(ckm_write_labels(path, wide, nw, &err) == CKM_OK);
+    s = slurp(path);
+    CHECK(s && strcmp(s, want) == 0);
+    CHECK(ckm_write_labels(path, wide, 0, &err) == CKM_OK); /* no labels: an empty file */
+    s = slurp(path);
+    CHECK(s && strcmp(s, "") == 0);
+    CHECK(ckm_write_labels(path, lab, 4, &err) == CKM_OK);
+
     int32_t *back = NULL;
     size_t n = 0;
     CHECK(ckm_labels_read(path, &back, &n, &err) == CKM_OK);
