@@ -655,6 +655,12 @@ ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, con
         }
     t.building = true;
     for (size_t i = 0; i < n; i++) {
+        /* O(n k): 0.3-0.4 s at 10^6 x 100, polled (a stop leaves nothing usable) */
+        if ((i & 0xffff) == 0xffff && ckm_transport_should_stop(lim)) {
+            st->stopped = 1;
+            ckm_transport_ws_free(own);
+            return CKM_OK;
+        }
         size_t a = (size_t)labels[i];
         mem_add(&t, a, (int32_t)i); /* capacity reserved above */
         insert_point(&t, a, (int32_t)i);
