@@ -229,8 +229,10 @@ int cmd_cluster(int argc, char **argv)
         return EXIT_USAGE;
     if ((v = opts[O_THREADS].value) && !cli_int(cmd, "threads", v, 0, CKM_MAX_THREADS, &s.threads))
         return EXIT_USAGE;
-    /* exact runs nodes on several workers: one OpenBLAS thread each, or they oversubscribe */
-    cli_cap_blas_threads(strcmp(s.algorithm, "exact") == 0 ? 1 : s.threads);
+    /* exact runs nodes on several workers and ipc splits its projection over two threads:
+       one OpenBLAS thread each, or they oversubscribe (ipc on ECG5000, 500 points, idle:
+       292.9 s with OpenBLAS's 2 threads, 147.6 s with one; bench/README.md) */
+    cli_cap_blas_threads(strcmp(s.algorithm, "exact") == 0 || strcmp(s.algorithm, "ipc") == 0 ? 1 : s.threads);
     if ((v = opts[O_LABEL_COL].value) && !cli_label_column(cmd, v, &ro))
         return EXIT_USAGE;
     if ((v = opts[O_FORMAT].value)) {
