@@ -72,7 +72,7 @@ static void usage(cli_opt *opts)
     cli_print_options(opts, O_COUNT);
     printf("\ndefaults: --algorithm %s --seed %llu --n-init %d --max-iter %d (0 = algorithm's own: kmeans 300,\n"
            "          blpkm 100, cop 300, sizeflow 300, bckm 100, admm 1000, ipc 100) --tol %g --time-limit none --cut-rounds %d --gap %g\n"
-           "          --node-limit 0 (none) --threads 0 (all cores; with exact, OpenBLAS then runs 1 thread per worker);\n"
+           "          --node-limit 0 (none) --threads 0 (all cores; with ipc and exact, OpenBLAS runs 1 thread);\n"
            "          size bounds 1..n per cluster (no empty cluster)\n",
            s.algorithm, (unsigned long long)s.seed, s.n_init, s.max_iter, s.tol, s.cut_rounds, s.gap);
     printf("algorithms:\n");
