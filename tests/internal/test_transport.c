@@ -269,41 +269,71 @@ static bool poll_second(const void *user) /* user: a pointer to the counter's ad
     return ++*calls >= 2;
 }
 
+/* n points uniform in [0, 10]^d, the k centers the first points times cscale (1: a poor
+ * start; 0.1: crowded near the origin, where most points pick the same few), exact sizes
+ * n / k, prices 0. ok is false when out of memory. */
+typedef struct {
+    size_t n, d, k;
+    double *Y, *C, *p;
+    int32_t *l;
+    size_t *lo, *hi;
+    bool ok;
+} stop_case;
+
+static stop_case stop_case_new(size_t n, size_t d, size_t k, double cscale)
+{
+    stop_case c = {n, d, k, malloc(n * d * sizeof(double)), malloc(k * d * sizeof(double)),
+                   calloc(k, sizeof(double)), malloc(n * sizeof(int32_t)), malloc(k * sizeof(size_t)),
+                   malloc(k * sizeof(size_t)), false};
+    c.ok = c.Y && c.C && c.p && c.l && c.lo && c.hi;
+    for (size_t q = 0; c.ok && q < n * d; q++)
+        c.Y[q] = 10.0 * unif();
+    for (size_t q = 0; c.ok && q < k * d; q++)
+        c.C[q] = cscale * c.Y[q];
+    for (size_t j = 0; c.ok && j < k; j++)
+        c.lo[j] = c.hi[j] = n / k;
+    return c;
+}
+
+static void stop_case_free(stop_case *c)
+{
+    free(c->Y), free(c->C), free(c->p), free(c->l), free(c->lo), free(c->hi);
+}
+
+/* c on the candidate route (matrix_max 0) or the matrix route (2^28), 8 candidates */
+static ckm_error stop_solve(stop_case *c, int threads, size_t matrix_max, const ckm_bk_limits *lim, int *inf,
+                            ckm_transport_stats *ts)
+{
+    ckm_err err = {CKM_OK, ""};
+    return ckm_transport_points_ex(c->Y, c->n, c->d, c->C, c->k, c->lo, c->hi, threads, matrix_max, 8, lim, NULL,
+                                   c->p, c->l, inf, ts, &err);
+}
+
 /* A stop request ends both routes with stats.stopped, without an error; one that comes
  * during a pricing pass ends the pass (polled per block of rows, both thread paths). */
 static void test_stop(void)
 {
-    size_t n = 4000, d = 3, k = 40;
-    double *Y = malloc(n * d * sizeof *Y), *C = malloc(k * d * sizeof *C), *p = calloc(k, sizeof *p);
-    int32_t *l = malloc(n * sizeof *l);
-    size_t *lo = malloc(k * sizeof *lo), *hi = malloc(k * sizeof *hi);
-    if (!Y || !C || !p || !l || !lo || !hi)
-        goto done;
-    for (size_t q = 0; q < n * d; q++)
-        Y[q] = 10.0 * unif();
-    for (size_t q = 0; q < k * d; q++)
-        C[q] = Y[q]; /* the first points: a poor start */
-    for (size_t j = 0; j < k; j++)
-        lo[j] = hi[j] = n / k;
+    stop_case c = stop_case_new(4000, 3, 40, 1.0);
     int calls = 0, inf = -1;
     ckm_bk_limits lim = {INFINITY, stop_now, &calls};
     ckm_transport_stats ts;
-    ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, 0, 8, &lim, NULL, p, l, &inf, &ts, &err) == CKM_OK);
+    if (!c.ok)
+        goto done;
+    CHECK(stop_solve(&c, 1, 0, &lim, &inf, &ts) == CKM_OK);
     CHECK(ts.stopped == 1 && calls >= 1 && ts.passes == 0);
     calls = 0;
-    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, (size_t)1 << 28, 8, &lim, NULL, p, l, &inf, &ts, &err) == CKM_OK);
+    CHECK(stop_solve(&c, 1, (size_t)1 << 28, &lim, &inf, &ts) == CKM_OK);
     CHECK(ts.stopped == 1 && calls >= 1 && ts.augmentations == 0);
     for (int threads = 1; threads <= 2; threads++) {
         calls = 0;
         ckm_bk_limits mid = {INFINITY, stop_second, &calls};
-        CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, 0, 8, &mid, NULL, p, l, &inf, &ts, &err) == CKM_OK);
+        CHECK(stop_solve(&c, threads, 0, &mid, &inf, &ts) == CKM_OK);
         CHECK(ts.stopped == 1 && calls >= 2 && ts.passes == 0);
     }
     ckm_bk_limits past = {0.0, NULL, NULL}; /* a deadline already gone */
-    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, 0, 8, &past, NULL, p, l, &inf, &ts, &err) == CKM_OK && ts.stopped);
+    CHECK(stop_solve(&c, 1, 0, &past, &inf, &ts) == CKM_OK && ts.stopped);
 done:
-    free(Y), free(C), free(p), free(l), free(lo), free(hi);
+    stop_case_free(&c);
 }
 
 /* The matrix route's two long unpolled pieces of before (10^6 x 100: the fill 0.5 s, the
@@ -312,32 +342,20 @@ done:
  * not have run (unpolled, it ran to its end: 75 augmentations in 73 searches here). */
 static void test_stop_sample(void)
 {
-    size_t n = 24000, d = 3, k = 40;
-    double *Y = malloc(n * d * sizeof *Y), *C = malloc(k * d * sizeof *C), *p = calloc(k, sizeof *p);
-    int32_t *l = malloc(n * sizeof *l);
-    size_t *lo = malloc(k * sizeof *lo), *hi = malloc(k * sizeof *hi);
-    if (!Y || !C || !p || !l || !lo || !hi)
-        goto done;
-    for (size_t q = 0; q < n * d; q++)
-        Y[q] = 10.0 * unif();
-    for (size_t q = 0; q < k * d; q++)
-        C[q] = 0.1 * Y[q]; /* crowded near the origin: most points pick the same few */
-    for (size_t j = 0; j < k; j++)
-        lo[j] = hi[j] = n / k;
+    stop_case c = stop_case_new(24000, 3, 40, 0.1);
     int calls = 0, inf = -1;
     ckm_bk_limits mid = {INFINITY, stop_second, &calls};
     ckm_transport_stats ts;
-    ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, (size_t)1 << 28, 8, &mid, NULL, p, l, &inf, &ts, &err) ==
-          CKM_OK);
+    if (!c.ok)
+        goto done;
+    CHECK(stop_solve(&c, 1, (size_t)1 << 28, &mid, &inf, &ts) == CKM_OK);
     CHECK(ts.stopped == 1 && calls == 2 && ts.augmentations == 0 && ts.searches == 0);
     /* unstopped, the same call solves it (the sample ran: the start was poor) */
-    memset(p, 0, k * sizeof *p);
-    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, (size_t)1 << 28, 8, NULL, NULL, p, l, &inf, &ts, &err) ==
-          CKM_OK);
+    memset(c.p, 0, c.k * sizeof *c.p);
+    CHECK(stop_solve(&c, 1, (size_t)1 << 28, NULL, &inf, &ts) == CKM_OK);
     CHECK(!ts.stopped && inf == 0 && ts.augmentations + ts.bids > 0);
 done:
-    free(Y), free(C), free(p), free(l), free(lo), free(hi);
+    stop_case_free(&c);
 }
 
 /* SSP's build of its member and move lists is O(n k) (0.3-0.4 s at 10^6 x 100) and polls
