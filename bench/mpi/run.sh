@@ -6,12 +6,17 @@
 # Builds build-mpi (Release, -DCKM_MPI=ON) itself; needs Open MPI and python3-numpy.
 # Writes bench/results/mpi_scaling.csv and mpi.md (summary; figures of the 10^9 model).
 # usage: bash bench/mpi/run.sh [ROWS_STRONG=1000000] [ROWS_PER_RANK_KMEANS=500000] [ROWS_PER_RANK_SIZEFLOW=250000]
+# KIND=overlap (environment): centers N(0, 1) instead of N(0, 3^2) (issue 33's overlapping
+# recipe: many more Lloyd steps); strong scaling from seeds only, into mpi_scaling_overlap.csv
+# and mpi_overlap.md.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 strong=${1:-1000000}
 weak_km=${2:-500000}
 weak_sf=${3:-250000}
 out=$root/bench/results
+kind=${KIND:-sep}
+case $kind in sep) spread=3; tag= ;; overlap) spread=1; tag=_overlap ;; *) echo "KIND must be sep or overlap" >&2; exit 2 ;; esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ckm-mpi-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
@@ -21,19 +26,20 @@ cmake --build "$root/build-mpi" -j "$(nproc)" >/dev/null
 ckm=$root/build-mpi/ckm
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OPENBLAS_NUM_THREADS=1
-# blobs: 100 centers N(0, 3^2) in 16 dimensions, unit noise, rows in random order
-"${PYTHON:-/usr/bin/python3}" - "$tmp" "$strong" "$weak_km" "$weak_sf" <<'PY'
+# blobs: 100 centers N(0, spread^2) in 16 dimensions (spread 3, or 1 for KIND=overlap), unit
+# noise, rows in random order
+"${PYTHON:-/usr/bin/python3}" - "$tmp" "$strong" "$weak_km" "$weak_sf" "$spread" <<'PY'
 import sys, numpy as np
 d, sizes = sys.argv[1], sorted({int(sys.argv[2]), *(int(sys.argv[3]) * r for r in (1, 2, 4)),
                                  *(int(sys.argv[4]) * r for r in (1, 2, 4))})
 rng = np.random.default_rng(19)
-C = rng.normal(size=(100, 16)) * 3
+C = rng.normal(size=(100, 16)) * float(sys.argv[5])
 for n in sizes:
     lab = rng.integers(0, 100, size=n)
     np.save(f"{d}/x{n}.npy", C[lab] + rng.normal(size=(n, 16)))
     np.savetxt(f"{d}/c{n}.csv", np.load(f"{d}/x{n}.npy", mmap_mode="r")[:100], delimiter=",")
 PY
-csv=$out/mpi_scaling.csv.tmp
+csv=$out/mpi_scaling$tag.csv.tmp
 echo "algorithm,scaling,ranks,n,k,start,seconds,iterations,lloyd_steps,allreduces,bytes_rank0,comm_seconds_rank0,ssp_phases,augmentations,sample_starts,sse" >"$csv"
 one() { # one ALGO SCALING RANKS N START(seeded|centers)
   local algo=$1 scaling=$2 ranks=$3 n=$4 start=$5 extra="" rep=$tmp/r.json
@@ -58,16 +64,20 @@ print(f"{r['algorithm']},{sys.argv[2]},{r['mpi_ranks']},{r['n']},{r['k']},{sys.a
 PY
   fi
 }
+starts="seeded centers"
+[ "$kind" = overlap ] && starts=seeded
 for algo in kmeans sizeflow; do
-  for start in seeded centers; do
+  for start in $starts; do
     for ranks in 0 1 2 4; do one $algo strong $ranks "$strong" $start; done
   done
 done
-for ranks in 1 2 4; do
-  one kmeans weak $ranks $((weak_km * ranks)) seeded
-  one sizeflow weak $ranks $((weak_sf * ranks)) seeded
-done
-mv "$csv" "$out/mpi_scaling.csv"
-"${PYTHON:-/usr/bin/python3}" "$root/bench/mpi/summarize.py" "$out/mpi_scaling.csv" >"$out/mpi.md.tmp"
-mv "$out/mpi.md.tmp" "$out/mpi.md"
-cat "$out/mpi.md"
+if [ "$kind" = sep ]; then
+  for ranks in 1 2 4; do
+    one kmeans weak $ranks $((weak_km * ranks)) seeded
+    one sizeflow weak $ranks $((weak_sf * ranks)) seeded
+  done
+fi
+mv "$csv" "$out/mpi_scaling$tag.csv"
+"${PYTHON:-/usr/bin/python3}" "$root/bench/mpi/summarize.py" "$out/mpi_scaling$tag.csv" >"$out/mpi$tag.md.tmp"
+mv "$out/mpi$tag.md.tmp" "$out/mpi$tag.md"
+cat "$out/mpi$tag.md"
