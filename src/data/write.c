@@ -90,8 +90,7 @@ static ckm_error sb_commit(sbuf *b, const char *path, ckm_err *err)
     return rc;
 }
 
-/* v in decimal at q (at most 11 characters); returns the end */
-static char *put_int(char *q, int32_t v)
+char *ckm_put_label_line(char *q, int32_t v)
 {
     uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
     char t[10];
@@ -104,22 +103,21 @@ static char *put_int(char *q, int32_t v)
     } while (u);
     while (m)
         *q++ = t[--m];
+    *q++ = '\n';
     return q;
 }
 
-/* One label per line ("%d\n" without printf: through sb_printf, 10^6 labels took 0.2 s of
-   a CLI run that a Ctrl-C had ended) */
+/* One label per line (ckm_put_label_line: through sb_printf, 10^6 labels took 0.2 s of a CLI
+   run that a Ctrl-C had ended) */
 ckm_error ckm_write_labels(const char *path, const int32_t *labels, size_t n, ckm_err *err)
 {
     if (ckm_npy_path(path))
         return ckm_npy_write_labels(path, labels, n, err);
-    char *buf = ckm_alloc_array(n ? n : 1, 12), *q = buf;
+    char *buf = ckm_alloc_array(n ? n : 1, CKM_LABEL_LINE_MAX), *q = buf;
     if (!buf)
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for %zu labels' text", n);
-    for (size_t i = 0; i < n; i++) {
-        q = put_int(q, labels[i]);
-        *q++ = '\n';
-    }
+    for (size_t i = 0; i < n; i++)
+        q = ckm_put_label_line(q, labels[i]);
     ckm_error rc = ckm_write_file_atomic(path, buf, (size_t)(q - buf), err);
     free(buf);
     return rc;

@@ -7,6 +7,7 @@
  */
 #include "dist.h"
 #include "npy.h"
+#include "text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -394,7 +395,7 @@ static int put_labels(int fd, const int32_t *lab, size_t m, bool npy, char *buf,
 {
     size_t used = 0;
     for (size_t i = 0; i < m; i++) {
-        if (cap - used < 16) {
+        if (cap - used < CKM_LABEL_LINE_MAX) {
             if (write(fd, buf, used) != (ssize_t)used)
                 return -1;
             used = 0;
@@ -403,7 +404,7 @@ static int put_labels(int fd, const int32_t *lab, size_t m, bool npy, char *buf,
             memcpy(buf + used, &lab[i], 4); /* x86-64 and the like: little-endian '<i4' */
             used += 4;
         } else {
-            used += (size_t)snprintf(buf + used, cap - used, "%d\n", lab[i]);
+            used = (size_t)(ckm_put_label_line(buf + used, lab[i]) - buf);
         }
     }
     return used == 0 || write(fd, buf, used) == (ssize_t)used ? 0 : -1;
