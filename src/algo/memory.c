@@ -3,7 +3,8 @@
  * solve that would need more than the machine can give it, BEFORE anything large is
  * allocated. Estimates count the dominant terms only, in bytes (n points, d features, k
  * clusters, s must-link groups, m lifted cannot-links, T worker threads):
- *   driver     24 n + 8 s d + 8 k d (+ 8 n d for a rescaled copy, scale.c)
+ *   driver     24 n + 8 s d + 8 k d (+ 8 n d for a rescaled copy, scale.c; + 2 s d + 32 s
+ *              from d = 32: k-means++'s bf16 copy and its bounds, seeding.c)
  *   LP model   the exact assignment step (blpkm, bckm, admm, cop, ipc, exact, fallback, and
  *              sizeflow with must-links): s k columns (+ one per soft pair), 2 s k + 2 k m
  *              nonzeros (+ 3 k per soft cannot-link, 6 k per soft must-link); ckm's arrays
@@ -29,6 +30,7 @@
  */
 #include "algo.h"
 #include "assign.h"
+#include "seeding.h"
 #include "transport.h"
 
 #include <math.h>
@@ -44,7 +46,8 @@ static double lp_bytes(const ckm_reduced *r)
 double ckm_memory_estimate(const char *algorithm, const ckm_reduced *r, int threads, int rescaled)
 {
     double n = (double)r->n, d = (double)r->d, k = (double)r->k, s = (double)r->s, T = threads > 0 ? threads : 1;
-    double b = 24.0 * n + 8.0 * s * d + 8.0 * k * d + (rescaled ? 8.0 * n * d : 0.0);
+    double b = 24.0 * n + 8.0 * s * d + 8.0 * k * d + (rescaled ? 8.0 * n * d : 0.0) +
+               (r->d >= CKM_SEED_FLOAT_FROM_D ? 2.0 * s * d + 32.0 * s : 0.0);
     if (strcmp(algorithm, "kmeans") == 0) {
         double t = k / 20.0 < 1.0 ? 1.0 : floor(k / 20.0);
         double bounded = s * k >= 65536.0 && k * d >= 128.0 ? 8.0 * s + 4.0 * s * (t + 1.0) + (d >= 32.0 ? 4.0 * s * d + 8.0 * s : 0.0)

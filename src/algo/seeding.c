@@ -19,10 +19,35 @@
  * 1 % of the points per trial), so its cost is O(k trials d) for the center-to-trial
  * distances plus the visited points. Deterministic for any thread count: each trial's gain
  * is summed by one thread in list order.
+ * bf16 filter (d >= CKM_SEED_FLOAT_FROM_D): in scan mode a full scan reads every point per
+ * center, and in high dimension memory is the bound (10^5 x 128 in 1000 overlapping blobs,
+ * k = 1000: 15.6 s of a 17.8 s fit; with the filter 7.3 s, 0.37 % of the pairs measured).
+ * The scan then reads a bf16 copy a' = bf16(y - mu) (mu the mean; a quarter of the bytes:
+ * 10^5 x 128 fits in a 32 MB L3), widened to float a tile at a time, and computes
+ * the float dot products G = a'.b' with eight trials b' per vector (each product of two
+ * bf16 is exact in float) and h = fl32(||b'||^2 - 2 G); then ||a'||^2 + h approximates
+ * ||a' - b'||^2. Only the (point, trial) pairs the bound below cannot exclude get their
+ * double distance by ckm_sqdist (the bits the double kernel computes); the others count as
+ * "no gain" (distance +inf, which join_scan reads as not closer), which is what their
+ * double distance gives. So the seeds, and every sum, keep their bits. Bound (u = 2^-24,
+ * v = 1.001 2^-8 the coordinates' rounding double -> float -> bf16, a and b the exact
+ * y - mu and t - mu, delta = ||a - b||, na >= ||a||, A = ||a'||, B = ||b'||):
+ *   ||a' - b'|| <= delta + v (na + nb) + sqrt(d) 2^-132 (triangle inequality);
+ *   |G - a'.b'| <= g32 A B + d 2^-149 (Higham's gamma, g32 = (d + 1) u / (1 - (d + 1) u),
+ *   and underflowed products), and the float B^2 and subtraction add u (2 B^2 + A^2 + B^2),
+ *   so |h - (||a' - b'||^2 - A^2)| <= (g32 + 4 u) (A^2 + B^2) + d 2^-148 =: E;
+ *   ckm_sqdist's value D >= delta^2 (1 - g64) - d 2^-1074, g64 = (d + 2) 2^-53 /
+ *   (1 - (d + 2) 2^-53). If D < D(t) then delta < sqrt(cl'), cl' = (D(t) + d 2^-1074) /
+ *   (1 - g64), hence h < tau = R^2 - A^2 + E with R = sqrt(cl') + v (na + nb) +
+ *   sqrt(d) 2^-132, A^2 and B^2 taken as bounds from their double sums (relative
+ *   (d + 2) 2^-53), tau raised by 1e-12 (R^2 + A^2 + E) for its own rounding and rounded up
+ *   to a float. A pair with h >= tau has D >= D(t): no gain. The filter is off when a float
+ *   could overflow (max ||y - mu||^2 >= 1e36) or d is past 10^5.
  * Cost: k-means++ O(k (2 + ln k) s d) at worst (no pruning: all points one blob), O(k^2
  * (2 + ln k) d) plus the visited points in practice; random O(k).
  * Memory: 8 s (closest) + 8 s (running sum) + 4 s (nearest) + 4 s (lists) + 8 s (2 + ln k)
- * (scan mode's distances) bytes, (2 + ln k) k doubles.
+ * (scan mode's distances) bytes, (2 + ln k) k doubles; from d = 32 the bf16 copy 2 s d + 32 s
+ * (bounds and threshold shares) + threads x 8192 floats of tiles.
  */
 #include "seeding.h"
 #include "centers.h"
@@ -81,7 +106,89 @@ void ckm_seeder_free(ckm_seeder *ws)
             free(ws->list[a].pt);
     free(ws->list);
     free(ws->pick);
+    free(ws->Yh);
+    free(ws->fnorm);
+    free(ws->hnorm);
+    free(ws->rb);
+    free(ws->c1);
+    free(ws->tile);
+    free(ws->trial_f);
     memset(ws, 0, sizeof *ws);
+}
+
+/* x rounded to the nearest bf16 (ties to even): the upper half of the float's bits, from
+ * x's float rounding; x finite and below 2^127 in magnitude. */
+static uint16_t to_bf16(double x)
+{
+    float f = (float)x;
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    b += 0x7fffu + ((b >> 16) & 1u);
+    return (uint16_t)(b >> 16);
+}
+
+static inline double bf16_value(uint16_t h)
+{
+    uint32_t w = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &w, sizeof f);
+    return f;
+}
+
+/* The bf16 copy, its norm bounds, the tiles and the trials' rows, once per seeder; the
+ * filter stays off (the double kernel alone) when memory is short, a float could overflow,
+ * or d is too large for the error bound. */
+static void filter_setup(ckm_seeder *ws)
+{
+    size_t s = ws->s, d = ws->d, sd, tt, tp;
+    if (ws->filter_tried || d < CKM_SEED_FLOAT_FROM_D || d > 100000)
+        return;
+    ws->filter_tried = true;
+    ws->tile_pts = d >= 1024 ? 8 : 8192 / d / 8 * 8;
+    double *mu = ckm_calloc_array(d, sizeof(double));
+    ws->Yh = ckm_mul_ok(s, d, &sd) ? ckm_alloc_array(sd, sizeof(uint16_t)) : NULL;
+    ws->fnorm = ckm_alloc_array(s, sizeof(double));
+    ws->hnorm = ckm_alloc_array(s, sizeof(double));
+    ws->rb = ckm_alloc_array(s, sizeof(double));
+    ws->c1 = ckm_alloc_array(s, sizeof(double));
+    ws->tile = ckm_mul_ok(ws->tile_pts * d, (size_t)ws->threads, &tt) ? ckm_alloc_array(tt, sizeof(float)) : NULL;
+    ws->trial_f = ckm_mul_ok((ws->trials + 7) / 8 * 8, d, &tp) ? ckm_alloc_array(tp, sizeof(float)) : NULL;
+    bool ok = mu && ws->Yh && ws->fnorm && ws->hnorm && ws->rb && ws->c1 && ws->tile && ws->trial_f;
+    double top = 0.0, rel = 1.0 + ((double)d + 4.0) * 0x1p-51, dd = (double)d;
+    double g64 = (dd + 2.0) * 0x1p-53, g32 = (dd + 1.0) * 0x1p-24;
+    ws->f_add = dd * 0x1p-1074;
+    ws->f_inv = 1.0 / (1.0 - g64 / (1.0 - g64));
+    ws->f_e = g32 / (1.0 - g32) + 4.0 * 0x1p-24;
+    ws->f_up = 1.0 + 2.0 * g64;
+    if (ok) {
+        for (size_t t = 0; t < s; t++)
+            for (size_t f = 0; f < d; f++)
+                mu[f] += ws->Y[t * d + f];
+        for (size_t f = 0; f < d; f++)
+            mu[f] /= (double)s;
+        for (size_t t = 0; t < s && top < 1e36; t++) {
+            double n2 = 0.0;
+            for (size_t f = 0; f < d; f++) {
+                double v = ws->Y[t * d + f] - mu[f];
+                n2 += v * v;
+            }
+            top = n2 > top ? n2 : top;
+            double h2 = 0.0;
+            if (top < 1e36) /* else a coordinate could overflow float */
+                for (size_t f = 0; f < d; f++) {
+                    uint16_t h = to_bf16(ws->Y[t * d + f] - mu[f]);
+                    ws->Yh[t * d + f] = h;
+                    double v = bf16_value(h);
+                    h2 += v * v;
+                }
+            ws->hnorm[t] = h2;
+            ws->fnorm[t] = sqrt(n2 * rel) * (1.0 + 1e-12) + 0x1p-1000;
+            ws->c1[t] = h2 * (ws->f_e * ws->f_up * (1.0 + 1e-12) + 1e-12 - (1.0 - g64));
+        }
+        ok = top < 1e36;
+    }
+    free(mu);
+    ws->filter = ok;
 }
 
 size_t ckm_seed_draw(const double *cumsum, size_t s, double x)
@@ -105,6 +212,10 @@ typedef struct seed_job {
     bool test;          /* scan mode: test before measuring */
     double gain[64];    /* per trial */
     size_t best;        /* the trial kept (update pass) */
+    /* the bf16 filter this center (filter_trials): R = rb[t] + f_m and
+       tau = R^2 (1 + 1e-12) + c1[t] + f_cb (seeding.c's header) */
+    double f_m, f_cb;
+    float f_tn[64];     /* the trials' ||b'||^2 as floats (padded with trial 0) */
 } seed_job;
 
 /* Trials [q0, q1): far row ||C_a - y_q||^2 over the chosen a. */
@@ -213,6 +324,134 @@ __attribute__((target_clones("avx2", "default"))) static void scan_block(seed_jo
         ws->partial[b * (T + 1) + q] = g[q];
 }
 
+typedef float seed_v8f __attribute__((vector_size(32)));
+typedef int seed_v8i __attribute__((vector_size(32)));
+typedef uint16_t seed_v8h __attribute__((vector_size(16)));
+typedef uint32_t seed_v8u __attribute__((vector_size(32)));
+
+#define BF16_V (1.001 * 0x1p-8) /* v: the coordinates' rounding (seeding.c's header) */
+
+/* rb[t] = sqrt(cl') + v na, cl' = (D(t) + d 2^-1074) / (1 - g64): point t's share of R,
+ * kept with its closest D(t). */
+static inline void filter_rb(ckm_seeder *ws, size_t t)
+{
+    ws->rb[t] = sqrt((ws->closest[t] + ws->f_add) * ws->f_inv) + BF16_V * ws->fnorm[t];
+}
+
+/* The float threshold tau of point t (seeding.c's header), rounded up: h >= tau proves no
+ * gain. tau = R^2 - A^2 + E + 1e-12 (R^2 + A^2 + E), the A^2 terms in c1[t], the B^2 terms
+ * in f_cb. */
+static inline float filter_threshold(const seed_job *j, const ckm_seeder *ws, size_t t)
+{
+    double R = ws->rb[t] + j->f_m, tau = R * R * (1.0 + 1e-12) + ws->c1[t] + j->f_cb;
+    return (float)(tau + fabs(tau) * 0x1p-22 + 0x1p-140); /* rounding to nearest stays above tau */
+}
+
+#define PEND 256 /* pairs through the filter awaiting their double distance */
+
+/* The double distances of the pending pairs (points pt, trials pr), two at a time in one
+ * loop (two independent chains; each sums as ckm_sqdist does, the same bits): into
+ * cand_dist, and their gains into g in the order they came (point order per trial). */
+static void filter_flush(seed_job *j, double *g, const uint32_t *pt, const uint8_t *pr, size_t np)
+{
+    ckm_seeder *ws = j->ws;
+    size_t d = ws->d, s = ws->s;
+    for (size_t i = 0; i < np; i += 2) {
+        size_t i1 = i + 1 < np ? i + 1 : i;
+        const double *xa = ws->Y + (size_t)pt[i] * d, *ya = ws->Y + j->cand[pr[i]] * d;
+        const double *xb = ws->Y + (size_t)pt[i1] * d, *yb = ws->Y + j->cand[pr[i1]] * d;
+        double sa = 0.0, sb = 0.0;
+        for (size_t f = 0; f < d; f++) {
+            double ua = xa[f] - ya[f], ub = xb[f] - yb[f];
+            sa += ua * ua;
+            sb += ub * ub;
+        }
+        double dd[2] = {sa, sb};
+        for (size_t e = i; e <= i1; e++) {
+            size_t t = pt[e], r = pr[e];
+            double cl = ws->closest[t], v = dd[e - i];
+            if (v < cl)
+                g[r] += ws->w[t] * (cl - v);
+            ws->cand_dist[r * s + t] = v;
+        }
+    }
+}
+
+/* Full scan of points [t0, t1) through the bf16 filter: tiles of tile_pts points widened to
+ * float (a bf16 is the upper half of a float), then eight points x eight trials per step
+ * (eight independent chains of products) against the trials' rows, feature-major in trial_f
+ * (d x tf), and h = ||b'||^2 - 2 G by lanes. Pairs under the threshold wait in a list (their
+ * point's double row prefetched) for filter_flush; the rest get +inf. */
+__attribute__((target_clones("avx2", "default"))) static void scan_filter(seed_job *j, size_t t0, size_t t1, int tid)
+{
+    ckm_seeder *ws = j->ws;
+    size_t d = ws->d, s = ws->s, T = j->trials, tf = (T + 7) / 8 * 8, b = t0 / SEED_BLOCK, P = ws->tile_pts, np = 0;
+    const float *yt = ws->trial_f;
+    float *tile = ws->tile + (size_t)tid * P * d;
+    double g[64];
+    uint32_t pt[PEND + 64] = {0};
+    uint8_t pr[PEND + 64] = {0};
+    for (size_t q = 0; q < T; q++)
+        g[q] = 0.0;
+    for (size_t u0 = t0; u0 < t1; u0 += P) {
+        size_t u1 = u0 + P < t1 ? u0 + P : t1, n8 = (u1 - u0) * d / 8 * 8;
+        const uint16_t *h = ws->Yh + u0 * d;
+        for (size_t i = 0; i < n8; i += 8) {
+            seed_v8h v;
+            memcpy(&v, h + i, sizeof v);
+            seed_v8u w = __builtin_convertvector(v, seed_v8u) << 16;
+            memcpy(tile + i, &w, sizeof w);
+        }
+        for (size_t i = n8; i < (u1 - u0) * d; i++) {
+            uint32_t w = (uint32_t)h[i] << 16;
+            memcpy(tile + i, &w, sizeof w);
+        }
+        for (size_t t = u0; t < u1; t += 8) {
+            size_t cnt = u1 - t < 8 ? u1 - t : 8;
+            const float *x[8];
+            float thr[8];
+            for (size_t p = 0; p < 8; p++) /* missing points: the first again */
+                x[p] = tile + (t - u0 + (p < cnt ? p : 0)) * d;
+            for (size_t p = 0; p < cnt; p++)
+                thr[p] = filter_threshold(j, ws, t + p);
+            for (size_t q = 0; q < tf; q += 8) {
+                seed_v8f a[8] = {{0}}, nb;
+                for (size_t f = 0; f < d; f++) {
+                    seed_v8f y;
+                    memcpy(&y, yt + f * tf + q, sizeof y);
+                    for (size_t p = 0; p < 8; p++)
+                        a[p] += x[p][f] * y;
+                }
+                memcpy(&nb, j->f_tn + q, sizeof nb);
+                size_t r1 = q + 8 < T ? q + 8 : T;
+                for (size_t p = 0; p < cnt; p++) {
+                    seed_v8f th = {thr[p], thr[p], thr[p], thr[p], thr[p], thr[p], thr[p], thr[p]};
+                    seed_v8i m = nb - (a[p] + a[p]) < th;
+                    bool any = false;
+                    for (size_t r = q; r < r1; r++) {
+                        ws->cand_dist[r * s + t + p] = INFINITY;
+                        if (m[r - q]) {
+                            pt[np] = (uint32_t)(t + p);
+                            pr[np++] = (uint8_t)r;
+                            any = true;
+                        }
+                    }
+                    if (any)
+                        for (size_t o = 0; o < d; o += 8)
+                            __builtin_prefetch(ws->Y + (t + p) * d + o);
+                }
+                if (np >= PEND) {
+                    filter_flush(j, g, pt, pr, np);
+                    np = 0;
+                }
+            }
+        }
+    }
+    filter_flush(j, g, pt, pr, np);
+    for (size_t q = 0; q < T; q++)
+        ws->partial[b * (T + 1) + q] = g[q];
+}
+
 /* Scan modes (early: the trials would visit most points), blocks [b0, b1) of points in
  * index order: each block's share of every trial's gain and the distances (INFINITY where
  * not measured) for the join. While many points need measuring, every distance is measured
@@ -224,11 +463,13 @@ static void gain_blocks(void *ctx, size_t b0, size_t b1, int tid)
     seed_job *j = ctx;
     ckm_seeder *ws = j->ws;
     size_t d = ws->d, s = ws->s, c = j->chosen, T = j->trials;
-    (void)tid;
     for (size_t b = b0; b < b1; b++) {
         size_t t0 = b * SEED_BLOCK, t1 = (b + 1) * SEED_BLOCK < s ? (b + 1) * SEED_BLOCK : s, meas = 0;
         if (!j->test) {
-            scan_block(j, t0, t1);
+            if (ws->filter)
+                scan_filter(j, t0, t1, tid);
+            else
+                scan_block(j, t0, t1);
             for (size_t t = t0; t < t1; t++)
                 meas += ckm_seed_may_gain(ws->far[ws->near[t]], ws->closest[t]); /* first trial's row */
         } else
@@ -265,6 +506,10 @@ static void join_scan(void *ctx, size_t t0, size_t t1, int tid)
         ws->near[t] = dd < cl ? c : ws->near[t];
         ws->closest[t] = dd < cl ? dd : cl;
     }
+    if (ws->filter) /* the threshold's share of the points that came closer */
+        for (size_t t = t0; t < t1; t++)
+            if (ws->near[t] == c)
+                filter_rb(ws, t);
 }
 
 /* List a's S and R2 from its members. */
@@ -337,6 +582,26 @@ static bool join_lists(ckm_seeder *ws, size_t c, size_t p, const double *far)
     return true;
 }
 
+/* The trials' rows (their bf16 values, as floats) into trial_f and their ||b'||^2 as
+ * floats into f_tn, padded with trial 0, and this center's terms of the threshold. */
+static void filter_trials(ckm_seeder *ws, seed_job *j)
+{
+    size_t d = ws->d, T = j->trials, tf = (T + 7) / 8 * 8;
+    double nb = 0.0, B2 = 0.0;
+    for (size_t q = 0; q < tf; q++) {
+        size_t c = j->cand[q < T ? q : 0];
+        for (size_t f = 0; f < d; f++) {
+            uint32_t w = (uint32_t)ws->Yh[c * d + f] << 16;
+            memcpy(ws->trial_f + f * tf + q, &w, sizeof w);
+        }
+        j->f_tn[q] = (float)ws->hnorm[c];
+        nb = ws->fnorm[c] > nb ? ws->fnorm[c] : nb;
+        B2 = ws->hnorm[c] > B2 ? ws->hnorm[c] : B2;
+    }
+    j->f_m = BF16_V * nb + sqrt((double)d) * 0x1p-132;
+    j->f_cb = (ws->f_e * B2 * ws->f_up + (double)d * 0x1p-148) * (1.0 + 1e-12);
+}
+
 /* ctx (may be NULL) is polled once per center; the centers not yet chosen at a stop (or
  * when a member list cannot grow: out of memory) are copies of the first (finite values;
  * the caller sees a stop at its next check, and the seeds stay valid centers). */
@@ -348,12 +613,15 @@ static void seed_kmeanspp(ckm_seeder *ws, ckm_rng *rng, double *C, const ckm_con
         total += ws->w[t];
         ws->cumsum[t] = total;
     }
+    filter_setup(ws);
     size_t first = ckm_seed_draw(ws->cumsum, s, ckm_rng_uniform(rng) * total);
     memcpy(C, ws->Y + first * d, d * sizeof(double));
     size_t c = 1;
     for (size_t t = 0; t < s; t++) {
         ws->closest[t] = ckm_sqdist(ws->Y + t * d, C, d);
         ws->near[t] = 0;
+        if (ws->filter)
+            filter_rb(ws, t);
     }
     seed_job job = {.ws = ws, .C = C, .cand = cand, .trials = trials};
     size_t nblocks = (s + SEED_BLOCK - 1) / SEED_BLOCK;
@@ -377,7 +645,9 @@ static void seed_kmeanspp(ckm_seeder *ws, ckm_rng *rng, double *C, const ckm_con
             seed_far(&job, 0, trials, 0);
         bool scan = !lists;
         double meas = 0.0;
-        if (scan && !job.test) { /* the trials feature-major, padded with trial 0 */
+        if (scan && !job.test && ws->filter) /* the trials' float rows, feature-major, padded with trial 0 */
+            filter_trials(ws, &job);
+        else if (scan && !job.test) { /* the trials feature-major, padded with trial 0 */
             size_t tp = (trials + 3) / 4 * 4;
             for (size_t f = 0; f < d; f++)
                 for (size_t q = 0; q < tp; q++)

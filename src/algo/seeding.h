@@ -32,7 +32,23 @@ typedef struct ckm_seeder {
                                feature-major, for scan mode's vector kernel */
     ckm_seed_list *list;    /* k member lists, by nearest chosen center */
     size_t *pick;
+    /* the bf16 filter of scan mode (from d = CKM_SEED_FLOAT_FROM_D; seeding.c) */
+    uint16_t *Yh;           /* s*d: bf16(y - mu), mu the points' mean, or NULL (filter off) */
+    double *fnorm;          /* s: upper bounds on ||y - mu|| */
+    double *hnorm;          /* s: ||bf16(y - mu)||^2, summed in double */
+    double *rb, *c1;        /* s: the points' shares of the filter's threshold (seeding.c) */
+    double f_add, f_inv, f_e, f_up; /* the threshold's constants (depend on d only) */
+    float *tile;            /* threads x tile_pts x d: a tile of Yh widened to float */
+    size_t tile_pts;
+    float *trial_f;         /* d x tf (tf: trials rounded up to 8): the trials' rows (bf16 values) */
+    bool filter_tried;      /* the copy was attempted (once per seeder) */
+    bool filter;            /* Yh usable */
 } ckm_seeder;
+
+/* From this many features, k-means++'s full scans run through a bf16 filter (seeding.c);
+ * below it the double kernel alone (16 features: the data are small against the work per
+ * point, and the pruning soon takes over). */
+#define CKM_SEED_FLOAT_FROM_D 32
 
 /* Can a trial at squared distance far2 from a center come closer than D2 to a point (or a
  * list, with D2 its largest) whose nearest chosen center that is? Not when
