@@ -12,7 +12,9 @@
 # Workloads: sizeflow balanced (--n-init 1), kmeans (--n-init 1), both from greedy k-means++;
 # and scikit-learn's KMeans (n_init 1, k-means++, lloyd and elkan; tol 1e-4) on the same data.
 # CKM: the ckm binary (default build/ckm, a Release build); OLD_CKM: an older build's binary
-# (it must read .npy: 53464e8 or later; OLD_LABEL names it in the table). Writes bench/results/data_kinds.csv and .md.
+# (it must read .npy: 53464e8 or later; OLD_LABEL names it in the table). Writes bench/results/data_kinds.csv and .md;
+# ONLY="overlap128 ..." runs only those data sets and writes data_kinds_<names>.csv and .md instead;
+# ROUNDS=N repeats every run N times (default 1).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ckm=${1:-$root/build/ckm}
@@ -40,7 +42,10 @@ Z = PCA(n_components=d, random_state=0).fit_transform(load_digits().data)
 idx = np.arange(n) % len(Z)
 save("digits", Z[idx] + rng.normal(0, 0.1, (n, d)) * Z.std(0))
 EOF
-csv=$root/bench/results/data_kinds.csv
+only=${ONLY:-}
+want() { [[ -z $only || " $only " == *" $1 "* ]]; }
+out=$root/bench/results/data_kinds${only:+_${only// /_}}
+csv=$out.csv
 echo "code,data,algorithm,k,wall_s,user_s,sys_s,max_rss_mb,iterations,sse,status" >"$csv"
 bins=("$ckm")
 labels=("$(git -C "$root" describe --always --dirty=+)")
@@ -73,16 +78,23 @@ for alg in ("lloyd", "elkan"):
           f"{r1.ru_stime - r0.ru_stime:.2f},{r1.ru_maxrss // 1024},{km.n_iter_},{km.inertia_:.10g},converged")
 PY
 }
+for round in $(seq "${ROUNDS:-1}"); do
 for data in sep overlap digits; do
+  want "$data" || continue
   run "$data" sizeflow 100 --balanced
   run "$data" kmeans 100
   sklearn "$data" 100
 done
-run overlap1000 sizeflow 1000 --balanced -t 120
-run overlap1000 kmeans 1000
-run overlap128 kmeans 1000
-sklearn overlap128 1000
-/usr/bin/python3 - "$csv" >"$root/bench/results/data_kinds.md" <<'EOF'
+if want overlap1000; then
+  run overlap1000 sizeflow 1000 --balanced -t 120
+  run overlap1000 kmeans 1000
+fi
+if want overlap128; then
+  run overlap128 kmeans 1000
+  sklearn overlap128 1000
+fi
+done
+/usr/bin/python3 - "$csv" >"$out.md" <<'EOF'
 import csv, sys, datetime, os
 rows = list(csv.DictReader(open(sys.argv[1])))
 print(f"# sizeflow and kmeans by kind of data ({datetime.date.today()}, {os.cpu_count()} cores; bench/data_kinds_run.sh)")
@@ -94,4 +106,4 @@ for r in rows:
     print(f"| {r['data']} | {r['algorithm']} | {r['k']} | {r['code']} | {r['wall_s']} | {r['user_s']} | {r['sys_s']} | "
           f"{su:.0f} % | {r['max_rss_mb']} | {r['iterations']} | {float(r['sse']):.7g} | {r['status']} |")
 EOF
-cat "$root/bench/results/data_kinds.md"
+cat "$out.md"

@@ -410,10 +410,10 @@ __attribute__((target_clones("avx2", "default"))) static void scan_filter(seed_j
             size_t cnt = u1 - t < 8 ? u1 - t : 8;
             const float *x[8];
             float thr[8];
-            for (size_t p = 0; p < 8; p++) /* missing points: the first again */
+            for (size_t p = 0; p < 8; p++) { /* missing points: the first again, never kept */
                 x[p] = tile + (t - u0 + (p < cnt ? p : 0)) * d;
-            for (size_t p = 0; p < cnt; p++)
-                thr[p] = filter_threshold(j, ws, t + p);
+                thr[p] = p < cnt ? filter_threshold(j, ws, t + p) : -INFINITY;
+            }
             for (size_t q = 0; q < tf; q += 8) {
                 seed_v8f a[8] = {{0}}, nb;
                 for (size_t f = 0; f < d; f++) {
@@ -424,18 +424,25 @@ __attribute__((target_clones("avx2", "default"))) static void scan_filter(seed_j
                 }
                 memcpy(&nb, j->f_tn + q, sizeof nb);
                 size_t r1 = q + 8 < T ? q + 8 : T;
-                for (size_t p = 0; p < cnt; p++) {
-                    seed_v8f th = {thr[p], thr[p], thr[p], thr[p], thr[p], thr[p], thr[p], thr[p]};
-                    seed_v8i m = nb - (a[p] + a[p]) < th;
-                    bool any = false;
-                    for (size_t r = q; r < r1; r++) {
+                for (size_t r = q; r < r1; r++) /* no gain unless measured below */
+                    for (size_t p = 0; p < cnt; p++)
                         ws->cand_dist[r * s + t + p] = INFINITY;
-                        if (m[r - q]) {
+                seed_v8i m[8], some = {0};
+                for (size_t p = 0; p < 8; p++) {
+                    seed_v8f th = {thr[p], thr[p], thr[p], thr[p], thr[p], thr[p], thr[p], thr[p]};
+                    m[p] = nb - (a[p] + a[p]) < th;
+                    some |= m[p];
+                }
+                if ((some[0] | some[1] | some[2] | some[3] | some[4] | some[5] | some[6] | some[7]) == 0)
+                    continue; /* most groups: nothing to measure */
+                for (size_t p = 0; p < cnt; p++) {
+                    bool any = false;
+                    for (size_t r = q; r < r1; r++)
+                        if (m[p][r - q]) {
                             pt[np] = (uint32_t)(t + p);
                             pr[np++] = (uint8_t)r;
                             any = true;
                         }
-                    }
                     if (any)
                         for (size_t o = 0; o < d; o += 8)
                             __builtin_prefetch(ws->Y + (t + p) * d + o);
