@@ -8,7 +8,10 @@
 # usage: bash bench/mpi/run.sh [ROWS_STRONG=1000000] [ROWS_PER_RANK_KMEANS=500000] [ROWS_PER_RANK_SIZEFLOW=250000]
 # KIND=overlap (environment): centers N(0, 1) instead of N(0, 3^2) (issue 33's overlapping
 # recipe: many more Lloyd steps); strong scaling from seeds only, into mpi_scaling_overlap.csv
-# and mpi_overlap.md.
+# and mpi_overlap.md. ALGOS="sizeflow" and RANKS="0 1 2" (environment) run only those
+# algorithms and rank counts (0: the single-process tool).
+# OLD=path (environment): an older build's ckm (built with -DCKM_MPI=ON) runs every case right
+# after this build's, into mpi_scaling<tag>_<OLD_LABEL>.csv, and the summary shows both.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 strong=${1:-1000000}
@@ -39,9 +42,19 @@ for n in sizes:
     np.save(f"{d}/x{n}.npy", C[lab] + rng.normal(size=(n, 16)))
     np.savetxt(f"{d}/c{n}.csv", np.load(f"{d}/x{n}.npy", mmap_mode="r")[:100], delimiter=",")
 PY
-csv=$out/mpi_scaling$tag.csv.tmp
+old=${OLD:-}
+old_label=${OLD_LABEL:-old}
+new_ckm=$ckm
+csv_new=$out/mpi_scaling$tag.csv.tmp
+csv_old=$out/mpi_scaling${tag}_$old_label.csv.tmp
+csv=$csv_new
+[ -n "$old" ] && echo "algorithm,scaling,ranks,n,k,start,seconds,iterations,lloyd_steps,allreduces,bytes_rank0,comm_seconds_rank0,ssp_phases,augmentations,sample_starts,sse" >"$csv_old"
 echo "algorithm,scaling,ranks,n,k,start,seconds,iterations,lloyd_steps,allreduces,bytes_rank0,comm_seconds_rank0,ssp_phases,augmentations,sample_starts,sse" >"$csv"
-one() { # one ALGO SCALING RANKS N START(seeded|centers)
+one() { # ALGO SCALING RANKS N START: this build's run, then OLD's
+  ckm=$new_ckm csv=$csv_new one_bin "$@"
+  if [ -n "$old" ]; then ckm=$old csv=$csv_old one_bin "$@"; fi
+}
+one_bin() { # one_bin ALGO SCALING RANKS N START(seeded|centers), with $ckm into $csv
   local algo=$1 scaling=$2 ranks=$3 n=$4 start=$5 extra="" rep=$tmp/r.json
   [ "$algo" = sizeflow ] && extra="--balanced"
   [ "$start" = centers ] && extra="$extra --init-centers $tmp/c$n.csv"
@@ -66,18 +79,24 @@ PY
 }
 starts="seeded centers"
 [ "$kind" = overlap ] && starts=seeded
-for algo in kmeans sizeflow; do
+for algo in ${ALGOS:-kmeans sizeflow}; do
   for start in $starts; do
-    for ranks in 0 1 2 4; do one $algo strong $ranks "$strong" $start; done
+    for ranks in ${RANKS:-0 1 2 4}; do one $algo strong $ranks "$strong" $start; done
   done
 done
-if [ "$kind" = sep ]; then
+if [ "$kind" = sep ] && [ -z "${ALGOS:-}${RANKS:-}" ]; then
   for ranks in 1 2 4; do
     one kmeans weak $ranks $((weak_km * ranks)) seeded
     one sizeflow weak $ranks $((weak_sf * ranks)) seeded
   done
 fi
-mv "$csv" "$out/mpi_scaling$tag.csv"
-"${PYTHON:-/usr/bin/python3}" "$root/bench/mpi/summarize.py" "$out/mpi_scaling$tag.csv" >"$out/mpi$tag.md.tmp"
+mv "$csv_new" "$out/mpi_scaling$tag.csv"
+olds=()
+if [ -n "$old" ]; then
+  mv "$csv_old" "$out/mpi_scaling${tag}_$old_label.csv"
+  olds=("$out/mpi_scaling${tag}_$old_label.csv" "$old_label")
+fi
+CKM_LABEL=$(git -C "$root" describe --always --dirty=+) \
+  "${PYTHON:-/usr/bin/python3}" "$root/bench/mpi/summarize.py" "$out/mpi_scaling$tag.csv" "${olds[@]}" >"$out/mpi$tag.md.tmp"
 mv "$out/mpi$tag.md.tmp" "$out/mpi$tag.md"
 cat "$out/mpi$tag.md"

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""summarize.py MPI_SCALING_CSV -- markdown summary of bench/mpi/run.sh: strong and weak
-scaling, messages per iteration, and the 10^9-point model (assumptions stated in the
-output) from the measured per-rank rates."""
+"""summarize.py MPI_SCALING_CSV [OLD_CSV OLD_LABEL] -- markdown summary of bench/mpi/run.sh:
+strong and weak scaling, messages per iteration, and the 10^9-point model (assumptions
+stated in the output) from the measured per-rank rates; with an older build's CSV (run.sh's
+OLD=), its strong-scaling rows beside this build's."""
 import csv
 import math
+import os
 import sys
 
 rows = list(csv.DictReader(open(sys.argv[1])))
+old_rows = list(csv.DictReader(open(sys.argv[2]))) if len(sys.argv) > 3 else []
+label = sys.argv[3] if len(sys.argv) > 3 else ""
 
 
 def f(r, key):
@@ -14,8 +18,8 @@ def f(r, key):
     return float(v) if v not in ("", None) else float("nan")
 
 
-def pick(algo, scaling, start, ranks):
-    for r in rows:
+def pick(algo, scaling, start, ranks, table=None):
+    for r in rows if table is None else table:
         if r["algorithm"] == algo and r["scaling"] == scaling and r["start"] == start and int(r["ranks"]) == ranks:
             return r
     return None
@@ -26,24 +30,25 @@ print("2 cores; one thread per rank; 4 ranks are oversubscribed (2 per core), so
 print("times measure correctness of the split and communication, not speed-up. `ranks 0` is")
 print("the single-process tool (no MPI) on the same file and settings. Seconds exclude reading.\n")
 print("## Strong scaling (same points)\n")
-print("| algorithm | start | ranks | n | seconds | speed-up vs 1 rank | Lloyd steps | s per step | allreduces | MB sent by rank 0 | MB per step | comm s (rank 0) | SSP phases | SSE |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| algorithm | start | ranks | code | n | seconds | speed-up vs 1 rank | Lloyd steps | s per step | allreduces | MB sent by rank 0 | MB per step | comm s (rank 0) | SSP phases | SSE |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for algo in ("kmeans", "sizeflow"):
     for start in ("seeded", "centers"):
-        base = pick(algo, "strong", start, 1)
         for ranks in (0, 1, 2, 4):
-            r = pick(algo, "strong", start, ranks)
-            if not r:
-                continue
-            sec = f(r, "seconds")
-            steps = f(r, "lloyd_steps")
-            sp = f(base, "seconds") / sec if base and ranks > 0 else float("nan")
-            mb = f(r, "bytes_rank0") / 2**20
-            print(f"| {algo} | {start} | {ranks if ranks else 'single process'} | {r['n']} | {sec:.2f} | "
-                  f"{'' if math.isnan(sp) else f'{sp:.2f}'} | {'' if math.isnan(steps) else int(steps)} | "
-                  f"{'' if math.isnan(steps) else f'{sec / steps:.3f}'} | {r['allreduces']} | "
-                  f"{'' if math.isnan(mb) else f'{mb:.1f}'} | {'' if math.isnan(mb) else f'{mb / steps:.3f}'} | "
-                  f"{r['comm_seconds_rank0']} | {r['ssp_phases']} | {r['sse']} |")
+            for table, code in ((rows, os.environ.get("CKM_LABEL", "this build")), (old_rows, label)):
+                base = pick(algo, "strong", start, 1, table)
+                r = pick(algo, "strong", start, ranks, table)
+                if not r:
+                    continue
+                sec = f(r, "seconds")
+                steps = f(r, "lloyd_steps")
+                sp = f(base, "seconds") / sec if base and ranks > 0 else float("nan")
+                mb = f(r, "bytes_rank0") / 2**20
+                print(f"| {algo} | {start} | {ranks if ranks else 'single process'} | {code} | {r['n']} | {sec:.2f} | "
+                      f"{'' if math.isnan(sp) else f'{sp:.2f}'} | {'' if math.isnan(steps) else int(steps)} | "
+                      f"{'' if math.isnan(steps) else f'{sec / steps:.3f}'} | {r['allreduces']} | "
+                      f"{'' if math.isnan(mb) else f'{mb:.1f}'} | {'' if math.isnan(mb) else f'{mb / steps:.3f}'} | "
+                      f"{r['comm_seconds_rank0']} | {r['ssp_phases']} | {r['sse']} |")
 print()
 if not any(r["scaling"] == "weak" for r in rows):  # KIND=overlap: strong scaling from seeds only
     sys.exit(0)
