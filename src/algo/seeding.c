@@ -21,7 +21,7 @@
  * is summed by one thread in list order.
  * bf16 filter (d >= CKM_SEED_FLOAT_FROM_D): in scan mode a full scan reads every point per
  * center, and in high dimension memory is the bound (10^5 x 128 in 1000 overlapping blobs,
- * k = 1000: 15.6 s of a 17.8 s fit; with the filter 7.3 s, 0.37 % of the pairs measured).
+ * k = 1000: 15.6 s of a 17.8 s fit; with the filter 6.3-6.8 s, 0.37 % of the pairs measured).
  * The scan then reads a bf16 copy a' = bf16(y - mu) (mu the mean; a quarter of the bytes:
  * 10^5 x 128 fits in a 32 MB L3), widened to float a tile at a time, and computes
  * the float dot products G = a'.b' with eight trials b' per vector (each product of two
