@@ -217,7 +217,6 @@ static void join(ds *w, size_t b, int32_t i)
     offer(w, b, i, 0, w->k);
 }
 
-/* labels = argmin_j (c_ij - p_j), ties to the lower j; global counts into nj */
 /* Row i's best, second-best (-1 when k = 1) and third-least reduced cost under prices p
  * (index order, strict comparisons: the first index wins a tie), labels and margins set. */
 static double scan_row(ds *w, size_t i, const double *p)
