@@ -127,7 +127,8 @@ static uint16_t to_bf16(double x)
     return (uint16_t)(b >> 16);
 }
 
-static inline double bf16_value(uint16_t h)
+/* The float a bf16 stands for: its bits are the float's upper half. */
+static inline float bf16_float(uint16_t h)
 {
     uint32_t w = (uint32_t)h << 16;
     float f;
@@ -145,7 +146,7 @@ static void filter_setup(ckm_seeder *ws)
         return;
     ws->filter_tried = true;
     ws->tile_pts = d >= 1024 ? 8 : 8192 / d / 8 * 8;
-    double *mu = ckm_calloc_array(d, sizeof(double));
+    double *mu = ckm_alloc_array(d, sizeof(double));
     ws->Yh = ckm_mul_ok(s, d, &sd) ? ckm_alloc_array(sd, sizeof(uint16_t)) : NULL;
     ws->fnorm = ckm_alloc_array(s, sizeof(double));
     ws->hnorm = ckm_alloc_array(s, sizeof(double));
@@ -161,11 +162,7 @@ static void filter_setup(ckm_seeder *ws)
     ws->f_e = g32 / (1.0 - g32) + 4.0 * 0x1p-24;
     ws->f_up = 1.0 + 2.0 * g64;
     if (ok) {
-        for (size_t t = 0; t < s; t++)
-            for (size_t f = 0; f < d; f++)
-                mu[f] += ws->Y[t * d + f];
-        for (size_t f = 0; f < d; f++)
-            mu[f] /= (double)s;
+        ckm_column_means(ws->Y, s, d, mu);
         for (size_t t = 0; t < s && top < 1e36; t++) {
             double n2 = 0.0;
             for (size_t f = 0; f < d; f++) {
@@ -178,7 +175,7 @@ static void filter_setup(ckm_seeder *ws)
                 for (size_t f = 0; f < d; f++) {
                     uint16_t h = to_bf16(ws->Y[t * d + f] - mu[f]);
                     ws->Yh[t * d + f] = h;
-                    double v = bf16_value(h);
+                    double v = bf16_float(h);
                     h2 += v * v;
                 }
             ws->hnorm[t] = h2;
@@ -403,10 +400,8 @@ __attribute__((target_clones("avx2", "default"))) static void scan_filter(seed_j
             seed_v8u w = __builtin_convertvector(v, seed_v8u) << 16;
             memcpy(tile + i, &w, sizeof w);
         }
-        for (size_t i = n8; i < (u1 - u0) * d; i++) {
-            uint32_t w = (uint32_t)h[i] << 16;
-            memcpy(tile + i, &w, sizeof w);
-        }
+        for (size_t i = n8; i < (u1 - u0) * d; i++)
+            tile[i] = bf16_float(h[i]);
         for (size_t t = u0; t < u1; t += 8) {
             size_t cnt = u1 - t < 8 ? u1 - t : 8;
             const float *x[8];
@@ -478,9 +473,11 @@ static void gain_blocks(void *ctx, size_t b0, size_t b1, int tid)
                 scan_filter(j, t0, t1, tid);
             else
                 scan_block(j, t0, t1);
-            for (size_t t = t0; t < t1 && !j->no_meas; t++)
-                meas += ckm_seed_may_gain(ws->far[ws->near[t]], ws->closest[t]); /* first trial's row */
-            meas = j->no_meas ? t1 - t0 : meas;
+            if (j->no_meas) /* no count this center: every point counts as let through */
+                meas = t1 - t0;
+            else
+                for (size_t t = t0; t < t1; t++)
+                    meas += ckm_seed_may_gain(ws->far[ws->near[t]], ws->closest[t]); /* first trial's row */
         } else
             for (size_t q = 0; q < T; q++) {
                 const double *y = ws->Y + j->cand[q] * d, *far = ws->far + q * c;
@@ -599,10 +596,8 @@ static void filter_trials(ckm_seeder *ws, seed_job *j)
     double nb = 0.0, B2 = 0.0;
     for (size_t q = 0; q < tf; q++) {
         size_t c = j->cand[q < T ? q : 0];
-        for (size_t f = 0; f < d; f++) {
-            uint32_t w = (uint32_t)ws->Yh[c * d + f] << 16;
-            memcpy(ws->trial_f + f * tf + q, &w, sizeof w);
-        }
+        for (size_t f = 0; f < d; f++)
+            ws->trial_f[f * tf + q] = bf16_float(ws->Yh[c * d + f]);
         j->f_tn[q] = (float)ws->hnorm[c];
         nb = ws->fnorm[c] > nb ? ws->fnorm[c] : nb;
         B2 = ws->hnorm[c] > B2 ? ws->hnorm[c] : B2;

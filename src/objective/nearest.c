@@ -118,6 +118,17 @@ void ckm_row_norms(const double *A, size_t m, size_t d, double *out)
     }
 }
 
+void ckm_column_means(const double *A, size_t m, size_t d, double *mu)
+{
+    for (size_t f = 0; f < d; f++)
+        mu[f] = 0.0;
+    for (size_t i = 0; i < m; i++)
+        for (size_t f = 0; f < d; f++)
+            mu[f] += A[i * d + f];
+    for (size_t f = 0; f < d; f++)
+        mu[f] /= (double)m;
+}
+
 void ckm_nearest_rows(const double *Y, const double *ynorm, size_t m, const double *C,
                       ckm_nearest_ws *ws, int32_t *label, double *dist, ckm_nearest_row_fn row,
                       void *row_ctx)

@@ -39,6 +39,10 @@ static inline double ckm_sqdist(const double *a, const double *b, size_t d)
  * kernel computes the norms of its distance expansion. */
 void ckm_row_norms(const double *A, size_t m, size_t d, double *out);
 
+/* mu (d) = the column means of the m rows of A (m*d): each column summed in row order, then
+ * divided by m (the mean the single-precision copies are centred on: screen.c, seeding.c). */
+void ckm_column_means(const double *A, size_t m, size_t d, double *mu);
+
 /* Workspace for nearest-center search with k centers of dimension d. */
 typedef struct ckm_nearest_ws {
     size_t k, d;

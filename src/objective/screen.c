@@ -99,11 +99,7 @@ ckm_error ckm_screen_init(ckm_screen *sc, const double *Y, const double *ynorm, 
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the single-precision copy of the %zu x %zu points", s,
                         d);
     }
-    for (size_t i = 0; i < s; i++)
-        for (size_t f = 0; f < d; f++)
-            sc->mu[f] += Y[i * d + f];
-    for (size_t f = 0; f < d; f++)
-        sc->mu[f] /= (double)s;
+    ckm_column_means(Y, s, d, sc->mu);
     for (size_t i = 0; i < s; i++) {
         double n2 = 0.0;
         for (size_t f = 0; f < d; f++) {
