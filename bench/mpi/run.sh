@@ -47,9 +47,9 @@ old_label=${OLD_LABEL:-old}
 new_ckm=$ckm
 csv_new=$out/mpi_scaling$tag.csv.tmp
 csv_old=$out/mpi_scaling${tag}_$old_label.csv.tmp
-csv=$csv_new
-[ -n "$old" ] && echo "algorithm,scaling,ranks,n,k,start,seconds,iterations,lloyd_steps,allreduces,bytes_rank0,comm_seconds_rank0,ssp_phases,augmentations,sample_starts,sse" >"$csv_old"
-echo "algorithm,scaling,ranks,n,k,start,seconds,iterations,lloyd_steps,allreduces,bytes_rank0,comm_seconds_rank0,ssp_phases,augmentations,sample_starts,sse" >"$csv"
+header="algorithm,scaling,ranks,n,k,start,seconds,iterations,lloyd_steps,allreduces,bytes_rank0,comm_seconds_rank0,ssp_phases,augmentations,sample_starts,sse"
+echo "$header" >"$csv_new"
+[ -n "$old" ] && echo "$header" >"$csv_old"
 one() { # ALGO SCALING RANKS N START: this build's run, then OLD's
   ckm=$new_ckm csv=$csv_new one_bin "$@"
   if [ -n "$old" ]; then ckm=$old csv=$csv_old one_bin "$@"; fi
