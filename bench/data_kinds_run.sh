@@ -9,6 +9,7 @@
 #   overlap1000  10^6 x 16, 1000 blobs, centers N(0, 1)^16 (k = 1000 runs; sizeflow with a
 #            time limit of 120 s, issue 33's target)
 #   overlap128   10^5 x 128, 1000 blobs, centers N(0, 1)^128 (kmeans, k = 1000)
+#   sep128       10^5 x 128, 1000 blobs, centers uniform in [-10, 10]^128 (kmeans, k = 1000)
 # Workloads: sizeflow balanced (--n-init 1), kmeans (--n-init 1), both from greedy k-means++;
 # and scikit-learn's KMeans (n_init 1, k-means++, lloyd and elkan; tol 1e-4) on the same data.
 # CKM: the ckm binary (default build/ckm, a Release build); OLD_CKM: an older build's binary
@@ -38,6 +39,10 @@ C = rng.normal(0, 1, (1000, d)); y = rng.integers(0, 1000, n)
 save("overlap1000", C[y] + rng.normal(0, 1, (n, d)))
 C = rng.normal(0, 1, (1000, 128)); y = rng.integers(0, 1000, 100_000)
 save("overlap128", C[y] + rng.normal(0, 1, (100_000, 128)))
+if not os.path.exists(f"{w}/sep128.npy"):  # its own stream: the other sets keep their rows
+    r2 = np.random.default_rng(128)
+    C = r2.uniform(-10, 10, (1000, 128)); y = r2.integers(0, 1000, 100_000)
+    save("sep128", C[y] + r2.normal(0, 1, (100_000, 128)))
 Z = PCA(n_components=d, random_state=0).fit_transform(load_digits().data)
 idx = np.arange(n) % len(Z)
 save("digits", Z[idx] + rng.normal(0, 0.1, (n, d)) * Z.std(0))
@@ -89,10 +94,11 @@ if want overlap1000; then
   run overlap1000 sizeflow 1000 --balanced -t 120
   run overlap1000 kmeans 1000
 fi
-if want overlap128; then
-  run overlap128 kmeans 1000
-  sklearn overlap128 1000
-fi
+for data in overlap128 sep128; do
+  want "$data" || continue
+  run "$data" kmeans 1000
+  sklearn "$data" 1000
+done
 done
 /usr/bin/python3 - "$csv" >"$out.md" <<'EOF'
 import csv, sys, datetime, os
