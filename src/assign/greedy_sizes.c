@@ -3,21 +3,28 @@
  * lo_j <= |j| <= hi_j (given sum_j lo_j <= n <= sum_j hi_j, which preprocessing proves),
  * in one distance pass: the stop fallback's first answer when the exact transportation
  * step might not finish in the grace period (10^6 x 100 balanced: seconds).
- *   costs     c_i(j) = ||x_i - C_j||^2 (one dgemm pass, ckm_nearest_rows); each point keeps
- *             its nearest and second-nearest cluster; regret
- *             g_i = c_i(second) - c_i(first) (what point i loses if sent elsewhere)
+ *   costs     c_i(j) = ||x_i - C_j||^2 in float products (one sgemm pass of screen.c,
+ *             float_only: a ranking for a heuristic; the caller recomputes the SSE in
+ *             double); each point keeps its m = min(k, clamp(k / 64, 2, 8)) nearest clusters
+ *             in order (ties to the lower index); regret g_i = c_i(second) - c_i(first)
+ *             (what point i loses if sent elsewhere)
  *   order     points by decreasing regret (ties by index: a stable radix sort on the
  *             regret's bits, which order as the values do for non-negative doubles), so the
  *             points that care most choose first and the indifferent ones absorb the bounds
- *   choice    each point takes its nearest *open* cluster (its two kept ones first, else
- *             the nearest of the open list), j open when
+ *   choice    each point takes its nearest *open* cluster: the first open one of its kept
+ *             list (every cluster nearer than it is kept and closed), else the nearest of the
+ *             open list (in double), j open when
  *                 |j| < hi_j  and  (|j| < lo_j  or  slack > 0),
  *             slack = (points not yet placed) - sum_j max(0, lo_j - |j|)
  *             A closed cluster stays closed (|j| only grows, slack never grows), so the open
  *             list drops each closed cluster for good when a scan meets it, and a point past
- *             its two kept clusters costs (open clusters) x d, not k x d (10^6 x 100 with
- *             sizes 10^4: 12.4 million center visits instead of 31.2, the choices 0.31 ->
- *             0.17-0.24 s).
+ *             its kept clusters costs (open clusters) x d, not k x d.
+ * Measured on uniform points, exact sizes n / k, 2 threads (the stop fallback of a run whose
+ * first step outlasts its time limit must finish within a second): with dgemm and m = 2,
+ * 10^5 x 128, k = 1000 took 1.56-1.94 s (0.75-1.05 s the pass, 40,239 scans of up to 1000
+ * centers); sgemm brought the pass to 0.55-0.65 s, m = 8 the scans to 17,631 and the whole
+ * to 0.82 s (m = 4: 1.05 s); 10^6 x 16, k = 1000: 4.5 -> 2.3-2.4 s; k = 100: 0.74 ->
+ * 0.65 s with m = 2 (m = 8: 0.80-0.85 s, its kept lists cost more than the scans they save).
  * Invariant: slack >= 0, and an open cluster always exists. Placing a point in a cluster
  * below its minimum leaves slack unchanged, elsewhere lowers it by 1 (only allowed at
  * slack > 0). With slack > 0, sum_j |j| < n <= sum_j hi_j leaves some |j| < hi_j; with
@@ -26,8 +33,8 @@
  * Not optimal (the transportation step is); the caller recomputes and reports its SSE.
  * Limits are polled between chunks of rows of the distance pass and every 2^14 points of
  * the choice loop; a stop leaves the labels unusable (*stopped).
- * Memory: 3 n 4-byte indices, 2 n 8-byte keys and norms, k open-list indices, the dgemm
- * workspace.
+ * Memory: (m + 1) n 4-byte indices, 2 n 8-byte keys and norms, n d floats (the float copy),
+ * k open-list indices, one block of float products per thread.
  */
 #include "core.h"
 #include "transport.h"
@@ -39,41 +46,93 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* clusters kept per point by the distance pass: m = min(k, clamp(k / 64, 2, 8)) */
+#define CKM_GREEDY_KEEP 8
+
 typedef struct {
-    const ckm_nearest_ws *ws;
-    size_t base;   /* the chunk's first row: hook rows are chunk-relative */
-    int32_t *cand; /* n*2: the nearest and the second nearest cluster */
+    size_t k, m;   /* clusters; clusters kept per point */
+    int32_t *cand; /* n*m: each point's m nearest clusters, nearest first */
     uint64_t *key; /* n: ~bits(regret), so that increasing keys are decreasing regrets */
 } first_pass;
 
-/* ckm_nearest_rows's hook (j: the row's argmin, ties to the lowest index): the runner-up
-   is the lowest-index minimum of v_c = ||c||^2 - 2 y.c over c != j (v_c is c_i(c) less
-   ||y_i||^2, which neither the order nor the regret depends on). */
-static void keep_row(void *ctx, size_t i, const double *g, size_t j, int tid)
+/* val/idx[0 .. len) = the least e[q] over q != j, in increasing order, ties to the lower
+ * index, at most want (<= 7) of them; returns len. First a threshold T that at least want
+ * values at q != j do not exceed: the largest of the least values of want of the eight
+ * lanes q mod 8 over the whole groups of eight, j's lane left out (at k >= 16 each lane
+ * holds one value at least; else T = +inf). Then the values <= T enter a sorted list by
+ * insertion (strict: an equal value stays ahead), and once it holds want values only one
+ * below its last can enter; a group of eight none of which is <= the threshold costs two
+ * vector comparisons (k = 100 or 1000: about 15-20 insertions a row). */
+__attribute__((target_clones("avx2", "default"))) static size_t keep_least(const double *e, size_t k, size_t j,
+                                                                            size_t want, double *val, int32_t *idx)
 {
-    (void)tid;
+    size_t len = 0, whole = k - k % 8;
+    double thr = want ? INFINITY : -INFINITY;
+    if (want && k >= 16) {
+        const ckm_v4d inf = {INFINITY, INFINITY, INFINITY, INFINITY};
+        ckm_v4d m0 = inf, m1 = inf;
+        for (size_t q = 0; q < whole; q += 8) {
+            ckm_v4d a, b;
+            memcpy(&a, e + q, sizeof a);
+            memcpy(&b, e + q + 4, sizeof b);
+            ckm_v4l la = a < m0, lb = b < m1; /* lane-wise minimum by mask */
+            m0 = (ckm_v4d)(((ckm_v4l)a & la) | ((ckm_v4l)m0 & ~la));
+            m1 = (ckm_v4d)(((ckm_v4l)b & lb) | ((ckm_v4l)m1 & ~lb));
+        }
+        double lane[8];
+        memcpy(lane, &m0, sizeof m0);
+        memcpy(lane + 4, &m1, sizeof m1);
+        lane[j % 8] = INFINITY; /* j's lane: its least value may be e[j] */
+        for (size_t a = 1; a < 8; a++) /* insertion sort of the eight */
+            for (size_t b = a; b > 0 && lane[b] < lane[b - 1]; b--) {
+                double t = lane[b];
+                lane[b] = lane[b - 1];
+                lane[b - 1] = t;
+            }
+        thr = lane[want - 1];
+    }
+    for (size_t q0 = 0; q0 < k; q0 += 8) {
+        size_t q1 = q0 < whole ? q0 + 8 : k;
+        if (q0 < whole) {
+            ckm_v4d a, b, t = {thr, thr, thr, thr};
+            memcpy(&a, e + q0, sizeof a);
+            memcpy(&b, e + q0 + 4, sizeof b);
+            ckm_v4l in = (a <= t) | (b <= t);
+            if (!(in[0] | in[1] | in[2] | in[3]))
+                continue;
+        }
+        for (size_t q = q0; q < q1; q++) {
+            double x = e[q];
+            if (q == j || !(len < want ? x <= thr : x < thr))
+                continue;
+            size_t t = len < want ? len++ : len - 1; /* the slot freed: the end, or the last */
+            for (; t > 0 && x < val[t - 1]; t--) {
+                val[t] = val[t - 1];
+                idx[t] = idx[t - 1];
+            }
+            val[t] = x;
+            idx[t] = (int32_t)q;
+            if (len == want)
+                thr = val[len - 1];
+        }
+    }
+    return len;
+}
+
+/* ckm_screen_pass's hook (e[q] = ||c'_q||^2 - 2 y'.c'_q, c_i(q) less ||y_i'||^2 in
+   float products, which neither the order nor the regret depends on; j: the row's argmin,
+   ties to the lowest index): j first, then the m - 1 least others (keep_least). */
+static void keep_row(void *ctx, size_t i, const double *e, double ynf, double E, size_t j, int tid)
+{
+    (void)ynf, (void)E, (void)tid;
     const first_pass *p = ctx;
-    const double *cn = p->ws->cnorm;
-    size_t k = p->ws->k, j2 = j;
-    i += p->base;
-    double b2 = INFINITY;
-    for (size_t q = 0; q < j; q++) {
-        double x = cn[q] - 2.0 * g[q];
-        if (x < b2) {
-            b2 = x;
-            j2 = q;
-        }
-    }
-    for (size_t q = j + 1; q < k; q++) {
-        double x = cn[q] - 2.0 * g[q];
-        if (x < b2) {
-            b2 = x;
-            j2 = q;
-        }
-    }
-    p->cand[2 * i] = (int32_t)j;
-    p->cand[2 * i + 1] = (int32_t)j2;                            /* k = 1: j itself */
-    double regret = k > 1 ? b2 - (cn[j] - 2.0 * g[j]) : 0.0; /* k = 1: one cluster, hi_0 >= n */
+    double val[CKM_GREEDY_KEEP];
+    int32_t idx[CKM_GREEDY_KEEP];
+    size_t len = keep_least(e, p->k, j, p->m - 1, val, idx);
+    int32_t *c = p->cand + i * p->m;
+    c[0] = (int32_t)j;
+    memcpy(c + 1, idx, len * sizeof *idx);
+    double regret = len ? val[0] - e[j] : 0.0; /* k = 1: one cluster, hi_0 >= n */
     if (!(regret > 0.0))
         regret = 0.0; /* also -0.0: its bits would sort first */
     uint64_t bits;
@@ -146,35 +205,37 @@ ckm_error ckm_greedy_sizes(const double *Y, size_t n, size_t d, const double *C,
     *stopped = false;
     if (n > UINT32_MAX)
         return ckm_fail(err, CKM_ERR_UNSUPPORTED, "greedy sized labelling: more than 2^32 - 1 points");
-    size_t n2;
-    ckm_nearest_ws ws;
-    memset(&ws, 0, sizeof ws);
-    int32_t *cand = ckm_mul_ok(n, 2, &n2) ? ckm_alloc_array(n2, sizeof(int32_t)) : NULL;
+    size_t nm, m = k / 64 < 2 ? 2 : k / 64 > CKM_GREEDY_KEEP ? CKM_GREEDY_KEEP : k / 64;
+    m = m < k ? m : k;
+    ckm_screen sc;
+    memset(&sc, 0, sizeof sc);
+    int32_t *cand = ckm_mul_ok(n, m, &nm) ? ckm_alloc_array(nm, sizeof(int32_t)) : NULL;
     uint64_t *key = ckm_alloc_array(n, sizeof *key);
     uint32_t *order = ckm_alloc_array(n, sizeof *order);
-    double *ynorm = ckm_alloc_array(n, sizeof(double));
+    double *ynorm = ckm_alloc_array(n, sizeof(double)), *cnorm = ckm_alloc_array(k, sizeof(double));
     size_t *cnt = ckm_calloc_array(k, sizeof *cnt);
     size_t *open = ckm_alloc_array(k, sizeof *open), nopen = k; /* increasing indices */
     ckm_error rc = CKM_OK;
-    if (!cand || !key || !order || !ynorm || !cnt || !open) {
+    if (!cand || !key || !order || !ynorm || !cnorm || !cnt || !open) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the greedy sized labelling (n = %zu, k = %zu)", n, k);
         goto done;
     }
-    if ((rc = ckm_nearest_ws_init(&ws, k, d, threads, err)) != CKM_OK)
-        goto done;
     ckm_row_norms(Y, n, d, ynorm);
-    first_pass p = {&ws, 0, cand, key};
-    /* chunks of about 2^23 distances, between which the limits are polled */
+    ckm_row_norms(C, k, d, cnorm);
+    if ((rc = ckm_screen_init(&sc, Y, ynorm, n, d, k, threads, err)) != CKM_OK)
+        goto done;
+    sc.float_only = true; /* a heuristic's ranking: float products suffice */
+    first_pass p = {k, m, cand, key};
+    /* chunks of about 2^23 distances (whole blocks), between which the limits are polled */
     size_t chunk = ((size_t)1 << 23) / (k ? k : 1);
-    if (chunk < ws.block)
-        chunk = ws.block;
-    for (p.base = 0; p.base < n; p.base += chunk) {
+    chunk = chunk < sc.block ? sc.block : chunk - chunk % sc.block;
+    for (size_t r0 = 0; r0 < n; r0 += chunk) {
         if (ckm_transport_should_stop(lim)) {
             *stopped = true;
             goto done;
         }
-        size_t m = n - p.base < chunk ? n - p.base : chunk;
-        ckm_nearest_rows(Y + p.base * d, ynorm + p.base, m, C, &ws, NULL, NULL, keep_row, &p);
+        /* float_only: no row takes the exact route, which needs no workspace */
+        ckm_screen_pass_range(&sc, C, NULL, NULL, keep_row, NULL, &p, r0, n - r0 < chunk ? n : r0 + chunk);
     }
     if (!radix_order(key, n, order)) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the greedy sized labelling's order (n = %zu)", n);
@@ -192,7 +253,7 @@ ckm_error ckm_greedy_sizes(const double *Y, size_t n, size_t d, const double *C,
         }
         size_t i = order[q], left = n - q;
         if (q + 16 < n) { /* the order is random in memory: fetch a later point's row early */
-            __builtin_prefetch(cand + 2 * (size_t)order[q + 16]);
+            __builtin_prefetch(cand + m * (size_t)order[q + 16]);
             __builtin_prefetch(Y + (size_t)order[q + 16] * d);
         }
         if (left < deficit) { /* sum lo > n: the caller's precondition was broken */
@@ -201,10 +262,11 @@ ckm_error ckm_greedy_sizes(const double *Y, size_t n, size_t d, const double *C,
         }
         bool slack = left > deficit;
 #define OPEN(j) (cnt[j] < hi[j] && (cnt[j] < lo[j] || slack))
-        size_t f = (size_t)cand[2 * i];
-        if (!OPEN(f))
-            f = (size_t)cand[2 * i + 1];
-        if (!OPEN(f)) { /* both kept clusters are closed: the nearest of the open list */
+        size_t f = k;
+        for (size_t t = 0; t < m && f == k; t++)
+            if (OPEN((size_t)cand[m * i + t]))
+                f = (size_t)cand[m * i + t];
+        if (f == k) { /* every kept cluster is closed: the nearest of the open list */
             double best = INFINITY;
             size_t w = 0;
             f = k;
@@ -213,7 +275,7 @@ ckm_error ckm_greedy_sizes(const double *Y, size_t n, size_t d, const double *C,
                 if (!OPEN(j))
                     continue; /* closed for good: dropped from the list */
                 open[w++] = j;
-                double v = center_value(C + j * d, ws.cnorm[j], Y + i * d, d);
+                double v = center_value(C + j * d, cnorm[j], Y + i * d, d);
                 if (f == k || v < best) {
                     best = v;
                     f = j;
@@ -232,11 +294,12 @@ ckm_error ckm_greedy_sizes(const double *Y, size_t n, size_t d, const double *C,
         labels[i] = (int32_t)f;
     }
 done:
-    ckm_nearest_ws_free(&ws);
+    ckm_screen_free(&sc);
     free(cand);
     free(key);
     free(order);
     free(ynorm);
+    free(cnorm);
     free(cnt);
     free(open);
     return rc;

@@ -80,7 +80,8 @@ typedef void (*ckm_screen_row_fn)(void *ctx, size_t i, const double *e, double y
 typedef struct ckm_screen {
     size_t s, d, k, block;
     int threads;
-    bool own;                /* our threads run single-threaded sgemm calls */
+    bool own;                /* small k d: our threads (or the caller alone) run single-threaded
+                                sgemm calls, each thread its own product buffer */
     bool float_only;         /* every row decided by its float argmin (CKM_PRECISION_SINGLE) */
     const double *Y, *ynorm; /* borrowed: the points and ||y||^2 */
     float *Yf;               /* s*d: fl32(y - mu) */
@@ -107,6 +108,12 @@ void ckm_screen_free(ckm_screen *sc);
  * argmin). Returns the number of rows that took the exact route. */
 size_t ckm_screen_pass(ckm_screen *sc, const double *C, const size_t *order, ckm_nearest_ws *near,
                        ckm_screen_row_fn certain, ckm_nearest_row_fn exact, void *ctx);
+/* The same pass on rows [r_begin, r_end) only (r_begin a multiple of sc->block, so that
+ * every row meets the block layout of a whole pass); near may be NULL under float_only,
+ * where no row takes the exact route. */
+size_t ckm_screen_pass_range(ckm_screen *sc, const double *C, const size_t *order, ckm_nearest_ws *near,
+                             ckm_screen_row_fn certain, ckm_nearest_row_fn exact, void *ctx, size_t r_begin,
+                             size_t r_end);
 
 /* Lloyd's assignment step with Yinyang bounds (yinyang.c): the labels ckm_nearest would
  * give, measuring few distances once the centers settle. */

@@ -71,9 +71,11 @@ ckm_error ckm_screen_init(ckm_screen *sc, const double *Y, const double *ynorm, 
     sc->threads = ckm_thread_count(threads);
     /* as nearest.c: small k d -> our threads each run single-threaded sgemm calls on their
        own blocks (no BLAS threads spinning beside ours); large k d -> one big call per
-       block threaded by OpenBLAS, then our threads share its rows' argmin work */
+       block threaded by OpenBLAS, then our threads share its rows' argmin work. The block
+       layout depends on k d alone, not on the thread count, so that every row meets the
+       same sgemm call shape (and float values) on 1 thread or many. */
     size_t kd = k * d > 0 ? k * d : 1;
-    sc->own = sc->threads > 1 && SINGLE_MNK / kd >= 16;
+    sc->own = SINGLE_MNK / kd >= 16;
     sc->block = sc->own ? SINGLE_MNK / kd : SCREEN_MNK / (k ? k : 1);
     if (sc->block < 16)
         sc->block = 16;
@@ -114,7 +116,8 @@ ckm_error ckm_screen_init(ckm_screen *sc, const double *Y, const double *ynorm, 
 
 typedef struct post_job {
     ckm_screen *sc;
-    size_t r0;                /* first row of the block */
+    size_t r0;                /* first row of the block (own_blocks: of the range) */
+    size_t r1;                /* own_blocks: the range's end */
     const float *gram;        /* its products */
     const size_t *order;      /* position -> center, or NULL (identity) */
     ckm_screen_row_fn certain;
@@ -209,13 +212,13 @@ static void own_blocks(void *arg, size_t b0, size_t b1, int tid)
 {
     post_job *job0 = arg;
     ckm_screen *sc = job0->sc;
-    size_t s = sc->s, d = sc->d, k = sc->k;
+    size_t s = job0->r1, d = sc->d, k = sc->k;
     float *gram = sc->gram + (size_t)tid * sc->block * k;
     for (size_t b = b0; b < b1; b++) {
-        size_t r0 = b * sc->block, rows = s - r0 < sc->block ? s - r0 : sc->block;
+        size_t r0 = job0->r0 + b * sc->block, rows = s - r0 < sc->block ? s - r0 : sc->block;
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)k, (int)d, 1.0f, sc->Yf + r0 * d,
                     (int)d, sc->Cf, (int)d, 0.0f, gram, (int)k);
-        post_job job = {sc, r0, gram, job0->order, job0->certain, job0->ctx};
+        post_job job = {sc, r0, 0, gram, job0->order, job0->certain, job0->ctx};
         post_rows(&job, 0, rows, tid);
     }
 }
@@ -235,7 +238,14 @@ static void gathered_row(void *arg, size_t r, const double *g, size_t j, int tid
 size_t ckm_screen_pass(ckm_screen *sc, const double *C, const size_t *order, ckm_nearest_ws *near,
                        ckm_screen_row_fn certain, ckm_nearest_row_fn exact, void *ctx)
 {
-    size_t s = sc->s, d = sc->d, k = sc->k;
+    return ckm_screen_pass_range(sc, C, order, near, certain, exact, ctx, 0, sc->s);
+}
+
+size_t ckm_screen_pass_range(ckm_screen *sc, const double *C, const size_t *order, ckm_nearest_ws *near,
+                             ckm_screen_row_fn certain, ckm_nearest_row_fn exact, void *ctx, size_t r_begin,
+                             size_t r_end)
+{
+    size_t d = sc->d, k = sc->k;
     sc->cmax = sc->cmax_plain = 0.0;
     for (size_t q = 0; q < k; q++) {
         const double *c = C + (order ? order[q] : q) * d;
@@ -250,16 +260,19 @@ size_t ckm_screen_pass(ckm_screen *sc, const double *C, const size_t *order, ckm
         sc->cnf[q] = n2;
         sc->cmax = n2 > sc->cmax ? n2 : sc->cmax;
     }
-    size_t nblocks = (s + sc->block - 1) / sc->block;
+    size_t nblocks = (r_end - r_begin + sc->block - 1) / sc->block;
     if (sc->own) {
-        post_job job = {sc, 0, NULL, order, certain, ctx};
-        ckm_parallel_for(sc->threads, nblocks, own_blocks, &job);
+        post_job job = {sc, r_begin, r_end, NULL, order, certain, ctx};
+        if (sc->threads > 1 && nblocks > 1)
+            ckm_parallel_for(sc->threads, nblocks, own_blocks, &job);
+        else
+            own_blocks(&job, 0, nblocks, 0);
     }
-    for (size_t r0 = 0; !sc->own && r0 < s; r0 += sc->block) {
-        size_t rows = s - r0 < sc->block ? s - r0 : sc->block;
+    for (size_t r0 = r_begin; !sc->own && r0 < r_end; r0 += sc->block) {
+        size_t rows = r_end - r0 < sc->block ? r_end - r0 : sc->block;
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)k, (int)d, 1.0f, sc->Yf + r0 * d,
                     (int)d, sc->Cf, (int)d, 0.0f, sc->gram, (int)k);
-        post_job job = {sc, r0, sc->gram, order, certain, ctx};
+        post_job job = {sc, r0, 0, sc->gram, order, certain, ctx};
         if (sc->threads > 1 && rows * k >= 65536)
             ckm_parallel_for(sc->threads, rows, post_rows, &job);
         else
@@ -268,13 +281,13 @@ size_t ckm_screen_pass(ckm_screen *sc, const double *C, const size_t *order, ckm
     /* the uncertain rows, in order, through the plain double computation */
     size_t m = 0, total = 0;
     gather_job gj = {sc->idx, exact, ctx};
-    for (size_t i = 0; i <= s; i++) {
-        if (i < s && sc->unsure[i]) {
+    for (size_t i = r_begin; i <= r_end; i++) {
+        if (i < r_end && sc->unsure[i]) {
             memcpy(sc->Yg + m * d, sc->Y + i * d, d * sizeof(double));
             sc->yng[m] = sc->ynorm[i];
             sc->idx[m++] = i;
         }
-        if (m > 0 && (m == GATHER_ROWS || i == s)) {
+        if (m > 0 && (m == GATHER_ROWS || i == r_end)) {
             ckm_nearest_rows(sc->Yg, sc->yng, m, C, near, NULL, NULL, gathered_row, &gj);
             total += m;
             m = 0;

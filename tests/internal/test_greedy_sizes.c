@@ -20,16 +20,19 @@ static double unif(void) { return ck_unif(&st); }
 /* labels in range and every cluster's count within [lo_j, hi_j] */
 static int sizes_ok(const int32_t *l, size_t n, size_t k, const size_t *lo, const size_t *hi)
 {
-    size_t cnt[64] = {0};
-    for (size_t i = 0; i < n; i++) {
+    size_t *cnt = calloc(k, sizeof *cnt);
+    int ok = cnt != NULL;
+    for (size_t i = 0; ok && i < n; i++) {
         if (l[i] < 0 || (size_t)l[i] >= k)
-            return 0;
-        cnt[l[i]]++;
+            ok = 0;
+        else
+            cnt[l[i]]++;
     }
-    for (size_t j = 0; j < k; j++)
+    for (size_t j = 0; ok && j < k; j++)
         if (cnt[j] < lo[j] || cnt[j] > hi[j])
-            return 0;
-    return 1;
+            ok = 0;
+    free(cnt);
+    return ok;
 }
 
 static size_t nearest(const double *y, const double *C, size_t k, size_t d, double *gap)
@@ -82,15 +85,15 @@ static void test_random(void)
         CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &stopped, &err) == CKM_OK);
         CHECK(!stopped);
         bad += !sizes_ok(l, n, k, lo, hi);
-        /* no bound binds: each point's nearest center (up to near-ties, which the dgemm
-           expansion may round either way) */
+        /* no bound binds: each point's nearest center (up to near-ties, which the float
+           products may round either way: within about (d + 8) 2^-23 (||y'||^2 + ||c'||^2)) */
         for (size_t j = 0; j < k; j++)
             lo[j] = 0, hi[j] = n;
         CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1, NULL, l, &stopped, &err) == CKM_OK);
         for (size_t i = 0; i < n; i++) {
             double gap;
             size_t b = nearest(Y + i * d, C, k, d, &gap);
-            loose_bad += gap > 1e-9 && (size_t)l[i] != b;
+            loose_bad += gap > 1e-5 && (size_t)l[i] != b;
         }
     }
     CHECK(bad == 0);
@@ -99,49 +102,59 @@ static void test_random(void)
 
 /* The rule by brute force, straight from its definition: points by decreasing regret
  * (second-nearest minus nearest squared distance; ties by index), each to its nearest cluster
- * j with |j| < hi_j and (|j| < lo_j or slack > 0). Returns 0 when a near-tie (distances or
- * regrets within 1e-9, which the dgemm expansion may round either way) makes it ambiguous. */
+ * j with |j| < hi_j and (|j| < lo_j or slack > 0), ties to the lower index. tol > 0: returns
+ * 0 when a near-tie (distances or regrets within tol, which the float products may round
+ * either way) makes it ambiguous; tol = 0 for data on which they are exact (small integers,
+ * mean 0), where ties are real and go by index. */
 static int reference(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo, const size_t *hi,
-                     int32_t *l)
+                     int32_t *l, double tol)
 {
-    double reg[40], D[40 * 8];
-    size_t order[40], cnt[8] = {0}, deficit = 0;
-    for (size_t i = 0; i < n; i++) {
+    double *reg = malloc(n * sizeof *reg), *D = malloc(n * k * sizeof *D), *row = malloc(k * sizeof *row);
+    size_t *order = malloc(n * sizeof *order), *cnt = calloc(k, sizeof *cnt), deficit = 0;
+    int ok = reg && D && row && order && cnt;
+    for (size_t i = 0; ok && i < n; i++) {
         for (size_t j = 0; j < k; j++)
             D[i * k + j] = ckm_sqdist(Y + i * d, C + j * d, d);
         nearest(Y + i * d, C, k, d, &reg[i]);
         if (k == 1)
             reg[i] = 0.0;
-        for (size_t a = 0; a < k; a++)
-            for (size_t b = a + 1; b < k; b++)
-                if (fabs(D[i * k + a] - D[i * k + b]) < 1e-9)
-                    return 0;
+        memcpy(row, D + i * k, k * sizeof *row); /* any two distances within tol: ambiguous */
+        for (size_t a = 1; a < k; a++)
+            for (size_t b = a; b > 0 && row[b] < row[b - 1]; b--) {
+                double t = row[b];
+                row[b] = row[b - 1];
+                row[b - 1] = t;
+            }
+        for (size_t a = 1; tol > 0 && a < k; a++)
+            ok &= !(row[a] - row[a - 1] < tol);
         order[i] = i;
     }
-    for (size_t a = 1; a < n; a++) /* insertion sort: decreasing regret, ties by index */
+    for (size_t a = 1; ok && a < n; a++) /* insertion sort: decreasing regret, ties by index */
         for (size_t b = a; b > 0 && reg[order[b]] > reg[order[b - 1]]; b--) {
             size_t t = order[b];
             order[b] = order[b - 1];
             order[b - 1] = t;
         }
-    for (size_t a = 1; a < n; a++)
-        if (fabs(reg[order[a]] - reg[order[a - 1]]) < 1e-9)
-            return 0;
-    for (size_t j = 0; j < k; j++)
+    for (size_t a = 1; ok && tol > 0 && a < n; a++)
+        ok &= !(fabs(reg[order[a]] - reg[order[a - 1]]) < tol);
+    for (size_t j = 0; ok && j < k; j++)
         deficit += lo[j];
-    for (size_t q = 0; q < n; q++) {
+    for (size_t q = 0; ok && q < n; q++) {
         size_t i = order[q], best = k;
         int slack = n - q > deficit;
         for (size_t j = 0; j < k; j++)
             if (cnt[j] < hi[j] && (cnt[j] < lo[j] || slack) && (best == k || D[i * k + j] < D[i * k + best]))
                 best = j;
-        if (best == k)
-            return 0;
+        if (best == k) {
+            ok = 0;
+            break;
+        }
         deficit -= cnt[best] < lo[best];
         cnt[best]++;
         l[i] = (int32_t)best;
     }
-    return 1;
+    free(reg), free(D), free(row), free(order), free(cnt);
+    return ok;
 }
 
 /* Tight bounds (many points find their two nearest clusters closed, so the open-list scan
@@ -165,7 +178,7 @@ static void test_vs_reference(void)
             lo[j] = m > lose ? m - lose : 0;
             hi[j] = m + (inst % 2 ? (size_t)(unif() * 3) : 0);
         }
-        if (!reference(Y, n, d, C, k, lo, hi, r))
+        if (!reference(Y, n, d, C, k, lo, hi, r, 1e-5))
             continue;
         bool stopped = true;
         CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &stopped, &err) == CKM_OK && !stopped);
@@ -218,6 +231,46 @@ static void test_blobs(void)
     CHECK(wrong == 0);
 done:
     free(Y), free(l);
+}
+
+/* Small integer coordinates, every point beside its negation (mean 0: the centred float
+ * copy is exact, and so are the float products and distances), k from 40 to 520: every
+ * kept-list length (k / 64 clamped to 2..8) and the open-list scan past it, exact ties
+ * included (by index on both sides), exact sizes or ranges: the labels are the
+ * reference's, with no instance skipped. */
+static void test_integer_vs_reference(void)
+{
+    ckm_err err = {CKM_OK, ""};
+    size_t ks[4] = {40, 200, 300, 520}, d = 2;
+    for (int inst = 0; inst < 8; inst++) {
+        size_t k = ks[inst % 4], n = 4 * k + 2 * (size_t)inst; /* even */
+        double *Y = malloc(n * d * sizeof *Y), *C = malloc(k * d * sizeof *C);
+        int32_t *l = malloc(n * sizeof *l), *r = malloc(n * sizeof *r);
+        size_t *lo = malloc(k * sizeof *lo), *hi = malloc(k * sizeof *hi);
+        if (!Y || !C || !l || !r || !lo || !hi) {
+            CHECK(0);
+            free(Y), free(C), free(l), free(r), free(lo), free(hi);
+            return;
+        }
+        for (size_t i = 0; i < n / 2; i++)
+            for (size_t f = 0; f < d; f++) {
+                Y[2 * i * d + f] = floor(unif() * 41.0) - 20.0;
+                Y[(2 * i + 1) * d + f] = -Y[2 * i * d + f];
+            }
+        for (size_t q = 0; q < k * d; q++)
+            C[q] = floor(unif() * unif() * 31.0) - 10.0; /* crowded: uneven natural sizes */
+        for (size_t j = 0; j < k; j++) {
+            size_t m = n / k + (j < n % k), lose = inst % 2 ? (size_t)(unif() * 3) : 0;
+            lo[j] = m > lose ? m - lose : 0;
+            hi[j] = m + (inst % 2 ? (size_t)(unif() * 3) : 0);
+        }
+        CHECK(reference(Y, n, d, C, k, lo, hi, r, 0.0));
+        bool stopped = true;
+        CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &stopped, &err) == CKM_OK && !stopped);
+        CHECK(memcmp(l, r, n * sizeof *l) == 0);
+        CHECK(sizes_ok(l, n, k, lo, hi));
+        free(Y), free(C), free(l), free(r), free(lo), free(hi);
+    }
 }
 
 static int stop_now(void *user)
@@ -273,6 +326,7 @@ int main(void)
 {
     test_random();
     test_vs_reference();
+    test_integer_vs_reference();
     test_regret_order();
     test_blobs();
     test_large();
