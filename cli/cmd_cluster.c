@@ -70,11 +70,21 @@ static void usage(cli_opt *opts)
            "Cluster the points of DATA (CSV/TSV/whitespace text, KEEL .dat, or the PC-SOS-SDP\n"
            "'n d k' format) into K clusters, honouring the given constraints.\n\noptions:\n");
     cli_print_options(opts, O_COUNT);
-    printf("\ndefaults: --algorithm %s --seed %llu --n-init %d --max-iter %d (0 = algorithm's own: kmeans 300,\n"
-           "          blpkm 100, cop 300, sizeflow 300, bckm 100, admm 1000, ipc 100) --tol %g --time-limit none --cut-rounds %d --gap %g\n"
-           "          --node-limit 0 (none) --threads 0 (all cores; with ipc and exact, OpenBLAS runs 1 thread);\n"
-           "          size bounds 1..n per cluster (no empty cluster)\n",
-           s.algorithm, (unsigned long long)s.seed, s.n_init, s.max_iter, s.tol, s.cut_rounds, s.gap);
+    /* the per-algorithm defaults and traits come from the registry (ckm_algorithm_info):
+       written once there, so this text cannot disagree with the library */
+    printf("\ndefaults: --algorithm %s --seed %llu --n-init %d --max-iter %d (0 = the algorithm's own:\n          ",
+           s.algorithm, (unsigned long long)s.seed, s.n_init, s.max_iter);
+    for (size_t i = 0; i < ckm_algorithm_count(); i++)
+        printf("%s %d%s", ckm_algorithm_at(i)->name, ckm_algorithm_at(i)->default_max_iter,
+               i + 1 < ckm_algorithm_count() ? ", " : ")\n");
+    printf("          --tol %g --time-limit none --cut-rounds %d --gap %g --node-limit 0 (none)\n"
+           "          --threads 0 (all cores; OpenBLAS runs 1 thread with", s.tol, s.cut_rounds, s.gap);
+    for (size_t i = 0, first = 1; i < ckm_algorithm_count(); i++)
+        if (ckm_algorithm_at(i)->traits & CKM_TRAIT_OWN_THREADS) {
+            printf("%s %s", first ? "" : ",", ckm_algorithm_at(i)->name);
+            first = 0;
+        }
+    printf(");\n          size bounds 1..n per cluster (no empty cluster)\n");
     printf("algorithms:\n");
     for (size_t i = 0; i < ckm_algorithm_count(); i++) {
         const ckm_algorithm_info *a = ckm_algorithm_at(i);
@@ -232,7 +242,8 @@ int cmd_cluster(int argc, char **argv)
     /* exact runs nodes on several workers and ipc splits its projection over two threads:
        one OpenBLAS thread each, or they oversubscribe (ipc on ECG5000, 500 points, idle:
        292.9 s with OpenBLAS's 2 threads, 147.6 s with one; bench/README.md) */
-    cli_cap_blas_threads(strcmp(s.algorithm, "exact") == 0 || strcmp(s.algorithm, "ipc") == 0 ? 1 : s.threads);
+    const ckm_algorithm_info *chosen = ckm_algorithm_find(s.algorithm);
+    cli_cap_blas_threads(chosen && (chosen->traits & CKM_TRAIT_OWN_THREADS) ? 1 : s.threads);
     if ((v = opts[O_LABEL_COL].value) && !cli_label_column(cmd, v, &ro))
         return EXIT_USAGE;
     if ((v = opts[O_FORMAT].value)) {
@@ -398,10 +409,12 @@ int cmd_cluster(int argc, char **argv)
                    res->soft_must_link_violated, res->soft_cannot_link_violated, ckm_problem_soft_pair_count(p),
                    res->soft_penalty);
         }
-        if (strcmp(res->algorithm, "exact") == 0 && isfinite(res->root_gap))
+        const ckm_algorithm_info *ran = ckm_algorithm_find(res->algorithm);
+        bool search = ran && (ran->traits & CKM_TRAIT_SEARCH);
+        if (search && isfinite(res->root_gap))
             printf("  nodes        %zu (root gap %.3g%%), seed %llu\n", res->nodes, 100.0 * res->root_gap,
                    (unsigned long long)res->seed);
-        else if (strcmp(res->algorithm, "exact") == 0)
+        else if (search)
             printf("  nodes        %zu (root not finished), seed %llu\n", res->nodes, (unsigned long long)res->seed);
         else
             printf("  restarts     %d (the best after %d iterations), seed %llu\n", res->restarts,

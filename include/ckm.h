@@ -94,12 +94,22 @@ enum {
                                         problem with soft pairs (CKM_ERR_UNSUPPORTED) */
 };
 
+/* Traits of an algorithm's run (ckm_algorithm_info.traits). */
+enum {
+    CKM_TRAIT_SEARCH = 1u << 0,     /* branch-and-cut: ckm_result.nodes and root_gap report its tree */
+    CKM_TRAIT_OWN_THREADS = 1u << 1 /* its workers each call BLAS: a caller that sets OpenBLAS's thread
+                                       count should give it one (the CLI does) */
+};
+
 /* Description of one registered algorithm. */
 typedef struct ckm_algorithm_info {
     const char *name;        /* value for ckm_settings.algorithm, e.g. "kmeans" */
     const char *summary;     /* one line: method and source */
     unsigned honours;        /* CKM_HONOURS_* flags */
     int proves_optimality;   /* 1 when it can return CKM_STATUS_OPTIMAL */
+    int default_max_iter;    /* what ckm_settings.max_iter = 0 means for it (iterations per
+                                restart; exact: of the BLPKM iteration at every node) */
+    unsigned traits;         /* CKM_TRAIT_* flags */
 } ckm_algorithm_info;
 
 /* Number of algorithms compiled into this build. */
@@ -428,8 +438,9 @@ typedef struct ckm_settings {
     uint64_t seed;         /* RNG seed; default 0. Same seed + input => same output */
     int n_init;            /* restarts, best SSE kept; default 10, >= 1 */
     int max_iter;          /* iterations per restart; 0 = the algorithm's default
-                              (kmeans 300, blpkm 100, cop 300, sizeflow 300,
-                              bckm 100, admm 1000, ipc 100); default 0 */
+                              (ckm_algorithm_info.default_max_iter: kmeans 300,
+                              blpkm 100, cop 300, sizeflow 300, bckm 100, admm 1000,
+                              ipc 100, exact 100); default 0 */
     ckm_distance distance; /* assignment-step distance; default SQEUCLIDEAN */
     ckm_init init;         /* default CKM_INIT_DEFAULT */
     double tol;            /* kmeans, sizeflow: stop when sum_j ||c_j - c_j'||^2 <= tol * mean

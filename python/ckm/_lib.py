@@ -147,7 +147,8 @@ class CheckReport(ctypes.Structure):
 
 
 class AlgorithmInfo(ctypes.Structure):
-    _fields_ = [("name", c_char_p), ("summary", c_char_p), ("honours", ctypes.c_uint), ("proves_optimality", c_int)]
+    _fields_ = [("name", c_char_p), ("summary", c_char_p), ("honours", ctypes.c_uint), ("proves_optimality", c_int),
+                ("default_max_iter", c_int), ("traits", ctypes.c_uint)]
 
 
 # numpy view of ckm_pair, so pair arrays reach the library without a Python loop

@@ -11,7 +11,7 @@
  *   iterate  ADMM (admm_iterate.c): rho = 20, x 1.1 every 5 iterations, costs scaled to
  *            mean 1000 (below); stop when the std of the last 10 objective values
  *            <= tol * |mean| (settings.tol, default 1e-4) with primal residual <= 1e-4,
- *            or after max_iter (default 1000) iterations.
+ *            or after max_iter (default: its row in registry.c) iterations.
  *   round    t -> argmax_j p_tj. When the rounded labels violate a constraint (the
  *            iteration did not reach a feasible binary point), they are repaired by one
  *            exact assignment step to the centers of the rounded labels, and the repair is
@@ -21,10 +21,10 @@
  *            and its repaired rounding land far above the start).
  *   restarts n_init, seeded (seed, r); the lowest SSE wins.
  */
-#include "admm.h"
+#include "admm_iterate.h"
 #include "assign.h"
 #include "centers.h"
-#include "exact_step.h"
+#include "blp_lloyd.h"
 #include "seeding.h"
 
 #include <math.h>
@@ -44,7 +44,7 @@ ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k;
-    ckm_admm_params par = {set->max_iter > 0 ? set->max_iter : 1000, set->tol, 20.0, 1.1, 5, ADMM_COST_WEIGHT};
+    ckm_admm_params par = {ctx->max_iter, set->tol, 20.0, 1.1, 5, ADMM_COST_WEIGHT};
     out->lower_bound = -INFINITY;
     ckm_assign asg;
     ckm_seeder seeder;
@@ -84,7 +84,7 @@ ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
         ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);
         ckm_assign_result ar;
         ckm_step step;
-        if ((rc = ckm_exact_step(ctx, &asg, cost, NULL, start, &ar, &step, out, err)) != CKM_OK)
+        if ((rc = ckm_blp_step(ctx, &asg, cost, NULL, start, &ar, &step, out, err)) != CKM_OK)
             goto done;
         if (step == CKM_STEP_INFEASIBLE)
             goto done;
@@ -109,7 +109,7 @@ ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
             /* repair: exact step to the centers of the rounded labels */
             ckm_group_means(r, lab, C, wsum);
             ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);
-            if ((rc = ckm_exact_step(ctx, &asg, cost, start, lab, &ar, &step, out, err)) != CKM_OK)
+            if ((rc = ckm_blp_step(ctx, &asg, cost, start, lab, &ar, &step, out, err)) != CKM_OK)
                 goto done;
             if (step != CKM_STEP_OK) /* infeasible is impossible here: start is feasible */
                 memcpy(lab, start, s * sizeof(int32_t));
@@ -146,4 +146,11 @@ done:
     free(start);
     free(lab);
     return rc;
+}
+
+/* about ten s x k iterates, plus the LP model of the repairs */
+double ckm_bytes_admm(const ckm_reduced *r, int threads)
+{
+    (void)threads;
+    return 80.0 * (double)r->s * (double)r->k + ckm_assign_bytes(r);
 }

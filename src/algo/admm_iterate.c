@@ -31,7 +31,7 @@
  * residual is the largest violation of any reformulated constraint above and of
  * binarity of the box copy, max_tj min(p_tj, 1 - p_tj).
  */
-#include "admm.h"
+#include "admm_iterate.h"
 #include "centers.h"
 
 #include <cblas.h>

@@ -2,7 +2,7 @@
  * bckm.c -- BCKM (Le, Eriksson, Do & Milford 2018, Algorithms 1 and 2) on must-link groups.
  *   outer   C = X S^T (S S^T + lambda I)^-1, lambda = 1e-4: for a 0/1 assignment S this is
  *           c_j = (sum of cluster j's points) / (|C_j| + lambda); stop when
- *           ||C - C_prev||_F^2 <= eps_c (1e-10 (1 + ||C||_F^2)) or max_iter (default 100)
+ *           ||C - C_prev||_F^2 <= eps_c (1e-10 (1 + ||C||_F^2)) or max_iter (default: its row in registry.c)
  *   inner   Y_tj = w_t ||m_t - c_j||^2; V = S; rho+ = rho- = rho0 = 0.5 elementwise; repeat
  *           (13) S = argmin <Y, S> + sum rho+ [S - V]^- + rho- [V - S]^-  over 0 <= S <= 1,
  *                S in Omega (one cluster per group, size bounds, cannot-links). For binary V
@@ -25,7 +25,7 @@
 #include "algo.h"
 #include "assign.h"
 #include "centers.h"
-#include "exact_step.h"
+#include "blp_lloyd.h"
 #include "seeding.h"
 
 #include <math.h>
@@ -104,7 +104,7 @@ ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k, sk = s * k;
-    int max_iter = set->max_iter > 0 ? set->max_iter : 100;
+    int max_iter = ctx->max_iter;
     out->lower_bound = -INFINITY;
     bckm_ws w;
     memset(&w, 0, sizeof w);
@@ -201,7 +201,7 @@ ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
                 ckm_ctx_count(ctx, CKM_COUNT_REPAIRS, 1);
                 ckm_assign_result ar;
                 ckm_step step;
-                if ((rc = ckm_exact_step(ctx, &w.asg, w.Y, have ? w.best_lab : NULL, w.lab, &ar, &step, out, err)) !=
+                if ((rc = ckm_blp_step(ctx, &w.asg, w.Y, have ? w.best_lab : NULL, w.lab, &ar, &step, out, err)) !=
                     CKM_OK)
                     goto done;
                 if (step == CKM_STEP_INFEASIBLE)
@@ -237,4 +237,11 @@ ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
 done:
     ws_free(&w);
     return rc;
+}
+
+/* the LP/MILP model (the LP steps and the exact step when it stalls) */
+double ckm_bytes_bckm(const ckm_reduced *r, int threads)
+{
+    (void)threads;
+    return ckm_assign_bytes(r);
 }

@@ -9,7 +9,7 @@
  *            up to a constant) or sum_{i in S_t} ||x_i - c_j|| (euclidean, the author's code)
  *            (labels, total) = exact assignment, warm-started from the previous labels
  *            stop as soon as total does not strictly decrease (the labels of the previous
- *            iteration are kept), or after max_iter (default 100) iterations
+ *            iteration are kept), or after max_iter (default: its row in registry.c) iterations
  *            c_j = mean of the points of cluster j (an empty cluster, possible only with
  *            lo_j = 0, keeps its center)
  *   restarts n_init, seeded (seed, r); the lowest SSE of the kept labels wins.
@@ -20,12 +20,12 @@
  * center step leaves the penalty unchanged and cannot raise the SSE part, so the total
  * still decreases monotonically, and restarts are compared on it. A step may stop at
  * settings.soft_step_limit_s with CBC's best labels; a model too large to build
- * (ckm_assign_local) gets 1-opt local-search steps instead (exact_step.c).
+ * (ckm_assign_local) gets 1-opt local-search steps instead (blp_lloyd.c).
  */
 #include "algo.h"
 #include "assign.h"
 #include "centers.h"
-#include "exact_step.h"
+#include "blp_lloyd.h"
 #include "seeding.h"
 
 #include <math.h>
@@ -38,7 +38,7 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k;
-    int max_iter = set->max_iter > 0 ? set->max_iter : 100;
+    int max_iter = ctx->max_iter;
     ckm_init init = set->init == CKM_INIT_KMEANSPP ? CKM_INIT_KMEANSPP : CKM_INIT_RANDOM;
     out->lower_bound = -INFINITY;
     ckm_assign asg;
@@ -73,7 +73,7 @@ ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
         if (!ctx->init_centers && (rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
             goto done;
         ckm_lloyd_stats st;
-        rc = ckm_exact_lloyd(ctx, local ? NULL : &asg, r, set->distance, max_iter, "blpkm", rs, C, wsum, cost, cur,
+        rc = ckm_blp_lloyd(ctx, local ? NULL : &asg, r, set->distance, max_iter, "blpkm", rs, C, wsum, cost, cur,
                              kept, &st, out, err);
         if (rc != CKM_OK)
             goto done;
@@ -117,4 +117,14 @@ done:
     free(cur);
     free(kept);
     return rc;
+}
+
+/* the LP/MILP model; with soft pairs past CKM_SOFT_MODEL_MAX_NNZ no model but local-search
+ * steps: 8 s k costs + 16 s + 32 per soft pair + 16 k */
+double ckm_bytes_blpkm(const ckm_reduced *r, int threads)
+{
+    (void)threads;
+    if (ckm_assign_local(r))
+        return 8.0 * (double)r->s * (double)r->k + 16.0 * (double)r->s + 32.0 * (double)r->n_soft + 16.0 * (double)r->k;
+    return ckm_assign_bytes(r);
 }

@@ -7,13 +7,14 @@
  *            center whose cluster holds no group it is cannot-linked to; when every
  *            cluster is forbidden the run dead-ends (COP-KMeans' failure)
  *            c_j = mean of cluster j
- *            until no label changes or max_iter (default 300)
+ *            until no label changes or max_iter (default: its row in registry.c)
  *   A run that ends with an empty cluster fails too (ckm requires lo_j >= 1 by default).
  *   restarts n_init, seeded (seed, r); the lowest SSE among successful runs wins; when no
  *            run succeeds the status is "no solution found" with the last reason (this
  *            is a heuristic failure, not a proof of infeasibility).
  */
 #include "algo.h"
+#include "assign.h"
 #include "centers.h"
 #include "seeding.h"
 
@@ -68,7 +69,7 @@ ckm_error ckm_algo_cop(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_ou
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k;
-    int max_iter = set->max_iter > 0 ? set->max_iter : 300;
+    int max_iter = ctx->max_iter;
     ckm_init init = set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP;
     out->lower_bound = -INFINITY;
     cop_ws w = {ckm_calloc_array(s + 1, sizeof(size_t)), ckm_alloc_array(2 * r->n_cl + 1, sizeof(size_t)),
@@ -178,4 +179,12 @@ done:
     free(prev);
     free(fill);
     return rc;
+}
+
+/* cop builds no LP model, but the memory model has always charged it one (docs/memory.md):
+ * an overestimate kept as it was (no refusal changes with the registry rows) */
+double ckm_bytes_cop(const ckm_reduced *r, int threads)
+{
+    (void)threads;
+    return ckm_assign_bytes(r);
 }

@@ -38,6 +38,7 @@
  */
 #include "algo.h"
 #include "centers.h"
+#include "exact.h"
 #include "ipc.h"
 #include "problem_impl.h"
 
@@ -246,7 +247,7 @@ static double *warm_matrix(const bb_parent *par, const ckm_reduced *r)
 /* ---- the memory budget (settings.memory_limit_mb; docs/memory.md) ----
  * tree   = sum over open nodes of sizeof(bb_node) + their decisions, plus every parent they
  *          share once: sizeof(bb_parent) + 8 sp^2 (solution) + 16 sp (rep, mass) + its pool;
- * batch  = b (relaxation of ckm_memory_estimate("ipc") + one new parent), b <= T nodes;
+ * batch  = b (relaxation of ckm_bytes_ipc + one new parent), b <= T nodes;
  * a batch of b runs when tree + batch(b) <= budget and batch(b) <= the available memory.
  * The new parent's pool is the largest seen so far (before any: ckm_cut_pool_bytes_full). */
 static double parent_bytes(size_t s, const ckm_cut_pool *cuts)
@@ -394,7 +395,7 @@ static ckm_error process(bb_shared *sh, bb_work *w, ckm_err *err)
         goto done;
     }
     size_t a, b;
-    if ((rc = ckm_ipc_branch_pair(r, ckm_sdp_xhat(sdp), &a, &b, err)) != CKM_OK)
+    if ((rc = ckm_exact_branch_pair(r, ckm_sdp_xhat(sdp), &a, &b, err)) != CKM_OK)
         goto done;
     if (a == b) {
         rc = ckm_fail(err, CKM_ERR_INTERNAL, "exact: no pair to branch on (%zu groups, k = %zu)", r->s, r->k);
@@ -851,7 +852,7 @@ ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_
     sh.work = work;
     /* memory per node: its relaxation and the parent data it may leave; the budget must hold
      * the root's */
-    S.relax = ckm_memory_estimate("ipc", r, 1, 0);
+    S.relax = ckm_bytes_ipc(r, 1);
     S.newp = parent_bytes(s, NULL) + ckm_cut_pool_bytes_full();
     S.per_node = S.relax + S.newp;
     S.budget = set->memory_limit_mb > 0.0 ? set->memory_limit_mb * 1e6 : INFINITY;
@@ -919,4 +920,10 @@ done:
     free(S.centers);
     free(S.wsum);
     return rc;
+}
+
+/* T relaxations at once, one per worker (the open tree is checked as it grows) */
+double ckm_bytes_exact(const ckm_reduced *r, int threads)
+{
+    return (threads > 0 ? threads : 1) * ckm_bytes_ipc(r, 1);
 }

@@ -34,7 +34,7 @@
 #include "algo.h"
 #include "assign.h"
 #include "centers.h"
-#include "exact_step.h"
+#include "blp_lloyd.h"
 #include "ipc.h"
 #include "linalg.h"
 #include "sdp.h"
@@ -122,7 +122,7 @@ typedef struct ipc_run {
  * counts, a proven infeasibility or a stop go into run; st tells whether run->kept holds labels. */
 static ckm_error refine(ipc_run *run, const char *name, int rs, ckm_lloyd_stats *st, ckm_algo_out *out, ckm_err *err)
 {
-    ckm_error rc = ckm_exact_lloyd(run->ctx, run->asg, run->r, CKM_DISTANCE_SQEUCLIDEAN, run->max_iter, name, rs, run->C,
+    ckm_error rc = ckm_blp_lloyd(run->ctx, run->asg, run->r, CKM_DISTANCE_SQEUCLIDEAN, run->max_iter, name, rs, run->C,
                                    run->wsum, run->cost, run->cur, run->kept, st, out, err);
     if (rc != CKM_OK)
         return rc;
@@ -246,7 +246,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k;
-    int max_iter = set->max_iter > 0 ? set->max_iter : 100;
+    int max_iter = ctx->max_iter;
     double tol = o->gap;
     memset(stats, 0, sizeof *stats);
     if (sdp_out)
@@ -372,7 +372,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
         out->status = CKM_STATUS_OPTIMAL;
 done:
     if (rc == CKM_OK && run.infeasible)
-        out->status = CKM_STATUS_INFEASIBLE; /* exact_step wrote the reason */
+        out->status = CKM_STATUS_INFEASIBLE; /* ckm_blp_lloyd wrote the reason */
     else if (rc == CKM_OK && run.stopped && out->status != CKM_STATUS_OPTIMAL)
         out->status = run.why;
     stats->last_iterations = si.iterations;
@@ -394,53 +394,6 @@ done:
     free(cur);
     free(kept);
     return rc;
-}
-
-ckm_error ckm_ipc_branch_pair(const ckm_reduced *r, const double *Xhat, size_t *pa, size_t *pb, ckm_err *err)
-{
-    size_t s = r->s;
-    double *iv = ckm_alloc_array(s, sizeof(double)); /* 1 / v_t = 1 / sqrt(w_t) */
-    unsigned char *is_cl = ckm_calloc_array(s * s, 1);
-    if (!iv || !is_cl) {
-        free(iv);
-        free(is_cl);
-        return ckm_fail(err, CKM_ERR_NOMEM, "exact: out of memory choosing the branching pair (%zu groups)", s);
-    }
-    for (size_t t = 0; t < s; t++)
-        iv[t] = 1.0 / sqrt(r->mass[t]);
-    for (size_t e = 0; e < r->n_cl; e++)
-        is_cl[r->cl[2 * e] * s + r->cl[2 * e + 1]] = 1; /* a < b */
-    double best = -1.0, best_z = -1.0;
-    size_t za = 0, zb = 0;
-    *pa = *pb = 0;
-    for (size_t a = 0; a < s; a++)
-        for (size_t b = a + 1; b < s; b++) {
-            if (is_cl[a * s + b])
-                continue;
-            double zab = Xhat[a * s + b] * iv[a] * iv[b], dist = 0.0;
-            for (size_t c = 0; c < s; c++) { /* w_c (Z_ac - Z_bc)^2, Z_ac = X_ac / (v_a v_c) */
-                double diff = Xhat[a * s + c] * iv[a] - Xhat[b * s + c] * iv[b];
-                dist += diff * diff; /* w_c / v_c^2 = 1 */
-            }
-            double score = fmin(zab, dist);
-            if (score > best) {
-                best = score;
-                *pa = a;
-                *pb = b;
-            }
-            if (zab > best_z) {
-                best_z = zab;
-                za = a;
-                zb = b;
-            }
-        }
-    if (best <= 1e-12 && best_z >= 0.0) { /* an integral-looking solution: split its closest pair */
-        *pa = za;
-        *pb = zb;
-    }
-    free(iv);
-    free(is_cl);
-    return CKM_OK;
 }
 
 ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
@@ -465,4 +418,13 @@ ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_ou
              st.pruned ? "stopped: the bound reached the incumbent" : st.converged ? "converged" : "not converged",
              out->restarts, out->restarts == 1 ? "" : "s", st.lp_steps, st.mip_steps);
     return rc;
+}
+
+/* the SDP relaxation, nine s x s matrices, a tenth while a round separates cuts
+ * (sdp_separate.c), plus the eigensolver's work: ~120 s^2; plus the LP model of the BLPKM
+ * iteration. Also one node of exact (exact.c's batches). */
+double ckm_bytes_ipc(const ckm_reduced *r, int threads)
+{
+    (void)threads;
+    return 120.0 * (double)r->s * (double)r->s + ckm_assign_bytes(r);
 }

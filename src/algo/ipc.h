@@ -47,10 +47,4 @@ typedef struct ckm_ipc_stats {
 ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_ipc_opts *o, ckm_algo_out *out,
                        ckm_ipc_stats *st, ckm_sdp **sdp, ckm_err *err);
 
-/* Z = D^{-1/2} X D^{-1/2} of the node's solution; the branching pair (a < b) maximising
- * min{Z_ab, ||Z_a. - Z_b.||^2} (point-level rows: sum_c w_c (Z_ac - Z_bc)^2), over pairs
- * that are not cannot-links; when every score is 0, the pair with the largest Z_ab.
- * *pa == *pb (both 0) when every pair is a cannot-link. O(s^3). */
-ckm_error ckm_ipc_branch_pair(const ckm_reduced *r, const double *Xhat, size_t *pa, size_t *pb, ckm_err *err);
-
 #endif

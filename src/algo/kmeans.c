@@ -310,7 +310,7 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
     double tol;
     if ((rc = ckm_shift_tol(r, set->tol, &tol, err)) != CKM_OK)
         goto done;
-    int max_iter = set->max_iter > 0 ? set->max_iter : 300;
+    int max_iter = ctx->max_iter;
     double best_f = INFINITY;
     out->status = CKM_STATUS_FEASIBLE;
     ckm_status why = CKM_STATUS_FEASIBLE;
@@ -367,4 +367,17 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
 done:
     ws_free(&ws);
     return rc;
+}
+
+/* 80 s (labels, distances, seeding) + T 256 k 8 (blocked distances); bounded Lloyd (s k >=
+ * 2^16, k d >= 128): + 8 s + 4 s (t + 1), t = max(1, k / 20) center groups, and from d = 32
+ * the single-precision copy 4 s d + 8 s */
+double ckm_bytes_kmeans(const ckm_reduced *r, int threads)
+{
+    double d = (double)r->d, k = (double)r->k, s = (double)r->s, T = threads > 0 ? threads : 1;
+    double t = k / 20.0 < 1.0 ? 1.0 : floor(k / 20.0);
+    double bounded = s * k >= 65536.0 && k * d >= 128.0
+                         ? 8.0 * s + 4.0 * s * (t + 1.0) + (d >= 32.0 ? 4.0 * s * d + 8.0 * s : 0.0)
+                         : 0.0;
+    return 80.0 * s + T * 256.0 * k * 8.0 + bounded;
 }

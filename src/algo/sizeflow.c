@@ -7,7 +7,7 @@
  *            iteration's cluster prices; c_j = mean of cluster j (an empty cluster, possible
  *            only with lo_j = 0, keeps its center); until no label changes, the centers
  *            move by sum_j ||c_j - c_j'||^2 <= tol * mean feature variance (k-means'
- *            rule, scikit-learn's and k-means-constrained's), or max_iter (default 300)
+ *            rule, scikit-learn's and k-means-constrained's), or max_iter (default: its row in registry.c)
  *   restarts n_init, seeded (seed, r); the lowest SSE wins.
  * Invariant: no allocation of size n, k^2 or n k inside the Lloyd loop. The buffers are
  * sized once per run (the transportation route's matrix, candidate lists and solver
@@ -20,7 +20,7 @@
 #include "algo.h"
 #include "assign.h"
 #include "centers.h"
-#include "exact_step.h"
+#include "blp_lloyd.h"
 #include "objective.h"
 #include "seeding.h"
 #include "transport.h"
@@ -35,7 +35,7 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k;
-    int max_iter = set->max_iter > 0 ? set->max_iter : 300;
+    int max_iter = ctx->max_iter;
     ckm_init init = set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP;
     bool weighted = s < r->n;
     out->lower_bound = -INFINITY;
@@ -113,7 +113,7 @@ ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_al
                 ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);
                 ckm_assign_result ar;
                 ckm_step step;
-                if ((rc = ckm_exact_step(ctx, &asg, cost, have ? prev : NULL, lab, &ar, &step, out, err)) != CKM_OK)
+                if ((rc = ckm_blp_step(ctx, &asg, cost, have ? prev : NULL, lab, &ar, &step, out, err)) != CKM_OK)
                     goto done;
                 if (step == CKM_STEP_INFEASIBLE)
                     goto done;
@@ -164,4 +164,22 @@ done:
     free(lab);
     free(prev);
     return rc;
+}
+
+/* With must-links the LP/MILP route with the stored costs (8 s k + the model); else the
+ * transportation route: the s x k cost matrix 8 s k while s k <= 2^28, with the costs of
+ * every 8th row (s k) and that sample's own move lists (its starting prices; kept, like the
+ * matrix, from one Lloyd step to the next), else (12 C + 22) s of candidate arcs and their
+ * bounds plus the epochs' centers and prices (transport_points.c); the solver's move lists
+ * k^2 (12 L + 25) (L = ckm_transport_list_len), 16 s of member lists, the auction's 20 s. */
+double ckm_bytes_sizeflow(const ckm_reduced *r, int threads)
+{
+    (void)threads;
+    double d = (double)r->d, k = (double)r->k, s = (double)r->s;
+    if (r->s < r->n)
+        return 8.0 * s * k + ckm_assign_bytes(r);
+    bool matrix = s * k <= 268435456.0;
+    double L = (double)ckm_transport_list_len(r->k, !matrix), C = k <= 256.0 ? 16.0 : 32.0;
+    double arcs = matrix ? 9.0 * s * k + k * k * (12.0 * L + 25.0) + 2.0 * s : (12.0 * C + 22.0) * s + 64.0 * k * (d + 1.0);
+    return arcs + k * k * (12.0 * L + 25.0) + 16.0 * s + 20.0 * s;
 }

@@ -35,6 +35,12 @@ double ckm_assign_nnz(const ckm_reduced *r)
     return f;
 }
 
+double ckm_assign_bytes(const ckm_reduced *r)
+{
+    double cols = (double)r->s * (double)r->k + (double)r->n_soft;
+    return 64.0 * ckm_assign_nnz(r) + 160.0 * cols;
+}
+
 bool ckm_assign_local(const ckm_reduced *r)
 {
     return r->n_soft > 0 && r->n_cl == 0 && !r->has_sizes && ckm_assign_nnz(r) > CKM_SOFT_MODEL_MAX_NNZ;

@@ -46,6 +46,10 @@ typedef struct ckm_assign_result {
 /* Nonzeros of r's assignment model: 2 s k + 2 k m + 3 k per soft cannot-link + 6 k per soft
  * must-link. */
 double ckm_assign_nnz(const ckm_reduced *r);
+/* Estimated bytes of r's model (memory model, docs/memory.md): ckm's arrays plus CLP's
+ * copies, ~64 per nonzero and ~160 per column (s k, plus one per soft pair); not measured, a
+ * refusal is meant for problems clearly out of reach. */
+double ckm_assign_bytes(const ckm_reduced *r);
 /* Past this many nonzeros (about 2 GB with CLP's and CBC's copies, memory.c) a model with soft
  * pairs is not built: blpkm then takes its steps by local search alone (ckm_assign_local). */
 #define CKM_SOFT_MODEL_MAX_NNZ 3.0e7

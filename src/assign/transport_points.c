@@ -46,7 +46,6 @@
  * one block of costs per thread + 8 k (d + 1) doubles of epochs + the solver's O(n + k^2 L)
  * (transport.c) + the auction's 20 n (auction.c).
  */
-#include "algo.h" /* ckm_memory_available */
 #include "core.h"
 #include "objective.h"
 #include "transport.h"

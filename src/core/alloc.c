@@ -1,10 +1,14 @@
 /*
  * alloc.c -- checked size arithmetic and allocation. Every n*d or n*k product in the
- * library goes through ckm_mul_ok so huge inputs fail cleanly instead of wrapping.
+ * library goes through ckm_mul_ok so huge inputs fail cleanly instead of wrapping. And the
+ * memory this process may still allocate: MemAvailable of /proc/meminfo, lowered to the
+ * cgroup's memory.max minus memory.current when a limit is set (-1 when neither can be read).
  */
 #include "core.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 bool ckm_mul_ok(size_t a, size_t b, size_t *out)
 {
@@ -65,4 +69,45 @@ bool ckm_grow(void **buf, size_t *cap, size_t need, size_t elem)
 void ckm_free(void *ptr)
 {
     free(ptr);
+}
+
+/* a "Key: N kB" line of /proc/meminfo, in bytes; -1 when absent */
+static double meminfo(const char *key)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return -1.0;
+    char line[256];
+    double v = -1.0;
+    size_t len = strlen(key);
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, len) == 0 && line[len] == ':') {
+            double kb;
+            if (sscanf(line + len + 1, "%lf", &kb) == 1)
+                v = kb * 1024.0;
+            break;
+        }
+    fclose(f);
+    return v;
+}
+
+static double read_number(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1.0;
+    double v = -1.0;
+    if (fscanf(f, "%lf", &v) != 1) /* "max" (no limit) reads as nothing */
+        v = -1.0;
+    fclose(f);
+    return v;
+}
+
+double ckm_memory_available(void)
+{
+    double avail = meminfo("MemAvailable");
+    double limit = read_number("/sys/fs/cgroup/memory.max"), used = read_number("/sys/fs/cgroup/memory.current");
+    if (limit > 0.0 && used >= 0.0 && (avail < 0.0 || limit - used < avail))
+        avail = limit - used > 0.0 ? limit - used : 0.0;
+    return avail;
 }

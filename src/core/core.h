@@ -25,6 +25,9 @@ bool ckm_mul_ok(size_t a, size_t b, size_t *out);
 void ckm_bound_sums(const size_t *lo, const size_t *hi, size_t k, size_t *sum_lo, size_t *sum_hi);
 /* malloc/calloc of count elements of size bytes with overflow check; NULL on failure. */
 void *ckm_alloc_array(size_t count, size_t size);
+/* Bytes this process may still allocate (MemAvailable, lowered to a cgroup's limit), or -1
+ * when unknown (alloc.c). */
+double ckm_memory_available(void);
 void *ckm_calloc_array(size_t count, size_t size);
 /* Grow *buf (capacity *cap elements) to hold at least need elements. */
 bool ckm_grow(void **buf, size_t *cap, size_t need, size_t elem);

@@ -75,6 +75,7 @@ typedef struct ckm_dist {
     ckm_mpi_comm_stats *st;
     const ckm_settings *set;
     double start, deadline;
+    int max_iter; /* set->max_iter, or when 0 the algorithm's default_max_iter (ckm.h) */
 } ckm_dist;
 
 /* Waiting for another rank without taking a core from it (dist_wait.c): every blocking

@@ -295,6 +295,15 @@ static void recheck(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_result *r, in
     r->sse = ckm_dist_sse(c, p, r->labels, r->centers);
 }
 
+/* The distributed algorithms: their registry names (what they honour and their default
+ * max_iter come from ckm_algorithm_find) and runs; prices: the result carries cluster prices. */
+typedef struct distributed {
+    const char *name;
+    ckm_error (*run)(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_result *out, ckm_err *err);
+    bool prices;
+} distributed;
+static const distributed runs[] = {{"kmeans", ckm_dist_kmeans, false}, {"sizeflow", ckm_dist_sizeflow, true}};
+
 ckm_error ckm_mpi_solve(const ckm_mpi_problem *p, const ckm_settings *s, ckm_mpi_result **out, ckm_err *err)
 {
     *out = NULL;
@@ -310,14 +319,19 @@ ckm_error ckm_mpi_solve(const ckm_mpi_problem *p, const ckm_settings *s, ckm_mpi
         !(r->centers = ckm_alloc_array(k * d, sizeof(double))) || !(r->sizes = ckm_calloc_array(k, sizeof(size_t))) ||
         !(r->prices = ckm_calloc_array(k, sizeof(double))))
         rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the result");
-    bool sizeflow = strcmp(s->algorithm, "sizeflow") == 0;
-    bool kmeans = strcmp(s->algorithm, "kmeans") == 0;
-    if (rc == CKM_OK && !sizeflow && !kmeans)
+    const distributed *run = NULL;
+    for (size_t q = 0; q < sizeof runs / sizeof runs[0]; q++)
+        if (strcmp(s->algorithm, runs[q].name) == 0)
+            run = &runs[q];
+    const ckm_algorithm_info *info = run ? ckm_algorithm_find(run->name) : NULL;
+    bool sizeflow = run && run->prices;
+    if (rc == CKM_OK && !run)
         rc = ckm_fail(err, CKM_ERR_UNSUPPORTED,
                       "algorithm '%s' does not run over MPI: the distributed algorithms are kmeans and sizeflow",
                       s->algorithm);
-    else if (rc == CKM_OK && kmeans && p->sized)
-        rc = ckm_fail(err, CKM_ERR_UNSUPPORTED, "kmeans ignores size bounds: use sizeflow for size-bounded clusters");
+    else if (rc == CKM_OK && p->sized && !(info->honours & CKM_HONOURS_SIZE_BOUNDS))
+        rc = ckm_fail(err, CKM_ERR_UNSUPPORTED, "%s ignores size bounds: use sizeflow for size-bounded clusters",
+                      run->name);
     else if (rc == CKM_OK && (s->n_init < 1 || s->max_iter < 0 || !(s->tol >= 0.0) || !(s->time_limit_s >= 0.0)))
         rc = ckm_fail(err, CKM_ERR_INVALID, "settings: n_init >= 1, max_iter >= 0, tol >= 0, time_limit_s >= 0");
     for (size_t q = 0; rc == CKM_OK && s->init_centers && q < k * d; q++)
@@ -341,7 +355,8 @@ ckm_error ckm_mpi_solve(const ckm_mpi_problem *p, const ckm_settings *s, ckm_mpi
     r->k = k;
     r->sse = NAN;
     r->seed = s->seed;
-    snprintf(r->algorithm, sizeof r->algorithm, "%s", sizeflow ? "sizeflow" : "kmeans");
+    snprintf(r->algorithm, sizeof r->algorithm, "%s", run->name);
+    c.max_iter = s->max_iter > 0 ? s->max_iter : info->default_max_iter;
     size_t slo, shi;
     ckm_bound_sums(p->lo, p->hi, k, &slo, &shi);
     if (slo > p->N || shi < p->N) {
@@ -350,7 +365,7 @@ ckm_error ckm_mpi_solve(const ckm_mpi_problem *p, const ckm_settings *s, ckm_mpi
                  "size bounds cannot be met: the lower bounds add up to %zu and the upper bounds to %zu for %zu points",
                  slo, shi, p->N);
     } else {
-        rc = sizeflow ? ckm_dist_sizeflow(&c, p, r, err) : ckm_dist_kmeans(&c, p, r, err);
+        rc = run->run(&c, p, r, err);
         if ((rc = ckm_dist_agree(p->comm, rc, err)) != CKM_OK)
             goto fail;
         if (r->has_labels) {

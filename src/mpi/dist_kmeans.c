@@ -173,7 +173,7 @@ ckm_error ckm_dist_kmeans(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_result 
         goto done;
     ckm_row_norms(p->X, n, d, w.xnorm);
     double tol = ckm_dist_shift_tol(c, p, set->tol, w.xs, mu);
-    int max_iter = set->max_iter > 0 ? set->max_iter : 300;
+    int max_iter = c->max_iter;
     int n_init = set->init_centers ? 1 : set->n_init;
     double best = INFINITY;
     ckm_status why = CKM_STATUS_FEASIBLE;

@@ -40,7 +40,7 @@
  * The optimum is unique for data in general position, so the labels do not depend on the
  * number of ranks and equal the single-process solver's; ties are broken by global row.
  * Lloyd as sizeflow.c: labels unchanged, or center shift <= tol * mean feature variance,
- * or max_iter (300); an empty cluster (lo_j = 0) keeps its center; restarts n_init.
+ * or max_iter (sizeflow's default_max_iter); an empty cluster (lo_j = 0) keeps its center; restarts n_init.
  * Memory per rank: the n x k cost matrix (8 n k bytes) + 4 n (labels) + 8 n (linked
  * member lists) + 4 n (previous labels) + 12 k^2 L + 17 k^2 (pair lists, L = 32 up to
  * k = 724, fewer above, at least 2) + 16 k^2 (the reduction).
@@ -994,7 +994,7 @@ ckm_error ckm_dist_sizeflow(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_resul
         goto done;
     ckm_row_norms(p->X, n, d, xnorm);
     double tol = ckm_dist_shift_tol(c, p, set->tol, xs, mu);
-    int max_iter = set->max_iter > 0 ? set->max_iter : 300;
+    int max_iter = c->max_iter;
     int n_init = set->init_centers ? 1 : set->n_init;
     double best = INFINITY;
     ckm_status why = CKM_STATUS_FEASIBLE;

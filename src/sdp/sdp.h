@@ -12,7 +12,8 @@
 #ifndef CKM_SDP_H
 #define CKM_SDP_H
 
-#include "algo.h"
+#include "reduced.h"
+#include "run.h"
 
 typedef struct ckm_sdp ckm_sdp;
 

@@ -9,7 +9,7 @@
  * Internal-contract test (includes src headers).
  */
 #include "../check.h"
-#include "admm.h"
+#include "admm_iterate.h"
 #include "centers.h"
 
 #include <stdint.h>
@@ -74,7 +74,7 @@ static void run_case(int inst)
             start[r->cl[2 * e + 1]] = (start[r->cl[2 * e + 1]] + 1) % (int32_t)k;
     ckm_settings set;
     ckm_settings_default(&set);
-    ckm_context ctx = {&set, ckm_now(), INFINITY, NULL, NULL, NULL};
+    ckm_context ctx = {.s = &set, .start = ckm_now(), .deadline = INFINITY, .max_iter = 100};
     ckm_admm_params par = {1000, 1e-4, 20.0, 1.1, 5, 1000.0};
     ckm_admm_ws *w = NULL;
     CHECK(ckm_admm_ws_init(&w, r, &err) == CKM_OK);

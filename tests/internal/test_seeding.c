@@ -1,5 +1,5 @@
 /*
- * test_seeding.c -- the pruned greedy k-means++ of src/algo/seeding.c against the rule it
+ * test_seeding.c -- the pruned greedy k-means++ of src/lloyd/seeding.c against the rule it
  * must reproduce, written here plainly: each step draws 2 + floor(ln k) trials from the
  * running sum of w_t D(t)^2 in point order and keeps the trial whose potential
  * sum_t w_t min(D(t)^2, ||y_t - y||^2) is least (first on ties), every distance measured.

@@ -1,10 +1,12 @@
 /*
- * exact_step.c -- one exact LP/MILP assignment step (assign.c) for Lloyd-type algorithms
- * on must-link groups: group costs, the remaining time of the run, and the translation of
- * the solver outcome into the run's status; and the BLPKM_CC iteration built on it. Shared
- * by blpkm, ipc, bckm, admm and sizeflow (with must-links).
+ * blp_lloyd.c -- the BLPKM_CC iteration (Baumann 2020): Lloyd's iteration whose assignment
+ * step is the binary linear program of assign.c, solved to optimality (CLP, then CBC) on
+ * must-link groups: group costs, the remaining time of the run, and the translation of
+ * the solver outcome into the run's status (ckm_blp_step), and the iteration built on it
+ * (ckm_blp_lloyd). Shared by blpkm, ipc, bckm, admm, sizeflow (with must-links) and the stop
+ * fallback. ("exact" names only the branch-and-cut, src/algo/exact.c.)
  */
-#include "exact_step.h"
+#include "blp_lloyd.h"
 #include "centers.h"
 
 #include <math.h>
@@ -13,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static ckm_error exact_step(const ckm_context *ctx, ckm_assign *asg, const double *cost, const int32_t *start,
+static ckm_error mip_step(const ckm_context *ctx, ckm_assign *asg, const double *cost, const int32_t *start,
                             int32_t *labels, ckm_assign_result *ar, ckm_step *step, ckm_algo_out *out,
                             ckm_err *err);
 
@@ -54,7 +56,7 @@ static ckm_error local_step(const ckm_context *ctx, const ckm_reduced *r, const 
     return CKM_OK;
 }
 
-ckm_error ckm_exact_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_reduced *r, ckm_distance dist,
+ckm_error ckm_blp_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_reduced *r, ckm_distance dist,
                           int max_iter, const char *name, int rs, double *C, double *wsum, double *cost,
                           int32_t *cur, int32_t *kept, ckm_lloyd_stats *st, ckm_algo_out *out, ckm_err *err)
 {
@@ -72,7 +74,7 @@ ckm_error ckm_exact_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_red
         ckm_assign_result ar;
         ckm_step step;
         step = CKM_STEP_OK;
-        ckm_error rc = asg ? ckm_exact_step(ctx, asg, cost, st->have ? kept : NULL, cur, &ar, &step, out, err)
+        ckm_error rc = asg ? ckm_blp_step(ctx, asg, cost, st->have ? kept : NULL, cur, &ar, &step, out, err)
                            : local_step(ctx, r, cost, st->have ? kept : NULL, cur, &ar, err);
         if (rc != CKM_OK)
             return rc;
@@ -112,7 +114,7 @@ ckm_error ckm_exact_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_red
     return CKM_OK;
 }
 
-ckm_error ckm_exact_step(const ckm_context *ctx, ckm_assign *asg, const double *cost, const int32_t *start,
+ckm_error ckm_blp_step(const ckm_context *ctx, ckm_assign *asg, const double *cost, const int32_t *start,
                          int32_t *labels, ckm_assign_result *ar, ckm_step *step, ckm_algo_out *out,
                          ckm_err *err)
 {
@@ -126,12 +128,12 @@ ckm_error ckm_exact_step(const ckm_context *ctx, ckm_assign *asg, const double *
         if (have && ckm_soft_local_search(asg->r, cost, fmin(ctx->deadline, ckm_now() + 0.5 * ctx->s->soft_step_limit_s), own, &moves))
             start = own;
     }
-    ckm_error rc = exact_step(ctx, asg, cost, start, labels, ar, step, out, err);
+    ckm_error rc = mip_step(ctx, asg, cost, start, labels, ar, step, out, err);
     free(own);
     return rc;
 }
 
-static ckm_error exact_step(const ckm_context *ctx, ckm_assign *asg, const double *cost, const int32_t *start,
+static ckm_error mip_step(const ckm_context *ctx, ckm_assign *asg, const double *cost, const int32_t *start,
                             int32_t *labels, ckm_assign_result *ar, ckm_step *step, ckm_algo_out *out,
                             ckm_err *err)
 {

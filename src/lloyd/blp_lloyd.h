@@ -1,11 +1,13 @@
 /*
- * exact_step.h -- one exact LP/MILP assignment step for Lloyd-type algorithms (internal).
+ * blp_lloyd.h -- the BLPKM_CC iteration and its one LP/MILP assignment step, solved to
+ * optimality, for Lloyd-type algorithms (internal).
  */
-#ifndef CKM_EXACT_STEP_H
-#define CKM_EXACT_STEP_H
+#ifndef CKM_BLP_LLOYD_H
+#define CKM_BLP_LLOYD_H
 
-#include "algo.h"
 #include "assign.h"
+#include "reduced.h"
+#include "run.h"
 
 /* cost (s*k) of each group in each cluster: w_t ||m_t - c_j||^2 (sqeuclidean) or
  * sum_{i in S_t} ||x_i - c_j|| (euclidean). */
@@ -19,7 +21,7 @@ typedef enum ckm_step {
 
 /* Solve the step with the run's remaining time; start = feasible labels for the MIP
  * start, or NULL. */
-ckm_error ckm_exact_step(const ckm_context *ctx, ckm_assign *asg, const double *cost, const int32_t *start,
+ckm_error ckm_blp_step(const ckm_context *ctx, ckm_assign *asg, const double *cost, const int32_t *start,
                          int32_t *labels, ckm_assign_result *ar, ckm_step *step, ckm_algo_out *out,
                          ckm_err *err);
 
@@ -39,7 +41,7 @@ typedef struct ckm_lloyd_stats {
     size_t cut_steps;   /* ended by settings.soft_step_limit_s (soft pairs): not proven optimal */
 } ckm_lloyd_stats;
 
-ckm_error ckm_exact_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_reduced *r, ckm_distance dist,
+ckm_error ckm_blp_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_reduced *r, ckm_distance dist,
                           int max_iter, const char *name, int rs, double *C, double *wsum, double *cost,
                           int32_t *cur, int32_t *kept, ckm_lloyd_stats *st, ckm_algo_out *out, ckm_err *err);
 

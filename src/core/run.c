@@ -1,7 +1,8 @@
 /*
- * context.c -- stop requests (deadline, user callback) and progress logging for a run.
+ * run.c -- a run's stop requests (deadline, user callback), work counters, progress
+ * logging and restart bookkeeping (run.h).
  */
-#include "algo.h"
+#include "run.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -16,10 +16,10 @@
  * Cost: seeding O(s k d); without pairs O(n k d) time and O(n k) memory at most; otherwise
  * one LP of s*k columns per iteration.
  */
-#include "algo.h"
+#include "solve.h"
 #include "assign.h"
 #include "centers.h"
-#include "exact_step.h"
+#include "blp_lloyd.h"
 #include "seeding.h"
 #include "transport.h"
 
@@ -28,6 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* the BLPKM iteration's cap when settings.max_iter is 0 (blpkm's own default) */
+#define FALLBACK_MAX_ITER 100
 
 /* "; stopped before a labelling was found: labels from ..." (or ": ..." when none was
    found) appended to out->message */
@@ -106,7 +109,10 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
     double t0 = ckm_now();
     /* a time limit that left time (work skipped as too long) is used up; else the grace */
     double until = out->status == CKM_STATUS_INTERRUPTED ? t0 + CKM_GRACE_STOP_S : fmax(ctx->deadline, t0 + CKM_GRACE_S);
-    ckm_context grace = {&s, ctx->start, until, ctx->count, ctx->log_lock, ctx->init_centers};
+    ckm_context grace = *ctx;
+    grace.s = &s;
+    grace.deadline = until;
+    grace.max_iter = s.max_iter > 0 ? s.max_iter : FALLBACK_MAX_ITER;
     size_t k = r->k, d = r->d;
     ckm_assign asg;
     memset(&asg, 0, sizeof asg);
@@ -146,7 +152,7 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
         goto done;
     ckm_lloyd_stats st;
     ckm_algo_out tmp = *out; /* a proof of infeasibility becomes the run's outcome */
-    if ((rc = ckm_exact_lloyd(&grace, local ? NULL : &asg, r, CKM_DISTANCE_SQEUCLIDEAN, s.max_iter > 0 ? s.max_iter : 100, "fallback",
+    if ((rc = ckm_blp_lloyd(&grace, local ? NULL : &asg, r, CKM_DISTANCE_SQEUCLIDEAN, grace.max_iter, "fallback",
                               0, C, wsum, cost, cur, out->labels, &st, &tmp, err)) != CKM_OK)
         goto done;
     if (st.infeasible) {

@@ -52,7 +52,7 @@
 #include "seeding.h"
 #include "centers.h"
 #include "core.h"
-#include "algo.h"
+#include "run.h"
 
 #include <math.h>
 #include <stdlib.h>

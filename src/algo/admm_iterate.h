@@ -1,5 +1,5 @@
 /*
- * admm.h -- the lp-box ADMM iteration of Bibi et al. (internal), kept apart from the
+ * admm_iterate.h -- the lp-box ADMM iteration of Bibi et al. (internal), kept apart from the
  * restart driver (admm.c, ckm_algo_admm) so that tests/internal can watch the iterates.
  * The formulation and every update are derived in docs/formulations.md ("lp-box ADMM").
  */

@@ -5,7 +5,7 @@
  *   (ckm_check) -> SSE, sizes and centers recomputed from the labels -> gap.
  * A labelling that fails the checker is never returned: that is CKM_ERR_INTERNAL.
  */
-#include "algo.h"
+#include "solve.h"
 #include "objective.h"
 #include "problem_impl.h"
 
@@ -246,7 +246,12 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
     ckm_counters counters;
     ckm_counters_init(&counters);
     pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
-    ckm_context ctx = {s_in, ckm_now(), INFINITY, &counters, &log_lock, NULL};
+    ckm_context ctx = {.s = s_in,
+                       .start = ckm_now(),
+                       .deadline = INFINITY,
+                       .count = &counters,
+                       .log_lock = &log_lock,
+                       .max_iter = s_in->max_iter > 0 ? s_in->max_iter : algo->info.default_max_iter};
     if (s_in->time_limit_s > 0.0)
         ctx.deadline = ctx.start + s_in->time_limit_s;
 
@@ -321,7 +326,7 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
     if ((rc = check_soft_cost(r, s_in->soft_penalty, err)) != CKM_OK)
         goto fail;
     if ((rc = check_capability(p, r, algo, err)) != CKM_OK ||
-        (rc = ckm_memory_check(algo->info.name, r, ckm_thread_count(s_in->threads), ckm_scaled_active(&sc), err)) != CKM_OK)
+        (rc = ckm_memory_check(algo, r, ckm_thread_count(s_in->threads), ckm_scaled_active(&sc), err)) != CKM_OK)
         goto fail;
     ckm_ctx_log(&ctx, 1, "%s: n = %zu, d = %zu, k = %zu, %zu must-link, %zu cannot-link, %zu groups after merging must-links%s",
                 algo->info.name, p->n, p->d, p->k, p->n_ml, p->n_cl, r->s,

@@ -7,6 +7,7 @@
 #include "ckm.h"
 #include "core.h"
 #include "reduced.h"
+#include "run.h"
 
 /* The points whose nearest chosen center is a, with S = sum w_t D(t)^2 and R2 = max D(t)^2
  * over them (seeding.c). */
@@ -72,10 +73,9 @@ ckm_error ckm_seeder_init(ckm_seeder *ws, const ckm_reduced *r, int threads, ckm
 void ckm_seeder_free(ckm_seeder *ws);
 /* C (k*d) = initial centers; init RANDOM or KMEANSPP (DEFAULT means KMEANSPP). */
 void ckm_seed_centers(ckm_seeder *ws, ckm_init init, ckm_rng *rng, double *C);
-struct ckm_context;
 /* The starting centers of a restart: the caller's (ctx->init_centers) when given, else
  * ckm_seed_centers, whose k-means++ then polls ctx's stop once per center (on a stop the
  * remaining centers repeat the first: the caller must check ckm_ctx_stop next). */
-void ckm_seed_start(const struct ckm_context *ctx, ckm_seeder *ws, ckm_init init, ckm_rng *rng, double *C);
+void ckm_seed_start(const ckm_context *ctx, ckm_seeder *ws, ckm_init init, ckm_rng *rng, double *C);
 
 #endif

@@ -1,0 +1,86 @@
+/*
+ * run.h -- one solve's run: its context (settings, deadline, stop requests, counters, log),
+ * what an algorithm hands back (ckm_algo_out) and the bookkeeping of its restarts. Below
+ * every algorithm and building block that polls for a stop or counts its work; the
+ * algorithm contract itself is algo.h (src/algo).
+ * Invariant: a context is read-only during a run, but for its counters (atomic adds) and
+ * its log (serialised by log_lock), so that every thread of a solve may share it.
+ */
+#ifndef CKM_RUN_H
+#define CKM_RUN_H
+
+#include "ckm.h"
+#include "core.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+/* Work counters of one solve (ckm_stats), shared by its threads: atomic adds. (nodes and
+ * restarts are not counted here: the driver copies them from the algorithm's output.) */
+typedef enum ckm_count {
+    CKM_COUNT_LP, CKM_COUNT_MIP, CKM_COUNT_MIP_NODES, CKM_COUNT_TRANSPORT, CKM_COUNT_ADMM_ITER,
+    CKM_COUNT_SDP_ITER, CKM_COUNT_CUT_ROUNDS, CKM_COUNT_CUTS, CKM_COUNT_ITERATIONS, CKM_COUNT_REPAIRS,
+    CKM_COUNT_FALLBACK, CKM_COUNT_NUMERIC, CKM_COUNT_N
+} ckm_count;
+
+typedef struct ckm_counters {
+    atomic_uint_least64_t v[CKM_COUNT_N];
+} ckm_counters;
+
+void ckm_counters_init(ckm_counters *c);
+
+typedef struct ckm_context {
+    const ckm_settings *s;
+    double start;    /* ckm_now() when the solve began */
+    double deadline; /* absolute ckm_now() value, or INFINITY */
+    ckm_counters *count; /* the solve's counters (never NULL inside a solve) */
+    pthread_mutex_t *log_lock; /* serialises settings.log across the solve's threads, or NULL */
+    const double *init_centers; /* settings.init_centers in the algorithms' coordinates
+                                   (scale.c), or NULL */
+    int max_iter;    /* iterations per restart: settings.max_iter, or when that is 0 the
+                        algorithm's default_max_iter (its registry row) */
+} ckm_context;
+
+/* Add n to counter c of the run (ctx may be NULL: internal callers without a run). */
+void ckm_ctx_count(const ckm_context *ctx, ckm_count c, uint64_t n);
+
+/* 0 to continue; 1 to stop, with *why = CKM_STATUS_TIME_LIMIT or _INTERRUPTED. */
+int ckm_ctx_stop(const ckm_context *ctx, ckm_status *why);
+/* Like ckm_ctx_stop, but also stops (as TIME_LIMIT) when work expected to take ahead_s
+ * seconds would end past the deadline: loops whose steps take seconds (an SDP iteration on
+ * thousands of groups) call it with the last step's duration, so they return within the
+ * limit instead of one step after it. */
+int ckm_ctx_stop_ahead(const ckm_context *ctx, double ahead_s, ckm_status *why);
+/* The run's stop as a poll function for code below the algorithms (the linear algebra's
+ * ckm_poll_fn: user = a ckm_ctx_poll_state): ckm_ctx_stop, its reason kept in why. */
+typedef struct ckm_ctx_poll_state {
+    const ckm_context *ctx;
+    ckm_status why;
+} ckm_ctx_poll_state;
+int ckm_ctx_poll(void *user);
+/* Progress line to settings.log when verbosity >= level. */
+void ckm_ctx_log(const ckm_context *ctx, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* What an algorithm hands back to the driver (solve.c), one label per super-point. */
+typedef struct ckm_algo_out {
+    ckm_status status;   /* FEASIBLE, OPTIMAL, TIME_LIMIT, ... */
+    int has_labels;
+    int32_t *labels;     /* s entries, allocated by the driver */
+    double lower_bound;  /* -INFINITY unless proven */
+    int iterations;      /* of the kept restart */
+    int restarts;        /* run */
+    size_t nodes;        /* branch-and-cut nodes processed (exact) */
+    double root_gap;     /* exact: gap after the root node; NAN otherwise */
+    char message[CKM_MESSAGE_LEN];
+} ckm_algo_out;
+
+/* End of a successful restart rs (0-based) of a restarting algorithm: count it in
+ * out->restarts, log "NAME restart r/N: objective f after it iterations (t s)", and make
+ * labels (s entries) the result when sse < *best_sse (ties keep the earlier restart). sse is
+ * the objective the algorithm minimises: the SSE, plus the soft-pair penalty where the
+ * algorithm honours soft pairs (reduced.h). */
+void ckm_restart_done(const ckm_context *ctx, const char *name, int rs, const int32_t *labels, size_t s,
+                      double sse, int iterations, double *best_sse, ckm_algo_out *out);
+
+#endif
