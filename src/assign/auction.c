@@ -162,7 +162,7 @@ ckm_error ckm_transport_auction(size_t n, size_t k, size_t c, const int32_t *cj,
             }
             if (hj->len == cap[j])
                 P[j] = hj->a[0].bid;
-            if (++bids % 65536 == 0 && ckm_transport_should_stop(lim)) {
+            if (++bids % 65536 == 0 && ckm_bk_limits_reached(lim)) {
                 st->stopped = 1;
                 goto done;
             }

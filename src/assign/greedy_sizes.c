@@ -230,7 +230,7 @@ ckm_error ckm_greedy_sizes(const double *Y, size_t n, size_t d, const double *C,
     size_t chunk = ((size_t)1 << 23) / (k ? k : 1);
     chunk = chunk < sc.block ? sc.block : chunk - chunk % sc.block;
     for (size_t r0 = 0; r0 < n; r0 += chunk) {
-        if (ckm_transport_should_stop(lim)) {
+        if (ckm_bk_limits_reached(lim)) {
             *stopped = true;
             goto done;
         }
@@ -247,7 +247,7 @@ ckm_error ckm_greedy_sizes(const double *Y, size_t n, size_t d, const double *C,
     for (size_t j = 0; j < k; j++)
         deficit += lo[j];
     for (size_t q = 0; q < n; q++) {
-        if ((q & 0x3fff) == 0x3fff && ckm_transport_should_stop(lim)) {
+        if ((q & 0x3fff) == 0x3fff && ckm_bk_limits_reached(lim)) {
             *stopped = true;
             goto done;
         }

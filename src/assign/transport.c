@@ -586,11 +586,6 @@ size_t ckm_transport_list_len(size_t k, bool candidates)
     return L < 2 ? 2 : L > top ? top : L;
 }
 
-bool ckm_transport_should_stop(const ckm_bk_limits *lim)
-{
-    return lim && (ckm_now() > lim->deadline || (lim->stop && lim->stop(lim->stop_user)));
-}
-
 ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const size_t *lo,
                             const size_t *hi, const ckm_bk_limits *lim, ckm_transport_ws *ws, double *price,
                             int32_t *labels, ckm_transport_stats *st, int *stuck, ckm_err *err)
@@ -656,7 +651,7 @@ ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, con
     t.building = true;
     for (size_t i = 0; i < n; i++) {
         /* O(n k): 0.3-0.4 s at 10^6 x 100, polled (a stop leaves nothing usable) */
-        if ((i & 0xffff) == 0xffff && ckm_transport_should_stop(lim)) {
+        if ((i & 0xffff) == 0xffff && ckm_bk_limits_reached(lim)) {
             st->stopped = 1;
             ckm_transport_ws_free(own);
             return CKM_OK;
@@ -690,7 +685,7 @@ ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, con
         }
         if (!excess)
             break;
-        if (ckm_transport_should_stop(lim)) { /* a phase is one O(k^2) search */
+        if (ckm_bk_limits_reached(lim)) { /* a phase is one O(k^2) search */
             st->stopped = 1;
             break;
         }

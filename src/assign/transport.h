@@ -72,8 +72,6 @@ ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, con
  * prices reset to 0. */
 ckm_error ckm_transport_precheck(size_t n, size_t k, const size_t *lo, const size_t *hi, double *price,
                                  int *infeasible, ckm_err *err);
-/* A deadline passed or a stop was requested (lim NULL: never). */
-bool ckm_transport_should_stop(const ckm_bk_limits *lim);
 /* Starting prices for SSP when the argmin labelling is far off the bounds (auction.c):
  * an auction of the maximums hi with epsilon-scaling over the same candidate arcs as
  * ckm_transport_ssp (cj NULL: all k, cc the n x k costs). price: in, the start; out,

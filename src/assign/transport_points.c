@@ -252,7 +252,7 @@ static void own_blocks(void *ctx, size_t b0, size_t b1, int tid)
     for (size_t b = b0; b < b1; b++) {
         if (atomic_load(&pr->stop))
             return;
-        if (ckm_transport_should_stop(pr->lim)) {
+        if (ckm_bk_limits_reached(pr->lim)) {
             atomic_store(&pr->stop, 1);
             return;
         }
@@ -294,7 +294,7 @@ static size_t pass(pricing *pr)
         ckm_parallel_for(pr->threads, nblocks, own_blocks, pr);
     else
         for (size_t r0 = 0; r0 < m; r0 += pr->block) {
-            if (ckm_transport_should_stop(pr->lim)) {
+            if (ckm_bk_limits_reached(pr->lim)) {
                 atomic_store(&pr->stop, 1);
                 break;
             }
@@ -618,7 +618,7 @@ static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const double *Y, 
     int rounds = 0, auctions = 0;
     size_t last_off = 0;
     for (;;) {
-        if (ckm_transport_should_stop(lim)) {
+        if (ckm_bk_limits_reached(lim)) {
             st->stopped = 1;
             break;
         }
@@ -714,7 +714,7 @@ done:
     return rc;
 }
 
-static bool limits_hit(const void *lim) { return ckm_transport_should_stop(lim); }
+static bool limits_hit(const void *lim) { return ckm_bk_limits_reached(lim); }
 
 ckm_error ckm_transport_points(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
                                const size_t *hi, int threads, const ckm_bk_limits *lim, ckm_transport_cache *cache,

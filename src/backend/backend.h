@@ -16,6 +16,7 @@
 #include "ckm.h"
 
 #include <float.h>
+#include <stdbool.h>
 
 #define CKM_BK_INF DBL_MAX
 
@@ -54,8 +55,10 @@ typedef struct ckm_bk_limits {
     void *stop_user;
 } ckm_bk_limits;
 
-/* No deadline, no stop request. */
+/* No deadline, no stop request (limits.c). */
 ckm_bk_limits ckm_bk_no_limits(void);
+/* A deadline passed or a stop was requested (lim NULL: never; limits.c). */
+bool ckm_bk_limits_reached(const ckm_bk_limits *lim);
 
 /* Solve the LP with CLP (dual simplex). x: ncols, written when status is OPTIMAL.
  * lim (NULL = none): a limit reached ends the simplex at its next iteration with

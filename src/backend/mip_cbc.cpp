@@ -56,12 +56,6 @@ extern "C" const char *ckm_bk_versions(void)
     return "Clp " CLP_VERSION ", Cbc " CBC_VERSION;
 }
 
-extern "C" ckm_bk_limits ckm_bk_no_limits(void)
-{
-    ckm_bk_limits l = {INFINITY, NULL, NULL};
-    return l;
-}
-
 namespace {
 
 /* Ends the search at the next node (or tree-status / heuristic pass) once the watch fires. */

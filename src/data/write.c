@@ -1,60 +1,15 @@
 /*
- * write.c -- output files, always atomic: write "<path>.tmp.XXXXXX" in the same
- * directory, fsync, rename over path. An interrupted run leaves the old file or the
- * complete new one, never a torn file. Also the small text readers/writers for labels.
+ * write.c -- the output files: labels, centers, constraints (text, or .npy through npy.c)
+ * and the JSON report, each written whole through ckm_write_file_atomic (atomic.c).
  */
 #include "core.h"
 #include "npy.h"
 #include "text.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-ckm_error ckm_write_file_atomic(const char *path, const char *data, size_t len, ckm_err *err)
-{
-    size_t pl = strlen(path);
-    char *tmp = malloc(pl + 16);
-    if (!tmp)
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
-    memcpy(tmp, path, pl);
-    memcpy(tmp + pl, ".tmp.XXXXXX", 12);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        ckm_error rc = ckm_fail(err, CKM_ERR_IO, "%s: cannot create temporary file: %s", path,
-                                strerror(errno));
-        free(tmp);
-        return rc;
-    }
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        off += (size_t)w;
-    }
-    int ok = off == len && fsync(fd) == 0;
-    int saved = errno;
-    if (close(fd) != 0)
-        ok = 0;
-    if (ok && rename(tmp, path) != 0) {
-        saved = errno;
-        ok = 0;
-    }
-    if (!ok) {
-        unlink(tmp);
-        free(tmp);
-        return ckm_fail(err, CKM_ERR_IO, "%s: write failed: %s", path, strerror(saved));
-    }
-    free(tmp);
-    return CKM_OK;
-}
 
 /* Growable text buffer for building file contents. */
 typedef struct sbuf {
@@ -145,67 +100,6 @@ ckm_error ckm_constraints_write(const char *path, const ckm_constraints *c, ckm_
         sb_printf(&b, "\n");
     }
     return sb_commit(&b, path, err);
-}
-
-ckm_error ckm_labels_read(const char *path, int32_t **labels, size_t *n, ckm_err *err)
-{
-    *labels = NULL;
-    *n = 0;
-    if (ckm_npy_is(path)) {
-        ckm_npy a;
-        ckm_error rc = ckm_npy_open(path, &a, err);
-        if (rc != CKM_OK)
-            return rc;
-        int32_t *lab = a.count ? ckm_alloc_array(a.count, sizeof(int32_t)) : NULL;
-        if (a.count == 0)
-            rc = ckm_fail(err, CKM_ERR_PARSE, "%s: no labels (the array is empty)", path);
-        else if (!lab)
-            rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for %zu labels", a.count);
-        else
-            rc = ckm_npy_read_labels(path, &a, lab, err);
-        ckm_npy_free(&a);
-        if (rc != CKM_OK) {
-            free(lab);
-            return rc;
-        }
-        *labels = lab;
-        *n = a.count;
-        return CKM_OK;
-    }
-    ckm_text t;
-    ckm_error rc = ckm_text_load_nonempty(path, "labels", &t, err);
-    if (rc != CKM_OK)
-        return rc;
-    int32_t *l = ckm_alloc_array(t.count, sizeof(int32_t));
-    if (!l) {
-        ckm_text_free(&t);
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
-    }
-    ckm_field *f = NULL;
-    size_t fcap = 0;
-    for (size_t i = 0; i < t.count && rc == CKM_OK; i++) {
-        size_t nf = ckm_split(t.lines[i].text, 0, &f, &fcap);
-        size_t v;
-        if (nf == 0) /* a non-blank line has a field: allocation failure */
-            rc = ckm_fail(err, CKM_ERR_NOMEM, "%s: out of memory splitting line %zu", path, t.lines[i].number);
-        else if (nf != 1)
-            rc = ckm_fail(err, CKM_ERR_PARSE, "%s:%zu: expected one label per line, got %zu fields",
-                          path, t.lines[i].number, nf);
-        else if (!ckm_parse_size(f[0].s, &v) || v > INT32_MAX)
-            rc = ckm_fail(err, CKM_ERR_PARSE, "%s:%zu:%zu: '%s' is not a label (integer 0..%d)",
-                          path, t.lines[i].number, f[0].col, f[0].s, INT32_MAX);
-        else
-            l[i] = (int32_t)v;
-    }
-    free(f);
-    if (rc != CKM_OK) {
-        free(l);
-    } else {
-        *labels = l;
-        *n = t.count;
-    }
-    ckm_text_free(&t);
-    return rc;
 }
 
 static void json_number(sbuf *b, const char *name, double v, bool comma)

@@ -267,7 +267,6 @@ done:
 
 const double *ckm_sdp_xhat(const ckm_sdp *p) { return p->Xhat; }
 
-void ckm_sdp_kinv(ckm_sdp *p, double *x) { ckm_spd_inverse_apply(p->m, p->Kinv, x, p->wk); }
 
 /* The parts of the (y, u) right-hand side that stay fixed within an iteration (X, t, r and
  * sigma change only between the two solves' iterations): ax = (b - A(X))/sigma,

@@ -9,9 +9,9 @@
  *             cluster's point count from the size bounds and the group weights, sdp_admm.c)
  * Terms on cannot-link entries are dropped (Z = 0 there). In X, Z_ab = X_ab / (v_a v_b); each
  * row is scaled to unit Frobenius norm (||B||^2 = sum g_ii^2 + sum_{i<j} g_ij^2 / 2).
- * This file: the maps B and B* of the rows, adding a row, and the refresh after the rows
- * change (the (y, u) system is prepared again, sdp_cutsys.c). Finding violated rows is
- * sdp_separate.c; the pool a branch-and-cut child inherits is sdp_pool.c.
+ * This file: the maps B and B* of the rows and adding a row. The refresh after the rows
+ * change is sdp_cutsys.c (ckm_sdp_cuts_changed), finding violated rows sdp_separate.c, the
+ * pool a branch-and-cut child inherits sdp_pool.c.
  */
 #include "sdp_impl.h"
 
@@ -77,18 +77,3 @@ bool ckm_sdp_add_row(ckm_sdp *p, const size_t *ti, const size_t *tj, const doubl
     p->nb = l + 1;
     return true;
 }
-
-ckm_error ckm_sdp_cuts_changed(ckm_sdp *p, size_t first, ckm_err *err)
-{
-    ckm_sdp_B(p, p->Xhat, p->bx);
-    for (size_t l = first; l < p->nb; l++)
-        p->t[l] = fmax(p->bx[l] - p->d[l], 0.0);
-    int ok = ckm_sdp_prepare_cuts(p);
-    if (ok < 0)
-        return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory factoring the cut system (%zu cuts, %zu entries)", p->nb,
-                        p->bstart[p->nb]);
-    if (ok == 0)
-        return ckm_fail(err, CKM_ERR_INTERNAL, "sdp: the cut system is not positive definite (%zu cuts)", p->nb);
-    return CKM_OK;
-}
-

@@ -309,3 +309,19 @@ void ckm_sdp_cutsys_free(ckm_cutsys *c)
     for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++)
         free(arrs[i]);
 }
+
+/* After rows first.. were added (or rows removed): their slacks t from the current Xhat,
+ * and the (y, u) system prepared again. */
+ckm_error ckm_sdp_cuts_changed(ckm_sdp *p, size_t first, ckm_err *err)
+{
+    ckm_sdp_B(p, p->Xhat, p->bx);
+    for (size_t l = first; l < p->nb; l++)
+        p->t[l] = fmax(p->bx[l] - p->d[l], 0.0);
+    int ok = ckm_sdp_prepare_cuts(p);
+    if (ok < 0)
+        return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory factoring the cut system (%zu cuts, %zu entries)", p->nb,
+                        p->bstart[p->nb]);
+    if (ok == 0)
+        return ckm_fail(err, CKM_ERR_INTERNAL, "sdp: the cut system is not positive definite (%zu cuts)", p->nb);
+    return CKM_OK;
+}
