@@ -40,111 +40,137 @@
  * weights 1-30 leave the start almost unchanged, 100-10000 behave alike. */
 #define ADMM_COST_WEIGHT 1000.0
 
+typedef struct admm_run {
+    const ckm_context *ctx;
+    const ckm_reduced *r;
+    ckm_admm_params par;
+    ckm_assign asg;
+    ckm_seeder seeder;
+    ckm_admm_ws *ws;
+    double *C, *wsum, *cost;
+    int32_t *start, *lab;
+    int repaired, converged, total_iter, kept; /* over all restarts, for the message */
+} admm_run;
+
+/* The restart's feasible start: seeds (refined by unconstrained Lloyd after k-means++,
+ * matched to the size slots), then one exact assignment step to them. false: the step
+ * ended the restart (a proof of infeasibility: rt->end; a stop: rt->stopped). */
+static ckm_error feasible_start(admm_run *a, ckm_restart *rt, ckm_algo_out *out, bool *ok, ckm_err *err)
+{
+    const ckm_context *ctx = a->ctx;
+    const ckm_reduced *r = a->r;
+    ckm_init init = ctx->s->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP;
+    ckm_seed_start(ctx, &a->seeder, init, &rt->rng, a->C);
+    if (init == CKM_INIT_KMEANSPP)
+        ckm_group_lloyd(r, a->C, a->wsum, a->start);
+    ckm_error rc;
+    if (!ctx->init_centers && (rc = ckm_order_centers_by_size(r, a->C, err)) != CKM_OK)
+        return rc;
+    ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, a->C, a->cost);
+    ckm_assign_result ar;
+    ckm_step step;
+    if ((rc = ckm_blp_step(ctx, &a->asg, a->cost, NULL, a->start, &ar, &step, out, err)) != CKM_OK)
+        return rc;
+    rt->end = step == CKM_STEP_INFEASIBLE;
+    if (step == CKM_STEP_STOP) {
+        rt->why = ar.stopped ? CKM_STATUS_INTERRUPTED : CKM_STATUS_TIME_LIMIT;
+        rt->stopped = true;
+    }
+    *ok = step == CKM_STEP_OK;
+    return CKM_OK;
+}
+
+/* One restart: the feasible start, the ADMM iteration from it, its rounding (repaired by an
+ * exact step when it breaks a constraint), never worse than the start. */
+static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err *err)
+{
+    admm_run *a = self;
+    const ckm_context *ctx = a->ctx;
+    const ckm_reduced *r = a->r;
+    size_t s = r->s;
+    bool ok;
+    ckm_error rc = feasible_start(a, rt, out, &ok, err);
+    if (rc != CKM_OK || !ok)
+        return rc;
+    double sse0 = ckm_group_sse(r, a->start, a->C, a->wsum);
+    ckm_admm_info info;
+    if ((rc = ckm_admm_iterate(a->ws, ctx, &a->par, a->start, a->lab, &info, NULL, NULL, err)) != CKM_OK)
+        return rc;
+    a->total_iter += info.iterations;
+    ckm_ctx_count(ctx, CKM_COUNT_ADMM_ITER, info.iterations > 0 ? (uint64_t)info.iterations : 0);
+    ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, info.skipped_v > 0 ? (uint64_t)info.skipped_v : 0);
+    a->converged += info.converged;
+    if (info.stopped) {
+        ckm_ctx_stop(ctx, &rt->why);
+        rt->stopped = true;
+    }
+    if (!ckm_group_labels_feasible(r, a->lab, a->wsum)) {
+        /* repair: exact step to the centers of the rounded labels */
+        ckm_assign_result ar;
+        ckm_step step;
+        ckm_group_means(r, a->lab, a->C, a->wsum);
+        ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, a->C, a->cost);
+        if ((rc = ckm_blp_step(ctx, &a->asg, a->cost, a->start, a->lab, &ar, &step, out, err)) != CKM_OK)
+            return rc;
+        if (step != CKM_STEP_OK) /* infeasible is impossible here: start is feasible */
+            memcpy(a->lab, a->start, s * sizeof(int32_t));
+        a->repaired++;
+        ckm_ctx_count(ctx, CKM_COUNT_REPAIRS, 1);
+    }
+    ckm_ctx_log(ctx, 2, "admm restart %d: start SSE %.6g, %d iterations, %s, residual %.3g, binary gap %.3g, rho %.4g",
+                rt->rs + 1, sse0, info.iterations, info.converged ? "converged" : "not converged", info.residual,
+                info.binary_gap, info.rho);
+    double sse = ckm_group_sse(r, a->lab, a->C, a->wsum);
+    if (sse > sse0) { /* never worse than the feasible start the restart began from */
+        memcpy(a->lab, a->start, s * sizeof(int32_t));
+        sse = sse0;
+        a->kept++;
+    }
+    rt->labels = a->lab;
+    rt->objective = sse;
+    rt->iterations = info.iterations;
+    return CKM_OK;
+}
+
 ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k;
-    ckm_admm_params par = {ctx->max_iter, set->tol, 20.0, 1.1, 5, ADMM_COST_WEIGHT};
     out->lower_bound = -INFINITY;
-    ckm_assign asg;
-    ckm_seeder seeder;
-    ckm_admm_ws *ws = NULL;
-    memset(&asg, 0, sizeof asg);
-    memset(&seeder, 0, sizeof seeder);
-    double *C = ckm_alloc_array(k * d, sizeof(double)), *wsum = ckm_alloc_array(k, sizeof(double));
-    double *cost = ckm_alloc_array(s * k, sizeof(double));
-    int32_t *start = ckm_alloc_array(s, sizeof(int32_t)), *lab = ckm_alloc_array(s, sizeof(int32_t));
+    admm_run a = {.ctx = ctx, .r = r, .par = {ctx->max_iter, set->tol, 20.0, 1.1, 5, ADMM_COST_WEIGHT}};
+    a.C = ckm_alloc_array(k * d, sizeof(double));
+    a.wsum = ckm_alloc_array(k, sizeof(double));
+    a.cost = ckm_alloc_array(s * k, sizeof(double));
+    a.start = ckm_alloc_array(s, sizeof(int32_t));
+    a.lab = ckm_alloc_array(s, sizeof(int32_t));
     ckm_error rc = CKM_OK;
-    if (!C || !wsum || !cost || !start || !lab) {
+    if (!a.C || !a.wsum || !a.cost || !a.start || !a.lab) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "admm: out of memory");
         goto done;
     }
-    if ((rc = ckm_assign_init(&asg, r, err)) != CKM_OK ||
-        (rc = ckm_seeder_init(&seeder, r, set->threads, err)) != CKM_OK ||
-        (rc = ckm_admm_ws_init(&ws, r, err)) != CKM_OK)
+    if ((rc = ckm_assign_init(&a.asg, r, err)) != CKM_OK ||
+        (rc = ckm_seeder_init(&a.seeder, r, set->threads, err)) != CKM_OK ||
+        (rc = ckm_admm_ws_init(&a.ws, r, err)) != CKM_OK)
         goto done;
-    double best_sse = INFINITY;
-    int repaired = 0, converged = 0, total_iter = 0, kept = 0;
-    ckm_status why = CKM_STATUS_FEASIBLE;
-    int stopped = 0;
-    out->status = CKM_STATUS_FEASIBLE;
-    for (int rs = 0; rs < set->n_init && !stopped; rs++) {
-        if (ckm_ctx_stop(ctx, &why)) { /* no restart begins after the deadline */
-            stopped = 1;
-            break;
-        }
-        ckm_rng rng;
-        ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
-        ckm_init init = set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP;
-        ckm_seed_start(ctx, &seeder, init, &rng, C);
-        if (init == CKM_INIT_KMEANSPP)
-            ckm_group_lloyd(r, C, wsum, start);
-        if (!ctx->init_centers && (rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
-            goto done;
-        ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);
-        ckm_assign_result ar;
-        ckm_step step;
-        if ((rc = ckm_blp_step(ctx, &asg, cost, NULL, start, &ar, &step, out, err)) != CKM_OK)
-            goto done;
-        if (step == CKM_STEP_INFEASIBLE)
-            goto done;
-        if (step == CKM_STEP_STOP) {
-            why = ar.stopped ? CKM_STATUS_INTERRUPTED : CKM_STATUS_TIME_LIMIT;
-            stopped = 1;
-            break;
-        }
-        double sse0 = ckm_group_sse(r, start, C, wsum);
-        ckm_admm_info info;
-        if ((rc = ckm_admm_iterate(ws, ctx, &par, start, lab, &info, NULL, NULL, err)) != CKM_OK)
-            goto done;
-        total_iter += info.iterations;
-        ckm_ctx_count(ctx, CKM_COUNT_ADMM_ITER, info.iterations > 0 ? (uint64_t)info.iterations : 0);
-        ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, info.skipped_v > 0 ? (uint64_t)info.skipped_v : 0);
-        converged += info.converged;
-        if (info.stopped) {
-            ckm_ctx_stop(ctx, &why);
-            stopped = 1;
-        }
-        if (!ckm_group_labels_feasible(r, lab, wsum)) {
-            /* repair: exact step to the centers of the rounded labels */
-            ckm_group_means(r, lab, C, wsum);
-            ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);
-            if ((rc = ckm_blp_step(ctx, &asg, cost, start, lab, &ar, &step, out, err)) != CKM_OK)
-                goto done;
-            if (step != CKM_STEP_OK) /* infeasible is impossible here: start is feasible */
-                memcpy(lab, start, s * sizeof(int32_t));
-            repaired++;
-            ckm_ctx_count(ctx, CKM_COUNT_REPAIRS, 1);
-        }
-        ckm_ctx_log(ctx, 2, "admm restart %d: start SSE %.6g, %d iterations, %s, residual %.3g, binary gap %.3g, rho %.4g", rs + 1,
-                    sse0, info.iterations, info.converged ? "converged" : "not converged", info.residual, info.binary_gap,
-                    info.rho);
-        double sse = ckm_group_sse(r, lab, C, wsum);
-        if (sse > sse0) { /* never worse than the feasible start the restart began from */
-            memcpy(lab, start, s * sizeof(int32_t));
-            sse = sse0;
-            kept++;
-        }
-        ckm_restart_done(ctx, "admm", rs, lab, s, sse, info.iterations, &best_sse, out);
-    }
-    if (stopped)
-        out->status = why;
-    if (out->status == CKM_STATUS_FEASIBLE || stopped)
-        snprintf(out->message, sizeof out->message,
-                 "%s%d restart%s, %d ADMM iterations; %d converged to a binary point, %d rounded labellings "
-                 "violated a constraint and were repaired by the exact assignment step, %d ended above their "
-                 "feasible start's SSE and kept the start",
-                 stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "", out->restarts,
-                 out->restarts == 1 ? "" : "s", total_iter, converged, repaired, kept);
+    ckm_status why;
+    if ((rc = ckm_run_restarts(ctx, "admm", s, restart, &a, out, &why, err)) != CKM_OK ||
+        out->status == CKM_STATUS_INFEASIBLE)
+        goto done;
+    snprintf(out->message, sizeof out->message,
+             "%s%d restart%s, %d ADMM iterations; %d converged to a binary point, %d rounded labellings "
+             "violated a constraint and were repaired by the exact assignment step, %d ended above their "
+             "feasible start's SSE and kept the start",
+             why != CKM_STATUS_FEASIBLE ? (why == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "",
+             out->restarts, out->restarts == 1 ? "" : "s", a.total_iter, a.converged, a.repaired, a.kept);
 done:
-    ckm_admm_ws_free(ws);
-    ckm_assign_free(&asg);
-    ckm_seeder_free(&seeder);
-    free(C);
-    free(wsum);
-    free(cost);
-    free(start);
-    free(lab);
+    ckm_admm_ws_free(a.ws);
+    ckm_assign_free(&a.asg);
+    ckm_seeder_free(&a.seeder);
+    free(a.C);
+    free(a.wsum);
+    free(a.cost);
+    free(a.start);
+    free(a.lab);
     return rc;
 }
 

@@ -39,7 +39,9 @@
 #define BCKM_INNER 100
 
 typedef struct bckm_ws {
+    const ckm_context *ctx;
     const ckm_reduced *r;
+    size_t stalls, inner_total, steps; /* over all restarts, for the message */
     double *C, *Cprev, *wsum, *Y, *cost, *S, *Sprev, *V, *Vprev, *rp, *rm;
     int32_t *lab, *best_lab;
     ckm_assign asg;
@@ -100,14 +102,143 @@ static void ws_free(bckm_ws *w)
     ckm_seeder_free(&w->seeder);
 }
 
+/* Algorithm 2 (the LP / penalty alternation) from S = V = the current labels, against the
+ * costs w->Y: until S and V stop moving, BCKM_INNER rounds, or an LP that is not optimal
+ * (a limit or numerical trouble: the exact step decides). Returns the rounds it took, or -1
+ * with *infeasible when CLP proves the model's relaxation infeasible. */
+static int lp_rounds(bckm_ws *w, bool *infeasible, ckm_error *rc, ckm_err *err)
+{
+    const ckm_context *ctx = w->ctx;
+    const ckm_reduced *r = w->r;
+    size_t s = r->s, k = r->k, sk = s * k;
+    for (size_t q = 0; q < sk; q++) {
+        w->V[q] = 0.0;
+        w->rp[q] = w->rm[q] = BCKM_RHO0;
+    }
+    for (size_t t = 0; t < s; t++)
+        w->V[t * k + (size_t)w->lab[t]] = 1.0;
+    memcpy(w->S, w->V, sk * sizeof(double));
+    int inner = 0;
+    for (; inner < BCKM_INNER; inner++) {
+        memcpy(w->Sprev, w->S, sk * sizeof(double));
+        memcpy(w->Vprev, w->V, sk * sizeof(double));
+        for (size_t t = 0; t < s; t++)
+            for (size_t j = 0; j < k; j++) {
+                size_t q = t * k + j;
+                w->cost[q] = w->Y[q] + r->mass[t] * (w->V[q] > 0.5 ? -w->rp[q] : w->rm[q]);
+            }
+        ckm_bk_limits lim = {ctx->deadline, ctx->s->should_stop, ctx->s->stop_user};
+        ckm_bk_status bs;
+        ckm_ctx_count(ctx, CKM_COUNT_LP, 1);
+        if ((*rc = ckm_assign_lp(&w->asg, w->cost, &lim, w->S, &bs, err)) != CKM_OK)
+            return -1;
+        if (bs == CKM_BK_INFEASIBLE) {
+            *infeasible = true;
+            return -1;
+        }
+        if (bs != CKM_BK_OPTIMAL)
+            break; /* time limit or numerical trouble: the exact step below decides */
+        for (size_t q = 0; q < sk; q++) {
+            w->V[q] = w->rm[q] * w->S[q] <= w->rp[q] * (1.0 - w->S[q]) ? 0.0 : 1.0; /* (15) */
+            if (w->V[q] > 0.5)                                                     /* (16) */
+                w->rp[q] *= BCKM_KAPPA;
+            else
+                w->rm[q] *= BCKM_KAPPA;
+        }
+        if (sqdiff(w->S, w->Sprev, sk) + sqdiff(w->V, w->Vprev, sk) <= 1e-9)
+            break;
+    }
+    return inner;
+}
+
+/* One restart: k-means seeds (matched to the size slots), then outer iterations of
+ * Algorithm 2 until the regularised centers settle or max_iter. */
+static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err *err)
+{
+    bckm_ws *w = self;
+    const ckm_context *ctx = w->ctx;
+    const ckm_reduced *r = w->r;
+    size_t s = r->s, d = r->d, k = r->k;
+    ckm_error rc = CKM_OK;
+    ckm_seed_start(ctx, &w->seeder, ctx->s->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP, &rt->rng,
+                   w->C);
+    ckm_group_lloyd(r, w->C, w->wsum, w->lab); /* S(0): may violate constraints; only a start */
+    if (r->has_sizes) { /* match the k-means clusters to the size slots, then relabel */
+        if (!ctx->init_centers && (rc = ckm_order_centers_by_size(r, w->C, err)) != CKM_OK)
+            return rc;
+        ckm_group_lloyd(r, w->C, w->wsum, w->lab);
+    }
+    bool have = false; /* w->lab holds a feasible labelling */
+    int it = 0;
+    for (; it < ctx->max_iter; it++) {
+        if (ckm_ctx_stop(ctx, &rt->why)) {
+            rt->stopped = true;
+            break;
+        }
+        memcpy(w->Cprev, w->C, k * d * sizeof(double));
+        regularized_centers(r, w->lab, w->C, w->wsum);
+        for (size_t t = 0; t < s; t++)
+            for (size_t j = 0; j < k; j++)
+                w->Y[t * k + j] = r->mass[t] * ckm_sqdist(r->mean + t * d, w->C + j * d, d);
+        bool infeasible = false;
+        int inner = lp_rounds(w, &infeasible, &rc, err);
+        if (rc != CKM_OK)
+            return rc;
+        if (infeasible) {
+            out->status = CKM_STATUS_INFEASIBLE;
+            snprintf(out->message, sizeof out->message,
+                     "no labelling satisfies the constraints: the LP relaxation of the assignment "
+                     "model is infeasible (proved by CLP)");
+            rt->end = true;
+            return CKM_OK;
+        }
+        w->inner_total += (size_t)inner + 1;
+        w->steps++;
+        if (!v_labelling(r, w->V, w->wsum, w->lab)) {
+            /* the stall guard: finish this assignment exactly */
+            w->stalls++;
+            ckm_ctx_count(ctx, CKM_COUNT_REPAIRS, 1);
+            ckm_assign_result ar;
+            ckm_step step;
+            if ((rc = ckm_blp_step(ctx, &w->asg, w->Y, have ? w->best_lab : NULL, w->lab, &ar, &step, out, err)) !=
+                CKM_OK)
+                return rc;
+            if (step == CKM_STEP_INFEASIBLE) {
+                rt->end = true;
+                return CKM_OK;
+            }
+            if (step == CKM_STEP_STOP) {
+                rt->why = ar.stopped ? CKM_STATUS_INTERRUPTED : CKM_STATUS_TIME_LIMIT;
+                rt->stopped = true;
+                break;
+            }
+        }
+        have = true;
+        memcpy(w->best_lab, w->lab, s * sizeof(int32_t)); /* the latest feasible labelling */
+        ckm_ctx_log(ctx, 2, "bckm restart %d iter %d: %d inner rounds", rt->rs + 1, it + 1, inner + 1);
+        regularized_centers(r, w->lab, w->C, w->wsum);
+        double cn = 0.0;
+        for (size_t q = 0; q < k * d; q++)
+            cn += w->C[q] * w->C[q];
+        if (sqdiff(w->C, w->Cprev, k * d) <= 1e-10 * (1.0 + cn))
+            break;
+    }
+    if (have) {
+        rt->labels = w->best_lab;
+        rt->objective = ckm_group_sse(r, w->best_lab, w->C, w->wsum);
+        rt->iterations = it + 1;
+    }
+    return CKM_OK;
+}
+
 ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k, sk = s * k;
-    int max_iter = ctx->max_iter;
     out->lower_bound = -INFINITY;
     bckm_ws w;
     memset(&w, 0, sizeof w);
+    w.ctx = ctx;
     w.r = r;
     w.C = ckm_alloc_array(k * d, sizeof(double));
     w.Cprev = ckm_alloc_array(k * d, sizeof(double));
@@ -125,115 +256,15 @@ ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_o
     }
     if ((rc = ckm_assign_init(&w.asg, r, err)) != CKM_OK || (rc = ckm_seeder_init(&w.seeder, r, set->threads, err)) != CKM_OK)
         goto done;
-    double best_sse = INFINITY;
-    size_t stalls = 0, inner_total = 0, steps = 0;
-    ckm_status why = CKM_STATUS_FEASIBLE;
-    int stopped = 0;
-    out->status = CKM_STATUS_FEASIBLE;
-    for (int rs = 0; rs < set->n_init && !stopped; rs++) {
-        ckm_rng rng;
-        ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
-        ckm_seed_start(ctx, &w.seeder, set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP, &rng, w.C);
-        ckm_group_lloyd(r, w.C, w.wsum, w.lab); /* S(0): may violate constraints; only a start */
-        if (r->has_sizes) { /* match the k-means clusters to the size slots, then relabel */
-            if (!ctx->init_centers && (rc = ckm_order_centers_by_size(r, w.C, err)) != CKM_OK)
-                goto done;
-            ckm_group_lloyd(r, w.C, w.wsum, w.lab);
-        }
-        bool have = false; /* w.lab holds a feasible labelling */
-        int it = 0;
-        for (; it < max_iter; it++) {
-            if (ckm_ctx_stop(ctx, &why)) {
-                stopped = 1;
-                break;
-            }
-            memcpy(w.Cprev, w.C, k * d * sizeof(double));
-            regularized_centers(r, w.lab, w.C, w.wsum);
-            for (size_t t = 0; t < s; t++)
-                for (size_t j = 0; j < k; j++)
-                    w.Y[t * k + j] = r->mass[t] * ckm_sqdist(r->mean + t * d, w.C + j * d, d);
-            /* Algorithm 2 from S = current labels */
-            for (size_t q = 0; q < sk; q++) {
-                w.V[q] = 0.0;
-                w.rp[q] = w.rm[q] = BCKM_RHO0;
-            }
-            for (size_t t = 0; t < s; t++)
-                w.V[t * k + (size_t)w.lab[t]] = 1.0;
-            memcpy(w.S, w.V, sk * sizeof(double));
-            int inner = 0;
-            for (; inner < BCKM_INNER; inner++) {
-                memcpy(w.Sprev, w.S, sk * sizeof(double));
-                memcpy(w.Vprev, w.V, sk * sizeof(double));
-                for (size_t t = 0; t < s; t++)
-                    for (size_t j = 0; j < k; j++) {
-                        size_t q = t * k + j;
-                        w.cost[q] = w.Y[q] + r->mass[t] * (w.V[q] > 0.5 ? -w.rp[q] : w.rm[q]);
-                    }
-                ckm_bk_limits lim = {ctx->deadline, ctx->s->should_stop, ctx->s->stop_user};
-                ckm_bk_status bs;
-                ckm_ctx_count(ctx, CKM_COUNT_LP, 1);
-                if ((rc = ckm_assign_lp(&w.asg, w.cost, &lim, w.S, &bs, err)) != CKM_OK)
-                    goto done;
-                if (bs == CKM_BK_INFEASIBLE) {
-                    out->status = CKM_STATUS_INFEASIBLE;
-                    snprintf(out->message, sizeof out->message,
-                             "no labelling satisfies the constraints: the LP relaxation of the assignment "
-                             "model is infeasible (proved by CLP)");
-                    goto done;
-                }
-                if (bs != CKM_BK_OPTIMAL)
-                    break; /* time limit or numerical trouble: the exact step below decides */
-                for (size_t q = 0; q < sk; q++) {
-                    w.V[q] = w.rm[q] * w.S[q] <= w.rp[q] * (1.0 - w.S[q]) ? 0.0 : 1.0; /* (15) */
-                    if (w.V[q] > 0.5)                                                 /* (16) */
-                        w.rp[q] *= BCKM_KAPPA;
-                    else
-                        w.rm[q] *= BCKM_KAPPA;
-                }
-                if (sqdiff(w.S, w.Sprev, sk) + sqdiff(w.V, w.Vprev, sk) <= 1e-9)
-                    break;
-            }
-            inner_total += (size_t)inner + 1;
-            steps++;
-            if (!v_labelling(r, w.V, w.wsum, w.lab)) {
-                /* the stall guard: finish this assignment exactly */
-                stalls++;
-                ckm_ctx_count(ctx, CKM_COUNT_REPAIRS, 1);
-                ckm_assign_result ar;
-                ckm_step step;
-                if ((rc = ckm_blp_step(ctx, &w.asg, w.Y, have ? w.best_lab : NULL, w.lab, &ar, &step, out, err)) !=
-                    CKM_OK)
-                    goto done;
-                if (step == CKM_STEP_INFEASIBLE)
-                    goto done;
-                if (step == CKM_STEP_STOP) {
-                    why = ar.stopped ? CKM_STATUS_INTERRUPTED : CKM_STATUS_TIME_LIMIT;
-                    stopped = 1;
-                    break;
-                }
-            }
-            have = true;
-            memcpy(w.best_lab, w.lab, s * sizeof(int32_t)); /* the latest feasible labelling */
-            ckm_ctx_log(ctx, 2, "bckm restart %d iter %d: %d inner rounds", rs + 1, it + 1, inner + 1);
-            regularized_centers(r, w.lab, w.C, w.wsum);
-            double cn = 0.0;
-            for (size_t q = 0; q < k * d; q++)
-                cn += w.C[q] * w.C[q];
-            if (sqdiff(w.C, w.Cprev, k * d) <= 1e-10 * (1.0 + cn))
-                break;
-        }
-        if (!have)
-            continue;
-        double sse = ckm_group_sse(r, w.best_lab, w.C, w.wsum);
-        ckm_restart_done(ctx, "bckm", rs, w.best_lab, s, sse, it + 1, &best_sse, out);
-    }
-    if (stopped)
-        out->status = why;
+    ckm_status why;
+    if ((rc = ckm_run_restarts(ctx, "bckm", s, restart, &w, out, &why, err)) != CKM_OK ||
+        out->status == CKM_STATUS_INFEASIBLE)
+        goto done;
     snprintf(out->message, sizeof out->message,
              "%s%zu assignment steps (%zu LP rounds); %zu stalled on a fractional point and were finished by the "
              "exact assignment step",
-             stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "", steps, inner_total,
-             stalls);
+             why != CKM_STATUS_FEASIBLE ? (why == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "",
+             w.steps, w.inner_total, w.stalls);
 done:
     ws_free(&w);
     return rc;

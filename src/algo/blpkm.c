@@ -33,89 +33,100 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct blpkm_run {
+    const ckm_context *ctx;
+    const ckm_reduced *r;
+    ckm_assign *asg;   /* NULL: local-search steps (ckm_assign_local) */
+    ckm_seeder seeder;
+    ckm_init init;
+    double *C, *wsum, *cost;
+    int32_t *cur, *kept;
+    size_t lp_steps, mip_steps, cut_steps;
+} blpkm_run;
+
+/* One restart: seeds (matched to the size slots), the BLPKM iteration, its labels. */
+static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err *err)
+{
+    blpkm_run *b = self;
+    const ckm_context *ctx = b->ctx;
+    ckm_seed_start(ctx, &b->seeder, b->init, &rt->rng, b->C);
+    ckm_error rc;
+    if (!ctx->init_centers && (rc = ckm_order_centers_by_size(b->r, b->C, err)) != CKM_OK)
+        return rc;
+    ckm_lloyd_stats st;
+    rc = ckm_blp_lloyd(ctx, b->asg, b->r, ctx->s->distance, ctx->max_iter, "blpkm", rt->rs, b->C, b->wsum, b->cost,
+                       b->cur, b->kept, &st, out, err);
+    if (rc != CKM_OK)
+        return rc;
+    b->lp_steps += st.lp_steps;
+    b->mip_steps += st.mip_steps;
+    b->cut_steps += st.cut_steps;
+    rt->end = st.infeasible;
+    rt->stopped = st.stopped;
+    rt->why = st.why;
+    if (st.have && !st.infeasible) {
+        rt->labels = b->kept;
+        rt->objective = ckm_group_sse(b->r, b->kept, b->C, b->wsum) + ckm_soft_cost(b->r, b->kept);
+        rt->iterations = st.iterations;
+    }
+    return CKM_OK;
+}
+
 ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
                          ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k;
-    int max_iter = ctx->max_iter;
-    ckm_init init = set->init == CKM_INIT_KMEANSPP ? CKM_INIT_KMEANSPP : CKM_INIT_RANDOM;
     out->lower_bound = -INFINITY;
     ckm_assign asg;
-    ckm_seeder seeder;
     memset(&asg, 0, sizeof asg);
-    memset(&seeder, 0, sizeof seeder);
-    double *C = ckm_alloc_array(k * d, sizeof(double)), *wsum = ckm_alloc_array(k, sizeof(double));
-    double *cost = ckm_alloc_array(s * k, sizeof(double));
-    int32_t *cur = ckm_alloc_array(s, sizeof(int32_t)), *kept = ckm_alloc_array(s, sizeof(int32_t));
+    blpkm_run b = {.ctx = ctx, .r = r, .init = set->init == CKM_INIT_KMEANSPP ? CKM_INIT_KMEANSPP : CKM_INIT_RANDOM};
+    b.C = ckm_alloc_array(k * d, sizeof(double));
+    b.wsum = ckm_alloc_array(k, sizeof(double));
+    b.cost = ckm_alloc_array(s * k, sizeof(double));
+    b.cur = ckm_alloc_array(s, sizeof(int32_t));
+    b.kept = ckm_alloc_array(s, sizeof(int32_t));
     ckm_error rc = CKM_OK;
-    if (!C || !wsum || !cost || !cur || !kept) {
+    if (!b.C || !b.wsum || !b.cost || !b.cur || !b.kept) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "blpkm: out of memory");
         goto done;
     }
     bool local = ckm_assign_local(r);
+    b.asg = local ? NULL : &asg;
     if ((!local && (rc = ckm_assign_init(&asg, r, err)) != CKM_OK) ||
-        (rc = ckm_seeder_init(&seeder, r, set->threads, err)) != CKM_OK)
+        (rc = ckm_seeder_init(&b.seeder, r, set->threads, err)) != CKM_OK)
         goto done;
     if (local)
         ckm_ctx_log(ctx, 1, "blpkm: the assignment model would have %.3g nonzeros (> %.3g): steps by local search, "
                             "not proven optimal",
                     ckm_assign_nnz(r), CKM_SOFT_MODEL_MAX_NNZ);
-    double best_sse = INFINITY;
-    size_t lp_steps = 0, mip_steps = 0, cut_steps = 0;
-    ckm_status why = CKM_STATUS_FEASIBLE;
-    int stopped = 0;
+    ckm_status why;
     out->status = CKM_STATUS_FEASIBLE;
-    for (int rs = 0; rs < set->n_init && !stopped; rs++) {
-        ckm_rng rng;
-        ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
-        ckm_seed_start(ctx, &seeder, init, &rng, C);
-        if (!ctx->init_centers && (rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
-            goto done;
-        ckm_lloyd_stats st;
-        rc = ckm_blp_lloyd(ctx, local ? NULL : &asg, r, set->distance, max_iter, "blpkm", rs, C, wsum, cost, cur,
-                             kept, &st, out, err);
-        if (rc != CKM_OK)
-            goto done;
-        lp_steps += st.lp_steps;
-        mip_steps += st.mip_steps;
-        cut_steps += st.cut_steps;
-        if (st.infeasible)
-            goto done;
-        if (st.stopped) {
-            why = st.why;
-            stopped = 1;
-        }
-        bool have = st.have;
-        int it = st.iterations;
-        if (!have)
-            continue;
-        double sse = ckm_group_sse(r, kept, C, wsum) + ckm_soft_cost(r, kept);
-        ckm_restart_done(ctx, "blpkm", rs, kept, s, sse, it, &best_sse, out);
-    }
-    if (stopped)
-        out->status = why;
+    if ((rc = ckm_run_restarts(ctx, "blpkm", s, restart, &b, out, &why, err)) != CKM_OK ||
+        out->status == CKM_STATUS_INFEASIBLE)
+        goto done;
+    bool stopped = why != CKM_STATUS_FEASIBLE;
     const char *after = stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit after " : "interrupted after ") : "";
     int used = local ? snprintf(out->message, sizeof out->message,
                                 "%s%d restart%s; %zu assignment steps by local search (the model, %.3g nonzeros, is "
                                 "too large for CLP/CBC): not proven optimal",
-                                after, out->restarts, out->restarts == 1 ? "" : "s", cut_steps, ckm_assign_nnz(r))
+                                after, out->restarts, out->restarts == 1 ? "" : "s", b.cut_steps, ckm_assign_nnz(r))
                      : snprintf(out->message, sizeof out->message,
                                 "%s%d restart%s; %zu assignment step%s had an integral LP, %zu needed CBC", after,
-                                out->restarts, out->restarts == 1 ? "" : "s", lp_steps, lp_steps == 1 ? "" : "s",
-                                mip_steps);
-    if (!local && cut_steps > 0 && used > 0 && (size_t)used < sizeof out->message)
+                                out->restarts, out->restarts == 1 ? "" : "s", b.lp_steps, b.lp_steps == 1 ? "" : "s",
+                                b.mip_steps);
+    if (!local && b.cut_steps > 0 && used > 0 && (size_t)used < sizeof out->message)
         snprintf(out->message + used, sizeof out->message - (size_t)used,
                  "; %zu stopped at the soft step limit of %g s (the best labels found by then, not proven optimal)",
-                 cut_steps, set->soft_step_limit_s);
+                 b.cut_steps, set->soft_step_limit_s);
 done:
     ckm_assign_free(&asg);
-    ckm_seeder_free(&seeder);
-    free(C);
-    free(wsum);
-    free(cost);
-    free(cur);
-    free(kept);
+    ckm_seeder_free(&b.seeder);
+    free(b.C);
+    free(b.wsum);
+    free(b.cost);
+    free(b.cur);
+    free(b.kept);
     return rc;
 }
 

@@ -29,6 +29,18 @@ typedef struct cop_ws {
     size_t *order;           /* k */
 } cop_ws;
 
+typedef struct cop_run {
+    const ckm_context *ctx;
+    const ckm_reduced *r;
+    cop_ws w;
+    ckm_seeder seeder;
+    ckm_init init;
+    double *C, *wsum;
+    int32_t *lab, *prev;
+    int failures;            /* restarts that dead-ended or left a cluster short */
+    char last_failure[256];
+} cop_run;
+
 /* One COP assignment pass. Returns SIZE_MAX on success, else the group that dead-ended. */
 static size_t cop_pass(const ckm_reduced *r, const cop_ws *w, const double *C, int32_t *lab)
 {
@@ -65,118 +77,132 @@ static size_t cop_pass(const ckm_reduced *r, const cop_ws *w, const double *C, i
     return SIZE_MAX;
 }
 
+/* One restart: COP passes from the seeds until no label changes or max_iter; a dead end, an
+ * empty cluster or one below its minimum counts as a failure (no labels). */
+static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err *err)
+{
+    (void)err;
+    cop_run *c = self;
+    const ckm_context *ctx = c->ctx;
+    const ckm_reduced *r = c->r;
+    size_t s = r->s, k = r->k;
+    int rs = rt->rs;
+    ckm_seed_start(ctx, &c->seeder, c->init, &rt->rng, c->C);
+    for (size_t t = 0; t < s; t++)
+        c->prev[t] = -1;
+    bool ok = true;
+    int it = 0;
+    for (; it < ctx->max_iter; it++) {
+        if (ckm_ctx_stop(ctx, &rt->why)) {
+            rt->stopped = true;
+            ok = false;
+            break;
+        }
+        size_t dead = cop_pass(r, &c->w, c->C, c->lab);
+        if (dead != SIZE_MAX) {
+            snprintf(c->last_failure, sizeof c->last_failure,
+                     "restart %d, iteration %d: point %zu is cannot-linked into every cluster", rs + 1, it + 1,
+                     r->members[r->member_start[dead]]);
+            ok = false;
+            break;
+        }
+        bool same = memcmp(c->lab, c->prev, s * sizeof(int32_t)) == 0;
+        memcpy(c->prev, c->lab, s * sizeof(int32_t));
+        ckm_group_means(r, c->lab, c->C, c->wsum);
+        if (same)
+            break;
+    }
+    out->restarts = rs + 1;
+    if (!ok) {
+        if (!rt->stopped)
+            c->failures++;
+        ckm_ctx_log(ctx, 1, "cop restart %d/%d: dead end (%s)", rs + 1, ctx->s->n_init, c->last_failure);
+        return CKM_OK;
+    }
+    size_t empty = ckm_group_means(r, c->lab, c->C, c->wsum);
+    bool short_ok = true;
+    for (size_t j = 0; j < k && short_ok; j++)
+        short_ok = !(c->wsum[j] < (double)r->lo[j]);
+    if (empty > 0 || !short_ok) {
+        c->failures++;
+        snprintf(c->last_failure, sizeof c->last_failure, "restart %d ended with %zu empty cluster%s", rs + 1, empty,
+                 empty == 1 ? "" : "s");
+        ckm_ctx_log(ctx, 1, "cop restart %d/%d: %s", rs + 1, ctx->s->n_init, c->last_failure);
+        return CKM_OK;
+    }
+    rt->labels = c->lab;
+    rt->objective = ckm_group_sse(r, c->lab, c->C, c->wsum);
+    rt->iterations = it + 1;
+    return CKM_OK;
+}
+
+/* the lifted cannot-links as adjacency lists (fill: s + 1 scratch) */
+static void cl_adjacency(const ckm_reduced *r, cop_ws *w, size_t *fill)
+{
+    size_t s = r->s;
+    for (size_t e = 0; e < r->n_cl; e++) {
+        w->adj_start[r->cl[2 * e] + 1]++;
+        w->adj_start[r->cl[2 * e + 1] + 1]++;
+    }
+    for (size_t t = 0; t < s; t++)
+        w->adj_start[t + 1] += w->adj_start[t];
+    memcpy(fill, w->adj_start, (s + 1) * sizeof(size_t));
+    for (size_t e = 0; e < r->n_cl; e++) {
+        w->adj[fill[r->cl[2 * e]]++] = r->cl[2 * e + 1];
+        w->adj[fill[r->cl[2 * e + 1]]++] = r->cl[2 * e];
+    }
+}
+
 ckm_error ckm_algo_cop(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k;
-    int max_iter = ctx->max_iter;
-    ckm_init init = set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP;
     out->lower_bound = -INFINITY;
-    cop_ws w = {ckm_calloc_array(s + 1, sizeof(size_t)), ckm_alloc_array(2 * r->n_cl + 1, sizeof(size_t)),
-                ckm_alloc_array(k, sizeof(double)), ckm_alloc_array(k, sizeof(size_t))};
-    double *C = ckm_alloc_array(k * d, sizeof(double)), *wsum = ckm_alloc_array(k, sizeof(double));
-    int32_t *lab = ckm_alloc_array(s, sizeof(int32_t)), *prev = ckm_alloc_array(s, sizeof(int32_t));
+    cop_run c = {.ctx = ctx,
+                 .r = r,
+                 .w = {ckm_calloc_array(s + 1, sizeof(size_t)), ckm_alloc_array(2 * r->n_cl + 1, sizeof(size_t)),
+                       ckm_alloc_array(k, sizeof(double)), ckm_alloc_array(k, sizeof(size_t))},
+                 .init = set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP};
+    c.C = ckm_alloc_array(k * d, sizeof(double));
+    c.wsum = ckm_alloc_array(k, sizeof(double));
+    c.lab = ckm_alloc_array(s, sizeof(int32_t));
+    c.prev = ckm_alloc_array(s, sizeof(int32_t));
     size_t *fill = ckm_alloc_array(s + 1, sizeof(size_t));
-    ckm_seeder seeder;
-    memset(&seeder, 0, sizeof seeder);
     ckm_error rc = CKM_OK;
-    if (!w.adj_start || !w.adj || !w.dist || !w.order || !C || !wsum || !lab || !prev || !fill) {
+    if (!c.w.adj_start || !c.w.adj || !c.w.dist || !c.w.order || !c.C || !c.wsum || !c.lab || !c.prev || !fill) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "cop: out of memory");
         goto done;
     }
-    if ((rc = ckm_seeder_init(&seeder, r, set->threads, err)) != CKM_OK)
+    if ((rc = ckm_seeder_init(&c.seeder, r, set->threads, err)) != CKM_OK)
         goto done;
-    for (size_t e = 0; e < r->n_cl; e++) {
-        w.adj_start[r->cl[2 * e] + 1]++;
-        w.adj_start[r->cl[2 * e + 1] + 1]++;
-    }
-    for (size_t t = 0; t < s; t++)
-        w.adj_start[t + 1] += w.adj_start[t];
-    memcpy(fill, w.adj_start, (s + 1) * sizeof(size_t));
-    for (size_t e = 0; e < r->n_cl; e++) {
-        w.adj[fill[r->cl[2 * e]]++] = r->cl[2 * e + 1];
-        w.adj[fill[r->cl[2 * e + 1]]++] = r->cl[2 * e];
-    }
-    double best_sse = INFINITY;
-    int failures = 0, stopped = 0;
-    ckm_status why = CKM_STATUS_FEASIBLE;
-    char last_failure[256] = "";
-    for (int rs = 0; rs < set->n_init && !stopped; rs++) {
-        ckm_rng rng;
-        ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
-        ckm_seed_start(ctx, &seeder, init, &rng, C);
-        for (size_t t = 0; t < s; t++)
-            prev[t] = -1;
-        bool ok = true;
-        int it = 0;
-        for (; it < max_iter; it++) {
-            if (ckm_ctx_stop(ctx, &why)) {
-                stopped = 1;
-                ok = false;
-                break;
-            }
-            size_t dead = cop_pass(r, &w, C, lab);
-            if (dead != SIZE_MAX) {
-                snprintf(last_failure, sizeof last_failure,
-                         "restart %d, iteration %d: point %zu is cannot-linked into every cluster",
-                         rs + 1, it + 1, r->members[r->member_start[dead]]);
-                ok = false;
-                break;
-            }
-            bool same = memcmp(lab, prev, s * sizeof(int32_t)) == 0;
-            memcpy(prev, lab, s * sizeof(int32_t));
-            ckm_group_means(r, lab, C, wsum);
-            if (same)
-                break;
-        }
-        out->restarts = rs + 1;
-        if (!ok) {
-            if (!stopped)
-                failures++;
-            ckm_ctx_log(ctx, 1, "cop restart %d/%d: dead end (%s)", rs + 1, set->n_init, last_failure);
-            continue;
-        }
-        size_t empty = ckm_group_means(r, lab, C, wsum);
-        bool short_ok = true;
-        for (size_t j = 0; j < k && short_ok; j++)
-            short_ok = !(wsum[j] < (double)r->lo[j]);
-        if (empty > 0 || !short_ok) {
-            failures++;
-            snprintf(last_failure, sizeof last_failure, "restart %d ended with %zu empty cluster%s", rs + 1,
-                     empty, empty == 1 ? "" : "s");
-            ckm_ctx_log(ctx, 1, "cop restart %d/%d: %s", rs + 1, set->n_init, last_failure);
-            continue;
-        }
-        double sse = ckm_group_sse(r, lab, C, wsum);
-        ckm_restart_done(ctx, "cop", rs, lab, s, sse, it + 1, &best_sse, out);
-    }
-    if (stopped)
-        out->status = why;
-    else if (!out->has_labels)
-        out->status = CKM_STATUS_NO_SOLUTION;
-    else
-        out->status = CKM_STATUS_FEASIBLE;
+    cl_adjacency(r, &c.w, fill);
+    ckm_status why;
+    if ((rc = ckm_run_restarts(ctx, "cop", s, restart, &c, out, &why, err)) != CKM_OK)
+        goto done;
+    bool stopped = why != CKM_STATUS_FEASIBLE;
+    if (!stopped)
+        out->status = out->has_labels ? CKM_STATUS_FEASIBLE : CKM_STATUS_NO_SOLUTION;
     if (!out->has_labels && !stopped)
-        snprintf(out->message, sizeof out->message, "COP-KMeans failed in all %d restarts (last: %s)",
-                 failures, last_failure);
+        snprintf(out->message, sizeof out->message, "COP-KMeans failed in all %d restarts (last: %s)", c.failures,
+                 c.last_failure);
     else
-        snprintf(out->message, sizeof out->message, "%d of %d restarts failed%s%s", failures, out->restarts,
-                 failures ? " (last: " : "", failures ? last_failure : "");
-    if (failures && out->has_labels) {
+        snprintf(out->message, sizeof out->message, "%d of %d restarts failed%s%s", c.failures, out->restarts,
+                 c.failures ? " (last: " : "", c.failures ? c.last_failure : "");
+    if (c.failures && out->has_labels) {
         size_t l = strlen(out->message);
         if (l + 1 < sizeof out->message)
             strcat(out->message, ")");
     }
 done:
-    ckm_seeder_free(&seeder);
-    free(w.adj_start);
-    free(w.adj);
-    free(w.dist);
-    free(w.order);
-    free(C);
-    free(wsum);
-    free(lab);
-    free(prev);
+    ckm_seeder_free(&c.seeder);
+    free(c.w.adj_start);
+    free(c.w.adj);
+    free(c.w.dist);
+    free(c.w.order);
+    free(c.C);
+    free(c.wsum);
+    free(c.lab);
+    free(c.prev);
     free(fill);
     return rc;
 }

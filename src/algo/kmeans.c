@@ -47,6 +47,10 @@ typedef struct km_ws {
     int threads;
     double *partial;     /* chunks * k * (d + 1): per-chunk sums and masses */
     ckm_yinyang yy;
+    const ckm_context *ctx;
+    const ckm_reduced *r;
+    double tol;          /* center-shift tolerance (ckm_shift_tol) */
+    double last_log;     /* of the once-a-second progress line */
 } km_ws;
 
 
@@ -246,6 +250,58 @@ static void ws_free(km_ws *ws)
     ckm_screen_free(&ws->screen);
 }
 
+/* One restart: seeds, then Lloyd until no label changes or the centers move by at most tol
+ * (then one more assignment), or max_iter. */
+static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err *err)
+{
+    (void)out, (void)err;
+    km_ws *ws = self;
+    const ckm_context *ctx = ws->ctx;
+    const ckm_settings *set = ctx->s;
+    size_t s = ws->s, k = ws->k;
+    ckm_seed_start(ctx, &ws->seeder, set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP, &rt->rng,
+                   ws->C);
+    for (size_t t = 0; t < s; t++)
+        ws->prev[t] = -1;
+    ws->stale = true;
+    ws->grouped = false;
+    int it = 0;
+    bool have = false;
+    for (; it < ctx->max_iter; it++) {
+        if (ckm_ctx_stop(ctx, &rt->why)) {
+            rt->stopped = true;
+            break;
+        }
+        size_t changed = assign(ws);
+        have = true;
+        if (changed == 0)
+            break;
+        double shift = update(ws);
+        ckm_ctx_log(ctx, 2, "kmeans restart %d iter %d: %zu labels changed, center shift %.3g, %.3g%% of the distances measured",
+                    rt->rs + 1, it + 1, changed, shift,
+                    ws->plain_pass ? 100.0 : 100.0 * (double)ws->yy.measured / ((double)s * (double)k));
+        if (set->verbosity == 1 && set->log && ckm_now() - ws->last_log >= 1.0) {
+            /* SSE of these labels against the centers they were assigned to: an upper
+               bound on the SSE after this update */
+            double f = ws->r->scatter + assigned_cost(ws);
+            ckm_ctx_log(ctx, 1, "kmeans restart %d/%d iter %d: SSE <= %.10g, %zu labels changed (%.1f s)", rt->rs + 1,
+                        set->n_init, it + 1, f, changed, ckm_now() - ctx->start);
+            ws->last_log = ckm_now();
+        }
+        if (shift <= ws->tol) {
+            it++;
+            assign(ws);
+            break;
+        }
+    }
+    if (have) {
+        rt->labels = ws->lab;
+        rt->objective = objective(ws) + ws->r->scatter;
+        rt->iterations = it;
+    }
+    return CKM_OK;
+}
+
 ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
                           ckm_err *err)
 {
@@ -310,60 +366,16 @@ ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo
     double tol;
     if ((rc = ckm_shift_tol(r, set->tol, &tol, err)) != CKM_OK)
         goto done;
-    int max_iter = ctx->max_iter;
-    double best_f = INFINITY;
-    out->status = CKM_STATUS_FEASIBLE;
-    ckm_status why = CKM_STATUS_FEASIBLE;
-    int stopped = 0;
-    double last_log = ckm_now();
-    for (int rs = 0; rs < set->n_init && !stopped; rs++) {
-        ckm_rng rng;
-        ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
-        ckm_seed_start(ctx, &ws.seeder, set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP,
-                         &rng, ws.C);
-        for (size_t t = 0; t < s; t++)
-            ws.prev[t] = -1;
-        ws.stale = true;
-        ws.grouped = false;
-        int it = 0;
-        bool have = false;
-        for (; it < max_iter; it++) {
-            if (ckm_ctx_stop(ctx, &why)) {
-                stopped = 1;
-                break;
-            }
-            size_t changed = assign(&ws);
-            have = true;
-            if (changed == 0)
-                break;
-            double shift = update(&ws);
-            ckm_ctx_log(ctx, 2, "kmeans restart %d iter %d: %zu labels changed, center shift %.3g, %.3g%% of the distances measured",
-                        rs + 1, it + 1, changed, shift,
-                        ws.plain_pass ? 100.0 : 100.0 * (double)ws.yy.measured / ((double)s * (double)k));
-            if (set->verbosity == 1 && set->log && ckm_now() - last_log >= 1.0) {
-                /* SSE of these labels against the centers they were assigned to: an upper
-                   bound on the SSE after this update */
-                double f = r->scatter + assigned_cost(&ws);
-                ckm_ctx_log(ctx, 1, "kmeans restart %d/%d iter %d: SSE <= %.10g, %zu labels changed (%.1f s)",
-                            rs + 1, set->n_init, it + 1, f, changed, ckm_now() - ctx->start);
-                last_log = ckm_now();
-            }
-            if (shift <= tol) {
-                it++;
-                assign(&ws);
-                break;
-            }
-        }
-        if (!have)
-            break;
-        double f = objective(&ws) + r->scatter;
-        ckm_restart_done(ctx, "kmeans", rs, ws.lab, s, f, it, &best_f, out);
-    }
-    if (stopped) {
-        out->status = why;
-        snprintf(out->message, sizeof out->message, "stopped (%s) after %d of %d restarts",
-                 ckm_status_string(why), out->restarts, set->n_init);
-    }
+    ws.ctx = ctx;
+    ws.r = r;
+    ws.tol = tol;
+    ws.last_log = ckm_now();
+    ckm_status why;
+    if ((rc = ckm_run_restarts(ctx, "kmeans", s, restart, &ws, out, &why, err)) != CKM_OK)
+        goto done;
+    if (why != CKM_STATUS_FEASIBLE)
+        snprintf(out->message, sizeof out->message, "stopped (%s) after %d of %d restarts", ckm_status_string(why),
+                 out->restarts, set->n_init);
 done:
     ws_free(&ws);
     return rc;

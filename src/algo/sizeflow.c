@@ -30,139 +30,176 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct sizeflow_run {
+    const ckm_context *ctx;
+    const ckm_reduced *r;
+    bool weighted;                /* must-links: the LP/MILP route */
+    ckm_assign asg;               /* the MILP route's model */
+    ckm_transport_cache *cache;   /* the transportation route's candidates, kept between steps */
+    ckm_seeder seeder;
+    ckm_init init;
+    double tol;                   /* center-shift tolerance (ckm_shift_tol) */
+    double *C, *wsum, *cost, *price, *C0;
+    int32_t *lab, *prev;
+    size_t steps;
+    double assign_s;
+} sizeflow_run;
+
+/* One assignment step to the centers C: lab from the transportation solver (from the points)
+ * or the LP/MILP model (from the stored costs). *done: the restart ends here (a stop:
+ * rt->stopped; a proven infeasibility: rt->end). */
+static ckm_error step(sizeflow_run *f, ckm_restart *rt, bool have, int it, ckm_algo_out *out, bool *done,
+                      ckm_err *err)
+{
+    const ckm_context *ctx = f->ctx;
+    const ckm_reduced *r = f->r;
+    size_t s = r->s, d = r->d, k = r->k;
+    ckm_error rc;
+    *done = false;
+    if (!f->weighted) {
+        int infeasible = 0;
+        ckm_transport_stats ts;
+        ckm_ctx_count(ctx, CKM_COUNT_TRANSPORT, 1);
+        ckm_bk_limits lim = {ctx->deadline, ctx->s->should_stop, ctx->s->stop_user};
+        rc = ckm_transport_points(r->mean, s, d, f->C, k, r->lo, r->hi, ctx->s->threads, &lim, f->cache, f->price,
+                                  f->lab, &infeasible, &ts, err);
+        ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, rc == CKM_OK ? ts.clamped : 0);
+        if (rc != CKM_OK)
+            return rc;
+        if (infeasible) {
+            out->status = CKM_STATUS_INFEASIBLE;
+            snprintf(out->message, sizeof out->message, "size bounds cannot be met");
+            rt->end = *done = true;
+            return CKM_OK;
+        }
+        if (ts.stopped) { /* mid-solve: this step's labels are unusable, the last ones stand */
+            rt->why = ckm_now() > ctx->deadline ? CKM_STATUS_TIME_LIMIT : CKM_STATUS_INTERRUPTED;
+            rt->stopped = *done = true;
+            return CKM_OK;
+        }
+        ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: transportation %.3f s, %zu augmentations, %zu moves, "
+                    "%zu pricing rounds (%.2f passes' worth of rows), %zu auction bids%s", rt->rs + 1, it + 1, ts.seconds,
+                    ts.augmentations, ts.moves, ts.passes, (double)ts.rows_priced / (double)s, ts.bids,
+                    ts.widened ? ", candidate lists widened" : "");
+        return CKM_OK;
+    }
+    ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, f->C, f->cost);
+    ckm_assign_result ar;
+    ckm_step st;
+    if ((rc = ckm_blp_step(ctx, &f->asg, f->cost, have ? f->prev : NULL, f->lab, &ar, &st, out, err)) != CKM_OK)
+        return rc;
+    if (st == CKM_STEP_INFEASIBLE) {
+        rt->end = *done = true;
+    } else if (st == CKM_STEP_STOP) {
+        rt->why = ar.stopped ? CKM_STATUS_INTERRUPTED : CKM_STATUS_TIME_LIMIT;
+        rt->stopped = *done = true;
+    }
+    return CKM_OK;
+}
+
+/* One restart: seeds matched to the size slots, then Lloyd with the exact sized step until
+ * no label changes, the centers move by at most tol, or max_iter steps. */
+static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err *err)
+{
+    sizeflow_run *f = self;
+    const ckm_context *ctx = f->ctx;
+    const ckm_reduced *r = f->r;
+    size_t s = r->s, d = r->d, k = r->k;
+    ckm_seed_start(ctx, &f->seeder, f->init, &rt->rng, f->C);
+    ckm_error rc;
+    if (!ctx->init_centers && (rc = ckm_order_centers_by_size(r, f->C, err)) != CKM_OK)
+        return rc;
+    memset(f->price, 0, k * sizeof(double));
+    bool have = false;
+    int taken = 0; /* completed steps of this restart (a stopped one does not count) */
+    for (int it = 0; it < ctx->max_iter; it++) {
+        if (ckm_ctx_stop(ctx, &rt->why)) {
+            rt->stopped = true;
+            break;
+        }
+        double t0 = ckm_now();
+        bool done;
+        if ((rc = step(f, rt, have, it, out, &done, err)) != CKM_OK || rt->end)
+            return rc;
+        if (done)
+            break;
+        f->steps++;
+        taken++;
+        f->assign_s += ckm_now() - t0;
+        bool same = have && memcmp(f->lab, f->prev, s * sizeof(int32_t)) == 0;
+        memcpy(f->prev, f->lab, s * sizeof(int32_t));
+        have = true;
+        memcpy(f->C0, f->C, k * d * sizeof(double));
+        ckm_group_means(r, f->lab, f->C, f->wsum);
+        double shift = 0.0;
+        for (size_t j = 0; j < k; j++)
+            shift += ckm_sqdist(f->C + j * d, f->C0 + j * d, d);
+        ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: assignment %.3f s, center shift %.3g (tolerance %.3g)",
+                    rt->rs + 1, it + 1, ckm_now() - t0, shift, f->tol);
+        if (same || shift <= f->tol)
+            break;
+    }
+    if (have) {
+        rt->labels = f->prev;
+        rt->objective = ckm_group_sse(r, f->prev, f->C, f->wsum);
+        rt->iterations = taken;
+    }
+    return CKM_OK;
+}
+
 ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
                             ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k;
-    int max_iter = ctx->max_iter;
-    ckm_init init = set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP;
-    bool weighted = s < r->n;
     out->lower_bound = -INFINITY;
-    ckm_assign asg;
-    ckm_seeder seeder;
-    memset(&asg, 0, sizeof asg);
-    memset(&seeder, 0, sizeof seeder);
+    sizeflow_run f = {.ctx = ctx,
+                      .r = r,
+                      .weighted = s < r->n,
+                      .init = set->init == CKM_INIT_RANDOM ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP};
     size_t sk;
-    double *C = ckm_alloc_array(k * d, sizeof(double)), *wsum = ckm_alloc_array(k, sizeof(double));
+    f.C = ckm_alloc_array(k * d, sizeof(double));
+    f.wsum = ckm_alloc_array(k, sizeof(double));
     /* the s x k costs are stored only for the MILP route; the transportation route prices
        from the points (transport_points.c: no n x k matrix once n k > 2^28) */
-    double *cost = !weighted ? NULL : ckm_mul_ok(s, k, &sk) ? ckm_alloc_array(sk, sizeof(double)) : NULL;
-    double *price = ckm_alloc_array(k, sizeof(double)), *C0 = ckm_alloc_array(k * d, sizeof(double));
-    /* candidate clusters carried from one Lloyd step to the next (transport.h) */
-    ckm_transport_cache *cache = weighted ? NULL : ckm_transport_cache_new();
-    int32_t *lab = ckm_alloc_array(s, sizeof(int32_t)), *prev = ckm_alloc_array(s, sizeof(int32_t));
+    f.cost = !f.weighted ? NULL : ckm_mul_ok(s, k, &sk) ? ckm_alloc_array(sk, sizeof(double)) : NULL;
+    f.price = ckm_alloc_array(k, sizeof(double));
+    f.C0 = ckm_alloc_array(k * d, sizeof(double));
+    f.cache = f.weighted ? NULL : ckm_transport_cache_new();
+    f.lab = ckm_alloc_array(s, sizeof(int32_t));
+    f.prev = ckm_alloc_array(s, sizeof(int32_t));
     ckm_error rc = CKM_OK;
-    size_t steps = 0, moves = 0;
-    double assign_s = 0.0;
-    if (!C || !wsum || (weighted && !cost) || (!weighted && !cache) || !price || !C0 || !lab || !prev) {
+    if (!f.C || !f.wsum || (f.weighted && !f.cost) || (!f.weighted && !f.cache) || !f.price || !f.C0 || !f.lab ||
+        !f.prev) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "sizeflow: out of memory for the %zu x %zu cost matrix", s, k);
         goto done;
     }
-    double tol;
-    if ((rc = ckm_seeder_init(&seeder, r, set->threads, err)) != CKM_OK ||
-        (rc = ckm_shift_tol(r, set->tol, &tol, err)) != CKM_OK)
+    if ((rc = ckm_seeder_init(&f.seeder, r, set->threads, err)) != CKM_OK ||
+        (rc = ckm_shift_tol(r, set->tol, &f.tol, err)) != CKM_OK)
         goto done;
-    if (weighted && (rc = ckm_assign_init(&asg, r, err)) != CKM_OK)
+    if (f.weighted && (rc = ckm_assign_init(&f.asg, r, err)) != CKM_OK)
         goto done;
-    double best_sse = INFINITY;
-    ckm_status why = CKM_STATUS_FEASIBLE;
-    int stopped = 0;
-    out->status = CKM_STATUS_FEASIBLE;
-    for (int rs = 0; rs < set->n_init && !stopped; rs++) {
-        ckm_rng rng;
-        ckm_rng_seed(&rng, set->seed, (uint64_t)rs);
-        ckm_seed_start(ctx, &seeder, init, &rng, C);
-        if (!ctx->init_centers && (rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
-            goto done;
-        memset(price, 0, k * sizeof(double));
-        bool have = false;
-        int taken = 0; /* completed steps of this restart (a stopped one does not count) */
-        for (int it = 0; it < max_iter; it++) {
-            if (ckm_ctx_stop(ctx, &why)) {
-                stopped = 1;
-                break;
-            }
-            double t0 = ckm_now();
-            if (!weighted) {
-                int infeasible = 0;
-                ckm_transport_stats ts;
-                ckm_ctx_count(ctx, CKM_COUNT_TRANSPORT, 1);
-                ckm_bk_limits lim = {ctx->deadline, set->should_stop, set->stop_user};
-                rc = ckm_transport_points(r->mean, s, d, C, k, r->lo, r->hi, set->threads, &lim, cache, price, lab,
-                                          &infeasible, &ts, err);
-                ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, rc == CKM_OK ? ts.clamped : 0);
-                if (rc != CKM_OK)
-                    goto done;
-                if (infeasible) {
-                    out->status = CKM_STATUS_INFEASIBLE;
-                    snprintf(out->message, sizeof out->message, "size bounds cannot be met");
-                    goto done;
-                }
-                if (ts.stopped) { /* mid-solve: this step's labels are unusable, the last ones stand */
-                    why = ckm_now() > ctx->deadline ? CKM_STATUS_TIME_LIMIT : CKM_STATUS_INTERRUPTED;
-                    stopped = 1;
-                    break;
-                }
-                moves += ts.moves;
-                ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: transportation %.3f s, %zu augmentations, %zu moves, "
-                            "%zu pricing rounds (%.2f passes' worth of rows), %zu auction bids%s", rs + 1, it + 1, ts.seconds,
-                            ts.augmentations, ts.moves, ts.passes, (double)ts.rows_priced / (double)s, ts.bids,
-                            ts.widened ? ", candidate lists widened" : "");
-            } else {
-                ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, C, cost);
-                ckm_assign_result ar;
-                ckm_step step;
-                if ((rc = ckm_blp_step(ctx, &asg, cost, have ? prev : NULL, lab, &ar, &step, out, err)) != CKM_OK)
-                    goto done;
-                if (step == CKM_STEP_INFEASIBLE)
-                    goto done;
-                if (step == CKM_STEP_STOP) {
-                    why = ar.stopped ? CKM_STATUS_INTERRUPTED : CKM_STATUS_TIME_LIMIT;
-                    stopped = 1;
-                    break;
-                }
-            }
-            steps++;
-            taken++;
-            assign_s += ckm_now() - t0;
-            bool same = have && memcmp(lab, prev, s * sizeof(int32_t)) == 0;
-            memcpy(prev, lab, s * sizeof(int32_t));
-            have = true;
-            memcpy(C0, C, k * d * sizeof(double));
-            ckm_group_means(r, lab, C, wsum);
-            double shift = 0.0;
-            for (size_t j = 0; j < k; j++)
-                shift += ckm_sqdist(C + j * d, C0 + j * d, d);
-            ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: assignment %.3f s, center shift %.3g (tolerance %.3g)",
-                        rs + 1, it + 1, ckm_now() - t0, shift, tol);
-            if (same || shift <= tol)
-                break;
-        }
-        if (!have)
-            continue;
-        double sse = ckm_group_sse(r, prev, C, wsum);
-        ckm_restart_done(ctx, "sizeflow", rs, prev, s, sse, taken, &best_sse, out);
-    }
-    if (stopped)
-        out->status = why;
+    ckm_status why;
+    if ((rc = ckm_run_restarts(ctx, "sizeflow", s, restart, &f, out, &why, err)) != CKM_OK ||
+        out->status == CKM_STATUS_INFEASIBLE)
+        goto done;
     snprintf(out->message, sizeof out->message, "%s%zu assignment steps, %.3f s in total%s",
-             stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "", steps, assign_s,
-             weighted ? "; must-links present: groups weigh > 1, so assignments were solved by the LP/MILP "
-                        "model (CLP/CBC) instead of the transportation solver"
-                      : "");
-    (void)moves;
+             why != CKM_STATUS_FEASIBLE ? (why == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "",
+             f.steps, f.assign_s,
+             f.weighted ? "; must-links present: groups weigh > 1, so assignments were solved by the LP/MILP "
+                          "model (CLP/CBC) instead of the transportation solver"
+                        : "");
 done:
-    ckm_assign_free(&asg);
-    ckm_seeder_free(&seeder);
-    free(C);
-    free(wsum);
-    free(cost);
-    free(price);
-    free(C0);
-    ckm_transport_cache_free(cache);
-    free(lab);
-    free(prev);
+    ckm_assign_free(&f.asg);
+    ckm_seeder_free(&f.seeder);
+    free(f.C);
+    free(f.wsum);
+    free(f.cost);
+    free(f.price);
+    free(f.C0);
+    ckm_transport_cache_free(f.cache);
+    free(f.lab);
+    free(f.prev);
     return rc;
 }
 

@@ -65,6 +65,34 @@ void ckm_restart_done(const ckm_context *ctx, const char *name, int rs, const in
     }
 }
 
+ckm_error ckm_run_restarts(const ckm_context *ctx, const char *name, size_t s, ckm_restart_fn body, void *self,
+                           ckm_algo_out *out, ckm_status *why, ckm_err *err)
+{
+    double best = INFINITY;
+    ckm_status stop = CKM_STATUS_FEASIBLE;
+    out->status = CKM_STATUS_FEASIBLE;
+    for (int rs = 0; rs < ctx->s->n_init; rs++) {
+        if (ckm_ctx_stop(ctx, &stop)) /* no restart begins after a stop */
+            break;
+        ckm_restart rt = {.rs = rs, .why = CKM_STATUS_FEASIBLE};
+        ckm_rng_seed(&rt.rng, ctx->s->seed, (uint64_t)rs);
+        ckm_error rc = body(self, &rt, out, err);
+        if (rc != CKM_OK || rt.end)
+            return rc;
+        if (rt.labels)
+            ckm_restart_done(ctx, name, rs, rt.labels, s, rt.objective, rt.iterations, &best, out);
+        if (rt.stopped) {
+            stop = rt.why;
+            break;
+        }
+    }
+    if (stop != CKM_STATUS_FEASIBLE)
+        out->status = stop;
+    if (why)
+        *why = stop;
+    return CKM_OK;
+}
+
 void ckm_ctx_log(const ckm_context *ctx, int level, const char *fmt, ...)
 {
     if (!ctx->s->log || ctx->s->verbosity < level)

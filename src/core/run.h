@@ -83,4 +83,28 @@ typedef struct ckm_algo_out {
 void ckm_restart_done(const ckm_context *ctx, const char *name, int rs, const int32_t *labels, size_t s,
                       double sse, int iterations, double *best_sse, ckm_algo_out *out);
 
+/* One restart of a restarting algorithm (ckm_run_restarts): the body reads rs and draws its
+ * randomness from rng only, then says what the restart gave. */
+typedef struct ckm_restart {
+    int rs;                /* in: 0-based restart index */
+    ckm_rng rng;           /* in: seeded with (settings.seed, rs) */
+    const int32_t *labels; /* out: s labels competing for the result, or NULL (none) */
+    double objective;      /* out: what the algorithm minimises, for labels (ckm_restart_done) */
+    int iterations;        /* out: of labels */
+    bool stopped;          /* out: a stop was met (why): no restart follows */
+    ckm_status why;
+    bool end;              /* out: end the run now, out->status and message already say why
+                              (a proven infeasibility) */
+} ckm_restart;
+typedef ckm_error (*ckm_restart_fn)(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err *err);
+
+/* The restart loop of every restarting algorithm: out->status = FEASIBLE; for r = 0 ..
+ * n_init - 1, unless a stop is met before it begins, body(self, {r, rng(seed, r)}); its
+ * labels compete through ckm_restart_done (the lowest objective wins, ties keep the earlier
+ * restart); a stopped restart is the last, and out->status becomes the stop's reason. *why
+ * (NULL: not wanted) receives that reason, CKM_STATUS_FEASIBLE when nothing stopped. An
+ * error of body, or its end, returns at once (out as body left it). */
+ckm_error ckm_run_restarts(const ckm_context *ctx, const char *name, size_t s, ckm_restart_fn body, void *self,
+                           ckm_algo_out *out, ckm_status *why, ckm_err *err);
+
 #endif
