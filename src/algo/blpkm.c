@@ -54,8 +54,9 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
     if (!ctx->init_centers && (rc = ckm_order_centers_by_size(b->r, b->C, err)) != CKM_OK)
         return rc;
     ckm_lloyd_stats st;
-    rc = ckm_blp_lloyd(ctx, b->asg, b->r, ctx->s->distance, ctx->max_iter, "blpkm", rt->rs, b->C, b->wsum, b->cost,
-                       b->cur, b->kept, &st, out, err);
+    ckm_blp_job job = {.asg = b->asg, .dist = ctx->s->distance, .max_iter = ctx->max_iter, .name = "blpkm",
+                       .rs = rt->rs, .C = b->C, .kept = b->kept, .wsum = b->wsum, .cost = b->cost, .cur = b->cur};
+    rc = ckm_blp_lloyd(ctx, b->r, &job, &st, out, err);
     if (rc != CKM_OK)
         return rc;
     b->lp_steps += st.lp_steps;

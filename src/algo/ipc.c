@@ -122,8 +122,9 @@ typedef struct ipc_run {
  * counts, a proven infeasibility or a stop go into run; st tells whether run->kept holds labels. */
 static ckm_error refine(ipc_run *run, const char *name, int rs, ckm_lloyd_stats *st, ckm_algo_out *out, ckm_err *err)
 {
-    ckm_error rc = ckm_blp_lloyd(run->ctx, run->asg, run->r, CKM_DISTANCE_SQEUCLIDEAN, run->max_iter, name, rs, run->C,
-                                   run->wsum, run->cost, run->cur, run->kept, st, out, err);
+    ckm_blp_job job = {.asg = run->asg, .dist = CKM_DISTANCE_SQEUCLIDEAN, .max_iter = run->max_iter, .name = name,
+                       .rs = rs, .C = run->C, .kept = run->kept, .wsum = run->wsum, .cost = run->cost, .cur = run->cur};
+    ckm_error rc = ckm_blp_lloyd(run->ctx, run->r, &job, st, out, err);
     if (rc != CKM_OK)
         return rc;
     run->lp_steps += st->lp_steps;

@@ -61,8 +61,12 @@ static ckm_error step(sizeflow_run *f, ckm_restart *rt, bool have, int it, ckm_a
         ckm_transport_stats ts;
         ckm_ctx_count(ctx, CKM_COUNT_TRANSPORT, 1);
         ckm_bk_limits lim = {ctx->deadline, ctx->s->should_stop, ctx->s->stop_user};
-        rc = ckm_transport_points(r->mean, s, d, f->C, k, r->lo, r->hi, ctx->s->threads, &lim, f->cache, f->price,
-                                  f->lab, &infeasible, &ts, err);
+        ckm_points_problem pp = {r->mean, s, d, f->C, k, r->lo, r->hi};
+        ckm_points_opts o = ckm_points_defaults(k);
+        o.threads = ctx->s->threads;
+        o.lim = &lim;
+        o.cache = f->cache;
+        rc = ckm_transport_points(&pp, &o, f->price, f->lab, &infeasible, &ts, err);
         ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, rc == CKM_OK ? ts.clamped : 0);
         if (rc != CKM_OK)
             return rc;

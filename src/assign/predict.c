@@ -133,7 +133,9 @@ ckm_error ckm_assign_to_centers(const double *X, size_t n, size_t d, const doubl
         if (!infeasible)
             rc = assign_lp(n, k, cost, lo, hi, labels, err);
     } else {
-        rc = ckm_transport_points(X, n, d, centers, k, lo, hi, 0, NULL, NULL, pr, labels, &infeasible, NULL, err);
+        ckm_points_problem pp = {X, n, d, centers, k, lo, hi};
+        ckm_points_opts o = ckm_points_defaults(k);
+        rc = ckm_transport_points(&pp, &o, pr, labels, &infeasible, NULL, err);
     }
     if (rc != CKM_OK)
         goto done;

@@ -131,22 +131,33 @@ void ckm_transport_cache_free(ckm_transport_cache *cache);
  * step after the first adds nothing unless the candidate lists widen). */
 size_t ckm_transport_cache_bytes(const ckm_transport_cache *cache);
 
-/* The same problem with c_ij = ||y_i - c_j||^2 for n points Y (n*d) and k centers C,
- * without storing the n x k costs when n k > 2^28 (transport_points.c: pricing passes
- * and SSP on candidate arcs, the same optimum and certificate). threads: as settings;
- * cache: as above, or NULL. */
-ckm_error ckm_transport_points(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
-                               const size_t *hi, int threads, const ckm_bk_limits *lim, ckm_transport_cache *cache,
-                               double *price, int32_t *labels, int *infeasible, ckm_transport_stats *stats,
-                               ckm_err *err);
+/* The same problem with c_ij = ||y_i - c_j||^2 for n points Y (n*d) and k centers C (k*d),
+ * sizes lo_j <= |j| <= hi_j. */
+typedef struct ckm_points_problem {
+    const double *Y;
+    size_t n, d;
+    const double *C;
+    size_t k;
+    const size_t *lo, *hi;
+} ckm_points_problem;
 
-/* The same with the matrix route for n k <= matrix_max only and cand candidate clusters per
- * point to start with (ckm_transport_points: 2^28, and 16 for k <= 256, else 32; tests
- * force the other route and short lists). */
-ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
-                                  const size_t *hi, int threads, size_t matrix_max, size_t cand,
-                                  const ckm_bk_limits *lim, ckm_transport_cache *cache, double *price,
-                                  int32_t *labels, int *infeasible, ckm_transport_stats *stats, ckm_err *err);
+/* How ckm_transport_points solves it: threads as settings; lim (NULL: none); cache as
+ * above, or NULL; the matrix route for n k <= matrix_max only; cand candidate clusters per
+ * point to start the other route with. ckm_points_defaults: no limits, no cache, 2^28
+ * (CKM_TRANSPORT_MATRIX_MAX) and 16 candidates for k <= 256, else 32 (tests force the other
+ * route and short lists). */
+typedef struct ckm_points_opts {
+    int threads;
+    const ckm_bk_limits *lim;
+    ckm_transport_cache *cache;
+    size_t matrix_max, cand;
+} ckm_points_opts;
+ckm_points_opts ckm_points_defaults(size_t k);
+
+/* Solved without storing the n x k costs when n k > matrix_max (transport_points.c: pricing
+ * passes and SSP on candidate arcs, the same optimum and certificate). */
+ckm_error ckm_transport_points(const ckm_points_problem *pp, const ckm_points_opts *o, double *price, int32_t *labels,
+                               int *infeasible, ckm_transport_stats *stats, ckm_err *err);
 
 /* Independent check of a labelling + prices as above, with absolute tolerance tol.
  * Returns 1 when the certificate proves optimality, else 0 with the reason in why. */

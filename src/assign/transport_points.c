@@ -590,11 +590,15 @@ size_t ckm_transport_cache_bytes(const ckm_transport_cache *cache)
     return cache ? cache->bytes + cache->pr.bytes + ckm_transport_ws_bytes(cache->ws) : 0;
 }
 
-static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const double *Y, const double *ynorm, size_t n,
-                            size_t d, const double *C, const double *cnorm, size_t k, const size_t *lo,
-                            const size_t *hi, int threads, size_t cand, const ckm_bk_limits *lim, double *price,
-                            int32_t *labels, ckm_transport_stats *st, ckm_err *err)
+static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const ckm_points_problem *pp, const double *ynorm,
+                            const double *cnorm, const ckm_points_opts *o, double *price, int32_t *labels,
+                            ckm_transport_stats *st, ckm_err *err)
 {
+    const double *Y = pp->Y, *C = pp->C;
+    size_t n = pp->n, d = pp->d, k = pp->k, cand = o->cand < 1 ? 1 : o->cand;
+    const size_t *lo = pp->lo, *hi = pp->hi;
+    const ckm_bk_limits *lim = o->lim;
+    int threads = o->threads;
     if (!pricing_setup(pr, n, d, k, threads, cand))
         return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for %zu points' candidate clusters", n);
     pr->Y = Y;
@@ -716,21 +720,19 @@ done:
 
 static bool limits_hit(const void *lim) { return ckm_bk_limits_reached(lim); }
 
-ckm_error ckm_transport_points(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
-                               const size_t *hi, int threads, const ckm_bk_limits *lim, ckm_transport_cache *cache,
-                               double *price, int32_t *labels, int *infeasible, ckm_transport_stats *stats,
-                               ckm_err *err)
+ckm_points_opts ckm_points_defaults(size_t k)
 {
-    return ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, CKM_TRANSPORT_MATRIX_MAX,
-                                   k <= 256 ? CAND_SMALL_K : CAND_MIN, lim, cache, price, labels,
-                                   infeasible, stats, err);
+    return (ckm_points_opts){0, NULL, NULL, CKM_TRANSPORT_MATRIX_MAX, k <= 256 ? CAND_SMALL_K : CAND_MIN};
 }
 
-ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
-                                  const size_t *hi, int threads, size_t matrix_max, size_t cand,
-                                  const ckm_bk_limits *lim, ckm_transport_cache *cache, double *price,
-                                  int32_t *labels, int *infeasible, ckm_transport_stats *stats, ckm_err *err)
+ckm_error ckm_transport_points(const ckm_points_problem *pp, const ckm_points_opts *o, double *price, int32_t *labels,
+                               int *infeasible, ckm_transport_stats *stats, ckm_err *err)
 {
+    const double *Y = pp->Y, *C = pp->C;
+    size_t n = pp->n, d = pp->d, k = pp->k;
+    const size_t *lo = pp->lo, *hi = pp->hi;
+    const ckm_bk_limits *lim = o->lim;
+    ckm_transport_cache *cache = o->cache;
     double t0 = ckm_now();
     ckm_transport_stats st;
     memset(&st, 0, sizeof st);
@@ -745,7 +747,7 @@ ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const dou
     }
     ckm_transport_ws *own = cache ? NULL : ckm_transport_ws_new(), *ws = cache ? cache->ws : own;
     size_t nk;
-    bool matrix = ckm_mul_ok(n, k, &nk) && nk <= matrix_max;
+    bool matrix = ckm_mul_ok(n, k, &nk) && nk <= o->matrix_max;
     if (!ws || (matrix && !ckm_transport_ws_array(ws, (void **)&ws->cost, &ws->cost_cap, nk, sizeof(double)))) {
         ckm_transport_ws_free(own);
         return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for the %zu x %zu costs", n, k);
@@ -753,7 +755,7 @@ ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const dou
     if (matrix) {
         /* the matrix alone takes 0.5 s at 10^6 x 100: polled between runs of rows */
         bool stopped = false;
-        rc = ckm_sqdist_matrix_poll(Y, n, d, C, k, ws->cost, threads, lim ? limits_hit : NULL, lim, &stopped, err);
+        rc = ckm_sqdist_matrix_poll(Y, n, d, C, k, ws->cost, o->threads, lim ? limits_hit : NULL, lim, &stopped, err);
         *infeasible = 0;
         st.stopped = stopped;
         if (rc == CKM_OK && !stopped)
@@ -792,8 +794,7 @@ ckm_error ckm_transport_points_ex(const double *Y, size_t n, size_t d, const dou
     pricing local;
     memset(&local, 0, sizeof local);
     pricing *pr = cache ? &cache->pr : &local;
-    rc = solve_rows(pr, ws, Y, ynorm, n, d, C, cnorm, k, lo, hi, threads, cand < 1 ? 1 : cand, lim, price, labels, &st,
-                    err);
+    rc = solve_rows(pr, ws, pp, ynorm, cnorm, o, price, labels, &st, err);
     if (!cache) {
         pricing_free(&local);
         free(ynorm);

@@ -56,21 +56,23 @@ static ckm_error local_step(const ckm_context *ctx, const ckm_reduced *r, const 
     return CKM_OK;
 }
 
-ckm_error ckm_blp_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_reduced *r, ckm_distance dist,
-                          int max_iter, const char *name, int rs, double *C, double *wsum, double *cost,
-                          int32_t *cur, int32_t *kept, ckm_lloyd_stats *st, ckm_algo_out *out, ckm_err *err)
+ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_blp_job *job, ckm_lloyd_stats *st,
+                        ckm_algo_out *out, ckm_err *err)
 {
     size_t s = r->s;
+    ckm_assign *asg = job->asg;
+    double *C = job->C, *cost = job->cost;
+    int32_t *cur = job->cur, *kept = job->kept;
     double best_total = INFINITY;
     memset(st, 0, sizeof *st);
     st->why = CKM_STATUS_FEASIBLE;
     int it = 0;
-    for (; it < max_iter; it++) {
+    for (; it < job->max_iter; it++) {
         if (ckm_ctx_stop(ctx, &st->why)) {
             st->stopped = true;
             break;
         }
-        ckm_group_costs(r, dist, C, cost);
+        ckm_group_costs(r, job->dist, C, cost);
         ckm_assign_result ar;
         ckm_step step;
         step = CKM_STEP_OK;
@@ -96,9 +98,9 @@ ckm_error ckm_blp_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_reduc
             best_total = ar.objective;
             memcpy(kept, cur, s * sizeof(int32_t));
             st->have = true;
-            ckm_group_means(r, kept, C, wsum);
+            ckm_group_means(r, kept, C, job->wsum);
         }
-        ckm_ctx_log(ctx, 2, "%s restart %d iter %d: assignment total %.10g (%s, %.3f s)", name, rs + 1, it + 1,
+        ckm_ctx_log(ctx, 2, "%s restart %d iter %d: assignment total %.10g (%s, %.3f s)", job->name, job->rs + 1, it + 1,
                     ar.objective, !asg ? "local search" : ar.used_mip ? "CBC" : "LP integral", ar.seconds);
         if (ar.status == CKM_BK_LIMIT_FEASIBLE && ar.cut) {
             st->cut_steps++; /* the step's own budget: its best labels, and on */

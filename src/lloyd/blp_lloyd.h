@@ -25,12 +25,12 @@ ckm_error ckm_blp_step(const ckm_context *ctx, ckm_assign *asg, const double *co
                          int32_t *labels, ckm_assign_result *ar, ckm_step *step, ckm_algo_out *out,
                          ckm_err *err);
 
-/* The BLPKM_CC iteration from the centers in C (k*d): cost -> exact assignment (warm-
- * started from the kept labels; asg = NULL: 1-opt local search from them instead, for a
- * model with soft pairs too large to build, ckm_assign_local) -> means of the new labels, until the assignment total
- * does not strictly decrease (the previous labels are kept) or max_iter iterations.
- * kept (s) receives the best labels (valid when st->have), C their means. cost (s*k),
- * wsum (k) and cur (s) are scratch. Logs at verbosity 2 as "NAME restart R iter I". */
+/* The BLPKM_CC iteration from the centers in job->C (k*d): cost -> exact assignment (warm-
+ * started from the kept labels; job->asg = NULL: 1-opt local search from them instead, for a
+ * model with soft pairs too large to build, ckm_assign_local) -> means of the new labels,
+ * until the assignment total does not strictly decrease (the previous labels are kept) or
+ * job->max_iter iterations. job->kept (s) receives the best labels (valid when st->have),
+ * job->C their means. Logs at verbosity 2 as "NAME restart R iter I". */
 typedef struct ckm_lloyd_stats {
     int iterations;
     bool have;          /* kept holds a feasible labelling */
@@ -41,8 +41,19 @@ typedef struct ckm_lloyd_stats {
     size_t cut_steps;   /* ended by settings.soft_step_limit_s (soft pairs): not proven optimal */
 } ckm_lloyd_stats;
 
-ckm_error ckm_blp_lloyd(const ckm_context *ctx, ckm_assign *asg, const ckm_reduced *r, ckm_distance dist,
-                          int max_iter, const char *name, int rs, double *C, double *wsum, double *cost,
-                          int32_t *cur, int32_t *kept, ckm_lloyd_stats *st, ckm_algo_out *out, ckm_err *err);
+typedef struct ckm_blp_job {
+    ckm_assign *asg;     /* the model (ckm_assign_init on r), or NULL: local-search steps */
+    ckm_distance dist;   /* the assignment costs' distance */
+    int max_iter;
+    const char *name;    /* log lines: "NAME restart rs+1 iter I" */
+    int rs;
+    double *C;           /* k*d: in the start, out the means of kept */
+    int32_t *kept;       /* s: out, the best labels */
+    double *wsum, *cost; /* scratch: k, s*k */
+    int32_t *cur;        /* scratch: s */
+} ckm_blp_job;
+
+ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_blp_job *job, ckm_lloyd_stats *st,
+                        ckm_algo_out *out, ckm_err *err);
 
 #endif

@@ -90,8 +90,11 @@ static ckm_error unpaired(const ckm_context *ctx, const ckm_reduced *r, const do
     /* points without must-links (the caller's condition): the groups are the points, so the
        transportation route from points applies; at the deadline it gives up, leaving the
        greedy labels */
-    rc = ckm_transport_points(r->mean, n, r->d, C, k, r->lo, r->hi, ctx->s->threads, &lim, NULL, price, exact,
-                              &infeasible, &ts, err);
+    ckm_points_problem pp = {r->mean, n, r->d, C, k, r->lo, r->hi};
+    ckm_points_opts o = ckm_points_defaults(k);
+    o.threads = ctx->s->threads;
+    o.lim = &lim;
+    rc = ckm_transport_points(&pp, &o, price, exact, &infeasible, &ts, err);
     ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, rc == CKM_OK ? ts.clamped : 0);
     if (rc == CKM_OK && !infeasible && !ts.stopped) { /* infeasible sizes were proven in preprocessing */
         memcpy(out->labels, exact, n * sizeof(int32_t));
@@ -152,8 +155,9 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
         goto done;
     ckm_lloyd_stats st;
     ckm_algo_out tmp = *out; /* a proof of infeasibility becomes the run's outcome */
-    if ((rc = ckm_blp_lloyd(&grace, local ? NULL : &asg, r, CKM_DISTANCE_SQEUCLIDEAN, grace.max_iter, "fallback",
-                              0, C, wsum, cost, cur, out->labels, &st, &tmp, err)) != CKM_OK)
+    ckm_blp_job job = {.asg = local ? NULL : &asg, .dist = CKM_DISTANCE_SQEUCLIDEAN, .max_iter = grace.max_iter,
+                       .name = "fallback", .C = C, .kept = out->labels, .wsum = wsum, .cost = cost, .cur = cur};
+    if ((rc = ckm_blp_lloyd(&grace, r, &job, &st, &tmp, err)) != CKM_OK)
         goto done;
     if (st.infeasible) {
         out->status = CKM_STATUS_INFEASIBLE;

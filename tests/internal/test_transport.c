@@ -17,6 +17,17 @@
 
 #include <stdint.h>
 
+/* ckm_transport_points with every option spelled out, as the tests vary them */
+static ckm_error points_ex(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
+                           const size_t *hi, int threads, size_t matrix_max, size_t cand, const ckm_bk_limits *lim,
+                           ckm_transport_cache *cache, double *price, int32_t *labels, int *infeasible,
+                           ckm_transport_stats *stats, ckm_err *err)
+{
+    ckm_points_problem pp = {Y, n, d, C, k, lo, hi};
+    ckm_points_opts o = {threads, lim, cache, matrix_max, cand};
+    return ckm_transport_points(&pp, &o, price, labels, infeasible, stats, err);
+}
+
 static uint64_t st = 11;
 /* over all points-route solves: auction bids, SSP searches (backward ones), augmentations */
 static size_t g_bids, g_searches, g_backward, g_aug;
@@ -228,7 +239,7 @@ static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int t
     int inf1 = -1, inf2 = -1;
     ckm_transport_stats ts;
     CHECK(ckm_transport_solve(n, k, cost, lo, hi, p1, l1, &inf1, NULL, &err) == CKM_OK && inf1 == 0);
-    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, matrix_max, cand, NULL, NULL, p2, l2, &inf2, &ts, &err) == CKM_OK && inf2 == 0);
+    CHECK(points_ex(Y, n, d, C, k, lo, hi, threads, matrix_max, cand, NULL, NULL, p2, l2, &inf2, &ts, &err) == CKM_OK && inf2 == 0);
     char why[256] = "";
     int ok = ckm_transport_verify(n, k, cost, lo, hi, p2, l2, 1e-7, why, sizeof why);
     CHECK(ok);
@@ -246,7 +257,7 @@ static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int t
     g_aug += ts.augmentations;
     *rounds += ts.repriced; /* passes that found arcs the lists lacked */
     /* warm start from the optimum's prices: SSP only settles ties, one pass confirms */
-    CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, threads, matrix_max, cand, NULL, NULL, p2, l2, &inf2, &ts, &err) == CKM_OK);
+    CHECK(points_ex(Y, n, d, C, k, lo, hi, threads, matrix_max, cand, NULL, NULL, p2, l2, &inf2, &ts, &err) == CKM_OK);
     CHECK(fabs(objective(cost, n, k, l2) - f1) <= 1e-9 * f1 && ts.passes <= 2 && !ts.widened);
 done:
     free(Y), free(C), free(cost), free(p1), free(p2), free(l1), free(l2), free(lo), free(hi);
@@ -305,8 +316,7 @@ static ckm_error stop_solve(stop_case *c, int threads, size_t matrix_max, const 
                             ckm_transport_stats *ts)
 {
     ckm_err err = {CKM_OK, ""};
-    return ckm_transport_points_ex(c->Y, c->n, c->d, c->C, c->k, c->lo, c->hi, threads, matrix_max, 8, lim, NULL,
-                                   c->p, c->l, inf, ts, &err);
+    return points_ex(c->Y, c->n, c->d, c->C, c->k, c->lo, c->hi, threads, matrix_max, 8, lim, NULL, c->p, c->l, inf, ts, &err);
 }
 
 /* A stop request ends both routes with stats.stopped, without an error; one that comes
@@ -476,11 +486,11 @@ static void cache_case(size_t n, size_t d, size_t k, int bounds, int threads, si
         if (it == 8) { /* a stop midway leaves half-priced rows behind */
             int calls = 0;
             ckm_bk_limits mid = {INFINITY, stop_second, &calls};
-            CHECK(ckm_transport_points_ex(P, n, d, C, k, lo, hi, threads, 0, cand, &mid, cache, p, l, &inf, &ts, &err) ==
+            CHECK(points_ex(P, n, d, C, k, lo, hi, threads, 0, cand, &mid, cache, p, l, &inf, &ts, &err) ==
                   CKM_OK);
             CHECK(ts.stopped);
         }
-        CHECK(ckm_transport_points_ex(P, n, d, C, k, lo, hi, threads, 0, cand, NULL, cache, p, l, &inf, &ts, &err) ==
+        CHECK(points_ex(P, n, d, C, k, lo, hi, threads, 0, cand, NULL, cache, p, l, &inf, &ts, &err) ==
                   CKM_OK &&
               inf == 0 && !ts.stopped);
         CHECK(ckm_sqdist_matrix(P, n, d, C, k, cost, 1, &err) == CKM_OK);
@@ -534,7 +544,7 @@ static void alloc_case(size_t n, size_t d, size_t k, size_t matrix_max, size_t c
     size_t before = 0, moved = 0;
     for (int it = 0; it < 5; it++) {
         int inf = -1;
-        CHECK(ckm_transport_points_ex(Y, n, d, C, k, lo, hi, 1, matrix_max, cand, NULL, cache, p, l, &inf, &ts, &err) ==
+        CHECK(points_ex(Y, n, d, C, k, lo, hi, 1, matrix_max, cand, NULL, cache, p, l, &inf, &ts, &err) ==
                   CKM_OK &&
               inf == 0);
         size_t now = ckm_transport_cache_bytes(cache);
