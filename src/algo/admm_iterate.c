@@ -370,15 +370,12 @@ static double maxabs_diff(const double *a, const double *b, size_t m)
     return mx;
 }
 
-ckm_error ckm_admm_iterate(ckm_admm_ws *w, const ckm_context *ctx, const ckm_admm_params *par, const int32_t *start,
-                           int32_t *labels, ckm_admm_info *info, double *trace_f, double *trace_res, ckm_err *err)
+/* The start: the one-hot labelling `start` in every copy (y, p, q, v), multipliers 0, the
+ * size variables at its sizes. */
+static void admm_start(ckm_admm_ws *w, const int32_t *start)
 {
     const ckm_reduced *r = w->r;
     size_t s = w->s, k = w->k, sk = w->sk, m = r->n_cl;
-    const size_t *cl = r->cl;
-    memset(info, 0, sizeof *info);
-    w->skipped_v = 0;
-    /* start: the one-hot labelling in every copy, multipliers 0 */
     memset(w->y, 0, sk * sizeof(double));
     for (size_t t = 0; t < s; t++)
         w->y[t * k + (size_t)start[t]] = 1.0;
@@ -396,6 +393,75 @@ ckm_error ckm_admm_iterate(ckm_admm_ws *w, const ckm_context *ctx, const ckm_adm
         for (size_t t = 0; t < s; t++)
             w->sz[j] += w->u[t] * w->y[t * k + j];
     }
+}
+
+/* The size variables (clamped to the bounds), then every multiplier's ascent step; returns
+ * the largest residual of any constraint or copy, and of the box copy's binarity. */
+static double multipliers(ckm_admm_ws *w, double rho)
+{
+    const ckm_reduced *r = w->r;
+    size_t s = w->s, k = w->k, sk = w->sk, m = r->n_cl;
+    const size_t *cl = r->cl;
+    double res = 0.0;
+    for (size_t j = 0; j < k; j++) {
+        double uy = 0.0;
+        for (size_t t = 0; t < s; t++)
+            uy += w->u[t] * w->y[t * k + j];
+        w->sz[j] = fmin((double)r->hi[j] / w->wnorm, fmax((double)r->lo[j] / w->wnorm, uy + w->nu[j] / rho));
+        w->nu[j] += rho * (uy - w->sz[j]);
+        res = fmax(res, fabs(uy - w->sz[j]) * w->wnorm);
+    }
+    for (size_t t = 0; t < s; t++) {
+        double rs = -1.0;
+        for (size_t j = 0; j < k; j++)
+            rs += w->y[t * k + j];
+        w->mu[t] += rho * rs;
+        res = fmax(res, fabs(rs));
+    }
+    for (size_t e = 0; e < m; e++) {
+        double c = dot(w->y + cl[2 * e] * k, w->v + cl[2 * e + 1] * k, k);
+        w->eta[e] += rho * c;
+        res = fmax(res, fabs(c));
+    }
+    for (size_t i = 0; i < sk; i++) {
+        w->l1[i] += rho * (w->y[i] - w->p[i]);
+        w->l2[i] += rho * (w->y[i] - w->q[i]);
+        w->l3[i] += rho * (w->y[i] - w->v[i]);
+    }
+    res = fmax(res, fmax(maxabs_diff(w->y, w->p, sk), fmax(maxabs_diff(w->y, w->q, sk), maxabs_diff(w->y, w->v, sk))));
+    for (size_t i = 0; i < sk; i++) /* and the box copy is binary to the same tolerance */
+        res = fmax(res, fmin(w->p[i], 1.0 - w->p[i]));
+    return res;
+}
+
+/* labels[t] = argmax_j p_tj (the box copy); returns max min(p, 1 - p), its distance from
+ * binary. */
+static double round_labels(const ckm_admm_ws *w, int32_t *labels)
+{
+    size_t s = w->s, k = w->k;
+    double gap = 0.0;
+    for (size_t t = 0; t < s; t++) {
+        size_t bj = 0;
+        for (size_t j = 0; j < k; j++) {
+            double pv = w->p[t * k + j];
+            gap = fmax(gap, fmin(pv, 1.0 - pv));
+            if (pv > w->p[t * k + bj])
+                bj = j;
+        }
+        labels[t] = (int32_t)bj;
+    }
+    return gap;
+}
+
+ckm_error ckm_admm_iterate(ckm_admm_ws *w, const ckm_context *ctx, const ckm_admm_params *par, const int32_t *start,
+                           int32_t *labels, ckm_admm_info *info, double *trace_f, double *trace_res, ckm_err *err)
+{
+    const ckm_reduced *r = w->r;
+    size_t s = w->s, k = w->k, sk = w->sk, m = r->n_cl;
+    const size_t *cl = r->cl;
+    memset(info, 0, sizeof *info);
+    w->skipped_v = 0;
+    admm_start(w, start);
     ckm_group_means(r, start, w->C, w->wsum);
     double f = update_centers(w);
     double scale = 0.0;
@@ -438,36 +504,7 @@ ckm_error ckm_admm_iterate(ckm_admm_ws *w, const ckm_context *ctx, const ckm_adm
         for (size_t i = 0; i < sk; i++)
             w->q[i] = qn > 0.0 ? 0.5 + radius * w->q[i] / qn : (i % k == 0 ? 1.0 : 0.0);
         solve_v(w, rho);
-        /* sizes, multipliers, residual */
-        double res = 0.0;
-        for (size_t j = 0; j < k; j++) {
-            double uy = 0.0;
-            for (size_t t = 0; t < s; t++)
-                uy += w->u[t] * w->y[t * k + j];
-            w->sz[j] = fmin((double)r->hi[j] / w->wnorm, fmax((double)r->lo[j] / w->wnorm, uy + w->nu[j] / rho));
-            w->nu[j] += rho * (uy - w->sz[j]);
-            res = fmax(res, fabs(uy - w->sz[j]) * w->wnorm);
-        }
-        for (size_t t = 0; t < s; t++) {
-            double rs = -1.0;
-            for (size_t j = 0; j < k; j++)
-                rs += w->y[t * k + j];
-            w->mu[t] += rho * rs;
-            res = fmax(res, fabs(rs));
-        }
-        for (size_t e = 0; e < m; e++) {
-            double c = dot(w->y + cl[2 * e] * k, w->v + cl[2 * e + 1] * k, k);
-            w->eta[e] += rho * c;
-            res = fmax(res, fabs(c));
-        }
-        for (size_t i = 0; i < sk; i++) {
-            w->l1[i] += rho * (w->y[i] - w->p[i]);
-            w->l2[i] += rho * (w->y[i] - w->q[i]);
-            w->l3[i] += rho * (w->y[i] - w->v[i]);
-        }
-        res = fmax(res, fmax(maxabs_diff(w->y, w->p, sk), fmax(maxabs_diff(w->y, w->q, sk), maxabs_diff(w->y, w->v, sk))));
-        for (size_t i = 0; i < sk; i++) /* and the box copy is binary to the same tolerance */
-            res = fmax(res, fmin(w->p[i], 1.0 - w->p[i]));
+        double res = multipliers(w, rho);
         f = update_centers(w) + r->scatter;
         if (trace_f)
             trace_f[it] = f;
@@ -496,17 +533,7 @@ ckm_error ckm_admm_iterate(ckm_admm_ws *w, const ckm_context *ctx, const ckm_adm
     info->skipped_v = w->skipped_v;
     info->rho = rho;
     info->objective = f;
-    double gap = 0.0;
-    for (size_t t = 0; t < s; t++) {
-        size_t bj = 0;
-        for (size_t j = 0; j < k; j++) {
-            double pv = w->p[t * k + j];
-            gap = fmax(gap, fmin(pv, 1.0 - pv));
-            if (pv > w->p[t * k + bj])
-                bj = j;
-        }
-        labels[t] = (int32_t)bj;
-    }
+    double gap = round_labels(w, labels);
     info->binary_gap = gap;
     return CKM_OK;
 }

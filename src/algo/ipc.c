@@ -242,12 +242,92 @@ static bool closed(const ipc_run *run, double lb, double tol)
     return ckm_gap_closed(run->best_sse, lb, tol, run->r->gap_scale);
 }
 
+/* The node's relaxation with the parent's cuts and warm start, in *sdp; NULL (run->stopped)
+ * when its first iteration would end past the deadline or a stop came while it was set up. */
+static ckm_error relaxation(ipc_run *run, const ckm_ipc_opts *o, ckm_ipc_stats *stats, ckm_sdp **sdp, ckm_err *err)
+{
+    const ckm_reduced *r = run->r;
+    *sdp = NULL;
+    if (ckm_ctx_stop_ahead(run->ctx, ckm_sdp_iteration_estimate_s(r->s), &run->why)) {
+        run->stopped = 1;
+        return CKM_OK;
+    }
+    ckm_error rc = ckm_sdp_create(r, run->ctx, sdp, &run->why, err);
+    if (rc != CKM_OK)
+        return rc;
+    if (!*sdp) { /* stopped while the relaxation was set up */
+        run->stopped = 1;
+        return CKM_OK;
+    }
+    if (o->inherit && (rc = ckm_sdp_import_cuts(*sdp, r->comp, o->inherit, &stats->inherited, err)) != CKM_OK)
+        return rc; /* *sdp is the caller's to free */
+    if (o->warm_X)
+        ckm_sdp_warm_start(*sdp, o->warm_X, o->warm_sigma);
+    return CKM_OK;
+}
+
+/* what the caller learns of the node's run */
+static void node_stats(const ipc_run *run, const ckm_sdp_info *si, ckm_ipc_stats *stats)
+{
+    stats->last_iterations = si->iterations;
+    stats->converged = si->converged;
+    stats->pruned = si->pruned;
+    stats->lp_steps = run->lp_steps;
+    stats->mip_steps = run->mip_steps;
+    stats->stopped = run->stopped;
+    stats->best_sse = run->best_sse;
+}
+
+/* Cutting-plane rounds: separate, add, solve again (capped at IPC_ROUND_ITERS iterations),
+ * IPC-k-means every IPC_HEURISTIC_EVERY rounds; until o->cut_rounds, no violated row, a stop,
+ * the node closes, or IPC_PATIENCE rounds together raise the bound by <= IPC_STALL of it.
+ * (Without an incumbent, a child before its heuristic, the rounds run to their limit.) */
+static ckm_error cut_rounds(ipc_run *run, ckm_sdp *sdp, const ckm_ipc_opts *o, ckm_sdp_params *par, ckm_sdp_info *si,
+                            ckm_ipc_stats *stats, double t0, ckm_algo_out *out, ckm_err *err)
+{
+    const ckm_context *ctx = run->ctx;
+    ckm_error rc = CKM_OK;
+    ckm_rng crng;
+    ckm_rng_seed(&crng, ctx->s->seed, 0x5d9);
+    double hist[IPC_PATIENCE + 1]; /* the bound after the last rounds, for the stall test */
+    hist[0] = si->lower_bound;
+    par->max_iter = IPC_ROUND_ITERS;
+    while (!run->stopped && stats->rounds < o->cut_rounds && !closed(run, si->lower_bound, o->gap)) {
+        ckm_cut_stats cs;
+        if ((rc = ckm_sdp_separate(sdp, &crng, par->threads, IPC_CUTS_PER_ROUND, &cs, err)) != CKM_OK)
+            return rc;
+        size_t added = cs.added_pair + cs.added_triangle + cs.added_clique + cs.added_size;
+        if (added == 0)
+            break;
+        int rounds = ++stats->rounds;
+        stats->cuts_added += added;
+        ckm_ctx_count(ctx, CKM_COUNT_CUT_ROUNDS, 1);
+        ckm_ctx_count(ctx, CKM_COUNT_CUTS, (uint64_t)added);
+        par->upper_bound = run->best_sse;
+        if ((rc = solve_sdp(run, sdp, par, si, err)) != CKM_OK)
+            return rc;
+        ckm_ctx_log(ctx, 1,
+                    "ipc: cut round %d: +%zu pair +%zu triangle +%zu clique +%zu size, -%zu inactive, %zu active; safe bound "
+                    "%.10g (%d iterations, %llu CG steps, %.2f s)",
+                    rounds, cs.added_pair, cs.added_triangle, cs.added_clique, cs.added_size, cs.removed, cs.active,
+                    si->lower_bound, si->iterations, (unsigned long long)si->cg_steps, ckm_now() - t0);
+        /* stalled: the last IPC_PATIENCE rounds together raised the bound by too little */
+        hist[rounds % (IPC_PATIENCE + 1)] = si->lower_bound; /* the bound is monotone (best seen) */
+        if (rounds >= IPC_PATIENCE &&
+            si->lower_bound - hist[(rounds - IPC_PATIENCE) % (IPC_PATIENCE + 1)] <= IPC_STALL * fabs(si->lower_bound))
+            break;
+        /* a better incumbent closes the gap sooner (and lets the solver stop at it) */
+        if (rounds % IPC_HEURISTIC_EVERY == 0 && !run->stopped &&
+            ((rc = ipc_heuristic(run, sdp, out, err)) != CKM_OK || run->infeasible))
+            return rc;
+    }
+    return CKM_OK;
+}
+
 ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_ipc_opts *o, ckm_algo_out *out,
                        ckm_ipc_stats *stats, ckm_sdp **sdp_out, ckm_err *err)
 {
-    const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k;
-    int max_iter = ctx->max_iter;
     double tol = o->gap;
     memset(stats, 0, sizeof *stats);
     if (sdp_out)
@@ -259,7 +339,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
             return ckm_fail(err, CKM_ERR_UNSUPPORTED,
                             "%s: the SDP bound assumes every cluster is non-empty, but cluster %zu may be empty "
                             "(lower size bound 0); use blpkm, or a lower bound >= 1",
-                            set->algorithm, j);
+                            ctx->s->algorithm, j);
     ckm_assign asg;
     ckm_sdp *sdp = NULL;
     memset(&asg, 0, sizeof asg);
@@ -267,7 +347,18 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     double *cost = ckm_alloc_array(s * k, sizeof(double)), *M = ckm_alloc_array(s * d, sizeof(double));
     int32_t *cur = ckm_alloc_array(s, sizeof(int32_t)), *kept = ckm_alloc_array(s, sizeof(int32_t));
     ckm_error rc = CKM_OK;
-    ipc_run run = {ctx, r, &asg, C, wsum, cost, M, cur, kept, max_iter, o->incumbent, 0, 0, 0, CKM_STATUS_FEASIBLE, 0};
+    ipc_run run = {.ctx = ctx,
+                   .r = r,
+                   .asg = &asg,
+                   .C = C,
+                   .wsum = wsum,
+                   .cost = cost,
+                   .M = M,
+                   .cur = cur,
+                   .kept = kept,
+                   .max_iter = ctx->max_iter,
+                   .best_sse = o->incumbent,
+                   .why = CKM_STATUS_FEASIBLE};
     ckm_sdp_info si;
     memset(&si, 0, sizeof si);
     si.lower_bound = -INFINITY;
@@ -283,22 +374,9 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     }
     if (o->centers && ((rc = from_centers(&run, o->centers, out, err)) != CKM_OK || run.infeasible || run.stopped))
         goto done;
-    /* 1. the bound, 2. IPC-k-means from it, 3. cutting-plane rounds, IPC again; no
-     * relaxation at all when its first iteration would end past the deadline */
-    if (ckm_ctx_stop_ahead(ctx, ckm_sdp_iteration_estimate_s(s), &run.why)) {
-        run.stopped = 1;
+    /* 1. the bound, 2. IPC-k-means from it, 3. cutting-plane rounds, IPC again */
+    if ((rc = relaxation(&run, o, stats, &sdp, err)) != CKM_OK || !sdp)
         goto done;
-    }
-    if ((rc = ckm_sdp_create(r, ctx, &sdp, &run.why, err)) != CKM_OK)
-        goto done;
-    if (!sdp) { /* stopped while the relaxation was set up */
-        run.stopped = 1;
-        goto done;
-    }
-    if (o->inherit && (rc = ckm_sdp_import_cuts(sdp, r->comp, o->inherit, &stats->inherited, err)) != CKM_OK)
-        goto done;
-    if (o->warm_X)
-        ckm_sdp_warm_start(sdp, o->warm_X, o->warm_sigma);
     ckm_sdp_params par;
     ckm_sdp_params_default(&par);
     par.prune_tol = tol;
@@ -314,42 +392,8 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     if (o->heuristic_first && !run.stopped && !closed(&run, si.lower_bound, tol))
         if ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible)
             goto done;
-    ckm_rng crng;
-    ckm_rng_seed(&crng, set->seed, 0x5d9);
-    double hist[IPC_PATIENCE + 1]; /* the bound after the last rounds, for the stall test */
-    hist[0] = si.lower_bound;
-    par.max_iter = IPC_ROUND_ITERS;
-    /* without an incumbent (a child before its heuristic) the rounds run to their limit */
-    while (!run.stopped && stats->rounds < o->cut_rounds &&
-           !closed(&run, si.lower_bound, tol)) {
-        ckm_cut_stats cs;
-        if ((rc = ckm_sdp_separate(sdp, &crng, par.threads, IPC_CUTS_PER_ROUND, &cs, err)) != CKM_OK)
-            goto done;
-        size_t added = cs.added_pair + cs.added_triangle + cs.added_clique + cs.added_size;
-        if (added == 0)
-            break;
-        int rounds = ++stats->rounds;
-        stats->cuts_added += added;
-        ckm_ctx_count(run.ctx, CKM_COUNT_CUT_ROUNDS, 1);
-        ckm_ctx_count(run.ctx, CKM_COUNT_CUTS, (uint64_t)added);
-        par.upper_bound = run.best_sse;
-        if ((rc = solve_sdp(&run, sdp, &par, &si, err)) != CKM_OK)
-            goto done;
-        ckm_ctx_log(ctx, 1,
-                    "ipc: cut round %d: +%zu pair +%zu triangle +%zu clique +%zu size, -%zu inactive, %zu active; safe bound "
-                    "%.10g (%d iterations, %llu CG steps, %.2f s)",
-                    rounds, cs.added_pair, cs.added_triangle, cs.added_clique, cs.added_size, cs.removed, cs.active, si.lower_bound,
-                    si.iterations, (unsigned long long)si.cg_steps, ckm_now() - t0);
-        /* stalled: the last IPC_PATIENCE rounds together raised the bound by too little */
-        hist[rounds % (IPC_PATIENCE + 1)] = si.lower_bound; /* the bound is monotone (best seen) */
-        if (rounds >= IPC_PATIENCE &&
-            si.lower_bound - hist[(rounds - IPC_PATIENCE) % (IPC_PATIENCE + 1)] <= IPC_STALL * fabs(si.lower_bound))
-            break;
-        /* a better incumbent closes the gap sooner (and lets the solver stop at it) */
-        if (rounds % IPC_HEURISTIC_EVERY == 0 && !run.stopped &&
-            ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible))
-            goto done;
-    }
+    if ((rc = cut_rounds(&run, sdp, o, &par, &si, stats, t0, out, err)) != CKM_OK || run.infeasible)
+        goto done;
     /* polish: the rounds were solved inexactly; one solve to full accuracy from the last iterate */
     if (stats->rounds > 0 && !run.stopped && !closed(&run, si.lower_bound, tol)) {
         ckm_sdp_params full; /* the rounds changed only the iteration cap */
@@ -376,13 +420,7 @@ done:
         out->status = CKM_STATUS_INFEASIBLE; /* ckm_blp_lloyd wrote the reason */
     else if (rc == CKM_OK && run.stopped && out->status != CKM_STATUS_OPTIMAL)
         out->status = run.why;
-    stats->last_iterations = si.iterations;
-    stats->converged = si.converged;
-    stats->pruned = si.pruned;
-    stats->lp_steps = run.lp_steps;
-    stats->mip_steps = run.mip_steps;
-    stats->stopped = run.stopped;
-    stats->best_sse = run.best_sse;
+    node_stats(&run, &si, stats);
     if (sdp_out && o->keep_sdp && rc == CKM_OK)
         *sdp_out = sdp;
     else

@@ -590,6 +590,27 @@ size_t ckm_transport_cache_bytes(const ckm_transport_cache *cache)
     return cache ? cache->bytes + cache->pr.bytes + ckm_transport_ws_bytes(cache->ws) : 0;
 }
 
+/* Twice the candidate clusters per point (at most k). The lists grow by 12 n (c' - c)
+ * bytes: refused (CKM_ERR_NOMEM) past 80 % of the available memory rather than let the
+ * system's out-of-memory killer end the process (measured: 10 GB at 10^7 x 100). */
+static ckm_error widen(pricing *pr, size_t n, size_t k, ckm_err *err)
+{
+    size_t wider = 2 * pr->c < k ? 2 * pr->c : k;
+    double grow = 12.0 * (double)n * (double)(wider - pr->c), avail = ckm_memory_available();
+    if (avail >= 0.0 && grow > 0.8 * avail)
+        return ckm_fail(err, CKM_ERR_NOMEM,
+                        "transportation solver: balancing the size bounds on candidate arcs needs %zu candidate "
+                        "clusters per point instead of %zu (%.0f MB more), but only %.0f MB are available",
+                        wider, pr->c, grow / 1048576.0, avail / 1048576.0);
+    if (!pricing_alloc(pr, wider)) {
+        ckm_error rc = ckm_fail(err, CKM_ERR_NOMEM,
+                                "transportation solver: out of memory for %zu candidate clusters per point", pr->c);
+        pricing_free(pr);
+        return rc;
+    }
+    return CKM_OK;
+}
+
 static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const ckm_points_problem *pp, const double *ynorm,
                             const double *cnorm, const ckm_points_opts *o, double *price, int32_t *labels,
                             ckm_transport_stats *st, ckm_err *err)
@@ -682,23 +703,8 @@ static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const ckm_points_
                than those it started from, which are kept */
             if (stuck)
                 memcpy(price, saved, k * sizeof(double));
-            /* wider lists grow by 12 n (c' - c) bytes: refuse rather than let the system's
-               out-of-memory killer end the process (measured: 10 GB at 10^7 x 100) */
-            size_t wider = 2 * pr->c < k ? 2 * pr->c : k;
-            double grow = 12.0 * (double)n * (double)(wider - pr->c), avail = ckm_memory_available();
-            if (avail >= 0.0 && grow > 0.8 * avail) {
-                rc = ckm_fail(err, CKM_ERR_NOMEM,
-                              "transportation solver: balancing the size bounds on candidate arcs needs %zu candidate "
-                              "clusters per point instead of %zu (%.0f MB more), but only %.0f MB are available",
-                              wider, pr->c, grow / 1048576.0, avail / 1048576.0);
+            if ((rc = widen(pr, n, k, err)) != CKM_OK)
                 goto done;
-            }
-            if (!pricing_alloc(pr, wider)) {
-                rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for %zu candidate clusters per point",
-                              pr->c);
-                pricing_free(pr);
-                goto done;
-            }
             st->widened++;
             rounds = 0;
             have = false;

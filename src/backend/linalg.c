@@ -137,6 +137,32 @@ static void part_back(void *ctx, size_t begin, size_t end, int tid)
     }
 }
 
+/* Sturm counts of the tridiagonal T's (diagonal dd, off-diagonal e) eigenvalues below
+ * -tiny (below[1], the negative side) and below tiny (below[0]), tiny = 1e-13 of the
+ * Gershgorin bound: those nearer 0 change a projection by rounding only. Both sides when
+ * both (polled), else only the side `negative` names. The negative pivots of T - sigma I =
+ * L D L' count the eigenvalues below sigma. */
+static void sturm_counts(size_t n, const double *dd, const double *e, bool both, int negative, size_t below[2])
+{
+    double lim = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double r = fabs(dd[i]) + (i + 1 < n ? fabs(e[i]) : 0.0) + (i > 0 ? fabs(e[i - 1]) : 0.0);
+        lim = r > lim ? r : lim;
+    }
+    for (int sd = 0; sd < (both ? 2 : 1); sd++) {
+        int neg_side = both ? sd : negative;
+        double tiny = 1e-13 * lim, sigma = neg_side ? -tiny : tiny, piv = 1.0;
+        size_t b = 0;
+        for (size_t i = 0; i < n; i++) {
+            piv = dd[i] - sigma - (i > 0 ? e[i - 1] * e[i - 1] / piv : 0.0);
+            if (piv == 0.0)
+                piv = -DBL_MIN; /* a zero pivot: the eigenvalue at sigma counts as below */
+            b += piv < 0.0;
+        }
+        below[neg_side] = b;
+    }
+}
+
 int ckm_eig_sym_side(size_t n, double *A, int *negative, int few, double *w, double *Z, size_t *first, size_t *count,
                      void *work, double *scratch, ckm_poll_fn stop, void *user)
 {
@@ -162,26 +188,8 @@ int ckm_eig_sym_side(size_t n, double *A, int *negative, int few, double *w, dou
     /* not for n <= 2: OpenBLAS 0.3.21's dstemr answers order 2 from dlaev2 by magnitude, so
      * index 2 of [[-0.179, 0.488], [0.488, -0.287]] came back as -0.724, not 0.258 */
     if (mrrr && n > 2) {
-        /* Sturm count of T's eigenvalues below -tiny (negative side) or above tiny, tiny =
-         * 1e-13 of the Gershgorin bound: those nearer 0 change a projection by rounding only */
-        double lim = 0.0;
-        for (size_t i = 0; i < n; i++) {
-            double r = fabs(dd[i]) + (i + 1 < n ? fabs(e[i]) : 0.0) + (i > 0 ? fabs(e[i - 1]) : 0.0);
-            lim = r > lim ? r : lim;
-        }
-        size_t below[2]; /* [0]: eigenvalues < tiny, [1]: < -tiny (negative pivots of T - sigma I = L D L') */
-        for (int sd = 0; sd < (polled ? 2 : 1); sd++) {
-            int neg_side = polled ? sd : *negative;
-            double tiny = 1e-13 * lim, sigma = neg_side ? -tiny : tiny, piv = 1.0;
-            size_t b = 0;
-            for (size_t i = 0; i < n; i++) {
-                piv = dd[i] - sigma - (i > 0 ? e[i - 1] * e[i - 1] / piv : 0.0);
-                if (piv == 0.0)
-                    piv = -DBL_MIN; /* a zero pivot: the eigenvalue at sigma counts as below */
-                b += piv < 0.0;
-            }
-            below[neg_side] = b;
-        }
+        size_t below[2]; /* [0]: eigenvalues < tiny, [1]: < -tiny */
+        sturm_counts(n, dd, e, polled, *negative, below);
         if (polled) /* the side with fewer vectors: its projection gives the other's (M = P+ - P-) */
             *negative = below[1] <= n - below[0];
         size_t want = *negative ? below[1] : n - below[0];

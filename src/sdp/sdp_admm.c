@@ -382,17 +382,142 @@ ckm_error ckm_sdp_solve(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params
     return rc;
 }
 
+/* Step 1: V = max(C - S - X / sigma - A*(y) - B*(u), 0) (exactly symmetric) and the cut
+ * slacks r = max(u - t / sigma, 0). */
+static void v_update(ckm_sdp *p)
+{
+    size_t s = p->s, ss = s * s;
+    for (size_t q = 0; q < ss; q++)
+        p->T[q] = p->C[q] - p->S[q] - p->X[q] / p->sigma;
+    ckm_sdp_At_add(p, p->y, -1.0, p->T);
+    ckm_sdp_Bt_add(p, p->u, -1.0, p->T);
+    /* (max(x, 0) as x > 0 ? x : 0, which gcc vectorises and fmax is not: the same
+     * values, NaN included) */
+    for (size_t q = 0; q < ss; q++)
+        p->V[q] = p->T[q] > 0.0 ? p->T[q] : 0.0;
+    for (size_t l = 0; l < p->nb; l++) {
+        double g = p->u[l] - p->t[l] / p->sigma;
+        p->r[l] = g > 0.0 ? g : 0.0;
+    }
+    for (size_t i = 0; i < s; i++) /* exact symmetry of V */
+        for (size_t j = 0; j < i; j++) {
+            double a = 0.5 * (p->V[i * s + j] + p->V[j * s + i]);
+            p->V[i * s + j] = p->V[j * s + i] = a;
+        }
+}
+
+/* Step 5: X += tau sigma (S + V - C + A*(y) + B*(u)) (exactly symmetric) and t += tau sigma
+ * (r - u); returns the squared dual residual, *dn = ||d||^2. */
+static double x_update(ckm_sdp *p, double tau, double *dn_out)
+{
+    size_t s = p->s, ss = s * s;
+    double rd = 0.0;
+    for (size_t q = 0; q < ss; q++)
+        p->T[q] = p->S[q] + p->V[q] - p->C[q];
+    ckm_sdp_At_add(p, p->y, 1.0, p->T);
+    ckm_sdp_Bt_add(p, p->u, 1.0, p->T);
+    for (size_t q = 0; q < ss; q++) {
+        rd += p->T[q] * p->T[q];
+        p->X[q] += tau * p->sigma * p->T[q];
+    }
+    double dn = 0.0;
+    for (size_t l = 0; l < p->nb; l++) {
+        double rr = p->r[l] - p->u[l];
+        rd += rr * rr;
+        p->t[l] += tau * p->sigma * rr;
+        dn += p->d[l] * p->d[l];
+    }
+    for (size_t i = 0; i < s; i++)
+        for (size_t j = 0; j < i; j++) {
+            double a = 0.5 * (p->X[i * s + j] + p->X[j * s + i]);
+            p->X[i * s + j] = p->X[j * s + i] = a;
+        }
+    *dn_out = dn;
+    return rd;
+}
+
+typedef struct sdp_eta {
+    double p, d, g;    /* relative primal and dual infeasibility, relative gap */
+    double pobj, dobj; /* <C, Xhat> and the dual objective, scaled units */
+} sdp_eta;
+
+/* The iterate's residuals and objectives (rd: squared dual residual, dn = ||d||^2). */
+static void measure(ckm_sdp *p, double bnorm, double cnorm, double rd, double dn, sdp_eta *e)
+{
+    size_t s = p->s, ss = s * s, m = p->m;
+    double cutinf = 0.0, pobj, dobj;
+    ckm_sdp_A(p, p->Xhat, p->ax);
+    double rp = 0.0, neg = 0.0, xn = 0.0;
+    for (size_t i = 0; i < m; i++) {
+        double b = i < s ? p->v[i] : (i == s ? (double)p->k : 0.0);
+        rp += (p->ax[i] - b) * (p->ax[i] - b);
+    }
+    pobj = 0.0;
+    for (size_t q = 0; q < ss; q++) {
+        double x = p->Xhat[q];
+        xn += x * x;
+        if (x < 0.0)
+            neg += x * x;
+        pobj += p->C[q] * x;
+    }
+    dobj = ckm_sdp_by(p, p->y);
+    if (p->nb > 0) {
+        ckm_sdp_B(p, p->Xhat, p->bx);
+        for (size_t l = 0; l < p->nb; l++) {
+            double g = fmax(p->d[l] - p->bx[l], 0.0);
+            cutinf += g * g;
+            dobj += p->d[l] * p->u[l];
+        }
+    }
+    e->p = fmax(fmax(sqrt(rp) / (1.0 + bnorm), sqrt(neg) / (1.0 + sqrt(xn))), sqrt(cutinf) / (1.0 + sqrt(dn)));
+    e->d = sqrt(rd) / (1.0 + cnorm);
+    e->g = fabs(pobj - dobj) / (1.0 + fabs(pobj) + fabs(dobj));
+    e->pobj = pobj;
+    e->dobj = dobj;
+}
+
+/* sigma's adaptation: every 10 iterations a note of which residual leads by 2x; after 50
+ * iterations without a change, 3 of the last 5 notes move sigma by 1.25 within [1e-4, 1e4]. */
+typedef struct sigma_notes {
+    int notes[5], n_notes, last_change;
+} sigma_notes;
+
+static void adapt_sigma(ckm_sdp *p, sigma_notes *sn, int it, const sdp_eta *e)
+{
+    double eta_p = e->p, eta_d = e->d;
+    int *notes = sn->notes;
+    if ((it + 1) % 10 == 0) {
+        notes[sn->n_notes++ % 5] = eta_p > 2.0 * eta_d ? 1 : (eta_d > 2.0 * eta_p ? -1 : 0);
+        if (sn->n_notes >= 5 && it + 1 - sn->last_change >= 50) {
+            int up = 0, down = 0;
+            for (int q = 0; q < 5; q++) {
+                up += notes[q] == -1;
+                down += notes[q] == 1;
+            }
+            if (down >= 3 && p->sigma > 1e-4) {
+                p->sigma = fmax(1e-4, p->sigma / 1.25);
+                sn->last_change = it + 1;
+            } else if (up >= 3 && p->sigma < 1e4) {
+                p->sigma = fmin(1e4, p->sigma * 1.25);
+                sn->last_change = it + 1;
+            }
+        }
+    }
+}
+
 static ckm_error solve_loop(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params *par, ckm_sdp_info *info,
                             const ckm_status *poll_why, ckm_err *err)
 {
-    size_t s = p->s, ss = s * s, m = p->m;
+    size_t s = p->s, ss = s * s;
     const double tau = 1.618;
     memset(info, 0, sizeof *info);
     double bnorm = sqrt(p->n + (double)(p->k * p->k)), cnorm = 0.0;
     for (size_t q = 0; q < ss; q++)
         cnorm += p->C[q] * p->C[q];
     cnorm = sqrt(cnorm);
-    int notes[5] = {0, 0, 0, 0, 0}, n_notes = 0, last_change = 0, it = 0;
+    sigma_notes sn = {{0, 0, 0, 0, 0}, 0, 0};
+    sdp_eta eta;
+    int it = 0;
     uint64_t steps0 = p->sys.steps;
     double eta_p = INFINITY, eta_d = INFINITY, eta_g = INFINITY, pobj = 0.0, dobj = 0.0;
     ckm_status why;
@@ -407,24 +532,7 @@ static ckm_error solve_loop(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_pa
             info->why = why;
             break;
         }
-        /* 1. V */
-        for (size_t q = 0; q < ss; q++)
-            p->T[q] = p->C[q] - p->S[q] - p->X[q] / p->sigma;
-        ckm_sdp_At_add(p, p->y, -1.0, p->T);
-        ckm_sdp_Bt_add(p, p->u, -1.0, p->T);
-        /* (max(x, 0) as x > 0 ? x : 0, which gcc vectorises and fmax is not: the same
-         * values, NaN included) */
-        for (size_t q = 0; q < ss; q++)
-            p->V[q] = p->T[q] > 0.0 ? p->T[q] : 0.0;
-        for (size_t l = 0; l < p->nb; l++) {
-            double g = p->u[l] - p->t[l] / p->sigma;
-            p->r[l] = g > 0.0 ? g : 0.0;
-        }
-        for (size_t i = 0; i < s; i++) /* exact symmetry of V */
-            for (size_t j = 0; j < i; j++) {
-                double a = 0.5 * (p->V[i * s + j] + p->V[j * s + i]);
-                p->V[i * s + j] = p->V[j * s + i] = a;
-            }
+        v_update(p);
         /* 2-4. y, S (and Xhat), y */
         yu_base(p);
         solve_yu(p);
@@ -441,53 +549,13 @@ static ckm_error solve_loop(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_pa
             return ckm_fail(err, CKM_ERR_INTERNAL, "sdp: the eigensolver failed (s = %zu)", s);
         solve_yu(p);
         /* 5. X update; residuals */
-        double rd = 0.0;
-        for (size_t q = 0; q < ss; q++)
-            p->T[q] = p->S[q] + p->V[q] - p->C[q];
-        ckm_sdp_At_add(p, p->y, 1.0, p->T);
-        ckm_sdp_Bt_add(p, p->u, 1.0, p->T);
-        for (size_t q = 0; q < ss; q++) {
-            rd += p->T[q] * p->T[q];
-            p->X[q] += tau * p->sigma * p->T[q];
-        }
-        double dn = 0.0, cutinf = 0.0;
-        for (size_t l = 0; l < p->nb; l++) {
-            double rr = p->r[l] - p->u[l];
-            rd += rr * rr;
-            p->t[l] += tau * p->sigma * rr;
-            dn += p->d[l] * p->d[l];
-        }
-        for (size_t i = 0; i < s; i++)
-            for (size_t j = 0; j < i; j++) {
-                double a = 0.5 * (p->X[i * s + j] + p->X[j * s + i]);
-                p->X[i * s + j] = p->X[j * s + i] = a;
-            }
-        ckm_sdp_A(p, p->Xhat, p->ax);
-        double rp = 0.0, neg = 0.0, xn = 0.0;
-        for (size_t i = 0; i < m; i++) {
-            double b = i < s ? p->v[i] : (i == s ? (double)p->k : 0.0);
-            rp += (p->ax[i] - b) * (p->ax[i] - b);
-        }
-        pobj = 0.0;
-        for (size_t q = 0; q < ss; q++) {
-            double x = p->Xhat[q];
-            xn += x * x;
-            if (x < 0.0)
-                neg += x * x;
-            pobj += p->C[q] * x;
-        }
-        dobj = ckm_sdp_by(p, p->y);
-        if (p->nb > 0) {
-            ckm_sdp_B(p, p->Xhat, p->bx);
-            for (size_t l = 0; l < p->nb; l++) {
-                double g = fmax(p->d[l] - p->bx[l], 0.0);
-                cutinf += g * g;
-                dobj += p->d[l] * p->u[l];
-            }
-        }
-        eta_p = fmax(fmax(sqrt(rp) / (1.0 + bnorm), sqrt(neg) / (1.0 + sqrt(xn))), sqrt(cutinf) / (1.0 + sqrt(dn)));
-        eta_d = sqrt(rd) / (1.0 + cnorm);
-        eta_g = fabs(pobj - dobj) / (1.0 + fabs(pobj) + fabs(dobj));
+        double dn, rd = x_update(p, tau, &dn);
+        measure(p, bnorm, cnorm, rd, dn, &eta);
+        pobj = eta.pobj;
+        dobj = eta.dobj;
+        eta_p = eta.p;
+        eta_d = eta.d;
+        eta_g = eta.g;
         bool done = fmax(eta_p, fmax(eta_d, eta_g)) <= par->tol;
         if ((it + 1) % 20 == 0 || done) {
             double lb = ckm_sdp_bound_units(p, p->y, p->r, p->V, p->cs);
@@ -507,23 +575,7 @@ static ckm_error solve_loop(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_pa
             it++;
             break;
         }
-        if ((it + 1) % 10 == 0) {
-            notes[n_notes++ % 5] = eta_p > 2.0 * eta_d ? 1 : (eta_d > 2.0 * eta_p ? -1 : 0);
-            if (n_notes >= 5 && it + 1 - last_change >= 50) {
-                int up = 0, down = 0;
-                for (int q = 0; q < 5; q++) {
-                    up += notes[q] == -1;
-                    down += notes[q] == 1;
-                }
-                if (down >= 3 && p->sigma > 1e-4) {
-                    p->sigma = fmax(1e-4, p->sigma / 1.25);
-                    last_change = it + 1;
-                } else if (up >= 3 && p->sigma < 1e4) {
-                    p->sigma = fmin(1e4, p->sigma * 1.25);
-                    last_change = it + 1;
-                }
-            }
-        }
+        adapt_sigma(p, &sn, it, &eta);
     }
     /* the final iterate's bound too, unless the caller asked to stop now (a time limit left
      * room for it: iterations stop one iteration's time ahead of the deadline) */

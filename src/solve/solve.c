@@ -224,6 +224,149 @@ static ckm_error given_centers(const double *C, const ckm_problem *p, const ckm_
     return CKM_OK;
 }
 
+/* Every SSE is at most the total scatter: one beyond double precision in the data's units
+ * is refused; a rescaled run says so in the log. */
+static ckm_error check_scale(const ckm_context *ctx, const ckm_reduced *r, const ckm_scaled *sc, ckm_err *err)
+{
+    if (r && !isfinite(ckm_scaled_objective(sc, r->tss)))
+        return ckm_fail(err, CKM_ERR_INVALID,
+                        "the points are too far apart for double precision: their total sum of squared distances "
+                        "to the mean is about 2^%.0f (> %g), so no SSE can be represented; center or rescale the data",
+                        log2(r->tss) + 2.0 * sc->e, DBL_MAX);
+    if (ckm_scaled_active(sc))
+        ckm_ctx_log(ctx, 1, "the data's magnitude or spread is outside [2^-8, 2^20]: the algorithm works on the "
+                            "points %stimes 2^%d (same labels); objective values in this log are in those units, "
+                            "reported ones in the data's",
+                    sc->center ? "minus their mean " : "", -sc->e);
+    return CKM_OK;
+}
+
+/* A result with nothing found yet: NaN objectives, no bound, the run's identity. */
+static ckm_result *new_result(const ckm_problem *p, const ckm_settings *s, const ckm_algo *algo)
+{
+    ckm_result *res = calloc(1, sizeof *res);
+    if (!res)
+        return NULL;
+    res->struct_size = (uint32_t)sizeof *res;
+    res->weighted = p->w != NULL;
+    res->n = p->n;
+    res->d = p->d;
+    res->k = p->k;
+    res->sse = NAN;
+    res->objective = NAN;
+    res->lower_bound = -INFINITY;
+    res->gap = NAN;
+    res->root_gap = NAN;
+    res->seed = s->seed;
+    snprintf(res->algorithm, sizeof res->algorithm, "%s", algo->info.name);
+    return res;
+}
+
+/* The soft-pair penalty P in the algorithm's units (r->soft_P) and in the data's
+ * (res->soft_penalty): the caller's, or the mean squared distance between two points,
+ * sum_ij w_i w_j ||x_i - x_j||^2 / W^2 = 2 TSS / W. When all points coincide every SSE is 0
+ * and any P gives the same labels: the model uses 1 (a caller's P, scaled, could exceed what
+ * CLP takes), the caller's P is reported. */
+static void soft_penalty(const ckm_problem *p, const ckm_settings *s, const ckm_scaled *sc, ckm_reduced *r,
+                         ckm_result *res)
+{
+    r->soft_P = r->tss == 0.0 ? 1.0
+                : s->soft_penalty > 0.0 ? (ckm_scaled_active(sc) ? ldexp(s->soft_penalty, -2 * sc->e) : s->soft_penalty)
+                                        : 2.0 * r->tss / r->total_mass;
+    res->soft_penalty = p->n_soft == 0 ? 0.0 : s->soft_penalty > 0.0 ? s->soft_penalty : ckm_scaled_objective(sc, r->soft_P);
+}
+
+/* The algorithm's run, then the stop fallback for a run stopped without labels; its
+ * outcome copied into res (the bound back in the data's units). */
+static ckm_error run_algorithm(const ckm_context *ctx, const ckm_algo *algo, const ckm_reduced *r,
+                               const ckm_scaled *sc, ckm_algo_out *ao, ckm_result *res, ckm_err *err)
+{
+    double t_solve = ckm_now();
+    ckm_error rc = algo->run(ctx, r, ao, err);
+    res->time.solve_s = ckm_now() - t_solve;
+    if (rc != CKM_OK)
+        return rc;
+    if ((ao->status == CKM_STATUS_TIME_LIMIT || ao->status == CKM_STATUS_INTERRUPTED) && !ao->has_labels) {
+        ckm_ctx_log(ctx, 1, "stopped without a labelling: a first one from seeds (fallback.c; until the deadline, "
+                            "or at most %g s after it)",
+                    ao->status == CKM_STATUS_INTERRUPTED ? CKM_GRACE_STOP_S : CKM_GRACE_S);
+        if ((rc = ckm_fallback_labels(ctx, r, ao, err)) != CKM_OK)
+            return rc;
+        if (ao->has_labels)
+            ckm_ctx_count(ctx, CKM_COUNT_FALLBACK, 1);
+        res->time.solve_s = ckm_now() - t_solve;
+    }
+    res->status = ao->status;
+    res->iterations = ao->iterations;
+    res->restarts = ao->restarts;
+    res->nodes = ao->nodes;
+    res->root_gap = ao->root_gap;
+    res->lower_bound = ckm_scaled_objective(sc, ao->lower_bound);
+    snprintf(res->message, sizeof res->message, "%s", ao->message);
+    if (r->soft_redundant + r->soft_contradicted > 0) {
+        size_t used = strlen(res->message);
+        snprintf(res->message + used, sizeof res->message - used,
+                 "%s%zu soft pair%s always violated and %zu always satisfied by the hard constraints",
+                 used ? "; " : "", r->soft_contradicted, r->soft_contradicted == 1 ? "" : "s", r->soft_redundant);
+    }
+    if (ao->status == CKM_STATUS_INFEASIBLE || ao->status == CKM_STATUS_NO_SOLUTION)
+        ao->has_labels = 0;
+    return CKM_OK;
+}
+
+/* The algorithm's labels (one per group) expanded to the points, checked by the independent
+ * checker (a violation is a bug: CKM_ERR_INTERNAL), and the result's SSE, objective, centers,
+ * sizes and gap computed from them alone. X: the points the algorithm saw (scaled). */
+static ckm_error report_labels(const ckm_problem *p, const double *X, const ckm_reduced *r, const ckm_algo *algo,
+                               const ckm_scaled *sc, const int32_t *labels, ckm_result *res, ckm_check_report **chk,
+                               ckm_err *err)
+{
+    double t_check = ckm_now();
+    res->labels = ckm_alloc_array(p->n, sizeof(int32_t));
+    res->centers = ckm_alloc_array(p->k * p->d, sizeof(double));
+    res->sizes = ckm_alloc_array(p->k, sizeof(size_t));
+    if (!res->labels || !res->centers || !res->sizes)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < p->n; i++)
+        res->labels[i] = labels[r->comp[i]];
+    ckm_error rc;
+    if ((rc = ckm_check(p, res->labels, chk, err)) != CKM_OK)
+        return rc;
+    const ckm_check_report *c = *chk;
+    res->violations = c->count;
+    if (c->count > 0)
+        return ckm_fail(err, CKM_ERR_INTERNAL,
+                        "algorithm '%s' returned a labelling that violates %zu constraint(s) "
+                        "(%zu must-link, %zu cannot-link, %zu size, %zu label): this is a bug",
+                        algo->info.name, c->count, c->must_link_violated, c->cannot_link_violated, c->size_violated,
+                        c->label_invalid);
+    res->sse = c->sse;
+    res->soft_must_link_violated = c->soft_must_link_violated;
+    res->soft_cannot_link_violated = c->soft_cannot_link_violated;
+    res->penalty = res->soft_penalty * c->soft_violated_confidence;
+    res->objective = res->sse + res->penalty;
+    if ((rc = ckm_centers_from_labels(X, p->w, p->n, p->d, res->labels, p->k, res->centers, res->sizes, err)) !=
+        CKM_OK)
+        return rc;
+    ckm_scaled_centers(sc, res->centers, p->k);
+    res->has_labels = 1;
+    /* every valid lower bound is <= the optimum <= this SSE: a certified bound above the
+     * SSE by no more than the gap rule's absolute floor is the bound's rounding
+     * (identical points: both are noise of 0), reported as the SSE, gap 0; one above it
+     * by more stays as it is, for the checks to see */
+    double noise = CKM_GAP_ABS * ckm_scaled_objective(sc, r->gap_scale);
+    if (isfinite(res->lower_bound) && res->lower_bound > res->sse && res->lower_bound <= res->sse + noise)
+        res->lower_bound = res->sse;
+    if (isfinite(res->lower_bound) && res->sse <= noise)
+        res->gap = 0.0; /* an SSE at rounding level of 0: no relative gap to speak of */
+    else if (isfinite(res->lower_bound) && res->sse > 0.0)
+        res->gap = (res->sse - res->lower_bound) / res->sse;
+    else if (isfinite(res->lower_bound))
+        res->gap = 0.0;
+    res->time.check_s = ckm_now() - t_check;
+    return CKM_OK;
+}
+
 ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_result **out, ckm_err *err)
 {
     *out = NULL;
@@ -255,21 +398,9 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
     if (s_in->time_limit_s > 0.0)
         ctx.deadline = ctx.start + s_in->time_limit_s;
 
-    ckm_result *res = calloc(1, sizeof *res);
+    ckm_result *res = new_result(p, s_in, algo);
     if (!res)
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
-    res->struct_size = (uint32_t)sizeof *res;
-    res->weighted = p->w != NULL;
-    res->n = p->n;
-    res->d = p->d;
-    res->k = p->k;
-    res->sse = NAN;
-    res->objective = NAN;
-    res->lower_bound = -INFINITY;
-    res->gap = NAN;
-    res->root_gap = NAN;
-    res->seed = s_in->seed;
-    snprintf(res->algorithm, sizeof res->algorithm, "%s", algo->info.name);
 
     ckm_reduced *r = NULL;
     int infeasible = 0;
@@ -292,19 +423,8 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
     res->time.preprocess_s = ckm_now() - ctx.start;
     if (rc != CKM_OK)
         goto fail;
-    if (r && !isfinite(ckm_scaled_objective(&sc, r->tss))) {
-        /* every SSE is at most the total scatter, but this one is beyond double precision */
-        rc = ckm_fail(err, CKM_ERR_INVALID,
-                      "the points are too far apart for double precision: their total sum of squared distances "
-                      "to the mean is about 2^%.0f (> %g), so no SSE can be represented; center or rescale the data",
-                      log2(r->tss) + 2.0 * sc.e, DBL_MAX);
+    if ((rc = check_scale(&ctx, r, &sc, err)) != CKM_OK)
         goto fail;
-    }
-    if (ckm_scaled_active(&sc))
-        ckm_ctx_log(&ctx, 1, "the data's magnitude or spread is outside [2^-8, 2^20]: the algorithm works on the "
-                             "points %stimes 2^%d (same labels); objective values in this log are in those units, "
-                             "reported ones in the data's",
-                    sc.center ? "minus their mean " : "", -sc.e);
     if (infeasible) {
         res->status = CKM_STATUS_INFEASIBLE;
         res->super_points = r ? r->s : 0;
@@ -312,17 +432,7 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
         goto finish;
     }
     res->super_points = r->s;
-    /* P in the algorithm's units: the caller's, or the mean squared distance between two
-     * points, sum_ij w_i w_j ||x_i - x_j||^2 / W^2 = 2 TSS / W. When all points coincide every
-     * SSE is 0 and any P gives the same labels: the model uses 1 (a caller's P, scaled, could
-     * exceed what CLP takes), the caller's P is reported. */
-    r->soft_P = r->tss == 0.0 ? 1.0
-                : s_in->soft_penalty > 0.0 ? (ckm_scaled_active(&sc) ? ldexp(s_in->soft_penalty, -2 * sc.e)
-                                                                     : s_in->soft_penalty)
-                                           : 2.0 * r->tss / r->total_mass;
-    res->soft_penalty = p->n_soft == 0 ? 0.0
-                        : s_in->soft_penalty > 0.0 ? s_in->soft_penalty
-                                                   : ckm_scaled_objective(&sc, r->soft_P);
+    soft_penalty(p, s_in, &sc, r, res);
     if ((rc = check_soft_cost(r, s_in->soft_penalty, err)) != CKM_OK)
         goto fail;
     if ((rc = check_capability(p, r, algo, err)) != CKM_OK ||
@@ -342,83 +452,10 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
         rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
         goto fail;
     }
-    double t_solve = ckm_now();
-    rc = algo->run(&ctx, r, &ao, err);
-    res->time.solve_s = ckm_now() - t_solve;
-    if (rc != CKM_OK)
+    if ((rc = run_algorithm(&ctx, algo, r, &sc, &ao, res, err)) != CKM_OK)
         goto fail;
-    if ((ao.status == CKM_STATUS_TIME_LIMIT || ao.status == CKM_STATUS_INTERRUPTED) && !ao.has_labels) {
-        ckm_ctx_log(&ctx, 1, "stopped without a labelling: a first one from seeds (fallback.c; until the deadline, "
-                             "or at most %g s after it)",
-                    ao.status == CKM_STATUS_INTERRUPTED ? CKM_GRACE_STOP_S : CKM_GRACE_S);
-        if ((rc = ckm_fallback_labels(&ctx, r, &ao, err)) != CKM_OK)
-            goto fail;
-        if (ao.has_labels)
-            ckm_ctx_count(&ctx, CKM_COUNT_FALLBACK, 1);
-        res->time.solve_s = ckm_now() - t_solve;
-    }
-    res->status = ao.status;
-    res->iterations = ao.iterations;
-    res->restarts = ao.restarts;
-    res->nodes = ao.nodes;
-    res->root_gap = ao.root_gap;
-    res->lower_bound = ckm_scaled_objective(&sc, ao.lower_bound);
-    snprintf(res->message, sizeof res->message, "%s", ao.message);
-    if (r->soft_redundant + r->soft_contradicted > 0) {
-        size_t used = strlen(res->message);
-        snprintf(res->message + used, sizeof res->message - used,
-                 "%s%zu soft pair%s always violated and %zu always satisfied by the hard constraints",
-                 used ? "; " : "", r->soft_contradicted, r->soft_contradicted == 1 ? "" : "s", r->soft_redundant);
-    }
-    if (ao.status == CKM_STATUS_INFEASIBLE || ao.status == CKM_STATUS_NO_SOLUTION)
-        ao.has_labels = 0;
-    if (ao.has_labels) {
-        double t_check = ckm_now();
-        res->labels = ckm_alloc_array(p->n, sizeof(int32_t));
-        res->centers = ckm_alloc_array(p->k * p->d, sizeof(double));
-        res->sizes = ckm_alloc_array(p->k, sizeof(size_t));
-        if (!res->labels || !res->centers || !res->sizes) {
-            rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
-            goto fail;
-        }
-        for (size_t i = 0; i < p->n; i++)
-            res->labels[i] = ao.labels[r->comp[i]];
-        if ((rc = ckm_check(p, res->labels, &chk, err)) != CKM_OK)
-            goto fail;
-        res->violations = chk->count;
-        if (chk->count > 0) {
-            rc = ckm_fail(err, CKM_ERR_INTERNAL,
-                          "algorithm '%s' returned a labelling that violates %zu constraint(s) "
-                          "(%zu must-link, %zu cannot-link, %zu size, %zu label): this is a bug",
-                          algo->info.name, chk->count, chk->must_link_violated,
-                          chk->cannot_link_violated, chk->size_violated, chk->label_invalid);
-            goto fail;
-        }
-        res->sse = chk->sse;
-        res->soft_must_link_violated = chk->soft_must_link_violated;
-        res->soft_cannot_link_violated = chk->soft_cannot_link_violated;
-        res->penalty = res->soft_penalty * chk->soft_violated_confidence;
-        res->objective = res->sse + res->penalty;
-        if ((rc = ckm_centers_from_labels(pw->X, p->w, p->n, p->d, res->labels, p->k, res->centers,
-                                          res->sizes, err)) != CKM_OK)
-            goto fail;
-        ckm_scaled_centers(&sc, res->centers, p->k);
-        res->has_labels = 1;
-        /* every valid lower bound is <= the optimum <= this SSE: a certified bound above the
-         * SSE by no more than the gap rule's absolute floor is the bound's rounding
-         * (identical points: both are noise of 0), reported as the SSE, gap 0; one above it
-         * by more stays as it is, for the checks to see */
-        double noise = CKM_GAP_ABS * ckm_scaled_objective(&sc, r->gap_scale);
-        if (isfinite(res->lower_bound) && res->lower_bound > res->sse && res->lower_bound <= res->sse + noise)
-            res->lower_bound = res->sse;
-        if (isfinite(res->lower_bound) && res->sse <= noise)
-            res->gap = 0.0; /* an SSE at rounding level of 0: no relative gap to speak of */
-        else if (isfinite(res->lower_bound) && res->sse > 0.0)
-            res->gap = (res->sse - res->lower_bound) / res->sse;
-        else if (isfinite(res->lower_bound))
-            res->gap = 0.0;
-        res->time.check_s = ckm_now() - t_check;
-    }
+    if (ao.has_labels && (rc = report_labels(p, pw->X, r, algo, &sc, ao.labels, res, &chk, err)) != CKM_OK)
+        goto fail;
 finish:
     res->time.total_s = ckm_now() - ctx.start;
     copy_stats(&counters, &res->stats);
