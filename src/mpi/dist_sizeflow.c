@@ -666,19 +666,12 @@ done:
  * usable: a source with excess left, residual capacity on the overflow arcs, and at most
  * one row leaving each cluster per phase (its planned head row: the rows the reduction
  * named stay where they were until the phase ends). */
-static int64_t phase(ds *w, int *fail)
+/* Dijkstra from the excesses over the reduced costs of the cluster graph (the heads in
+ * w->G, the slack node T); w->order[0 .. nt) the deficits in the order it settles them,
+ * returns nt (0: no deficit reachable). */
+static size_t search(ds *w)
 {
     size_t k = w->k, K = w->K, T = k;
-    for (size_t a = 0; a < k; a++)
-        for (size_t b = 0; b < k; b++) {
-            if (a == b) {
-                w->G[a * k + b] = (ckm_dist_loc){INFINITY, w->c->rank};
-                w->plan[a * k + b] = -1;
-            } else
-                w->G[a * k + b] = head_of(w, a, b, &w->plan[a * k + b]);
-        }
-    ckm_dist_minloc(w->c, w->G, k * k);
-    w->c->st->ssp_phases++;
     for (size_t v = 0; v < K; v++) {
         w->dist[v] = w->e[v] > 0 ? 0.0 : INFINITY;
         w->pred[v] = -1;
@@ -730,13 +723,16 @@ static int64_t phase(ds *w, int *fail)
             }
         }
     }
-    if (nt == 0) {
-        *fail = 1;
-        return 0;
-    }
-    double D = w->dist[w->order[nt - 1]];
-    for (size_t v = 0; v < K; v++)
-        w->pi[v] += w->dist[v] < D ? w->dist[v] : D;
+    return nt;
+}
+
+/* Along the shortest paths to the settled deficits, in order: as much as the path's
+ * capacities allow (one unit where a path moves a point), no point moved twice in a phase;
+ * the point moves are planned into w->mv (*moves of them), the flows updated. Returns the
+ * units sent. */
+static int64_t augment(ds *w, size_t nt, size_t *moves_out)
+{
+    size_t k = w->k, T = k;
     memset(w->left, 0, k * sizeof(char));
     size_t moves = 0;
     int64_t total = 0;
@@ -783,6 +779,33 @@ static int64_t phase(ds *w, int *fail)
         w->e[tgt] += amt;
         total += amt;
     }
+    *moves_out = moves;
+    return total;
+}
+
+static int64_t phase(ds *w, int *fail)
+{
+    size_t k = w->k, K = w->K, T = k;
+    for (size_t a = 0; a < k; a++)
+        for (size_t b = 0; b < k; b++) {
+            if (a == b) {
+                w->G[a * k + b] = (ckm_dist_loc){INFINITY, w->c->rank};
+                w->plan[a * k + b] = -1;
+            } else
+                w->G[a * k + b] = head_of(w, a, b, &w->plan[a * k + b]);
+        }
+    ckm_dist_minloc(w->c, w->G, k * k);
+    w->c->st->ssp_phases++;
+    size_t nt = search(w);
+    if (nt == 0) {
+        *fail = 1;
+        return 0;
+    }
+    double D = w->dist[w->order[nt - 1]];
+    for (size_t v = 0; v < K; v++)
+        w->pi[v] += w->dist[v] < D ? w->dist[v] : D;
+    size_t moves;
+    int64_t total = augment(w, nt, &moves);
     /* the moved rows change clusters on their ranks (after every path was planned) */
     for (size_t q = 0; q < moves; q++) {
         const int64_t *m = w->mv + 4 * q;
@@ -932,6 +955,87 @@ static ckm_error assign_step(ds *w, const double *C, const double *xnorm, bool c
     return CKM_OK;
 }
 
+/* The step's arrays (n rows of this rank, k clusters): false when one could not be had
+ * (ds_free frees whatever was). */
+static bool ds_alloc(ds *w)
+{
+    size_t n = w->n, k = w->k, K = w->K, m = n ? n : 1, nk;
+    w->cost = ckm_mul_ok(m, k, &nk) ? ckm_alloc_array(nk, sizeof(double)) : NULL;
+    w->lab = ckm_alloc_array(m, sizeof(int32_t));
+    w->nxt = ckm_alloc_array(m, sizeof(int32_t));
+    w->prv = ckm_alloc_array(m, sizeof(int32_t));
+    w->head = ckm_alloc_array(k, sizeof(int32_t));
+    /* list length: 32, fewer for large k (at most 2^24 entries in all), at least 2; a
+       longer list empties (and rescans its cluster) less often: 10^6 x 16, k = 100 */
+    w->L = (size_t)1 << 24;
+    w->L = w->L / (k * k) > 32 ? 32 : w->L / (k * k) < 2 ? 2 : w->L / (k * k);
+    w->lk = ckm_alloc_array(k * k * w->L, sizeof(double));
+    w->lr = ckm_alloc_array(k * k * w->L, sizeof(int32_t));
+    w->tk = ckm_alloc_array(k * k, sizeof(double));
+    w->tr = ckm_alloc_array(k * k, sizeof(int32_t));
+    w->len = ckm_alloc_array(k * k, sizeof(uint8_t));
+    w->plan = ckm_alloc_array(k * k, sizeof(int32_t));
+    w->G = ckm_alloc_array(k * k, sizeof(ckm_dist_loc));
+    w->pi = ckm_alloc_array(K, sizeof(double));
+    w->dist = ckm_alloc_array(K, sizeof(double));
+    w->pred = ckm_alloc_array(K, sizeof(int));
+    w->done = ckm_alloc_array(K, sizeof(int));
+    w->order = ckm_alloc_array(K, sizeof(int));
+    w->left = ckm_alloc_array(k, sizeof(char));
+    w->nj = ckm_alloc_array(k, sizeof(int64_t));
+    w->f = ckm_alloc_array(k, sizeof(int64_t));
+    w->cap = ckm_alloc_array(k, sizeof(int64_t));
+    w->e = ckm_alloc_array(K, sizeof(int64_t));
+    w->mv = ckm_alloc_array(4 * K, sizeof(int64_t));
+    w->price = ckm_calloc_array(k, sizeof(double));
+    w->keep = ckm_alloc_array(k, sizeof(double));
+    w->margin = ckm_alloc_array(m, sizeof(double));
+    w->second = ckm_alloc_array(m, sizeof(int32_t));
+    w->third = ckm_alloc_array(m, sizeof(double));
+    w->seen = ckm_alloc_array(m, sizeof(uint8_t));
+    w->ctop = ckm_alloc_array(2 * m, sizeof(double));
+    w->hist = ckm_alloc_array(SNAPS * k, sizeof(double));
+    return w->cost && w->lab && w->nxt && w->prv && w->head && w->lk && w->lr && w->tk && w->tr && w->len &&
+           w->plan && w->G && w->pi && w->dist && w->pred && w->done && w->order && w->left && w->nj && w->f &&
+           w->cap && w->e && w->mv && w->price && w->keep && w->margin && w->second && w->third && w->seen &&
+           w->hist && w->ctop;
+}
+
+static void ds_free(ds *w)
+{
+    free(w->cost);
+    free(w->lab);
+    free(w->nxt);
+    free(w->prv);
+    free(w->head);
+    free(w->lk);
+    free(w->lr);
+    free(w->tk);
+    free(w->tr);
+    free(w->len);
+    free(w->plan);
+    free(w->G);
+    free(w->pi);
+    free(w->dist);
+    free(w->pred);
+    free(w->done);
+    free(w->order);
+    free(w->left);
+    free(w->nj);
+    free(w->f);
+    free(w->cap);
+    free(w->e);
+    free(w->mv);
+    free(w->price);
+    free(w->keep);
+    free(w->margin);
+    free(w->second);
+    free(w->third);
+    free(w->seen);
+    free(w->hist);
+    free(w->ctop);
+}
+
 ckm_error ckm_dist_sizeflow(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_result *out, ckm_err *err)
 {
     const ckm_settings *set = c->set;
@@ -943,42 +1047,6 @@ ckm_error ckm_dist_sizeflow(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_resul
     w.n = n;
     w.k = k;
     w.K = K;
-    size_t nk;
-    w.cost = ckm_mul_ok(m, k, &nk) ? ckm_alloc_array(nk, sizeof(double)) : NULL;
-    w.lab = ckm_alloc_array(m, sizeof(int32_t));
-    w.nxt = ckm_alloc_array(m, sizeof(int32_t));
-    w.prv = ckm_alloc_array(m, sizeof(int32_t));
-    w.head = ckm_alloc_array(k, sizeof(int32_t));
-    /* list length: 32, fewer for large k (at most 2^24 entries in all), at least 2; a
-       longer list empties (and rescans its cluster) less often: 10^6 x 16, k = 100 */
-    w.L = (size_t)1 << 24;
-    w.L = w.L / (k * k) > 32 ? 32 : w.L / (k * k) < 2 ? 2 : w.L / (k * k);
-    w.lk = ckm_alloc_array(k * k * w.L, sizeof(double));
-    w.lr = ckm_alloc_array(k * k * w.L, sizeof(int32_t));
-    w.tk = ckm_alloc_array(k * k, sizeof(double));
-    w.tr = ckm_alloc_array(k * k, sizeof(int32_t));
-    w.len = ckm_alloc_array(k * k, sizeof(uint8_t));
-    w.plan = ckm_alloc_array(k * k, sizeof(int32_t));
-    w.G = ckm_alloc_array(k * k, sizeof(ckm_dist_loc));
-    w.pi = ckm_alloc_array(K, sizeof(double));
-    w.dist = ckm_alloc_array(K, sizeof(double));
-    w.pred = ckm_alloc_array(K, sizeof(int));
-    w.done = ckm_alloc_array(K, sizeof(int));
-    w.order = ckm_alloc_array(K, sizeof(int));
-    w.left = ckm_alloc_array(k, sizeof(char));
-    w.nj = ckm_alloc_array(k, sizeof(int64_t));
-    w.f = ckm_alloc_array(k, sizeof(int64_t));
-    w.cap = ckm_alloc_array(k, sizeof(int64_t));
-    w.e = ckm_alloc_array(K, sizeof(int64_t));
-    w.mv = ckm_alloc_array(4 * K, sizeof(int64_t));
-    w.price = ckm_calloc_array(k, sizeof(double));
-    w.keep = ckm_alloc_array(k, sizeof(double));
-    w.margin = ckm_alloc_array(m, sizeof(double));
-    w.second = ckm_alloc_array(m, sizeof(int32_t));
-    w.third = ckm_alloc_array(m, sizeof(double));
-    w.seen = ckm_alloc_array(m, sizeof(uint8_t));
-    w.ctop = ckm_alloc_array(2 * m, sizeof(double));
-    w.hist = ckm_alloc_array(SNAPS * k, sizeof(double));
     double *xnorm = ckm_alloc_array(m, sizeof(double)), *C = ckm_alloc_array(k * d, sizeof(double)),
            *C0 = ckm_alloc_array(k * d + 4 * k, sizeof(double)), *mu = ckm_alloc_array(d, sizeof(double));
     int32_t *prev = ckm_alloc_array(m, sizeof(int32_t));
@@ -986,8 +1054,7 @@ ckm_error ckm_dist_sizeflow(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_resul
     ckm_xint *xs = ckm_alloc_array(k * d + k + d + 1, sizeof(ckm_xint));
     double *cert = ckm_alloc_array(k, sizeof(double)); /* the last complete step's prices */
     ckm_error rc = CKM_OK;
-    if (!w.cost || !w.lab || !w.nxt || !w.prv || !w.head || !w.lk || !w.lr || !w.tk || !w.tr || !w.len || !w.plan || !w.G || !w.pi || !w.dist || !w.pred || !w.done || !w.order || !w.left ||
-        !w.nj || !w.f || !w.cap || !w.e || !w.mv || !w.price || !w.keep || !w.margin || !w.second || !w.third || !w.seen || !w.hist || !w.ctop || !xnorm || !C || !C0 || !mu || !prev || !count || !xs || !cert)
+    if (!ds_alloc(&w) || !xnorm || !C || !C0 || !mu || !prev || !count || !xs || !cert)
         rc = ckm_fail(err, CKM_ERR_NOMEM, "sizeflow: out of memory for %zu rows x %zu clusters (%.0f MB of costs)", n,
                       k, (double)n * (double)k * 8.0 / 1048576.0);
     if ((rc = ckm_dist_agree(c->comm, rc, err)) != CKM_OK)
@@ -1062,37 +1129,7 @@ ckm_error ckm_dist_sizeflow(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_resul
              why == CKM_STATUS_TIME_LIMIT ? "time limit; " : why == CKM_STATUS_INTERRUPTED ? "interrupted; " : "",
              steps, c->st->ssp_phases, c->st->sample_starts);
 done:
-    free(w.cost);
-    free(w.lab);
-    free(w.nxt);
-    free(w.prv);
-    free(w.head);
-    free(w.lk);
-    free(w.lr);
-    free(w.tk);
-    free(w.tr);
-    free(w.len);
-    free(w.plan);
-    free(w.G);
-    free(w.pi);
-    free(w.dist);
-    free(w.pred);
-    free(w.done);
-    free(w.order);
-    free(w.left);
-    free(w.nj);
-    free(w.f);
-    free(w.cap);
-    free(w.e);
-    free(w.mv);
-    free(w.price);
-    free(w.keep);
-    free(w.margin);
-    free(w.second);
-    free(w.third);
-    free(w.seen);
-    free(w.hist);
-    free(w.ctop);
+    ds_free(&w);
     free(xnorm);
     free(C);
     free(C0);
