@@ -106,6 +106,46 @@ static ckm_error sizes_file(const char *path, int rank, size_t k, size_t *lo, si
     return CKM_OK;
 }
 
+/* rank 0: the JSON report of the distributed run (its own fields: ranks and messages);
+ * EXIT_SOLVED or the exit code of the printed error */
+static int write_report(const char *path, const ckm_mpi_result *r, int size, size_t N, size_t d, size_t k)
+{
+    ckm_err err = {CKM_OK, ""};
+    ckm_error rc;
+    char buf[4096];
+    int len = snprintf(buf, sizeof buf,
+                       "{\"algorithm\": \"%s\", \"status\": \"%s\", \"mpi_ranks\": %d, \"n\": %zu, \"d\": %zu, "
+                       "\"k\": %zu, \"sse\": %.17g, \"iterations\": %d, \"restarts\": %d, \"seed\": %llu, "
+                       "\"seconds\": %.6f, \"allreduces\": %zu, \"broadcasts\": %zu, \"bytes_rank0\": %zu, "
+                       "\"ssp_phases\": %zu, \"augmentations\": %zu, \"sample_starts\": %zu, \"rescans_rank0\": %zu, "
+                       "\"comm_seconds_rank0\": %.6f, \"lloyd_steps\": %zu, \"message\": \"%s\"}\n",
+                       r->algorithm, ckm_status_string(r->status), size, N, d, k, r->has_labels ? r->sse : 0.0,
+                       r->iterations, r->restarts, (unsigned long long)r->seed, r->seconds, r->comm.allreduces,
+                       r->comm.broadcasts, r->comm.bytes, r->comm.ssp_phases, r->comm.augmentations, r->comm.sample_starts,
+                       r->comm.rescans, r->comm.comm_seconds, r->comm.lloyd_steps, r->message);
+    if (len > 0 && (size_t)len < sizeof buf &&
+        (rc = ckm_write_file_atomic(path, buf, (size_t)len, &err)) != CKM_OK)
+        return cli_error(cmd, rc, &err);
+    return EXIT_SOLVED;
+}
+
+/* rank 0: the summary on stdout of a run with labels */
+static void print_summary(const char *data, const ckm_mpi_result *r, int size, size_t N, size_t d, size_t k)
+{
+    printf("ckm %s: %s on %s over %d MPI ranks (n = %zu, d = %zu, k = %zu)\n", ckm_version(), r->algorithm,
+           data, size, N, d, k);
+    printf("  status       %s%s%s\n", ckm_status_string(r->status), r->message[0] ? " - " : "", r->message);
+    printf("  SSE          %.6f\n", r->sse);
+    printf("  sizes       ");
+    for (size_t j = 0; j < k; j++)
+        printf(" %zu", r->sizes[j]);
+    printf("\n  restarts     %d (the best after %d iterations), seed %llu\n", r->restarts, r->iterations,
+           (unsigned long long)r->seed);
+    printf("  messages     rank 0: %zu allreduces, %zu broadcasts, %.3f MB\n", r->comm.allreduces,
+           r->comm.broadcasts, (double)r->comm.bytes / 1048576.0);
+    printf("  time         %.3f s\n", r->seconds);
+}
+
 int cli_mpi_cluster(const cli_mpi_args *a, ckm_settings *s)
 {
     loud_again();
@@ -187,20 +227,8 @@ int cli_mpi_cluster(const cli_mpi_args *a, ckm_settings *s)
         (rc = ckm_write_centers(a->centers_out, r->centers, k, d, &err)) != CKM_OK)
         code = cli_error(cmd, rc, &err);
     if (rank == 0 && a->report) {
-        char buf[4096];
-        int len = snprintf(buf, sizeof buf,
-                           "{\"algorithm\": \"%s\", \"status\": \"%s\", \"mpi_ranks\": %d, \"n\": %zu, \"d\": %zu, "
-                           "\"k\": %zu, \"sse\": %.17g, \"iterations\": %d, \"restarts\": %d, \"seed\": %llu, "
-                           "\"seconds\": %.6f, \"allreduces\": %zu, \"broadcasts\": %zu, \"bytes_rank0\": %zu, "
-                           "\"ssp_phases\": %zu, \"augmentations\": %zu, \"sample_starts\": %zu, \"rescans_rank0\": %zu, "
-                           "\"comm_seconds_rank0\": %.6f, \"lloyd_steps\": %zu, \"message\": \"%s\"}\n",
-                           r->algorithm, ckm_status_string(r->status), size, N, d, k, r->has_labels ? r->sse : 0.0,
-                           r->iterations, r->restarts, (unsigned long long)r->seed, r->seconds, r->comm.allreduces,
-                           r->comm.broadcasts, r->comm.bytes, r->comm.ssp_phases, r->comm.augmentations, r->comm.sample_starts,
-                           r->comm.rescans, r->comm.comm_seconds, r->comm.lloyd_steps, r->message);
-        if (len > 0 && (size_t)len < sizeof buf &&
-            (rc = ckm_write_file_atomic(a->report, buf, (size_t)len, &err)) != CKM_OK)
-            code = cli_error(cmd, rc, &err);
+        int wcode = write_report(a->report, r, size, N, d, k);
+        code = wcode != EXIT_SOLVED ? wcode : code;
     }
     MPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rank != 0)
@@ -210,20 +238,8 @@ int cli_mpi_cluster(const cli_mpi_args *a, ckm_settings *s)
     else if (!r->has_labels)
         fprintf(stderr, "ckm cluster: %s: no labelling%s%s\n", ckm_status_string(r->status),
                 r->message[0] ? ": " : "", r->message);
-    if (!a->quiet && r->has_labels) {
-        printf("ckm %s: %s on %s over %d MPI ranks (n = %zu, d = %zu, k = %zu)\n", ckm_version(), r->algorithm,
-               a->data, size, N, d, k);
-        printf("  status       %s%s%s\n", ckm_status_string(r->status), r->message[0] ? " - " : "", r->message);
-        printf("  SSE          %.6f\n", r->sse);
-        printf("  sizes       ");
-        for (size_t j = 0; j < k; j++)
-            printf(" %zu", r->sizes[j]);
-        printf("\n  restarts     %d (the best after %d iterations), seed %llu\n", r->restarts, r->iterations,
-               (unsigned long long)r->seed);
-        printf("  messages     rank 0: %zu allreduces, %zu broadcasts, %.3f MB\n", r->comm.allreduces,
-               r->comm.broadcasts, (double)r->comm.bytes / 1048576.0);
-        printf("  time         %.3f s\n", r->seconds);
-    }
+    if (!a->quiet && r->has_labels)
+        print_summary(a->data, r, size, N, d, k);
 done:
     free(lo);
     free(hi);

@@ -11,21 +11,39 @@
 
 enum { A_CENTERS, A_MIN, A_MAX, A_SIZES, A_BAL, A_METHOD, A_OUT, A_LABEL_COL, A_QUIET, A_HELP, A_COUNT };
 
+/* the options of `ckm assign` (values filled by cli_parse in a copy) */
+static const cli_opt assign_options[A_COUNT] = {
+    [A_CENTERS] = {"centers", 0, "FILE", "K rows of center coordinates (CSV, as --centers-out writes)", NULL},
+    [A_MIN] = {"min-size", 0, "N", "every cluster gets at least N points", NULL},
+    [A_MAX] = {"max-size", 0, "N", "every cluster gets at most N points", NULL},
+    [A_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
+    [A_BAL] = {"balanced", 0, NULL, "sizes floor(n/K)..ceil(n/K)", NULL},
+    [A_METHOD] = {"method", 0, "transport|lp", "exact solver: own transportation solver (default) or CLP", NULL},
+    [A_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line", NULL},
+    [A_LABEL_COL] = {"label-column", 'l', "IDX|last", "column of DATA to exclude as ground truth", NULL},
+    [A_QUIET] = {"quiet", 'q', NULL, "print nothing on success", NULL},
+    [A_HELP] = {"help", 'h', NULL, "show this help", NULL},
+};
+
+/* The summary on stdout: the objective and the sizes of the assignment. */
+static void print_summary(const int32_t *labels, size_t n, size_t k, double objective)
+{
+    size_t *sizes = calloc(k, sizeof *sizes);
+    for (size_t i = 0; sizes && i < n; i++)
+        sizes[labels[i]]++;
+    printf("ckm %s: assigned %zu points to %zu centers (optimal under the bounds)\n", ckm_version(), n, k);
+    printf("  sum of squared distances  %.6f\n  sizes                    ", objective);
+    for (size_t j = 0; sizes && j < k; j++)
+        printf(" %zu", sizes[j]);
+    printf("\n");
+    free(sizes);
+}
+
 int cmd_assign(int argc, char **argv)
 {
     const char *cmd = "assign";
-    cli_opt opts[A_COUNT] = {
-        [A_CENTERS] = {"centers", 0, "FILE", "K rows of center coordinates (CSV, as --centers-out writes)", NULL},
-        [A_MIN] = {"min-size", 0, "N", "every cluster gets at least N points", NULL},
-        [A_MAX] = {"max-size", 0, "N", "every cluster gets at most N points", NULL},
-        [A_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
-        [A_BAL] = {"balanced", 0, NULL, "sizes floor(n/K)..ceil(n/K)", NULL},
-        [A_METHOD] = {"method", 0, "transport|lp", "exact solver: own transportation solver (default) or CLP", NULL},
-        [A_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line", NULL},
-        [A_LABEL_COL] = {"label-column", 'l', "IDX|last", "column of DATA to exclude as ground truth", NULL},
-        [A_QUIET] = {"quiet", 'q', NULL, "print nothing on success", NULL},
-        [A_HELP] = {"help", 'h', NULL, "show this help", NULL},
-    };
+    cli_opt opts[A_COUNT];
+    memcpy(opts, assign_options, sizeof opts);
     const char *pos[1];
     size_t npos;
     if (!cli_parse(cmd, argc, argv, 2, opts, A_COUNT, pos, 1, &npos))
@@ -121,17 +139,8 @@ int cmd_assign(int argc, char **argv)
         code = cli_error(cmd, rc, &err);
         goto done;
     }
-    if (!opts[A_QUIET].value) {
-        size_t *sizes = calloc(k, sizeof *sizes);
-        for (size_t i = 0; sizes && i < ds->n; i++)
-            sizes[labels[i]]++;
-        printf("ckm %s: assigned %zu points to %zu centers (optimal under the bounds)\n", ckm_version(), ds->n, k);
-        printf("  sum of squared distances  %.6f\n  sizes                    ", objective);
-        for (size_t j = 0; sizes && j < k; j++)
-            printf(" %zu", sizes[j]);
-        printf("\n");
-        free(sizes);
-    }
+    if (!opts[A_QUIET].value)
+        print_summary(labels, ds->n, k, objective);
     code = EXIT_SOLVED;
 done:
     free(lo);

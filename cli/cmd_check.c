@@ -11,21 +11,67 @@
 
 enum { C_LABELS, C_K, C_CONS, C_WEIGHTS, C_MIN, C_MAX, C_SIZES, C_BAL, C_LABEL_COL, C_HELP, C_COUNT };
 
+/* the options of `ckm check` (values filled by cli_parse in a copy) */
+static const cli_opt check_options[C_COUNT] = {
+    [C_LABELS] = {"labels", 0, "FILE", "labelling to check: one 0-based cluster id per line", NULL},
+    [C_K] = {"k", 'k', "K", "number of clusters (default: largest label + 1)", NULL},
+    [C_CONS] = {"constraints", 'c', "FILE", "must/cannot-link file", NULL},
+    [C_WEIGHTS] = {"weights", 'w', "FILE", "sample weights, one per line: the SSE printed is the weighted one", NULL},
+    [C_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
+    [C_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
+    [C_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
+    [C_BAL] = {"balanced", 0, NULL, "sizes floor(n/k)..ceil(n/k) for every cluster", NULL},
+    [C_LABEL_COL] = {"label-column", 'l', "IDX|last", "column of DATA to exclude as ground truth", NULL},
+    [C_HELP] = {"help", 'h', NULL, "show this help", NULL},
+};
+
+/* The check's report on stdout: SSE, sizes, one line per violation, the counts and the
+ * soft pairs. cons: the constraint file (its line numbers name the pairs), or NULL. */
+static void print_report(const ckm_problem *p, const ckm_check_report *rep, const int32_t *labels, size_t k,
+                         const char *cons, bool weighted)
+{
+    printf("%s %.10g\n", weighted ? "weighted SSE" : "SSE", rep->sse);
+    printf("sizes");
+    for (size_t j = 0; j < k; j++)
+        printf(" %zu", rep->sizes[j]);
+    printf("\n");
+    for (size_t q = 0; q < rep->count; q++) {
+        const ckm_violation *vi = &rep->violations[q];
+        if (vi->kind == CKM_VIOLATION_PAIR) {
+            ckm_pair pr;
+            if (ckm_problem_pair(p, vi->index, &pr, NULL) != CKM_OK)
+                continue; /* cannot happen: the checker reports stored pairs */
+            printf("violated %s %zu %zu (labels %d, %d)", pr.type == CKM_MUST_LINK ? "ML" : "CL",
+                   pr.i, pr.j, (int)labels[pr.i], (int)labels[pr.j]);
+            if (pr.line)
+                printf(" [%s:%zu]", cons, pr.line);
+            printf("\n");
+        } else if (vi->kind == CKM_VIOLATION_SIZE) {
+            size_t lo, hi;
+            if (ckm_problem_size_bounds(p, vi->index, &lo, &hi, NULL) != CKM_OK)
+                continue; /* cannot happen: the checker reports clusters < k */
+            printf("violated size of cluster %zu: %lld points, allowed %zu..%zu\n", vi->index,
+                   vi->value, lo, hi);
+        } else {
+            printf("invalid label %lld of point %zu (k = %zu)\n", vi->value, vi->index, k);
+        }
+    }
+    printf("%zu violation%s (%zu must-link, %zu cannot-link, %zu size, %zu label)\n", rep->count,
+           rep->count == 1 ? "" : "s", rep->must_link_violated, rep->cannot_link_violated,
+           rep->size_violated, rep->label_invalid);
+    if (ckm_problem_soft_pair_count(p) > 0)
+        /* soft pairs may be violated: reported, not violations (P is a solve setting, so the
+         * confidence sum is given, not a penalty) */
+        printf("soft pairs: %zu must-link and %zu cannot-link of %zu violated, confidence %.10g\n",
+               rep->soft_must_link_violated, rep->soft_cannot_link_violated, ckm_problem_soft_pair_count(p),
+               rep->soft_violated_confidence);
+}
+
 int cmd_check(int argc, char **argv)
 {
     const char *cmd = "check";
-    cli_opt opts[C_COUNT] = {
-        [C_LABELS] = {"labels", 0, "FILE", "labelling to check: one 0-based cluster id per line", NULL},
-        [C_K] = {"k", 'k', "K", "number of clusters (default: largest label + 1)", NULL},
-        [C_CONS] = {"constraints", 'c', "FILE", "must/cannot-link file", NULL},
-        [C_WEIGHTS] = {"weights", 'w', "FILE", "sample weights, one per line: the SSE printed is the weighted one", NULL},
-        [C_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
-        [C_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
-        [C_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
-        [C_BAL] = {"balanced", 0, NULL, "sizes floor(n/k)..ceil(n/k) for every cluster", NULL},
-        [C_LABEL_COL] = {"label-column", 'l', "IDX|last", "column of DATA to exclude as ground truth", NULL},
-        [C_HELP] = {"help", 'h', NULL, "show this help", NULL},
-    };
+    cli_opt opts[C_COUNT];
+    memcpy(opts, check_options, sizeof opts);
     const char *pos[1];
     size_t npos;
     if (!cli_parse(cmd, argc, argv, 2, opts, C_COUNT, pos, 1, &npos))
@@ -95,41 +141,7 @@ int cmd_check(int argc, char **argv)
         code = cli_error(cmd, rc, &err);
         goto done;
     }
-    printf("%s %.10g\n", opts[C_WEIGHTS].value ? "weighted SSE" : "SSE", rep->sse);
-    printf("sizes");
-    for (size_t j = 0; j < k; j++)
-        printf(" %zu", rep->sizes[j]);
-    printf("\n");
-    for (size_t q = 0; q < rep->count; q++) {
-        const ckm_violation *vi = &rep->violations[q];
-        if (vi->kind == CKM_VIOLATION_PAIR) {
-            ckm_pair pr;
-            if (ckm_problem_pair(p, vi->index, &pr, NULL) != CKM_OK)
-                continue; /* cannot happen: the checker reports stored pairs */
-            printf("violated %s %zu %zu (labels %d, %d)", pr.type == CKM_MUST_LINK ? "ML" : "CL",
-                   pr.i, pr.j, (int)labels[pr.i], (int)labels[pr.j]);
-            if (pr.line)
-                printf(" [%s:%zu]", opts[C_CONS].value, pr.line);
-            printf("\n");
-        } else if (vi->kind == CKM_VIOLATION_SIZE) {
-            size_t lo, hi;
-            if (ckm_problem_size_bounds(p, vi->index, &lo, &hi, NULL) != CKM_OK)
-                continue; /* cannot happen: the checker reports clusters < k */
-            printf("violated size of cluster %zu: %lld points, allowed %zu..%zu\n", vi->index,
-                   vi->value, lo, hi);
-        } else {
-            printf("invalid label %lld of point %zu (k = %zu)\n", vi->value, vi->index, k);
-        }
-    }
-    printf("%zu violation%s (%zu must-link, %zu cannot-link, %zu size, %zu label)\n", rep->count,
-           rep->count == 1 ? "" : "s", rep->must_link_violated, rep->cannot_link_violated,
-           rep->size_violated, rep->label_invalid);
-    if (ckm_problem_soft_pair_count(p) > 0)
-        /* soft pairs may be violated: reported, not violations (P is a solve setting, so the
-         * confidence sum is given, not a penalty) */
-        printf("soft pairs: %zu must-link and %zu cannot-link of %zu violated, confidence %.10g\n",
-               rep->soft_must_link_violated, rep->soft_cannot_link_violated, ckm_problem_soft_pair_count(p),
-               rep->soft_violated_confidence);
+    print_report(p, rep, labels, k, opts[C_CONS].value, opts[C_WEIGHTS].value != NULL);
     code = rep->count == 0 ? EXIT_SOLVED : EXIT_VIOLATIONS;
 done:
     ckm_check_report_free(rep);

@@ -98,6 +98,46 @@ static void usage(cli_opt *opts)
            "            4 no feasible labelling found (limit or heuristic failure), 6 out of memory\n");
 }
 
+/* the options of `ckm cluster` (values filled by cli_parse in a copy) */
+static const cli_opt cluster_options[O_COUNT] = {
+    [O_K] = {"k", 'k', "K", "number of clusters (1 <= K <= n); default: k from a PC-SOS-SDP header", NULL},
+    [O_CONS] = {"constraints", 'c', "FILE", "must/cannot-links: 'ML i j' / 'CL i j' (or 'i j 1' / 'i j -1'), 0-based; a 4th field 'ML i j 0.8' makes the pair soft with that confidence in (0, 1] (blpkm)", NULL},
+    [O_WEIGHTS] = {"weights", 'w', "FILE", "sample weights, one per line (> 0): the weighted SSE is minimised; size bounds still count points", NULL},
+    [O_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
+    [O_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
+    [O_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
+    [O_BAL] = {"balanced", 0, NULL, "sizes floor(n/K)..ceil(n/K) for every cluster", NULL},
+    [O_ALGO] = {"algorithm", 'a', "NAME", "algorithm (list below)", NULL},
+    [O_DIST] = {"distance", 0, "sqeuclidean|euclidean", "assignment distance of blpkm (default sqeuclidean; the other algorithms refuse euclidean; SSE is always reported)", NULL},
+    [O_INIT] = {"init", 0, "default|random|kmeans++", "initial centers (default: random for blpkm, kmeans++ otherwise)", NULL},
+    [O_INIT_CENTERS] = {"init-centers", 0, "FILE", "start from these K centers (K rows of d values, CSV or .npy; data units) instead of seeding; one restart", NULL},
+    [O_LLOYD] = {"lloyd", 0, "auto|plain|bounds", "kmeans' nearest-center step: plain (every distance) or Yinyang bounds (same labels, fewer distances); default auto", NULL},
+    [O_PRECISION] = {"precision", 0, "double|single", "kmeans' distance passes: single = float32 GEMM decides (faster where memory-bound, labels may differ at float ties; SSE still double); default double", NULL},
+    [O_SEED] = {"seed", 's', "S", "random seed (same input + seed = same output)", NULL},
+    [O_NINIT] = {"n-init", 0, "N", "restarts; the best SSE is kept", NULL},
+    [O_MAXIT] = {"max-iter", 0, "N", "iterations per restart (0 = the algorithm's default)", NULL},
+    [O_TOL] = {"tol", 0, "X", "kmeans, sizeflow: center-shift tolerance (relative to mean variance); admm: relative std of the last 10 objective values", NULL},
+    [O_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; best labelling so far is returned (within SEC + 1 s)", NULL},
+    [O_CUTS] = {"cut-rounds", 0, "N", "ipc: cutting-plane rounds after the first SDP solve (0 = none)", NULL},
+    [O_GAP] = {"gap", 0, "X", "ipc, exact: relative gap (SSE - bound) / SSE that counts as optimal; exact prunes nodes within it", NULL},
+    [O_SOFT_P] = {"soft-penalty", 0, "P", "cost of violating a soft pair of confidence 1, in SSE units (default: the mean squared distance between two points, 2 TSS / n)", NULL},
+    [O_SOFT_STEP] = {"soft-step-limit", 0, "SEC", "blpkm with soft pairs: seconds an assignment step may spend proving its optimum before CBC's best labels are used (0 = no limit; default 2)", NULL},
+    [O_NODES] = {"node-limit", 0, "N", "exact: stop after N branch-and-cut nodes (0 = no limit)", NULL},
+    [O_MEMORY] = {"memory-limit", 0, "MB", "exact: memory budget of the search in MB (relaxations + open tree); past it the search stops with the incumbent and its gap (0 = none but the machine's)", NULL},
+    [O_ASYNC] = {"async-nodes", 0, NULL, "exact: asynchronous node pool (no worker waits for a slower one; the nodes, and the labelling among equal optima, then depend on timing)", NULL},
+    [O_THREADS] = {"threads", 'j', "N", "worker threads for parallel algorithms, 0..256, N >= 1 also caps OpenBLAS at N (0 = the cores this process may use)", NULL},
+    [O_LABELS_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line, input order (FILE.npy: a numpy int32 array)", NULL},
+    [O_CENTERS_OUT] = {"centers-out", 0, "FILE", "write K rows of cluster means (CSV; FILE.npy: a numpy float64 K x d array)", NULL},
+    [O_REPORT] = {"report", 'r', "FILE", "write a JSON report", NULL},
+    [O_LABEL_COL] = {"label-column", 'l', "IDX|last", "0-based column of ground-truth labels (excluded from features)", NULL},
+    [O_FORMAT] = {"format", 0, "auto|csv|keel|pcsos|npy", "input format (default auto; a numpy .npy file is recognised by its content)", NULL},
+    [O_HEADER] = {"header", 0, "auto|yes|no", "first line of delimited text is a header (default auto)", NULL},
+    [O_STD] = {"standardize", 0, NULL, "scale features to mean 0, population std 1 first", NULL},
+    [O_VERBOSE] = {"verbose", 'v', NULL, "progress on stderr (-vv: also each node's / solve's steps, -vvv: debug)", NULL},
+    [O_QUIET] = {"quiet", 'q', NULL, "print nothing on success", NULL},
+    [O_HELP] = {"help", 'h', NULL, "show this help", NULL},
+};
+
 static int status_exit(const ckm_result *r)
 {
     if (r->status == CKM_STATUS_INFEASIBLE)
@@ -105,47 +145,233 @@ static int status_exit(const ckm_result *r)
     return r->has_labels ? EXIT_SOLVED : EXIT_NO_LABELS;
 }
 
+/* Every option that sets ckm_settings or the read options; false after printing a usage
+ * error. */
+static bool parse_settings(const char *cmd, const cli_opt *opts, ckm_settings *s, ckm_read_options *ro)
+{
+    const char *v;
+    if ((v = opts[O_ALGO].value)) {
+        if (strlen(v) >= sizeof s->algorithm || !ckm_algorithm_find(v)) {
+            fprintf(stderr, "ckm cluster: unknown algorithm '%s' (see 'ckm cluster --help')\n", v);
+            return false;
+        }
+        snprintf(s->algorithm, sizeof s->algorithm, "%s", v);
+    }
+    if ((v = opts[O_DIST].value)) {
+        if (strcmp(v, "sqeuclidean") == 0) s->distance = CKM_DISTANCE_SQEUCLIDEAN;
+        else if (strcmp(v, "euclidean") == 0) s->distance = CKM_DISTANCE_EUCLIDEAN;
+        else {
+            fprintf(stderr, "ckm cluster: --distance: '%s' is not one of sqeuclidean, euclidean\n", v);
+            return false;
+        }
+    }
+    if ((v = opts[O_INIT].value)) {
+        if (strcmp(v, "default") == 0) s->init = CKM_INIT_DEFAULT;
+        else if (strcmp(v, "random") == 0) s->init = CKM_INIT_RANDOM;
+        else if (strcmp(v, "kmeans++") == 0) s->init = CKM_INIT_KMEANSPP;
+        else {
+            fprintf(stderr, "ckm cluster: --init: '%s' is not one of default, random, kmeans++\n", v);
+            return false;
+        }
+    }
+    if ((v = opts[O_LLOYD].value)) {
+        if (strcmp(v, "auto") == 0) s->lloyd = CKM_LLOYD_AUTO;
+        else if (strcmp(v, "plain") == 0) s->lloyd = CKM_LLOYD_PLAIN;
+        else if (strcmp(v, "bounds") == 0) s->lloyd = CKM_LLOYD_BOUNDS;
+        else {
+            fprintf(stderr, "ckm cluster: --lloyd: '%s' is not one of auto, plain, bounds\n", v);
+            return false;
+        }
+    }
+    if ((v = opts[O_PRECISION].value)) {
+        if (strcmp(v, "double") == 0) s->precision = CKM_PRECISION_DOUBLE;
+        else if (strcmp(v, "single") == 0) s->precision = CKM_PRECISION_SINGLE;
+        else {
+            fprintf(stderr, "ckm cluster: --precision: '%s' is not one of double, single\n", v);
+            return false;
+        }
+    }
+    if (opts[O_INIT_CENTERS].value && opts[O_STD].value) {
+        fprintf(stderr, "ckm cluster: --init-centers with --standardize: the centers' units would be ambiguous; "
+                        "standardize the data beforehand instead\n");
+        return false;
+    }
+    if ((v = opts[O_SEED].value) && !cli_u64(cmd, "seed", v, &s->seed))
+        return false;
+    if ((v = opts[O_NINIT].value) && !cli_int(cmd, "n-init", v, 1, CLI_INT_MAX, &s->n_init))
+        return false;
+    if ((v = opts[O_MAXIT].value) && !cli_int(cmd, "max-iter", v, 0, CLI_INT_MAX, &s->max_iter))
+        return false;
+    if ((v = opts[O_TOL].value) && !cli_double(cmd, "tol", v, 0.0, &s->tol))
+        return false;
+    if ((v = opts[O_TIME].value) && !cli_double(cmd, "time-limit", v, 0.0, &s->time_limit_s))
+        return false;
+    if ((v = opts[O_CUTS].value) && !cli_int(cmd, "cut-rounds", v, 0, CLI_INT_MAX, &s->cut_rounds))
+        return false;
+    if ((v = opts[O_GAP].value) && !cli_double(cmd, "gap", v, 0.0, &s->gap))
+        return false;
+    if (!(s->gap < 1.0)) {
+        fprintf(stderr, "ckm cluster: --gap: '%s' is not below 1 (a relative gap in [0, 1))\n", v);
+        return false;
+    }
+    if ((v = opts[O_SOFT_P].value) && !cli_double(cmd, "soft-penalty", v, 0.0, &s->soft_penalty))
+        return false;
+    if ((v = opts[O_SOFT_STEP].value) && !cli_double(cmd, "soft-step-limit", v, 0.0, &s->soft_step_limit_s))
+        return false;
+    if ((v = opts[O_NODES].value) && !cli_int(cmd, "node-limit", v, 0, CLI_INT_MAX, &s->node_limit))
+        return false;
+    s->async_nodes = opts[O_ASYNC].value != NULL;
+    if ((v = opts[O_MEMORY].value) && !cli_double(cmd, "memory-limit", v, 0.0, &s->memory_limit_mb))
+        return false;
+    if ((v = opts[O_THREADS].value) && !cli_int(cmd, "threads", v, 0, CKM_MAX_THREADS, &s->threads))
+        return false;
+    /* exact runs nodes on several workers and ipc splits its projection over two threads:
+       one OpenBLAS thread each, or they oversubscribe (ipc on ECG5000, 500 points, idle:
+       292.9 s with OpenBLAS's 2 threads, 147.6 s with one; bench/README.md) */
+    const ckm_algorithm_info *chosen = ckm_algorithm_find(s->algorithm);
+    cli_cap_blas_threads(chosen && (chosen->traits & CKM_TRAIT_OWN_THREADS) ? 1 : s->threads);
+    if ((v = opts[O_LABEL_COL].value) && !cli_label_column(cmd, v, ro))
+        return false;
+    if ((v = opts[O_FORMAT].value)) {
+        if (strcmp(v, "auto") == 0) ro->format = CKM_FORMAT_AUTO;
+        else if (strcmp(v, "csv") == 0 || strcmp(v, "text") == 0) ro->format = CKM_FORMAT_DELIMITED;
+        else if (strcmp(v, "keel") == 0) ro->format = CKM_FORMAT_KEEL;
+        else if (strcmp(v, "pcsos") == 0) ro->format = CKM_FORMAT_PCSOS;
+        else if (strcmp(v, "npy") == 0) ro->format = CKM_FORMAT_NPY;
+        else {
+            fprintf(stderr, "ckm cluster: --format: '%s' is not one of auto, csv, keel, pcsos, npy\n", v);
+            return false;
+        }
+    }
+    if ((v = opts[O_HEADER].value)) {
+        if (strcmp(v, "auto") == 0) ro->header = CKM_HEADER_AUTO;
+        else if (strcmp(v, "yes") == 0) ro->header = CKM_HEADER_YES;
+        else if (strcmp(v, "no") == 0) ro->header = CKM_HEADER_NO;
+        else {
+            fprintf(stderr, "ckm cluster: --header: '%s' is not one of auto, yes, no\n", v);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The summary on stdout of a run with labels. */
+static void print_summary(const char *data, const ckm_problem *p, const ckm_result *res, const ckm_scores *sc,
+                          bool have_scores)
+{
+    printf("ckm %s: %s on %s (n = %zu, d = %zu, k = %zu)\n", ckm_version(), res->algorithm,
+           data, res->n, res->d, res->k);
+    printf("  status       %s%s%s\n", ckm_status_string(res->status),
+           res->message[0] ? " - " : "", res->message);
+    print_value(res->weighted ? "weighted SSE" : "SSE", res->sse, NULL);
+    if (isfinite(res->lower_bound))
+        print_value("lower bound", res->lower_bound, res);
+    printf("  sizes       ");
+    for (size_t j = 0; j < res->k; j++)
+        printf(" %zu", res->sizes[j]);
+    printf("\n  violated     %zu of %zu constraints\n", res->violations,
+           ckm_problem_must_link_count(p) + ckm_problem_cannot_link_count(p));
+    if (ckm_problem_soft_pair_count(p) > 0) {
+        print_value("penalty", res->penalty, NULL);
+        print_value("objective", res->objective, NULL);
+        printf("  soft pairs   %zu must-link and %zu cannot-link of %zu violated (P = %.6g)\n",
+               res->soft_must_link_violated, res->soft_cannot_link_violated, ckm_problem_soft_pair_count(p),
+               res->soft_penalty);
+    }
+    const ckm_algorithm_info *ran = ckm_algorithm_find(res->algorithm);
+    bool search = ran && (ran->traits & CKM_TRAIT_SEARCH);
+    if (search && isfinite(res->root_gap))
+        printf("  nodes        %zu (root gap %.3g%%), seed %llu\n", res->nodes, 100.0 * res->root_gap,
+               (unsigned long long)res->seed);
+    else if (search)
+        printf("  nodes        %zu (root not finished), seed %llu\n", res->nodes, (unsigned long long)res->seed);
+    else
+        printf("  restarts     %d (the best after %d iterations), seed %llu\n", res->restarts,
+               res->iterations, (unsigned long long)res->seed);
+    if (have_scores)
+        printf("  vs labels    ARI %.4f  NMI %.4f  AMI %.4f\n", sc->ari, sc->nmi, sc->ami);
+    printf("  time         %.3f s\n", res->time.total_s);
+}
+
+/* No output names an input, nor the same file as another output; false after printing. */
+static bool outputs_ok(const char *cmd, const cli_opt *opts, const char *data)
+{
+    const char *inputs[] = {data, opts[O_CONS].value, opts[O_SIZES].value, opts[O_WEIGHTS].value,
+                            opts[O_INIT_CENTERS].value};
+    const char *outputs[] = {opts[O_LABELS_OUT].value, opts[O_CENTERS_OUT].value, opts[O_REPORT].value};
+    for (size_t i = 0; i < 3; i++)
+        if (!cli_output_ok(cmd, outputs[i], inputs, 5))
+            return false;
+    for (size_t i = 0; i < 3; i++)
+        for (size_t j = i + 1; j < 3; j++)
+            if (outputs[i] && outputs[j] && strcmp(outputs[i], outputs[j]) == 0) {
+                fprintf(stderr, "ckm cluster: two outputs name the same file '%s'\n", outputs[i]);
+                return false;
+            }
+    return true;
+}
+
+#ifdef CKM_HAVE_MPI
+/* `ckm cluster` started by mpirun: the distributed solver, refusing the options it cannot
+ * take (cluster_mpi.c). */
+static int run_mpi(const cli_opt *opts, const char *data, ckm_settings *s, bool quiet)
+{
+    catch_sigint(s);
+    const char *no = opts[O_CONS].value      ? "--constraints"
+                     : opts[O_WEIGHTS].value ? "--weights"
+                     : opts[O_STD].value     ? "--standardize"
+                     : opts[O_LABEL_COL].value ? "--label-column"
+                     : opts[O_DIST].value    ? "--distance"
+                     : (opts[O_FORMAT].value && strcmp(opts[O_FORMAT].value, "npy") != 0) ? "--format other than npy"
+                     : opts[O_HEADER].value  ? "--header"
+                     : NULL;
+    cli_mpi_args ma = {data, opts[O_K].value, opts[O_MIN].value, opts[O_MAX].value, opts[O_SIZES].value,
+                       opts[O_BAL].value, opts[O_INIT_CENTERS].value, opts[O_LABELS_OUT].value,
+                       opts[O_CENTERS_OUT].value, opts[O_REPORT].value, no, quiet};
+    return cli_mpi_cluster(&ma, s);
+}
+#endif
+
+/* The labels, centers and JSON report the options ask for, each written atomically;
+ * EXIT_SOLVED, or the exit code of the (printed) error. */
+static int write_outputs(const char *cmd, const cli_opt *opts, const ckm_problem *p, const ckm_result *res, size_t d,
+                         const ckm_scores *sc, bool have_scores)
+{
+    ckm_err err = {CKM_OK, ""};
+    ckm_error rc;
+    char *json = NULL;
+    if (opts[O_LABELS_OUT].value && res->has_labels &&
+        (rc = ckm_write_labels(opts[O_LABELS_OUT].value, res->labels, res->n, &err)) != CKM_OK) {
+        return cli_error(cmd, rc, &err);
+    }
+    if (opts[O_CENTERS_OUT].value && res->has_labels &&
+        (rc = ckm_write_centers(opts[O_CENTERS_OUT].value, res->centers, res->k, d, &err)) != CKM_OK) {
+        return cli_error(cmd, rc, &err);
+    }
+    if (opts[O_REPORT].value) {
+        char extra[512];
+        int used = snprintf(extra, sizeof extra,
+                            "\"must_links\": %zu, \"cannot_links\": %zu, \"soft_pairs\": %zu, \"standardized\": %s",
+                            ckm_problem_must_link_count(p), ckm_problem_cannot_link_count(p),
+                            ckm_problem_soft_pair_count(p), opts[O_STD].value ? "true" : "false");
+        if (have_scores && used > 0 && (size_t)used < sizeof extra)
+            snprintf(extra + used, sizeof extra - (size_t)used,
+                     ", \"ari\": %.17g, \"nmi\": %.17g, \"ami\": %.17g", sc->ari, sc->nmi, sc->ami);
+        if ((rc = ckm_result_to_json(res, extra, &json, &err)) != CKM_OK ||
+            (rc = ckm_write_file_atomic(opts[O_REPORT].value, json, strlen(json), &err)) != CKM_OK) {
+            ckm_free(json);
+            return cli_error(cmd, rc, &err);
+        }
+        ckm_free(json);
+    }
+    return EXIT_SOLVED;
+}
+
 int cmd_cluster(int argc, char **argv)
 {
     const char *cmd = "cluster";
-    cli_opt opts[O_COUNT] = {
-        [O_K] = {"k", 'k', "K", "number of clusters (1 <= K <= n); default: k from a PC-SOS-SDP header", NULL},
-        [O_CONS] = {"constraints", 'c', "FILE", "must/cannot-links: 'ML i j' / 'CL i j' (or 'i j 1' / 'i j -1'), 0-based; a 4th field 'ML i j 0.8' makes the pair soft with that confidence in (0, 1] (blpkm)", NULL},
-        [O_WEIGHTS] = {"weights", 'w', "FILE", "sample weights, one per line (> 0): the weighted SSE is minimised; size bounds still count points", NULL},
-        [O_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
-        [O_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
-        [O_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
-        [O_BAL] = {"balanced", 0, NULL, "sizes floor(n/K)..ceil(n/K) for every cluster", NULL},
-        [O_ALGO] = {"algorithm", 'a', "NAME", "algorithm (list below)", NULL},
-        [O_DIST] = {"distance", 0, "sqeuclidean|euclidean", "assignment distance of blpkm (default sqeuclidean; the other algorithms refuse euclidean; SSE is always reported)", NULL},
-        [O_INIT] = {"init", 0, "default|random|kmeans++", "initial centers (default: random for blpkm, kmeans++ otherwise)", NULL},
-        [O_INIT_CENTERS] = {"init-centers", 0, "FILE", "start from these K centers (K rows of d values, CSV or .npy; data units) instead of seeding; one restart", NULL},
-        [O_LLOYD] = {"lloyd", 0, "auto|plain|bounds", "kmeans' nearest-center step: plain (every distance) or Yinyang bounds (same labels, fewer distances); default auto", NULL},
-        [O_PRECISION] = {"precision", 0, "double|single", "kmeans' distance passes: single = float32 GEMM decides (faster where memory-bound, labels may differ at float ties; SSE still double); default double", NULL},
-        [O_SEED] = {"seed", 's', "S", "random seed (same input + seed = same output)", NULL},
-        [O_NINIT] = {"n-init", 0, "N", "restarts; the best SSE is kept", NULL},
-        [O_MAXIT] = {"max-iter", 0, "N", "iterations per restart (0 = the algorithm's default)", NULL},
-        [O_TOL] = {"tol", 0, "X", "kmeans, sizeflow: center-shift tolerance (relative to mean variance); admm: relative std of the last 10 objective values", NULL},
-        [O_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; best labelling so far is returned (within SEC + 1 s)", NULL},
-        [O_CUTS] = {"cut-rounds", 0, "N", "ipc: cutting-plane rounds after the first SDP solve (0 = none)", NULL},
-        [O_GAP] = {"gap", 0, "X", "ipc, exact: relative gap (SSE - bound) / SSE that counts as optimal; exact prunes nodes within it", NULL},
-        [O_SOFT_P] = {"soft-penalty", 0, "P", "cost of violating a soft pair of confidence 1, in SSE units (default: the mean squared distance between two points, 2 TSS / n)", NULL},
-        [O_SOFT_STEP] = {"soft-step-limit", 0, "SEC", "blpkm with soft pairs: seconds an assignment step may spend proving its optimum before CBC's best labels are used (0 = no limit; default 2)", NULL},
-        [O_NODES] = {"node-limit", 0, "N", "exact: stop after N branch-and-cut nodes (0 = no limit)", NULL},
-        [O_MEMORY] = {"memory-limit", 0, "MB", "exact: memory budget of the search in MB (relaxations + open tree); past it the search stops with the incumbent and its gap (0 = none but the machine's)", NULL},
-        [O_ASYNC] = {"async-nodes", 0, NULL, "exact: asynchronous node pool (no worker waits for a slower one; the nodes, and the labelling among equal optima, then depend on timing)", NULL},
-        [O_THREADS] = {"threads", 'j', "N", "worker threads for parallel algorithms, 0..256, N >= 1 also caps OpenBLAS at N (0 = the cores this process may use)", NULL},
-        [O_LABELS_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line, input order (FILE.npy: a numpy int32 array)", NULL},
-        [O_CENTERS_OUT] = {"centers-out", 0, "FILE", "write K rows of cluster means (CSV; FILE.npy: a numpy float64 K x d array)", NULL},
-        [O_REPORT] = {"report", 'r', "FILE", "write a JSON report", NULL},
-        [O_LABEL_COL] = {"label-column", 'l', "IDX|last", "0-based column of ground-truth labels (excluded from features)", NULL},
-        [O_FORMAT] = {"format", 0, "auto|csv|keel|pcsos|npy", "input format (default auto; a numpy .npy file is recognised by its content)", NULL},
-        [O_HEADER] = {"header", 0, "auto|yes|no", "first line of delimited text is a header (default auto)", NULL},
-        [O_STD] = {"standardize", 0, NULL, "scale features to mean 0, population std 1 first", NULL},
-        [O_VERBOSE] = {"verbose", 'v', NULL, "progress on stderr (-vv: also each node's / solve's steps, -vvv: debug)", NULL},
-        [O_QUIET] = {"quiet", 'q', NULL, "print nothing on success", NULL},
-        [O_HELP] = {"help", 'h', NULL, "show this help", NULL},
-    };
+    cli_opt opts[O_COUNT];
+    memcpy(opts, cluster_options, sizeof opts);
     const char *pos[1];
     size_t npos;
     if (!cli_parse(cmd, argc, argv, 2, opts, O_COUNT, pos, 1, &npos))
@@ -163,150 +389,26 @@ int cmd_cluster(int argc, char **argv)
     ckm_settings_default(&s);
     ckm_read_options ro;
     ckm_read_options_default(&ro);
+    if (!parse_settings(cmd, opts, &s, &ro))
+        return EXIT_USAGE;
     const char *v;
-    if ((v = opts[O_ALGO].value)) {
-        if (strlen(v) >= sizeof s.algorithm || !ckm_algorithm_find(v)) {
-            fprintf(stderr, "ckm cluster: unknown algorithm '%s' (see 'ckm cluster --help')\n", v);
-            return EXIT_USAGE;
-        }
-        snprintf(s.algorithm, sizeof s.algorithm, "%s", v);
-    }
-    if ((v = opts[O_DIST].value)) {
-        if (strcmp(v, "sqeuclidean") == 0) s.distance = CKM_DISTANCE_SQEUCLIDEAN;
-        else if (strcmp(v, "euclidean") == 0) s.distance = CKM_DISTANCE_EUCLIDEAN;
-        else {
-            fprintf(stderr, "ckm cluster: --distance: '%s' is not one of sqeuclidean, euclidean\n", v);
-            return EXIT_USAGE;
-        }
-    }
-    if ((v = opts[O_INIT].value)) {
-        if (strcmp(v, "default") == 0) s.init = CKM_INIT_DEFAULT;
-        else if (strcmp(v, "random") == 0) s.init = CKM_INIT_RANDOM;
-        else if (strcmp(v, "kmeans++") == 0) s.init = CKM_INIT_KMEANSPP;
-        else {
-            fprintf(stderr, "ckm cluster: --init: '%s' is not one of default, random, kmeans++\n", v);
-            return EXIT_USAGE;
-        }
-    }
-    if ((v = opts[O_LLOYD].value)) {
-        if (strcmp(v, "auto") == 0) s.lloyd = CKM_LLOYD_AUTO;
-        else if (strcmp(v, "plain") == 0) s.lloyd = CKM_LLOYD_PLAIN;
-        else if (strcmp(v, "bounds") == 0) s.lloyd = CKM_LLOYD_BOUNDS;
-        else {
-            fprintf(stderr, "ckm cluster: --lloyd: '%s' is not one of auto, plain, bounds\n", v);
-            return EXIT_USAGE;
-        }
-    }
-    if ((v = opts[O_PRECISION].value)) {
-        if (strcmp(v, "double") == 0) s.precision = CKM_PRECISION_DOUBLE;
-        else if (strcmp(v, "single") == 0) s.precision = CKM_PRECISION_SINGLE;
-        else {
-            fprintf(stderr, "ckm cluster: --precision: '%s' is not one of double, single\n", v);
-            return EXIT_USAGE;
-        }
-    }
-    if (opts[O_INIT_CENTERS].value && opts[O_STD].value) {
-        fprintf(stderr, "ckm cluster: --init-centers with --standardize: the centers' units would be ambiguous; "
-                        "standardize the data beforehand instead\n");
-        return EXIT_USAGE;
-    }
-    if ((v = opts[O_SEED].value) && !cli_u64(cmd, "seed", v, &s.seed))
-        return EXIT_USAGE;
-    if ((v = opts[O_NINIT].value) && !cli_int(cmd, "n-init", v, 1, CLI_INT_MAX, &s.n_init))
-        return EXIT_USAGE;
-    if ((v = opts[O_MAXIT].value) && !cli_int(cmd, "max-iter", v, 0, CLI_INT_MAX, &s.max_iter))
-        return EXIT_USAGE;
-    if ((v = opts[O_TOL].value) && !cli_double(cmd, "tol", v, 0.0, &s.tol))
-        return EXIT_USAGE;
-    if ((v = opts[O_TIME].value) && !cli_double(cmd, "time-limit", v, 0.0, &s.time_limit_s))
-        return EXIT_USAGE;
-    if ((v = opts[O_CUTS].value) && !cli_int(cmd, "cut-rounds", v, 0, CLI_INT_MAX, &s.cut_rounds))
-        return EXIT_USAGE;
-    if ((v = opts[O_GAP].value) && !cli_double(cmd, "gap", v, 0.0, &s.gap))
-        return EXIT_USAGE;
-    if (!(s.gap < 1.0)) {
-        fprintf(stderr, "ckm cluster: --gap: '%s' is not below 1 (a relative gap in [0, 1))\n", v);
-        return EXIT_USAGE;
-    }
-    if ((v = opts[O_SOFT_P].value) && !cli_double(cmd, "soft-penalty", v, 0.0, &s.soft_penalty))
-        return EXIT_USAGE;
-    if ((v = opts[O_SOFT_STEP].value) && !cli_double(cmd, "soft-step-limit", v, 0.0, &s.soft_step_limit_s))
-        return EXIT_USAGE;
-    if ((v = opts[O_NODES].value) && !cli_int(cmd, "node-limit", v, 0, CLI_INT_MAX, &s.node_limit))
-        return EXIT_USAGE;
-    s.async_nodes = opts[O_ASYNC].value != NULL;
-    if ((v = opts[O_MEMORY].value) && !cli_double(cmd, "memory-limit", v, 0.0, &s.memory_limit_mb))
-        return EXIT_USAGE;
-    if ((v = opts[O_THREADS].value) && !cli_int(cmd, "threads", v, 0, CKM_MAX_THREADS, &s.threads))
-        return EXIT_USAGE;
-    /* exact runs nodes on several workers and ipc splits its projection over two threads:
-       one OpenBLAS thread each, or they oversubscribe (ipc on ECG5000, 500 points, idle:
-       292.9 s with OpenBLAS's 2 threads, 147.6 s with one; bench/README.md) */
-    const ckm_algorithm_info *chosen = ckm_algorithm_find(s.algorithm);
-    cli_cap_blas_threads(chosen && (chosen->traits & CKM_TRAIT_OWN_THREADS) ? 1 : s.threads);
-    if ((v = opts[O_LABEL_COL].value) && !cli_label_column(cmd, v, &ro))
-        return EXIT_USAGE;
-    if ((v = opts[O_FORMAT].value)) {
-        if (strcmp(v, "auto") == 0) ro.format = CKM_FORMAT_AUTO;
-        else if (strcmp(v, "csv") == 0 || strcmp(v, "text") == 0) ro.format = CKM_FORMAT_DELIMITED;
-        else if (strcmp(v, "keel") == 0) ro.format = CKM_FORMAT_KEEL;
-        else if (strcmp(v, "pcsos") == 0) ro.format = CKM_FORMAT_PCSOS;
-        else if (strcmp(v, "npy") == 0) ro.format = CKM_FORMAT_NPY;
-        else {
-            fprintf(stderr, "ckm cluster: --format: '%s' is not one of auto, csv, keel, pcsos, npy\n", v);
-            return EXIT_USAGE;
-        }
-    }
-    if ((v = opts[O_HEADER].value)) {
-        if (strcmp(v, "auto") == 0) ro.header = CKM_HEADER_AUTO;
-        else if (strcmp(v, "yes") == 0) ro.header = CKM_HEADER_YES;
-        else if (strcmp(v, "no") == 0) ro.header = CKM_HEADER_NO;
-        else {
-            fprintf(stderr, "ckm cluster: --header: '%s' is not one of auto, yes, no\n", v);
-            return EXIT_USAGE;
-        }
-    }
     bool quiet = opts[O_QUIET].value != NULL;
     if (opts[O_VERBOSE].value) {
         s.verbosity = atoi(opts[O_VERBOSE].value); /* 1, 2 or 3 */
         s.log = log_stderr;
     }
-    const char *inputs[] = {data, opts[O_CONS].value, opts[O_SIZES].value, opts[O_WEIGHTS].value,
-                            opts[O_INIT_CENTERS].value};
-    const char *outputs[] = {opts[O_LABELS_OUT].value, opts[O_CENTERS_OUT].value, opts[O_REPORT].value};
-    for (size_t i = 0; i < 3; i++)
-        if (!cli_output_ok(cmd, outputs[i], inputs, 5))
-            return EXIT_USAGE;
-    for (size_t i = 0; i < 3; i++)
-        for (size_t j = i + 1; j < 3; j++)
-            if (outputs[i] && outputs[j] && strcmp(outputs[i], outputs[j]) == 0) {
-                fprintf(stderr, "ckm cluster: two outputs name the same file '%s'\n", outputs[i]);
-                return EXIT_USAGE;
-            }
+    if (!outputs_ok(cmd, opts, data))
+        return EXIT_USAGE;
 
 #ifdef CKM_HAVE_MPI
-    if (cli_mpi_launched()) {
-        catch_sigint(&s);
-        const char *no = opts[O_CONS].value      ? "--constraints"
-                         : opts[O_WEIGHTS].value ? "--weights"
-                         : opts[O_STD].value     ? "--standardize"
-                         : opts[O_LABEL_COL].value ? "--label-column"
-                         : opts[O_DIST].value    ? "--distance"
-                         : (opts[O_FORMAT].value && strcmp(opts[O_FORMAT].value, "npy") != 0) ? "--format other than npy"
-                         : opts[O_HEADER].value  ? "--header"
-                         : NULL;
-        cli_mpi_args ma = {data, opts[O_K].value, opts[O_MIN].value, opts[O_MAX].value, opts[O_SIZES].value,
-                           opts[O_BAL].value, opts[O_INIT_CENTERS].value, opts[O_LABELS_OUT].value,
-                           opts[O_CENTERS_OUT].value, opts[O_REPORT].value, no, quiet};
-        return cli_mpi_cluster(&ma, &s);
-    }
+    if (cli_mpi_launched())
+        return run_mpi(opts, data, &s, quiet);
 #endif
     int code = EXIT_INTERNAL;
     ckm_err err = {CKM_OK, ""};
     ckm_dataset *ds = NULL, *init = NULL;
     ckm_problem *p = NULL;
     ckm_result *res = NULL;
-    char *json = NULL;
     ckm_error rc = ckm_dataset_read(data, &ro, &ds, &err);
     if (rc != CKM_OK) {
         code = cli_error(cmd, rc, &err);
@@ -358,30 +460,10 @@ int cmd_cluster(int argc, char **argv)
         }
         have_scores = true;
     }
-    if (opts[O_LABELS_OUT].value && res->has_labels &&
-        (rc = ckm_write_labels(opts[O_LABELS_OUT].value, res->labels, ds->n, &err)) != CKM_OK) {
-        code = cli_error(cmd, rc, &err);
+    int wcode = write_outputs(cmd, opts, p, res, ds->d, &sc, have_scores);
+    if (wcode != EXIT_SOLVED) {
+        code = wcode;
         goto done;
-    }
-    if (opts[O_CENTERS_OUT].value && res->has_labels &&
-        (rc = ckm_write_centers(opts[O_CENTERS_OUT].value, res->centers, k, ds->d, &err)) != CKM_OK) {
-        code = cli_error(cmd, rc, &err);
-        goto done;
-    }
-    if (opts[O_REPORT].value) {
-        char extra[512];
-        int used = snprintf(extra, sizeof extra,
-                            "\"must_links\": %zu, \"cannot_links\": %zu, \"soft_pairs\": %zu, \"standardized\": %s",
-                            ckm_problem_must_link_count(p), ckm_problem_cannot_link_count(p),
-                            ckm_problem_soft_pair_count(p), opts[O_STD].value ? "true" : "false");
-        if (have_scores && used > 0 && (size_t)used < sizeof extra)
-            snprintf(extra + used, sizeof extra - (size_t)used,
-                     ", \"ari\": %.17g, \"nmi\": %.17g, \"ami\": %.17g", sc.ari, sc.nmi, sc.ami);
-        if ((rc = ckm_result_to_json(res, extra, &json, &err)) != CKM_OK ||
-            (rc = ckm_write_file_atomic(opts[O_REPORT].value, json, strlen(json), &err)) != CKM_OK) {
-            code = cli_error(cmd, rc, &err);
-            goto done;
-        }
     }
     if (res->status == CKM_STATUS_INFEASIBLE) {
         fprintf(stderr, "ckm cluster: infeasible: %s\n", res->message);
@@ -389,42 +471,9 @@ int cmd_cluster(int argc, char **argv)
         fprintf(stderr, "ckm cluster: %s: no feasible labelling%s%s\n", ckm_status_string(res->status),
                 res->message[0] ? ": " : "", res->message);
     }
-    if (!quiet && res->has_labels) {
-        printf("ckm %s: %s on %s (n = %zu, d = %zu, k = %zu)\n", ckm_version(), res->algorithm,
-               data, res->n, res->d, res->k);
-        printf("  status       %s%s%s\n", ckm_status_string(res->status),
-               res->message[0] ? " - " : "", res->message);
-        print_value(res->weighted ? "weighted SSE" : "SSE", res->sse, NULL);
-        if (isfinite(res->lower_bound))
-            print_value("lower bound", res->lower_bound, res);
-        printf("  sizes       ");
-        for (size_t j = 0; j < res->k; j++)
-            printf(" %zu", res->sizes[j]);
-        printf("\n  violated     %zu of %zu constraints\n", res->violations,
-               ckm_problem_must_link_count(p) + ckm_problem_cannot_link_count(p));
-        if (ckm_problem_soft_pair_count(p) > 0) {
-            print_value("penalty", res->penalty, NULL);
-            print_value("objective", res->objective, NULL);
-            printf("  soft pairs   %zu must-link and %zu cannot-link of %zu violated (P = %.6g)\n",
-                   res->soft_must_link_violated, res->soft_cannot_link_violated, ckm_problem_soft_pair_count(p),
-                   res->soft_penalty);
-        }
-        const ckm_algorithm_info *ran = ckm_algorithm_find(res->algorithm);
-        bool search = ran && (ran->traits & CKM_TRAIT_SEARCH);
-        if (search && isfinite(res->root_gap))
-            printf("  nodes        %zu (root gap %.3g%%), seed %llu\n", res->nodes, 100.0 * res->root_gap,
-                   (unsigned long long)res->seed);
-        else if (search)
-            printf("  nodes        %zu (root not finished), seed %llu\n", res->nodes, (unsigned long long)res->seed);
-        else
-            printf("  restarts     %d (the best after %d iterations), seed %llu\n", res->restarts,
-                   res->iterations, (unsigned long long)res->seed);
-        if (have_scores)
-            printf("  vs labels    ARI %.4f  NMI %.4f  AMI %.4f\n", sc.ari, sc.nmi, sc.ami);
-        printf("  time         %.3f s\n", res->time.total_s);
-    }
+    if (!quiet && res->has_labels)
+        print_summary(data, p, res, &sc, have_scores);
 done:
-    ckm_free(json);
     ckm_result_free(res);
     ckm_problem_free(p);
     ckm_dataset_free(init);
