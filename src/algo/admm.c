@@ -132,7 +132,7 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
     return CKM_OK;
 }
 
-ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
+static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k;
@@ -175,8 +175,21 @@ done:
 }
 
 /* about ten s x k iterates, plus the LP model of the repairs */
-double ckm_bytes_admm(const ckm_reduced *r, int threads)
+static double bytes(const ckm_reduced *r, int threads)
 {
     (void)threads;
     return 80.0 * (double)r->s * (double)r->k + ckm_assign_bytes(r);
 }
+
+/* the registry row (src/solve/registry.c lists it) */
+const ckm_algo ckm_algorithm_admm = {
+    .info = {.name = "admm",
+             .summary = "lp-box ADMM (Bibi et al.): continuous reformulation, binary = box cap sphere; exact repair if "
+                        "needed",
+             .honours = CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS,
+             .proves_optimality = 0,
+             .default_max_iter = 1000,
+             .traits = 0},
+    .run = run,
+    .bytes = bytes,
+};

@@ -1,6 +1,6 @@
 /*
  * admm_iterate.h -- the lp-box ADMM iteration of Bibi et al. (internal), kept apart from the
- * restart driver (admm.c, ckm_algo_admm) so that tests/internal can watch the iterates.
+ * restart body (admm.c) so that tests/internal can watch the iterates.
  * The formulation and every update are derived in docs/formulations.md ("lp-box ADMM").
  */
 #ifndef CKM_ADMM_H

@@ -1,10 +1,9 @@
 /*
  * algo.h -- the ONE internal interface every algorithm implements: a function from the run
  * context and the reduced problem (super-points, lifted cannot-links, bounds) to one label
- * per super-point (ckm_algo_out, run.h), and its registry row (registry.c) with everything
- * the driver needs to know about it. An algorithm never expands labels, computes the
- * reported SSE or checks constraints: the driver (src/solve/solve.c) does that,
- * identically for all.
+ * per super-point (ckm_algo_out, run.h), and its registry row with everything the driver
+ * needs to know about it. An algorithm never expands labels, computes the reported SSE or
+ * checks constraints: the driver (src/solve/solve.c) does that, identically for all.
  */
 #ifndef CKM_ALGO_H
 #define CKM_ALGO_H
@@ -20,10 +19,10 @@ typedef ckm_error (*ckm_algo_run)(const ckm_context *ctx, const ckm_reduced *r,
  * driver's share (the memory model, docs/memory.md; src/solve/memory.c adds the driver's). */
 typedef double (*ckm_algo_bytes)(const ckm_reduced *r, int threads);
 
-/* A registry row (src/solve/registry.c): everything about an algorithm that is not its
- * code. info.default_max_iter is the one place its iteration default is written (the run
- * context carries it as ctx->max_iter; ckm.h, the CLI's help and docs/cli.md are checked
- * against it by tests/cli/defaults.sh). */
+/* A registry row, defined in the algorithm's own file and listed by src/solve/registry.c:
+ * everything the driver needs to know about the algorithm. info.default_max_iter is the one
+ * place its iteration default is written (the run context carries it as ctx->max_iter;
+ * ckm.h, the CLI's help and docs/cli.md are checked against it by tests/cli/defaults.sh). */
 typedef struct ckm_algo {
     ckm_algorithm_info info;
     ckm_algo_run run;
@@ -32,22 +31,7 @@ typedef struct ckm_algo {
 
 const ckm_algo *ckm_algo_lookup(const char *name);
 
-/* Algorithms (one file each): the run and the memory estimate of each registry row. */
-ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err);
-double ckm_bytes_kmeans(const ckm_reduced *r, int threads);
-ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err);
-double ckm_bytes_blpkm(const ckm_reduced *r, int threads);
-ckm_error ckm_algo_cop(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err);
-double ckm_bytes_cop(const ckm_reduced *r, int threads);
-ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err);
-double ckm_bytes_sizeflow(const ckm_reduced *r, int threads);
-ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err);
-double ckm_bytes_bckm(const ckm_reduced *r, int threads);
-ckm_error ckm_algo_admm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err);
-double ckm_bytes_admm(const ckm_reduced *r, int threads);
-ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err);
-double ckm_bytes_ipc(const ckm_reduced *r, int threads);
-ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err);
-double ckm_bytes_exact(const ckm_reduced *r, int threads);
+/* Every algorithm (src/algo/<name>.c) defines its row, `const ckm_algo ckm_algorithm_<name>`,
+ * with its run and estimate static in its file; src/solve/registry.c lists the rows. */
 
 #endif

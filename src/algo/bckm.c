@@ -231,7 +231,7 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
     return CKM_OK;
 }
 
-ckm_error ckm_algo_bckm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
+static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k, sk = s * k;
@@ -271,8 +271,20 @@ done:
 }
 
 /* the LP/MILP model (the LP steps and the exact step when it stalls) */
-double ckm_bytes_bckm(const ckm_reduced *r, int threads)
+static double bytes(const ckm_reduced *r, int threads)
 {
     (void)threads;
     return ckm_assign_bytes(r);
 }
+
+/* the registry row (src/solve/registry.c lists it) */
+const ckm_algo ckm_algorithm_bckm = {
+    .info = {.name = "bckm",
+             .summary = "BCKM (Le et al. 2018): LP / penalty alternation for the assignment; exact step when it stalls",
+             .honours = CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS,
+             .proves_optimality = 0,
+             .default_max_iter = 100,
+             .traits = 0},
+    .run = run,
+    .bytes = bytes,
+};

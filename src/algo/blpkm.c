@@ -73,8 +73,7 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
     return CKM_OK;
 }
 
-ckm_error ckm_algo_blpkm(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
-                         ckm_err *err)
+static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k;
@@ -133,10 +132,24 @@ done:
 
 /* the LP/MILP model; with soft pairs past CKM_SOFT_MODEL_MAX_NNZ no model but local-search
  * steps: 8 s k costs + 16 s + 32 per soft pair + 16 k */
-double ckm_bytes_blpkm(const ckm_reduced *r, int threads)
+static double bytes(const ckm_reduced *r, int threads)
 {
     (void)threads;
     if (ckm_assign_local(r))
         return 8.0 * (double)r->s * (double)r->k + 16.0 * (double)r->s + 32.0 * (double)r->n_soft + 16.0 * (double)r->k;
     return ckm_assign_bytes(r);
 }
+
+/* the registry row (src/solve/registry.c lists it) */
+const ckm_algo ckm_algorithm_blpkm = {
+    .info = {.name = "blpkm",
+             .summary = "BLPKM_CC (Baumann 2020): k-means with an exact binary-LP assignment step (CLP, then CBC); "
+                        "with soft pairs PCCC's model (Baumann & Hochbaum 2024)",
+             .honours = CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS |
+                         CKM_HONOURS_EUCLIDEAN | CKM_HONOURS_SOFT_PAIRS,
+             .proves_optimality = 0,
+             .default_max_iter = 100,
+             .traits = 0},
+    .run = run,
+    .bytes = bytes,
+};

@@ -153,7 +153,7 @@ static void cl_adjacency(const ckm_reduced *r, cop_ws *w, size_t *fill)
     }
 }
 
-ckm_error ckm_algo_cop(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
+static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k;
@@ -209,8 +209,20 @@ done:
 
 /* cop builds no LP model, but the memory model has always charged it one (docs/memory.md):
  * an overestimate kept as it was (no refusal changes with the registry rows) */
-double ckm_bytes_cop(const ckm_reduced *r, int threads)
+static double bytes(const ckm_reduced *r, int threads)
 {
     (void)threads;
     return ckm_assign_bytes(r);
 }
+
+/* the registry row (src/solve/registry.c lists it) */
+const ckm_algo ckm_algorithm_cop = {
+    .info = {.name = "cop",
+             .summary = "COP-KMeans (Wagstaff et al. 2001): greedy constrained assignment; may fail on feasible problems",
+             .honours = CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK,
+             .proves_optimality = 0,
+             .default_max_iter = 300,
+             .traits = 0},
+    .run = run,
+    .bytes = bytes,
+};

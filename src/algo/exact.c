@@ -815,7 +815,7 @@ static bool run_pool(bb_search *S, bb_shared *sh, int T, ckm_error *rc, ckm_err 
     return started > 0;
 }
 
-ckm_error ckm_algo_exact(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
+static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, k = r->k, d = r->d;
@@ -923,7 +923,20 @@ done:
 }
 
 /* T relaxations at once, one per worker (the open tree is checked as it grows) */
-double ckm_bytes_exact(const ckm_reduced *r, int threads)
+static double bytes(const ckm_reduced *r, int threads)
 {
     return (threads > 0 ? threads : 1) * ckm_bytes_ipc(r, 1);
 }
+
+/* the registry row (src/solve/registry.c lists it) */
+const ckm_algo ckm_algorithm_exact = {
+    .info = {.name = "exact",
+             .summary = "PC-SOS-SDP branch-and-cut (Piccialli et al. 2022): global optimum with a proof, or a certified "
+                        "gap at a limit",
+             .honours = CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS,
+             .proves_optimality = 1,
+             .default_max_iter = 100,
+             .traits = CKM_TRAIT_SEARCH | CKM_TRAIT_OWN_THREADS},
+    .run = run,
+    .bytes = bytes,
+};

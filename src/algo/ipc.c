@@ -435,7 +435,7 @@ done:
     return rc;
 }
 
-ckm_error ckm_algo_ipc(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
+static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
     ckm_ipc_opts o;
     memset(&o, 0, sizeof o);
@@ -467,3 +467,16 @@ double ckm_bytes_ipc(const ckm_reduced *r, int threads)
     (void)threads;
     return 120.0 * (double)r->s * (double)r->s + ckm_assign_bytes(r);
 }
+
+/* the registry row (src/solve/registry.c lists it) */
+const ckm_algo ckm_algorithm_ipc = {
+    .info = {.name = "ipc",
+             .summary = "IPC-k-means (Piccialli et al. 2022): SDP-seeded BLPKM with a safe SDP lower bound and certified "
+                        "gap",
+             .honours = CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS,
+             .proves_optimality = 1,
+             .default_max_iter = 100,
+             .traits = CKM_TRAIT_OWN_THREADS},
+    .run = run,
+    .bytes = ckm_bytes_ipc,
+};

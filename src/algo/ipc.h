@@ -47,4 +47,9 @@ typedef struct ckm_ipc_stats {
 ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_ipc_opts *o, ckm_algo_out *out,
                        ckm_ipc_stats *st, ckm_sdp **sdp, ckm_err *err);
 
+/* The memory of one node (ckm_bytes_ipc; exact.c runs T at once): the SDP relaxation, nine
+ * s x s matrices, a tenth while a round separates cuts, plus the eigensolver's work: ~120 s^2;
+ * plus the BLPKM iteration's LP model. threads: unused (one relaxation). */
+double ckm_bytes_ipc(const ckm_reduced *r, int threads);
+
 #endif

@@ -302,8 +302,7 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
     return CKM_OK;
 }
 
-ckm_error ckm_algo_kmeans(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
-                          ckm_err *err)
+static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k;
@@ -384,7 +383,7 @@ done:
 /* 80 s (labels, distances, seeding) + T 256 k 8 (blocked distances); bounded Lloyd (s k >=
  * 2^16, k d >= 128): + 8 s + 4 s (t + 1), t = max(1, k / 20) center groups, and from d = 32
  * the single-precision copy 4 s d + 8 s */
-double ckm_bytes_kmeans(const ckm_reduced *r, int threads)
+static double bytes(const ckm_reduced *r, int threads)
 {
     double d = (double)r->d, k = (double)r->k, s = (double)r->s, T = threads > 0 ? threads : 1;
     double t = k / 20.0 < 1.0 ? 1.0 : floor(k / 20.0);
@@ -393,3 +392,15 @@ double ckm_bytes_kmeans(const ckm_reduced *r, int threads)
                          : 0.0;
     return 80.0 * s + T * 256.0 * k * 8.0 + bounded;
 }
+
+/* the registry row (src/solve/registry.c lists it) */
+const ckm_algo ckm_algorithm_kmeans = {
+    .info = {.name = "kmeans",
+             .summary = "Lloyd's k-means with greedy k-means++ seeding and restarts (unconstrained baseline)",
+             .honours = 0,
+             .proves_optimality = 0,
+             .default_max_iter = 300,
+             .traits = 0},
+    .run = run,
+    .bytes = bytes,
+};

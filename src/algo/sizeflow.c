@@ -151,8 +151,7 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
     return CKM_OK;
 }
 
-ckm_error ckm_algo_sizeflow(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out,
-                            ckm_err *err)
+static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
     size_t s = r->s, d = r->d, k = r->k;
@@ -213,7 +212,7 @@ done:
  * matrix, from one Lloyd step to the next), else (12 C + 22) s of candidate arcs and their
  * bounds plus the epochs' centers and prices (transport_points.c); the solver's move lists
  * k^2 (12 L + 25) (L = ckm_transport_list_len), 16 s of member lists, the auction's 20 s. */
-double ckm_bytes_sizeflow(const ckm_reduced *r, int threads)
+static double bytes(const ckm_reduced *r, int threads)
 {
     (void)threads;
     double d = (double)r->d, k = (double)r->k, s = (double)r->s;
@@ -224,3 +223,16 @@ double ckm_bytes_sizeflow(const ckm_reduced *r, int threads)
     double arcs = matrix ? 9.0 * s * k + k * k * (12.0 * L + 25.0) + 2.0 * s : (12.0 * C + 22.0) * s + 64.0 * k * (d + 1.0);
     return arcs + k * k * (12.0 * L + 25.0) + 16.0 * s + 20.0 * s;
 }
+
+/* the registry row (src/solve/registry.c lists it) */
+const ckm_algo ckm_algorithm_sizeflow = {
+    .info = {.name = "sizeflow",
+             .summary = "size-constrained k-means (Bradley et al. 2000): exact transportation assignment; must-links via "
+                        "CLP/CBC",
+             .honours = CKM_HONOURS_MUST_LINK | CKM_HONOURS_SIZE_BOUNDS,
+             .proves_optimality = 0,
+             .default_max_iter = 300,
+             .traits = 0},
+    .run = run,
+    .bytes = bytes,
+};
