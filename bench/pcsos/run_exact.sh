@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_exact.sh -- the branch-and-cut (`exact`) on the PC-SOS-SDP instances (bench/pcsos_exact.c), next
+# run_exact.sh -- the branch-and-cut (`exact`) on the PC-SOS-SDP instances (bench/pcsos/pcsos_exact.c), next
 # to the paper's per-instance f, nodes and seconds (Appendix B). Needs ../shared/data and a Release
 # build (cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build; BUILD=DIR for another).
 # usage: bash bench/pcsos/run_exact.sh [DATASETS] [SETTINGS] [REPLICATES] [TIME_LIMIT_S] [NODE_LIMIT] [THREADS]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_root.sh -- root-node bound + IPC-k-means on the PC-SOS-SDP instances (bench/pcsos_root.c),
+# run_root.sh -- root-node bound + IPC-k-means on the PC-SOS-SDP instances (bench/pcsos/pcsos_root.c),
 # next to the paper's average root gaps (Tables 2-4). Needs ../shared/data.
 # usage: bash bench/pcsos/run_root.sh [DATASETS] [REPLICATES] [TIME_LIMIT_S]
 #   defaults: iris,wine,seeds,glass,connectionist  0  60   (the full set: 0,1,2,3,4)

@@ -46,7 +46,7 @@ def num(x):
 rows = list(csv.DictReader(open(sys.argv[1])))
 bad = []
 print("# PC-SOS-SDP instances: exact branch-and-cut vs the paper\n")
-print("`bench/pcsos_exact.c` through `bash bench/pcsos/run_exact.sh`. Paper: "
+print("`bench/pcsos/pcsos_exact.c` through `bash bench/pcsos/run_exact.sh`. Paper: "
       "PC-SOS-SDP on 16 cores (SDPNAL+, Gurobi), node limit 200. ckm: 2 cores, 2 node workers with one "
       "OpenBLAS thread each. 'solved' = status optimal (gap <= 1e-4 with the safe bound); the time and "
       "node limits of the run are in bench/README.md.\n")

@@ -33,7 +33,7 @@ def half_unit(f):
 
 rows = list(csv.DictReader(open(sys.argv[1])))
 print("# PC-SOS-SDP instances: root bound (ipc) vs the paper's root gaps\n")
-print("`bench/pcsos_root.c` through `bash bench/pcsos/run_root.sh`: per instance `ipc` (safe SDP bound with "
+print("`bench/pcsos/pcsos_root.c` through `bash bench/pcsos/run_root.sh`: per instance `ipc` (safe SDP bound with "
       "up to 50 cutting-plane rounds + IPC-k-means, n_init 10, time limit per instance) and `blpkm` "
       "(n_init 10). gap = (best SSE found - safe bound) / best SSE, best of ipc and blpkm. The paper's "
       "column is its root gap gap0 on the same instance (Appendix B; 16 cores, SDPNAL+); here 2 cores. "
