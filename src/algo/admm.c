@@ -160,7 +160,7 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
              "%s%d restart%s, %d ADMM iterations; %d converged to a binary point, %d rounded labellings "
              "violated a constraint and were repaired by the exact assignment step, %d ended above their "
              "feasible start's SSE and kept the start",
-             why != CKM_STATUS_FEASIBLE ? (why == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "",
+             ckm_stop_prefix(why),
              out->restarts, out->restarts == 1 ? "" : "s", a.total_iter, a.converged, a.repaired, a.kept);
 done:
     ckm_admm_ws_free(a.ws);

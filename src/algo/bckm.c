@@ -263,7 +263,7 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
     snprintf(out->message, sizeof out->message,
              "%s%zu assignment steps (%zu LP rounds); %zu stalled on a fractional point and were finished by the "
              "exact assignment step",
-             why != CKM_STATUS_FEASIBLE ? (why == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "",
+             ckm_stop_prefix(why),
              w.steps, w.inner_total, w.stalls);
 done:
     ws_free(&w);

@@ -187,7 +187,7 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
         out->status == CKM_STATUS_INFEASIBLE)
         goto done;
     snprintf(out->message, sizeof out->message, "%s%zu assignment steps, %.3f s in total%s",
-             why != CKM_STATUS_FEASIBLE ? (why == CKM_STATUS_TIME_LIMIT ? "time limit; " : "interrupted; ") : "",
+             ckm_stop_prefix(why),
              f.steps, f.assign_s,
              f.weighted ? "; must-links present: groups weigh > 1, so assignments were solved by the LP/MILP "
                           "model (CLP/CBC) instead of the transportation solver"

@@ -93,6 +93,11 @@ ckm_error ckm_run_restarts(const ckm_context *ctx, const char *name, size_t s, c
     return CKM_OK;
 }
 
+const char *ckm_stop_prefix(ckm_status why)
+{
+    return why == CKM_STATUS_TIME_LIMIT ? "time limit; " : why == CKM_STATUS_INTERRUPTED ? "interrupted; " : "";
+}
+
 void ckm_ctx_log(const ckm_context *ctx, int level, const char *fmt, ...)
 {
     if (!ctx->s->log || ctx->s->verbosity < level)

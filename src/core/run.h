@@ -58,6 +58,8 @@ typedef struct ckm_ctx_poll_state {
     ckm_status why;
 } ckm_ctx_poll_state;
 int ckm_ctx_poll(void *user);
+/* "time limit; ", "interrupted; " or "" (why FEASIBLE): the start of a stopped run's message. */
+const char *ckm_stop_prefix(ckm_status why);
 /* Progress line to settings.log when verbosity >= level. */
 void ckm_ctx_log(const ckm_context *ctx, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -50,6 +50,7 @@
  * k-count reductions, 12 k^2 bytes per phase.
  */
 #include "dist.h"
+#include "run.h"
 #include "transport.h"
 
 #include <stdio.h>
@@ -1126,7 +1127,7 @@ ckm_error ckm_dist_sizeflow(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_resul
     snprintf(out->message, sizeof out->message,
              "%s%zu assignment steps, each certified optimal by its cluster prices (%zu shortest-path phases, %zu "
              "sample starts)",
-             why == CKM_STATUS_TIME_LIMIT ? "time limit; " : why == CKM_STATUS_INTERRUPTED ? "interrupted; " : "",
+             ckm_stop_prefix(why),
              steps, c->st->ssp_phases, c->st->sample_starts);
 done:
     ds_free(&w);
