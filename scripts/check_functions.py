@@ -12,6 +12,8 @@ import os
 import re
 import sys
 
+from check_layers import report
+
 
 def functions(path):
     lines = open(path, encoding="utf-8").read().split("\n")
@@ -42,11 +44,7 @@ def main():
             count += 1
             if n > limit:
                 bad.append("%s:%d: %s has %d lines (limit %d)" % (os.path.relpath(f, src), line, name, n, limit))
-    for b in bad:
-        print("FAIL: " + b, file=sys.stderr)
-    if not bad:
-        print("%d functions in %d files, none over %d lines" % (count, len(files), limit))
-    return 1 if bad else 0
+    return report(bad, "%d functions in %d files, none over %d lines" % (count, len(files), limit))
 
 
 if __name__ == "__main__":

@@ -118,10 +118,15 @@ def main():
     if len(sys.argv) > 2:
         more, nobj = circles(sys.argv[2])
         bad += more
+    return report(bad, "layers hold: %d files in %d folders; %d objects without a circle" % (nfiles, len(table), nobj))
+
+
+def report(bad, summary):
+    """One FAIL line per breach on stderr, else the summary; the exit code."""
     for b in bad:
         print("FAIL: " + b, file=sys.stderr)
     if not bad:
-        print("layers hold: %d files in %d folders; %d objects without a circle" % (nfiles, len(table), nobj))
+        print(summary)
     return 1 if bad else 0
 
 

@@ -1004,37 +1004,11 @@ static bool ds_alloc(ds *w)
 
 static void ds_free(ds *w)
 {
-    free(w->cost);
-    free(w->lab);
-    free(w->nxt);
-    free(w->prv);
-    free(w->head);
-    free(w->lk);
-    free(w->lr);
-    free(w->tk);
-    free(w->tr);
-    free(w->len);
-    free(w->plan);
-    free(w->G);
-    free(w->pi);
-    free(w->dist);
-    free(w->pred);
-    free(w->done);
-    free(w->order);
-    free(w->left);
-    free(w->nj);
-    free(w->f);
-    free(w->cap);
-    free(w->e);
-    free(w->mv);
-    free(w->price);
-    free(w->keep);
-    free(w->margin);
-    free(w->second);
-    free(w->third);
-    free(w->seen);
-    free(w->hist);
-    free(w->ctop);
+    void *arrays[] = {w->cost, w->lab, w->nxt, w->prv, w->head, w->lk, w->lr, w->tk, w->tr, w->len, w->plan, w->G,
+                      w->pi, w->dist, w->pred, w->done, w->order, w->left, w->nj, w->f, w->cap, w->e, w->mv,
+                      w->price, w->keep, w->margin, w->second, w->third, w->seen, w->hist, w->ctop};
+    for (size_t q = 0; q < sizeof arrays / sizeof arrays[0]; q++)
+        free(arrays[q]);
 }
 
 ckm_error ckm_dist_sizeflow(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_result *out, ckm_err *err)
