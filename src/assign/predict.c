@@ -44,7 +44,7 @@ static ckm_error assign_lp(size_t n, size_t k, const double *cost, const size_t 
         rlo[n + j] = (double)lo[j];
         rhi[n + j] = (double)hi[j];
     }
-    ckm_lp m = {(int)cols, (int)rows, cost, clo, chi, rlo, rhi, cs, ri, v};
+    ckm_lp m = {(int)cols, (int)rows, cost, clo, chi, rlo, rhi, cs, ri, v, NULL};
     ckm_bk_result res;
     if ((rc = ckm_bk_lp(&m, NULL, x, &res, err)) != CKM_OK)
         goto done;

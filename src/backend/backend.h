@@ -20,6 +20,16 @@
 
 #define CKM_BK_INF DBL_MAX
 
+/* A simplex basis kept between solves of one model whose costs change (a Lloyd step's LP):
+ * status has ncols + nrows entries (CLP's status codes, opaque to the caller) and x the
+ * ncols values of that solve's solution (the nonbasic values the basis implies); valid when
+ * a solve left an optimal basis there. */
+typedef struct ckm_lp_basis {
+    unsigned char *status;
+    double *x;
+    int valid;
+} ckm_lp_basis;
+
 typedef struct ckm_lp {
     int ncols, nrows;
     const double *obj;              /* ncols */
@@ -28,6 +38,10 @@ typedef struct ckm_lp {
     const int *col_start;           /* ncols + 1 */
     const int *row_index;           /* col_start[ncols] entries */
     const double *value;            /* col_start[ncols] entries */
+    ckm_lp_basis *warm;             /* NULL: every solve from scratch (dual simplex); else a
+                                       valid basis starts the primal simplex (the rows are
+                                       unchanged, so it is primal feasible), and an optimal
+                                       solve leaves its basis there */
 } ckm_lp;
 
 typedef enum ckm_bk_status {

@@ -49,7 +49,7 @@ static void test_lp(void)
     double rlo[2] = {-CKM_BK_INF, -CKM_BK_INF}, rhi[2] = {4, 6}, x[2];
     dense_lp d;
     to_csc(&d, A, 2, 2);
-    ckm_lp m = {2, 2, obj, clo, chi, rlo, rhi, d.cs, d.ri, d.v};
+    ckm_lp m = {2, 2, obj, clo, chi, rlo, rhi, d.cs, d.ri, d.v, NULL};
     ckm_bk_result res;
     ckm_err err = {CKM_OK, ""};
     CHECK(ckm_bk_lp(&m, NULL, x, &res, &err) == CKM_OK);
@@ -60,7 +60,7 @@ static void test_lp(void)
     /* infeasible: x + y >= 7 on top */
     double A2[6] = {1, 2, 3, 1, 1, 1}, rlo2[3] = {-CKM_BK_INF, -CKM_BK_INF, 7}, rhi2[3] = {4, 6, CKM_BK_INF};
     to_csc(&d, A2, 3, 2);
-    ckm_lp m2 = {2, 3, obj, clo, chi, rlo2, rhi2, d.cs, d.ri, d.v};
+    ckm_lp m2 = {2, 3, obj, clo, chi, rlo2, rhi2, d.cs, d.ri, d.v, NULL};
     CHECK(ckm_bk_lp(&m2, NULL, x, &res, &err) == CKM_OK);
     CHECK(res.status == CKM_BK_INFEASIBLE);
     CHECK(ckm_bk_mip(&m2, NULL, NULL, x, &res, &err) == CKM_OK);
@@ -98,7 +98,7 @@ static void make_knap(knap *q, uint64_t *st)
         q->rhi[r] = (double)(5 + (int)(unif(st) * 8));
     }
     to_csc(&q->d, q->A, 3, 8);
-    ckm_lp m = {8, 3, q->obj, q->clo, q->chi, q->rlo, q->rhi, q->d.cs, q->d.ri, q->d.v};
+    ckm_lp m = {8, 3, q->obj, q->clo, q->chi, q->rlo, q->rhi, q->d.cs, q->d.ri, q->d.v, NULL};
     q->m = m;
     q->best = INFINITY;
     for (int mask = 0; mask < 256; mask++) {
@@ -140,7 +140,7 @@ static void test_mip(void)
     /* LP feasible, integer infeasible: 2a = 1, a binary */
     double one = 2, obj = 1, lo = 0, hi = 1, rl = 1, rh = 1, x;
     int cs[2] = {0, 1}, ri[1] = {0};
-    ckm_lp m = {1, 1, &obj, &lo, &hi, &rl, &rh, cs, ri, &one};
+    ckm_lp m = {1, 1, &obj, &lo, &hi, &rl, &rh, cs, ri, &one, NULL};
     ckm_bk_result res;
     CHECK(ckm_bk_lp(&m, NULL, &x, &res, &err) == CKM_OK && res.status == CKM_BK_OPTIMAL);
     CHECK(ckm_bk_mip(&m, NULL, NULL, &x, &res, &err) == CKM_OK && res.status == CKM_BK_INFEASIBLE);
@@ -185,7 +185,7 @@ static void test_mip_stop(void)
     cs[N] = M * N;
     for (int i = 0; i < M; i++)
         rlo[i] = rhi[i] = floor(sum[i] / 2.0);
-    ckm_lp m = {N, M, obj, lo, hi, rlo, rhi, cs, ri, v};
+    ckm_lp m = {N, M, obj, lo, hi, rlo, rhi, cs, ri, v, NULL};
     ckm_err err = {CKM_OK, ""};
     for (int yes_from = 1; yes_from <= 3; yes_from += 2) {
         poll_stop ps = {0, yes_from};
@@ -238,7 +238,7 @@ static void transport_make(transport_lp *t, uint64_t seed)
     t->cs[cols] = (int)(2 * cols);
     for (int i = 0; i < S + K; i++)
         t->rlo[i] = t->rhi[i] = i < S ? 1.0 : 2.0;
-    ckm_lp m = {(int)cols, S + K, t->obj, t->lo, t->hi, t->rlo, t->rhi, t->cs, t->ri, t->v};
+    ckm_lp m = {(int)cols, S + K, t->obj, t->lo, t->hi, t->rlo, t->rhi, t->cs, t->ri, t->v, NULL};
     t->m = m;
 }
 
@@ -270,6 +270,69 @@ static void test_lp_stop(void)
     lim.stop_user = &now;
     CHECK(ckm_bk_lp(&m, &lim, x, &res, &err) == CKM_OK && res.status == CKM_BK_LIMIT_NONE && res.stopped == 1);
     free(x);
+    transport_free(&t);
+}
+
+/* Rows of transport_lp's x: every supply row sums to 1 and demand row to 2 (within 1e-7),
+ * 0 <= x <= 1 within 1e-5 (measured: the warm primal simplex leaves values of -1e-6, inside
+ * CLP's tolerances after its perturbation; labels read x at 1e-6 and 0.5, assign.c) */
+static int transport_feasible(const transport_lp *t, const double *x)
+{
+    enum { S = 200, K = 100 };
+    double row[S + K] = {0};
+    for (size_t q = 0; q < (size_t)S * K; q++) {
+        if (x[q] < -1e-5 || x[q] > 1.0 + 1e-5) /* the primal simplex's bound tolerance */
+            return 0;
+        row[q / K] += x[q];
+        row[S + q % K] += x[q];
+    }
+    for (int i = 0; i < S + K; i++)
+        if (fabs(row[i] - t->rlo[i]) > 1e-7)
+            return 0;
+    return 1;
+}
+
+/* A warm basis (ckm_lp.warm): the first solve starts cold and leaves its optimal basis; each
+ * later solve with other costs (a little moved, or drawn anew) starts the primal simplex
+ * from it and reaches a feasible point whose objective is a cold solve's within CLP's
+ * tolerances (with 20,000 random costs, vertices 10^-6 apart are both "optimal" to CLP:
+ * measured 5e-6 of the objective); a stop before the start leaves the basis as it was, and
+ * the next solve from it is still right. */
+static void test_lp_warm(void)
+{
+    transport_lp t;
+    transport_make(&t, 9);
+    size_t cols = (size_t)t.m.ncols, rows = (size_t)t.m.nrows;
+    double *xw = malloc(cols * sizeof(double)), *xc = malloc(cols * sizeof(double));
+    unsigned char *status = malloc(cols + rows);
+    double *bx = malloc(cols * sizeof(double));
+    ckm_lp_basis basis = {status, bx, 0};
+    ckm_lp warm = t.m, cold = t.m;
+    warm.warm = &basis;
+    ckm_err err = {CKM_OK, ""};
+    ckm_bk_result rw, rc;
+    uint64_t st = 77;
+    CHECK(ckm_bk_lp(&warm, NULL, xw, &rw, &err) == CKM_OK && rw.status == CKM_BK_OPTIMAL && basis.valid == 1);
+    for (int round = 0; round < 7; round++) {
+        /* rounds 0-3: costs moved by up to 2 %; 4-5: drawn anew; 6: after a stop before the start */
+        if (round == 6) {
+            poll_stop now = {0, 1};
+            ckm_bk_limits lim = {INFINITY, stop_on_poll, &now};
+            CHECK(ckm_bk_lp(&warm, &lim, xw, &rw, &err) == CKM_OK && rw.status == CKM_BK_LIMIT_NONE);
+        }
+        for (size_t q = 0; q < cols; q++)
+            t.obj[q] = round < 4 ? t.obj[q] * (1.0 + 0.02 * (unif(&st) - 0.5)) : unif(&st);
+        CHECK(basis.valid == 1);
+        CHECK(ckm_bk_lp(&warm, NULL, xw, &rw, &err) == CKM_OK && rw.status == CKM_BK_OPTIMAL);
+        CHECK(ckm_bk_lp(&cold, NULL, xc, &rc, &err) == CKM_OK && rc.status == CKM_BK_OPTIMAL);
+        CHECK(transport_feasible(&t, xw));
+        double f = 0.0;
+        for (size_t q = 0; q < cols; q++)
+            f += t.obj[q] * xw[q];
+        CHECK(fabs(f - rw.objective) <= 1e-9 * fabs(f));
+        CHECK(fabs(rw.objective - rc.objective) <= 1e-5 * fabs(rc.objective));
+    }
+    free(xw), free(xc), free(status), free(bx);
     transport_free(&t);
 }
 
@@ -610,6 +673,7 @@ int main(void)
     test_threads();
     test_no_signal_handler();
     test_lp_stop();
+    test_lp_warm();
     test_mip_stop();
     CHECK(strstr(ckm_bk_versions(), "Cbc") != NULL);
     return ck_report();
