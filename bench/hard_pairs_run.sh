@@ -3,9 +3,10 @@
 # size: 20,000 x 8 Gaussian blobs (k = 12, sd 1.5, centers uniform in [-10, 10]^8), 35
 # must-links + 365 cannot-links drawn from the truth, sizes 1500-1800. Per Lloyd step the
 # assignment step's time (the -vv log), per run the wall time, the SSE and a hash of the
-# labels, for this build and, with OLD_CKM, an older binary in the same run (n_init 1 and the
-# default 10; OLD_LABEL names it). Writes bench/results/hard_pairs.csv (code,n_init,step,seconds; step "total":
-# wall) and bench/results/hard_pairs.md. Data: generated here (numpy, seed 37).
+# labels, for this build and, with OLD_CKM, an older binary in the same run (OLD_LABEL names
+# it), with n_init 1 and the default 10. Writes bench/results/hard_pairs.csv
+# (code,n_init,step,seconds; step "total": the wall time) and bench/results/hard_pairs.md.
+# Data: generated here (numpy, seed 37).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ckm=${1:-$root/build/ckm}
