@@ -41,7 +41,7 @@ double ckm_assign_nnz(const ckm_reduced *r)
 double ckm_assign_bytes(const ckm_reduced *r)
 {
     double cols = (double)r->s * (double)r->k + (double)r->n_soft;
-    return 64.0 * ckm_assign_nnz(r) + 160.0 * cols;
+    return 190.0 * ckm_assign_nnz(r) + 175.0 * cols;
 }
 
 bool ckm_assign_local(const ckm_reduced *r)

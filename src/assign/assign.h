@@ -49,9 +49,12 @@ typedef struct ckm_assign_result {
 /* Nonzeros of r's assignment model: 2 s k + 2 k m + 3 k per soft cannot-link + 6 k per soft
  * must-link. */
 double ckm_assign_nnz(const ckm_reduced *r);
-/* Estimated bytes of r's model (memory model, docs/memory.md): ckm's arrays plus CLP's
- * copies, ~64 per nonzero and ~160 per column (s k, plus one per soft pair); not measured, a
- * refusal is meant for problems clearly out of reach. */
+/* Estimated peak bytes of solving r's model (memory model, docs/memory.md): ckm's arrays
+ * plus CLP's copies, 190 per nonzero and 175 per column (s k, plus one per soft pair), fitted
+ * to the peak RSS of blpkm's LP steps (20,000 and 40,000 points, k = 50, 10^5 and 3 x 10^5
+ * cannot-links: 2.2, 6.0 and 2.8 GB; this estimate is 4-11 % above them; the former 64 and
+ * 160 were 2.2-2.7x below, so a 10^6-cannot-link model passed the check and was killed by the
+ * system at 24 GB, issue 37). CBC, when a step's LP is fractional, may need more. */
 double ckm_assign_bytes(const ckm_reduced *r);
 /* Past this many nonzeros (about 2 GB with CLP's and CBC's copies, memory.c) a model with soft
  * pairs is not built: blpkm then takes its steps by local search alone (ckm_assign_local). */
