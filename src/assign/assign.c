@@ -24,9 +24,7 @@ void ckm_assign_free(ckm_assign *a)
     free(a->row_hi);
     free(a->x);
     free(a->start);
-    free(a->basis.status);
-    free(a->basis.x);
-    free(a->last);
+    free(a->basis);
     memset(a, 0, sizeof *a);
 }
 
@@ -106,18 +104,14 @@ ckm_error ckm_assign_init(ckm_assign *a, const ckm_reduced *r, ckm_err *err)
     a->row_hi = ckm_alloc_array(rows, sizeof(double));
     a->x = ckm_alloc_array(cols, sizeof(double));
     a->start = ckm_alloc_array(cols, sizeof(double));
-    a->basis.status = ckm_alloc_array(cols + rows, 1);
-    a->basis.x = ckm_alloc_array(cols, sizeof(double));
-    a->basis.valid = 0;
-    a->last = ckm_alloc_array(s, sizeof(int32_t));
-    a->have_last = false;
+    a->basis = ckm_alloc_array(cols + rows, 1);
     /* soft pair e owns rows soft_row[e] .. soft_row[e+1]: k (cannot-link) or 2 k (must-link) */
     size_t *soft_row = ckm_alloc_array(ns + 1, sizeof(size_t));
     size_t *inc_start = NULL, *inc = NULL, *sinc_start = NULL, *sinc = NULL;
     bool inc_ok = ckm_incidence(s, r->n_cl, r->cl, &inc_start, &inc);
     inc_ok = ckm_incidence(s, ns, r->soft, &sinc_start, &sinc) && inc_ok;
     if (!a->col_start || !a->row_index || !a->value || !a->obj || !a->col_lo || !a->col_hi || !a->row_lo ||
-        !a->row_hi || !a->x || !a->start || !a->basis.status || !a->basis.x || !a->last || !soft_row || !inc_ok) {
+        !a->row_hi || !a->x || !a->start || !a->basis || !soft_row || !inc_ok) {
         free(soft_row);
         free(inc_start);
         free(inc);
@@ -189,7 +183,7 @@ ckm_error ckm_assign_init(ckm_assign *a, const ckm_reduced *r, ckm_err *err)
     free(sinc_start);
     free(sinc);
     ckm_lp lp = {(int)cols, (int)rows, a->obj, a->col_lo, a->col_hi, a->row_lo, a->row_hi,
-                 a->col_start, a->row_index, a->value, &a->basis};
+                 a->col_start, a->row_index, a->value, a->basis};
     a->lp = lp;
     return CKM_OK;
 }
@@ -222,24 +216,30 @@ double ckm_assign_total(const ckm_reduced *r, const double *cost, const int32_t 
     return f + ckm_soft_cost(r, labels);
 }
 
-/* Whether the last optimal basis should start this solve: true when at most s / 16 (and 64)
- * groups' cheapest cluster under the new costs differs from their last label -- then a few
- * primal pivots from that basis reach the new optimum; after a large move the dual simplex
- * from scratch is faster than primal pivots over every column. Measured (20,000 groups x 12
- * clusters, sizes 1500-1800, 35 must-links + 365 cannot-links): the step after the first,
- * warm, took 7524 primal pivots, 6.3 s, against 4.0 s cold; the later steps 835, 1 and 0
- * pivots, 0.21, 0.13 and 0.08 s, against 2.0-2.5 s. */
-static bool few_moves(const ckm_assign *a, const double *cost)
+/* The dual simplex's start for the costs (instead of the slack basis): each group's cheapest
+ * column basic (its assignment row nonbasic), every other column at its lower bound 0, the
+ * slacks of all other rows (sizes, cannot-links, soft pairs) basic -- s + (rows - s) = rows
+ * basic variables, the model's row order (assignment rows first). Dual feasible for any
+ * costs: with the duals u_t = cost_t,argmin and 0 on every other row, each reduced cost is
+ * cost_tj - u_t >= 0, and a soft slack's is its cost P |w_e| >= 0; only the rows it breaks
+ * (sizes off their bounds, cannot-links sharing a cluster) are left to the dual simplex.
+ * 20,000 groups x 12 clusters, sizes 1500-1800, 35 must-links + 365 cannot-links
+ * (bench/hard_pairs_run.sh): 2.0-3.7 s a step from the slack basis, 0.06-1.1 s from this one,
+ * the same labels. */
+static void argmin_basis(ckm_assign *a, const double *cost)
 {
-    size_t s = a->r->s, k = a->r->k, limit = s / 16 > 64 ? s / 16 : 64, moves = 0;
-    for (size_t t = 0; t < s && moves <= limit; t++) {
+    size_t s = a->r->s, k = a->r->k, cols = (size_t)a->lp.ncols, rows = (size_t)a->lp.nrows;
+    unsigned char *st = a->basis;
+    memset(st, CKM_LP_AT_LOWER, cols);
+    for (size_t t = 0; t < s; t++) {
         const double *c = cost + t * k;
         size_t best = 0;
         for (size_t j = 1; j < k; j++)
             best = c[j] < c[best] ? j : best;
-        moves += best != (size_t)a->last[t];
+        st[t * k + best] = CKM_LP_BASIC;
     }
-    return moves <= limit;
+    for (size_t q = 0; q < rows; q++)
+        st[cols + q] = q < s ? CKM_LP_AT_LOWER : CKM_LP_BASIC;
 }
 
 ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *start,
@@ -253,7 +253,7 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
         lim = &none;
     size_t cols = (size_t)a->lp.ncols, k = a->r->k, ycols = a->r->s * k;
     memcpy(a->obj, cost, ycols * sizeof(double)); /* the soft slacks' costs are fixed */
-    a->basis.valid = a->basis.valid && a->have_last && few_moves(a, cost);
+    argmin_basis(a, cost);
     ckm_bk_result br;
     ckm_error rc = ckm_bk_lp(&a->lp, lim, a->x, &br, err);
     if (rc != CKM_OK)
@@ -290,11 +290,8 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
         memcpy(labels, start, a->r->s * sizeof(int32_t));
         res->status = CKM_BK_LIMIT_FEASIBLE;
     }
-    if (res->status == CKM_BK_OPTIMAL || res->status == CKM_BK_LIMIT_FEASIBLE) {
+    if (res->status == CKM_BK_OPTIMAL || res->status == CKM_BK_LIMIT_FEASIBLE)
         res->objective = ckm_assign_total(a->r, cost, labels);
-        memcpy(a->last, labels, a->r->s * sizeof(int32_t));
-        a->have_last = true;
-    }
     res->seconds = ckm_now() - t0;
     return CKM_OK;
 }
@@ -304,8 +301,8 @@ ckm_error ckm_assign_lp(ckm_assign *a, const double *cost, const ckm_bk_limits *
 {
     memcpy(a->obj, cost, a->r->s * a->r->k * sizeof(double));
     ckm_bk_result br;
-    ckm_lp cold = a->lp; /* bckm's penalised costs: from scratch, the kept basis untouched */
-    cold.warm = NULL;
+    ckm_lp cold = a->lp; /* bckm's penalised costs: from the slack basis, as before */
+    cold.basis = NULL;
     ckm_error rc = ckm_bk_lp(&cold, lim, x, &br, err);
     if (rc == CKM_OK)
         *status = br.status;

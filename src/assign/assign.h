@@ -29,9 +29,7 @@ typedef struct ckm_assign {
     int *col_start, *row_index;
     double *value, *obj, *col_lo, *col_hi, *row_lo, *row_hi;
     double *x, *start;
-    ckm_lp_basis basis; /* the last optimal LP's basis: the next step's start */
-    int32_t *last;      /* s: the labels of the last solve (have_last) */
-    bool have_last;
+    unsigned char *basis; /* cols + rows: the argmin basis each solve starts from */
 } ckm_assign;
 
 typedef struct ckm_assign_result {

@@ -20,15 +20,8 @@
 
 #define CKM_BK_INF DBL_MAX
 
-/* A simplex basis kept between solves of one model whose costs change (a Lloyd step's LP):
- * status has ncols + nrows entries (CLP's status codes, opaque to the caller) and x the
- * ncols values of that solve's solution (the nonbasic values the basis implies); valid when
- * a solve left an optimal basis there. */
-typedef struct ckm_lp_basis {
-    unsigned char *status;
-    double *x;
-    int valid;
-} ckm_lp_basis;
+/* Codes of a starting basis (ckm_lp.basis): one per column, then one per row (its slack). */
+enum { CKM_LP_BASIC = 1, CKM_LP_AT_UPPER = 2, CKM_LP_AT_LOWER = 3 };
 
 typedef struct ckm_lp {
     int ncols, nrows;
@@ -38,10 +31,9 @@ typedef struct ckm_lp {
     const int *col_start;           /* ncols + 1 */
     const int *row_index;           /* col_start[ncols] entries */
     const double *value;            /* col_start[ncols] entries */
-    ckm_lp_basis *warm;             /* NULL: every solve from scratch (dual simplex); else a
-                                       valid basis starts the primal simplex (the rows are
-                                       unchanged, so it is primal feasible), and an optimal
-                                       solve leaves its basis there */
+    const unsigned char *basis;     /* ncols + nrows CKM_LP_* codes, nrows of them BASIC,
+                                       dual feasible for obj: the dual simplex starts there;
+                                       NULL: from the slack basis */
 } ckm_lp;
 
 typedef enum ckm_bk_status {

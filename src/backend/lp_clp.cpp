@@ -1,9 +1,8 @@
 /*
  * lp_clp.cpp -- LP through COIN-OR CLP's C++ class ClpSimplex (Debian coinor-libclp-dev):
- * dual simplex from a fresh model each call, no presolve, every message discarded; or, with
- * a warm basis (ckm_lp.warm) from the model's last optimal solve, the primal simplex from it:
- * only the costs differ between such solves (Lloyd steps), so that basis is primal feasible
- * and a few pivots reach the new optimum.
+ * dual simplex from a fresh model each call, no presolve, every message discarded; from the
+ * slack basis, or from the caller's dual feasible basis (ckm_lp.basis, whose CKM_LP_* codes
+ * are CLP's status codes).
  * C++ only because CLP's C API offers no way to stop a simplex in progress: here the stop
  * watch (coin_stop.hpp) ends it at the iteration during which the deadline passes or the
  * stop request answers yes, so a stop waits for one simplex iteration, not one LP.
@@ -31,26 +30,14 @@ static ckm_error solve_lp(const ckm_lp *m, StopWatch *watch, double *x, ckm_bk_r
                     m->obj, m->row_lo, m->row_hi);
     ClpStop stop(watch);
     clp.passInEventHandler(&stop); /* cloned */
-    ckm_lp_basis *warm = m->warm;
-    if (warm && warm->valid) {
-        clp.copyinStatus(warm->status);
-        clp.setColSolution(warm->x);
-        clp.primal(0);
-    } else {
-        clp.dual(0);
-    }
-    if (warm)
-        warm->valid = 0;
+    if (m->basis)
+        clp.copyinStatus(m->basis);
+    clp.dual(0);
     int st = clp.status();
     if (st == 0 && clp.isProvenOptimal()) {
         res->status = CKM_BK_OPTIMAL;
         std::memcpy(x, clp.primalColumnSolution(), (size_t)m->ncols * sizeof(double));
         res->objective = res->bound = clp.objectiveValue();
-        if (warm) {
-            std::memcpy(warm->status, clp.statusArray(), (size_t)m->ncols + (size_t)m->nrows);
-            std::memcpy(warm->x, x, (size_t)m->ncols * sizeof(double));
-            warm->valid = 1;
-        }
     } else if (watch->fired) {
         res->status = CKM_BK_LIMIT_NONE; /* cut short: no verdict */
     } else if (st == 1 || clp.isProvenPrimalInfeasible()) {
