@@ -75,9 +75,8 @@ __attribute__((target_clones("avx2", "default"))) static size_t keep_least(const
             ckm_v4d a, b;
             memcpy(&a, e + q, sizeof a);
             memcpy(&b, e + q + 4, sizeof b);
-            ckm_v4l la = a < m0, lb = b < m1; /* lane-wise minimum by mask */
-            m0 = (ckm_v4d)(((ckm_v4l)a & la) | ((ckm_v4l)m0 & ~la));
-            m1 = (ckm_v4d)(((ckm_v4l)b & lb) | ((ckm_v4l)m1 & ~lb));
+            m0 = CKM_V4D_PICK(a < m0, a, m0); /* lane-wise minimum */
+            m1 = CKM_V4D_PICK(b < m1, b, m1);
         }
         double lane[8];
         memcpy(lane, &m0, sizeof m0);

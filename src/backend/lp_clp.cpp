@@ -16,6 +16,11 @@
 
 #include <cstring>
 
+/* ckm_lp.basis is handed to CLP as its status array: the codes must be CLP's */
+static_assert(CKM_LP_BASIC == int(ClpSimplex::basic) && CKM_LP_AT_UPPER == int(ClpSimplex::atUpperBound) &&
+                  CKM_LP_AT_LOWER == int(ClpSimplex::atLowerBound),
+              "CKM_LP_* codes differ from ClpSimplex::Status");
+
 using ckm_coin::ClpStop;
 using ckm_coin::Quiet;
 using ckm_coin::StopWatch;

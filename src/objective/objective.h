@@ -16,12 +16,15 @@ ckm_error ckm_centers_from_labels(const double *X, const double *w, size_t n, si
                                   ckm_err *err);
 
 /* Four-lane vectors (GCC vector extensions) for the kernels' hand-vectorised loops
- * (screen.c, yinyang.c): SSE2 pairs by default, one AVX2 register each in the
+ * (screen.c, yinyang.c, greedy_sizes.c): SSE2 pairs by default, one AVX2 register each in the
  * target_clones("avx2") versions. */
 typedef double ckm_v4d __attribute__((vector_size(32)));
 typedef long long ckm_v4l __attribute__((vector_size(32)));
 typedef float ckm_v4f __attribute__((vector_size(16)));
 typedef int ckm_v4i __attribute__((vector_size(16)));
+/* m ? a : b lane by lane, m a ckm_v4l comparison mask (a macro: it must inline into the
+ * target_clones versions) */
+#define CKM_V4D_PICK(m, a, b) ((ckm_v4d)(((ckm_v4l)(a) & (m)) | ((ckm_v4l)(b) & ~(m))))
 
 /* ||a - b||^2 summed term by term in feature order (inline: the hot loops of seeding and
  * bounds call it per point). */

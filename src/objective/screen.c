@@ -130,8 +130,6 @@ typedef struct post_job {
  * Eight lanes each keep their least value m1 (first position on ties, strict <) and
  * second least m2, updated as m2 = min(m2, max(e, m1)), m1 = min(m1, e); the row's second
  * least is m2 of the winning lane or m1 of another (ckm_v4d lanes, objective.h). */
-/* m ? a : b, lane by lane */
-#define pick(m, a, b) ((ckm_v4d)(((ckm_v4l)(a) & (m)) | ((ckm_v4l)(b) & ~(m))))
 
 __attribute__((target_clones("avx2", "default"))) static size_t row_scan(const double *cn, const float *g, size_t k,
                                                                           double *e, double *best, double *second)
@@ -150,9 +148,9 @@ __attribute__((target_clones("avx2", "default"))) static size_t row_scan(const d
             ckm_v4d ev = cv - 2.0 * __builtin_convertvector(gv, ckm_v4d);
             memcpy(e + q + 4 * h, &ev, sizeof ev);
             ckm_v4l lt = ev < m1[h];
-            ckm_v4d hi = pick(lt, m1[h], ev); /* max(e, m1) */
-            m2[h] = pick(hi < m2[h], hi, m2[h]);
-            m1[h] = pick(lt, ev, m1[h]);
+            ckm_v4d hi = CKM_V4D_PICK(lt, m1[h], ev); /* max(e, m1) */
+            m2[h] = CKM_V4D_PICK(hi < m2[h], hi, m2[h]);
+            m1[h] = CKM_V4D_PICK(lt, ev, m1[h]);
             at[h] = (pos[h] & lt) | (at[h] & ~lt);
             pos[h] += eight;
         }
