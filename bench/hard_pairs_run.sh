@@ -6,19 +6,23 @@
 # labels, for this build and, with OLD_CKM, an older binary in the same run (OLD_LABEL names
 # it), with n_init 1 and the default 10. Writes bench/results/hard_pairs.csv
 # (code,n_init,step,seconds; step "total": the wall time) and bench/results/hard_pairs.md.
-# Data: generated here (numpy, seed 37).
+# Data: generated here (numpy, seed 37). KIND=overlap: centers uniform in [-2, 2]^8 instead,
+# clusters that overlap (results/hard_pairs_overlap.*); N_INIT: the restart counts (default
+# "1 10").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ckm=${1:-$root/build/ckm}
 old=${2:-}
-work=${CKM_BENCH_WORK:-/tmp/ckm-hard-pairs}
+kind=${KIND:-sep}
+work=${CKM_BENCH_WORK:-/tmp/ckm-hard-pairs-$kind}
 mkdir -p "$work" "$root/bench/results"
-/usr/bin/python3 - "$work" <<'PY'
+/usr/bin/python3 - "$work" "$kind" <<'PY'
 import sys, numpy as np
-w = sys.argv[1]
+w, kind = sys.argv[1], sys.argv[2]
 rng = np.random.default_rng(37)
 k, n, d = 12, 20000, 8
-C = rng.uniform(-10, 10, (k, d)); y = rng.integers(0, k, n)
+span = 2.0 if kind == "overlap" else 10.0
+C = rng.uniform(-span, span, (k, d)); y = rng.integers(0, k, n)
 np.savetxt(w + "/X.csv", C[y] + rng.normal(0, 1.5, (n, d)), delimiter=",", fmt="%.6f")
 seen, ml, cl = set(), [], []
 while len(ml) < 35 or len(cl) < 365:
@@ -36,16 +40,17 @@ with open(w + "/cons.txt", "w") as f:
     f.writelines("ML %d %d\n" % p for p in ml)
     f.writelines("CL %d %d\n" % p for p in cl)
 PY
-csv=$root/bench/results/hard_pairs.csv
+name=hard_pairs$([[ $kind == overlap ]] && echo _overlap || true)
+csv=$root/bench/results/$name.csv
 echo "code,n_init,step,seconds" >"$csv"
 bins=("$ckm"); labels=("$(git -C "$root" describe --always --dirty=+)")
 if [[ -n $old ]]; then bins+=("$old"); labels+=("${OLD_LABEL:-old}"); fi
-md=$root/bench/results/hard_pairs.md
+md=$root/bench/results/$name.md
 {
   echo "| code | n_init | steps | step seconds (first restart) | wall s | SSE | labels (md5) |"
   echo "|---|---|---|---|---|---|---|"
 } >"$md.tmp"
-for ni in 1 10; do
+for ni in ${N_INIT:-1 10}; do
   for b in "${!bins[@]}"; do
     lab=${labels[$b]}
     t0=$(date +%s.%N)
