@@ -57,8 +57,8 @@ for ni in ${N_INIT:-1 10}; do
     "${bins[$b]}" cluster "$work/X.csv" -k 12 -a blpkm -c "$work/cons.txt" --min-size 1500 --max-size 1800 \
       --n-init $ni -vv -o "$work/labels_$b.txt" >"$work/out_$b.txt" 2>"$work/log_$b.txt"
     wall=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { print a - b }')
-    steps=$(grep -oE "restart 1 iter [0-9]+: assignment total [0-9.e+]+ \([^,]+, [0-9.]+ s\)" "$work/log_$b.txt" |
-      sed -E 's/.*, ([0-9.]+) s\)/\1/')
+    steps=$(grep -oE "restart 1 iter [0-9]+: assignment total [0-9.e+]+ \([^,]+, [0-9.]+ s" "$work/log_$b.txt" |
+      sed -E 's/.*, ([0-9.]+) s$/\1/')
     i=0
     for s in $steps; do i=$((i + 1)); echo "$lab,$ni,$i,$s" >>"$csv"; done
     echo "$lab,$ni,total,$wall" >>"$csv"

@@ -41,7 +41,7 @@ typedef struct blpkm_run {
     ckm_init init;
     double *C, *wsum, *cost;
     int32_t *cur, *kept;
-    size_t lp_steps, mip_steps, cut_steps;
+    size_t lp_steps, mip_steps, cut_steps, priced_steps;
 } blpkm_run;
 
 /* One restart: seeds (matched to the size slots), the BLPKM iteration, its labels. */
@@ -61,6 +61,7 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
         return rc;
     b->lp_steps += st.lp_steps;
     b->mip_steps += st.mip_steps;
+    b->priced_steps += st.priced_steps;
     b->cut_steps += st.cut_steps;
     rt->end = st.infeasible;
     rt->stopped = st.stopped;
@@ -115,6 +116,11 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
                                 "%s%d restart%s; %zu assignment step%s had an integral LP, %zu needed CBC", after,
                                 out->restarts, out->restarts == 1 ? "" : "s", b.lp_steps, b.lp_steps == 1 ? "" : "s",
                                 b.mip_steps);
+    if (!local && b.priced_steps > 0 && used > 0 && (size_t)used < sizeof out->message)
+        used += snprintf(out->message + used, sizeof out->message - (size_t)used,
+                         "; %zu solved on restricted columns (column generation), each proven optimal for the full "
+                         "model (pricing, reduced-cost fixing)",
+                         b.priced_steps);
     if (!local && b.cut_steps > 0 && used > 0 && (size_t)used < sizeof out->message)
         snprintf(out->message + used, sizeof out->message - (size_t)used,
                  "; %zu stopped at the soft step limit of %g s (the best labels found by then, not proven optimal)",

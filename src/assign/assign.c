@@ -25,6 +25,7 @@ void ckm_assign_free(ckm_assign *a)
     free(a->x);
     free(a->start);
     free(a->basis);
+    ckm_cg_free(a->cg);
     memset(a, 0, sizeof *a);
 }
 
@@ -38,6 +39,8 @@ double ckm_assign_nnz(const ckm_reduced *r)
 
 double ckm_assign_bytes(const ckm_reduced *r)
 {
+    if (ckm_assign_restricted(r))
+        return ckm_cg_bytes(r);
     double cols = (double)r->s * (double)r->k + (double)r->n_soft;
     return 190.0 * ckm_assign_nnz(r) + 175.0 * cols;
 }
@@ -47,38 +50,25 @@ bool ckm_assign_local(const ckm_reduced *r)
     return r->n_soft > 0 && r->n_cl == 0 && !r->has_sizes && ckm_assign_nnz(r) > CKM_SOFT_MODEL_MAX_NNZ;
 }
 
-bool ckm_incidence(size_t s, size_t m, const size_t *ab, size_t **start_out, size_t **inc_out)
+bool ckm_assign_restricted(const ckm_reduced *r)
 {
-    *start_out = *inc_out = NULL;
-    size_t *start = ckm_calloc_array(s + 1, sizeof(size_t)), *inc = ckm_alloc_array(2 * m + 1, sizeof(size_t));
-    size_t *fill = ckm_alloc_array(s + 1, sizeof(size_t));
-    if (!start || !inc || !fill) {
-        free(start);
-        free(inc);
-        free(fill);
-        return false;
-    }
-    for (size_t e = 0; e < m; e++) {
-        start[ab[2 * e] + 1]++;
-        start[ab[2 * e + 1] + 1]++;
-    }
-    for (size_t t = 0; t < s; t++)
-        start[t + 1] += start[t];
-    memcpy(fill, start, (s + 1) * sizeof(size_t));
-    for (size_t e = 0; e < m; e++) {
-        inc[fill[ab[2 * e]]++] = e;
-        inc[fill[ab[2 * e + 1]]++] = e;
-    }
-    free(fill);
-    *start_out = start;
-    *inc_out = inc;
-    return true;
+    return r->n_soft == 0 && r->k >= 4 && ckm_assign_nnz(r) >= CKM_CG_FROM_NNZ;
 }
 
 ckm_error ckm_assign_init(ckm_assign *a, const ckm_reduced *r, ckm_err *err)
 {
+    return ckm_assign_init_kind(a, r, CKM_MODEL_AUTO, err);
+}
+
+ckm_error ckm_assign_init_kind(ckm_assign *a, const ckm_reduced *r, ckm_model_kind kind, ckm_err *err)
+{
     memset(a, 0, sizeof *a);
     a->r = r;
+    if (kind == CKM_MODEL_RESTRICTED ? r->n_soft == 0 : kind == CKM_MODEL_AUTO && ckm_assign_restricted(r)) {
+        if (!(a->cg = ckm_cg_new(r)))
+            return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
+        return CKM_OK;
+    }
     size_t s = r->s, k = r->k, ns = r->n_soft, ycols, clrows, soft_rows = 0;
     for (size_t e = 0; e < ns; e++)
         soft_rows += r->soft_w[e] > 0.0 ? 2 : 1;
@@ -183,7 +173,7 @@ ckm_error ckm_assign_init(ckm_assign *a, const ckm_reduced *r, ckm_err *err)
     free(sinc_start);
     free(sinc);
     ckm_lp lp = {(int)cols, (int)rows, a->obj, a->col_lo, a->col_hi, a->row_lo, a->row_hi,
-                 a->col_start, a->row_index, a->value, a->basis};
+                 a->col_start, a->row_index, a->value, a->basis, NULL};
     a->lp = lp;
     return CKM_OK;
 }
@@ -206,14 +196,6 @@ static bool integral_labels(const ckm_assign *a, const double *x, int32_t *label
         labels[t] = lab;
     }
     return true;
-}
-
-double ckm_assign_total(const ckm_reduced *r, const double *cost, const int32_t *labels)
-{
-    double f = 0.0;
-    for (size_t t = 0; t < r->s; t++)
-        f += cost[t * r->k + (size_t)labels[t]];
-    return f + ckm_soft_cost(r, labels);
 }
 
 /* The dual simplex's start for the costs (instead of the slack basis): each group's cheapest
@@ -243,6 +225,9 @@ static void argmin_basis(ckm_assign *a, const double *cost)
         st[cols + q] = q < s ? CKM_LP_AT_LOWER : CKM_LP_BASIC;
 }
 
+static ckm_error full_solve(ckm_assign *a, const double *cost, const int32_t *start, const ckm_bk_limits *lim,
+                            int32_t *labels, ckm_assign_result *res, ckm_err *err);
+
 ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *start,
                            const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res,
                            ckm_err *err)
@@ -252,11 +237,29 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
     ckm_bk_limits none = ckm_bk_no_limits();
     if (!lim)
         lim = &none;
+    ckm_error rc = a->cg ? ckm_cg_solve(a, cost, start, lim, labels, res, err) : full_solve(a, cost, start, lim, labels, res, err);
+    if (rc != CKM_OK)
+        return rc;
+    /* a time-out with nothing better still leaves the caller's labelling feasible */
+    if (res->status == CKM_BK_LIMIT_NONE && start) {
+        memcpy(labels, start, a->r->s * sizeof(int32_t));
+        res->status = CKM_BK_LIMIT_FEASIBLE;
+    }
+    if (res->status == CKM_BK_OPTIMAL || res->status == CKM_BK_LIMIT_FEASIBLE)
+        res->objective = ckm_assign_total(a->r, cost, labels);
+    res->seconds = ckm_now() - t0;
+    return CKM_OK;
+}
+
+/* The full model: the LP from the argmin basis, CBC when its vertex is fractional. */
+static ckm_error full_solve(ckm_assign *a, const double *cost, const int32_t *start, const ckm_bk_limits *lim,
+                            int32_t *labels, ckm_assign_result *res, ckm_err *err)
+{
     size_t cols = (size_t)a->lp.ncols, k = a->r->k, ycols = a->r->s * k;
     memcpy(a->obj, cost, ycols * sizeof(double)); /* the soft slacks' costs are fixed */
     argmin_basis(a, cost);
     ckm_bk_result br;
-    ckm_error rc = ckm_bk_lp(&a->lp, lim, a->x, &br, err);
+    ckm_error rc = ckm_bk_lp(&a->lp, lim, a->x, NULL, &br, err);
     if (rc != CKM_OK)
         return rc;
     res->status = br.status;
@@ -282,28 +285,19 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
         if ((br.status == CKM_BK_OPTIMAL || br.status == CKM_BK_LIMIT_FEASIBLE) &&
             !integral_labels(a, a->x, labels))
             res->status = CKM_BK_FAILED;
-        /* a time-out with nothing better still leaves the caller's labelling feasible */
-        if (res->status == CKM_BK_LIMIT_NONE && start) {
-            memcpy(labels, start, a->r->s * sizeof(int32_t));
-            res->status = CKM_BK_LIMIT_FEASIBLE;
-        }
-    } else if (br.status == CKM_BK_LIMIT_NONE && start) {
-        memcpy(labels, start, a->r->s * sizeof(int32_t));
-        res->status = CKM_BK_LIMIT_FEASIBLE;
     }
-    if (res->status == CKM_BK_OPTIMAL || res->status == CKM_BK_LIMIT_FEASIBLE)
-        res->objective = ckm_assign_total(a->r, cost, labels);
-    res->seconds = ckm_now() - t0;
     return CKM_OK;
 }
 
 ckm_error ckm_assign_lp(ckm_assign *a, const double *cost, const ckm_bk_limits *lim, double *x,
                         ckm_bk_status *status, ckm_err *err)
 {
+    if (a->cg)
+        return ckm_cg_lp(a, cost, lim, x, status, err);
     memcpy(a->obj, cost, a->r->s * a->r->k * sizeof(double));
     ckm_bk_result br;
     argmin_basis(a, cost);
-    ckm_error rc = ckm_bk_lp(&a->lp, lim, x, &br, err);
+    ckm_error rc = ckm_bk_lp(&a->lp, lim, x, NULL, &br, err);
     if (rc == CKM_OK)
         *status = br.status;
     return rc;

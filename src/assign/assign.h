@@ -16,6 +16,10 @@
  * vertex is integral it is the MILP optimum; otherwise CBC (default settings) warm-started
  * from a feasible labelling when one is given. The model's rows do not depend on the
  * costs, so an infeasible model means the clustering problem itself is infeasible.
+ * Two models give that optimum: the full one (assign.c: every (group, cluster) column and
+ * every cannot-link row, built once), and, past CKM_CG_FROM_NNZ nonzeros without soft pairs,
+ * the restricted one (assign_cg.c: column generation over the s x k costs, the MILP by
+ * reduced-cost fixing), proven equal to the full one's optimum (ckm_assign_result.restricted).
  */
 #ifndef CKM_ASSIGN_H
 #define CKM_ASSIGN_H
@@ -23,8 +27,12 @@
 #include "backend.h"
 #include "reduced.h"
 
+struct ckm_cg;
+
 typedef struct ckm_assign {
     const ckm_reduced *r;
+    struct ckm_cg *cg;    /* non-NULL: the restricted model (assign_cg.c); the arrays below
+                             are then unused */
     ckm_lp lp;
     int *col_start, *row_index;
     double *value, *obj, *col_lo, *col_hi, *row_lo, *row_hi;
@@ -42,6 +50,10 @@ typedef struct ckm_assign_result {
     int lp_solves;        /* LP relaxations solved (CLP) */
     long mip_nodes;       /* CBC branch-and-bound nodes */
     double seconds;
+    int restricted;       /* 1: solved on a restricted set of columns (assign_cg.c) and proven
+                             optimal for the full model by pricing every omitted column */
+    int pricing;          /* pricing passes over the s x k costs */
+    size_t columns;       /* columns of the restricted model at the end (0: the full model) */
 } ckm_assign_result;
 
 /* Nonzeros of r's assignment model: 2 s k + 2 k m + 3 k per soft cannot-link + 6 k per soft
@@ -62,9 +74,19 @@ double ckm_assign_bytes(const ckm_reduced *r);
  * default sizes; with them the model is built, or refused as too large). */
 bool ckm_assign_local(const ckm_reduced *r);
 
-/* Build the constraint matrix once per reduced problem. Errors: too large for int
- * indices (s*k or nonzeros > INT_MAX), out of memory. */
+/* Which model a step solves: the full one (every (group, cluster) column, every
+ * cannot-link row), or the restricted one of assign_cg.c (column generation, proven
+ * optimal for the full one). AUTO: restricted when there are no soft pairs, k >= 4 and the
+ * full model has at least CKM_CG_FROM_NNZ nonzeros. */
+typedef enum { CKM_MODEL_AUTO = 0, CKM_MODEL_FULL, CKM_MODEL_RESTRICTED } ckm_model_kind;
+#define CKM_CG_FROM_NNZ 2.5e5
+bool ckm_assign_restricted(const ckm_reduced *r);
+
+/* Build the constraint matrix once per reduced problem (the full model), or the restricted
+ * model's workspace. Errors: too large for int indices (s*k or nonzeros > INT_MAX), out of
+ * memory. */
 ckm_error ckm_assign_init(ckm_assign *a, const ckm_reduced *r, ckm_err *err);
+ckm_error ckm_assign_init_kind(ckm_assign *a, const ckm_reduced *r, ckm_model_kind kind, ckm_err *err);
 void ckm_assign_free(ckm_assign *a);
 
 /* Solve with the given costs (s*k). start: a feasible labelling of the super-points used
@@ -98,5 +120,16 @@ bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, double dead
  * assignments (bckm). */
 ckm_error ckm_assign_lp(ckm_assign *a, const double *cost, const ckm_bk_limits *lim, double *x,
                         ckm_bk_status *status, ckm_err *err);
+
+/* assign_cg.c: the restricted model (column generation), behind ckm_assign_solve and
+ * ckm_assign_lp when a->cg is set. */
+struct ckm_cg *ckm_cg_new(const ckm_reduced *r);
+/* Estimated peak bytes of the restricted model's steps (docs/memory.md). */
+double ckm_cg_bytes(const ckm_reduced *r);
+void ckm_cg_free(struct ckm_cg *cg);
+ckm_error ckm_cg_solve(ckm_assign *a, const double *cost, const int32_t *start, const ckm_bk_limits *lim,
+                       int32_t *labels, ckm_assign_result *res, ckm_err *err);
+ckm_error ckm_cg_lp(ckm_assign *a, const double *cost, const ckm_bk_limits *lim, double *x, ckm_bk_status *status,
+                    ckm_err *err);
 
 #endif

@@ -44,9 +44,9 @@ static ckm_error assign_lp(size_t n, size_t k, const double *cost, const size_t 
         rlo[n + j] = (double)lo[j];
         rhi[n + j] = (double)hi[j];
     }
-    ckm_lp m = {(int)cols, (int)rows, cost, clo, chi, rlo, rhi, cs, ri, v, NULL};
+    ckm_lp m = {(int)cols, (int)rows, cost, clo, chi, rlo, rhi, cs, ri, v, NULL, NULL};
     ckm_bk_result res;
-    if ((rc = ckm_bk_lp(&m, NULL, x, &res, err)) != CKM_OK)
+    if ((rc = ckm_bk_lp(&m, NULL, x, NULL, &res, err)) != CKM_OK)
         goto done;
     if (res.status != CKM_BK_OPTIMAL) {
         rc = ckm_fail(err, CKM_ERR_INTERNAL, "LP assignment: CLP did not reach an optimum");

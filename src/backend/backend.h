@@ -34,6 +34,8 @@ typedef struct ckm_lp {
     const unsigned char *basis;     /* ncols + nrows CKM_LP_* codes, nrows of them BASIC,
                                        dual feasible for obj: the dual simplex starts there;
                                        NULL: from the slack basis */
+    unsigned char *basis_out;       /* ncols + nrows, or NULL: the optimal basis, written
+                                       when the status is OPTIMAL (CLP's status codes) */
 } ckm_lp;
 
 typedef enum ckm_bk_status {
@@ -66,10 +68,12 @@ ckm_bk_limits ckm_bk_no_limits(void);
 /* A deadline passed or a stop was requested (lim NULL: never; limits.c). */
 bool ckm_bk_limits_reached(const ckm_bk_limits *lim);
 
-/* Solve the LP with CLP (dual simplex). x: ncols, written when status is OPTIMAL.
+/* Solve the LP with CLP (dual simplex). x: ncols, written when status is OPTIMAL; dual
+ * (nrows, or NULL): the row duals y then, such that the reduced cost of column j is
+ * c_j - sum_i a_ij y_i (y_i >= 0 at a row's lower bound, <= 0 at its upper bound).
  * lim (NULL = none): a limit reached ends the simplex at its next iteration with
  * LIMIT_NONE (res->stopped = 1 for the stop request). */
-ckm_error ckm_bk_lp(const ckm_lp *m, const ckm_bk_limits *lim, double *x, ckm_bk_result *res,
+ckm_error ckm_bk_lp(const ckm_lp *m, const ckm_bk_limits *lim, double *x, double *dual, ckm_bk_result *res,
                     ckm_err *err);
 
 /* Solve with every column integer (CBC branch-and-cut, mip_cbc.cpp). start (ncols, or NULL) is a

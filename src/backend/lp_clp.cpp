@@ -2,7 +2,7 @@
  * lp_clp.cpp -- LP through COIN-OR CLP's C++ class ClpSimplex (Debian coinor-libclp-dev):
  * dual simplex from a fresh model each call, no presolve, every message discarded; from the
  * slack basis, or from the caller's dual feasible basis (ckm_lp.basis, whose CKM_LP_* codes
- * are CLP's status codes).
+ * are CLP's status codes); the optimal basis handed back on request (ckm_lp.basis_out).
  * C++ only because CLP's C API offers no way to stop a simplex in progress: here the stop
  * watch (coin_stop.hpp) ends it at the iteration during which the deadline passes or the
  * stop request answers yes, so a stop waits for one simplex iteration, not one LP.
@@ -25,7 +25,7 @@ using ckm_coin::ClpStop;
 using ckm_coin::Quiet;
 using ckm_coin::StopWatch;
 
-static ckm_error solve_lp(const ckm_lp *m, StopWatch *watch, double *x, ckm_bk_result *res)
+static ckm_error solve_lp(const ckm_lp *m, StopWatch *watch, double *x, double *dual, ckm_bk_result *res)
 {
     Quiet quiet;
     ClpSimplex clp;
@@ -41,7 +41,15 @@ static ckm_error solve_lp(const ckm_lp *m, StopWatch *watch, double *x, ckm_bk_r
     int st = clp.status();
     if (st == 0 && clp.isProvenOptimal()) {
         res->status = CKM_BK_OPTIMAL;
+        if (m->basis_out) {
+            for (int j = 0; j < m->ncols; j++)
+                m->basis_out[j] = (unsigned char)clp.getColumnStatus(j);
+            for (int i = 0; i < m->nrows; i++)
+                m->basis_out[m->ncols + i] = (unsigned char)clp.getRowStatus(i);
+        }
         std::memcpy(x, clp.primalColumnSolution(), (size_t)m->ncols * sizeof(double));
+        if (dual) /* CLP's row duals y: reduced cost c_j - sum_i a_ij y_i (minimisation) */
+            std::memcpy(dual, clp.dualRowSolution(), (size_t)m->nrows * sizeof(double));
         res->objective = res->bound = clp.objectiveValue();
     } else if (watch->fired) {
         res->status = CKM_BK_LIMIT_NONE; /* cut short: no verdict */
@@ -55,8 +63,8 @@ static ckm_error solve_lp(const ckm_lp *m, StopWatch *watch, double *x, ckm_bk_r
     return CKM_OK;
 }
 
-extern "C" ckm_error ckm_bk_lp(const ckm_lp *m, const ckm_bk_limits *lim, double *x, ckm_bk_result *res,
-                               ckm_err *err)
+extern "C" ckm_error ckm_bk_lp(const ckm_lp *m, const ckm_bk_limits *lim, double *x, double *dual,
+                               ckm_bk_result *res, ckm_err *err)
 {
     double t0 = ckm_now();
     std::memset(res, 0, sizeof *res);
@@ -66,7 +74,7 @@ extern "C" ckm_error ckm_bk_lp(const ckm_lp *m, const ckm_bk_limits *lim, double
     if (watch.due()) {
         res->status = CKM_BK_LIMIT_NONE;
     } else {
-        rc = ckm_coin::guarded("CLP", m, err, [&] { return solve_lp(m, &watch, x, res); });
+        rc = ckm_coin::guarded("CLP", m, err, [&] { return solve_lp(m, &watch, x, dual, res); });
     }
     res->stopped = watch.requested;
     res->seconds = ckm_now() - t0;

@@ -80,6 +80,8 @@ ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_
                            : local_step(ctx, r, cost, st->have ? kept : NULL, cur, &ar, err);
         if (rc != CKM_OK)
             return rc;
+        if (asg && ar.restricted)
+            st->priced_steps++;
         if (asg && ar.used_mip)
             st->mip_steps++;
         else if (asg && ar.status == CKM_BK_OPTIMAL) /* an LP stopped by a limit had no vertex */
@@ -100,8 +102,12 @@ ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_
             st->have = true;
             ckm_group_means(r, kept, C, job->wsum);
         }
-        ckm_ctx_log(ctx, 2, "%s restart %d iter %d: assignment total %.10g (%s, %.3f s)", job->name, job->rs + 1, it + 1,
-                    ar.objective, !asg ? "local search" : ar.used_mip ? "CBC" : "LP integral", ar.seconds);
+        char cols[112] = "";
+        if (ar.columns > 0)
+            snprintf(cols, sizeof cols, ", %zu of %zu columns, %d pricing passes, %d LPs%s", ar.columns, r->s * r->k,
+                     ar.pricing, ar.lp_solves, ar.restricted ? ", proven" : "");
+        ckm_ctx_log(ctx, 2, "%s restart %d iter %d: assignment total %.10g (%s, %.3f s%s)", job->name, job->rs + 1, it + 1,
+                    ar.objective, !asg ? "local search" : ar.used_mip ? "CBC" : "LP integral", ar.seconds, cols);
         if (ar.status == CKM_BK_LIMIT_FEASIBLE && ar.cut) {
             st->cut_steps++; /* the step's own budget: its best labels, and on */
         } else if (ar.status == CKM_BK_LIMIT_FEASIBLE) {

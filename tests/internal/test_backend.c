@@ -46,22 +46,26 @@ static void test_lp(void)
 {
     /* min -x - y  s.t. x + 2y <= 4, 3x + y <= 6, x, y >= 0: optimum (8/5, 6/5), -14/5 */
     double A[4] = {1, 2, 3, 1}, obj[2] = {-1, -1}, clo[2] = {0, 0}, chi[2] = {CKM_BK_INF, CKM_BK_INF};
-    double rlo[2] = {-CKM_BK_INF, -CKM_BK_INF}, rhi[2] = {4, 6}, x[2];
+    double rlo[2] = {-CKM_BK_INF, -CKM_BK_INF}, rhi[2] = {4, 6}, x[2], y[2];
     dense_lp d;
     to_csc(&d, A, 2, 2);
-    ckm_lp m = {2, 2, obj, clo, chi, rlo, rhi, d.cs, d.ri, d.v, NULL};
+    ckm_lp m = {2, 2, obj, clo, chi, rlo, rhi, d.cs, d.ri, d.v, NULL, NULL};
     ckm_bk_result res;
     ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_bk_lp(&m, NULL, x, &res, &err) == CKM_OK);
+    CHECK(ckm_bk_lp(&m, NULL, x, y, &res, &err) == CKM_OK);
     CHECK(res.status == CKM_BK_OPTIMAL);
     CHECK_NEAR(x[0], 1.6, 1e-9);
     CHECK_NEAR(x[1], 1.2, 1e-9);
     CHECK_NEAR(res.objective, -2.8, 1e-9);
+    /* duals by hand: both rows tight, A'y = c: y1 + 3 y2 = -1, 2 y1 + y2 = -1, so
+     * y = (-2/5, -1/5) (<= 0 at upper bounds; the pricing of assign_cg.c relies on the sign) */
+    CHECK_NEAR(y[0], -0.4, 1e-9);
+    CHECK_NEAR(y[1], -0.2, 1e-9);
     /* infeasible: x + y >= 7 on top */
     double A2[6] = {1, 2, 3, 1, 1, 1}, rlo2[3] = {-CKM_BK_INF, -CKM_BK_INF, 7}, rhi2[3] = {4, 6, CKM_BK_INF};
     to_csc(&d, A2, 3, 2);
-    ckm_lp m2 = {2, 3, obj, clo, chi, rlo2, rhi2, d.cs, d.ri, d.v, NULL};
-    CHECK(ckm_bk_lp(&m2, NULL, x, &res, &err) == CKM_OK);
+    ckm_lp m2 = {2, 3, obj, clo, chi, rlo2, rhi2, d.cs, d.ri, d.v, NULL, NULL};
+    CHECK(ckm_bk_lp(&m2, NULL, x, NULL, &res, &err) == CKM_OK);
     CHECK(res.status == CKM_BK_INFEASIBLE);
     CHECK(ckm_bk_mip(&m2, NULL, NULL, x, &res, &err) == CKM_OK);
     CHECK(res.status == CKM_BK_INFEASIBLE);
@@ -98,7 +102,7 @@ static void make_knap(knap *q, uint64_t *st)
         q->rhi[r] = (double)(5 + (int)(unif(st) * 8));
     }
     to_csc(&q->d, q->A, 3, 8);
-    ckm_lp m = {8, 3, q->obj, q->clo, q->chi, q->rlo, q->rhi, q->d.cs, q->d.ri, q->d.v, NULL};
+    ckm_lp m = {8, 3, q->obj, q->clo, q->chi, q->rlo, q->rhi, q->d.cs, q->d.ri, q->d.v, NULL, NULL};
     q->m = m;
     q->best = INFINITY;
     for (int mask = 0; mask < 256; mask++) {
@@ -140,9 +144,9 @@ static void test_mip(void)
     /* LP feasible, integer infeasible: 2a = 1, a binary */
     double one = 2, obj = 1, lo = 0, hi = 1, rl = 1, rh = 1, x;
     int cs[2] = {0, 1}, ri[1] = {0};
-    ckm_lp m = {1, 1, &obj, &lo, &hi, &rl, &rh, cs, ri, &one, NULL};
+    ckm_lp m = {1, 1, &obj, &lo, &hi, &rl, &rh, cs, ri, &one, NULL, NULL};
     ckm_bk_result res;
-    CHECK(ckm_bk_lp(&m, NULL, &x, &res, &err) == CKM_OK && res.status == CKM_BK_OPTIMAL);
+    CHECK(ckm_bk_lp(&m, NULL, &x, NULL, &res, &err) == CKM_OK && res.status == CKM_BK_OPTIMAL);
     CHECK(ckm_bk_mip(&m, NULL, NULL, &x, &res, &err) == CKM_OK && res.status == CKM_BK_INFEASIBLE);
 }
 
@@ -185,7 +189,7 @@ static void test_mip_stop(void)
     cs[N] = M * N;
     for (int i = 0; i < M; i++)
         rlo[i] = rhi[i] = floor(sum[i] / 2.0);
-    ckm_lp m = {N, M, obj, lo, hi, rlo, rhi, cs, ri, v, NULL};
+    ckm_lp m = {N, M, obj, lo, hi, rlo, rhi, cs, ri, v, NULL, NULL};
     ckm_err err = {CKM_OK, ""};
     for (int yes_from = 1; yes_from <= 3; yes_from += 2) {
         poll_stop ps = {0, yes_from};
@@ -238,7 +242,7 @@ static void transport_make(transport_lp *t, uint64_t seed)
     t->cs[cols] = (int)(2 * cols);
     for (int i = 0; i < S + K; i++)
         t->rlo[i] = t->rhi[i] = i < S ? 1.0 : 2.0;
-    ckm_lp m = {(int)cols, S + K, t->obj, t->lo, t->hi, t->rlo, t->rhi, t->cs, t->ri, t->v, NULL};
+    ckm_lp m = {(int)cols, S + K, t->obj, t->lo, t->hi, t->rlo, t->rhi, t->cs, t->ri, t->v, NULL, NULL};
     t->m = m;
 }
 
@@ -258,7 +262,7 @@ static void test_lp_stop(void)
     poll_stop ps = {0, 2};
     ckm_bk_limits lim = {INFINITY, stop_on_poll, &ps};
     ckm_bk_result res;
-    CHECK(ckm_bk_lp(&m, &lim, x, &res, &err) == CKM_OK);
+    CHECK(ckm_bk_lp(&m, &lim, x, NULL, &res, &err) == CKM_OK);
     if (ps.polls >= ps.yes_from)
         CHECK(res.status == CKM_BK_LIMIT_NONE && res.stopped == 1);
     else
@@ -268,7 +272,7 @@ static void test_lp_stop(void)
     /* a stop answered before the start: nothing is solved */
     poll_stop now = {0, 1};
     lim.stop_user = &now;
-    CHECK(ckm_bk_lp(&m, &lim, x, &res, &err) == CKM_OK && res.status == CKM_BK_LIMIT_NONE && res.stopped == 1);
+    CHECK(ckm_bk_lp(&m, &lim, x, NULL, &res, &err) == CKM_OK && res.status == CKM_BK_LIMIT_NONE && res.stopped == 1);
     free(x);
     transport_free(&t);
 }
@@ -322,8 +326,8 @@ static void test_lp_basis(void)
         }
         for (size_t r = 0; r < rows; r++)
             basis[cols + r] = r < S ? CKM_LP_AT_LOWER : CKM_LP_BASIC;
-        CHECK(ckm_bk_lp(&from, NULL, xb, &rb, &err) == CKM_OK && rb.status == CKM_BK_OPTIMAL);
-        CHECK(ckm_bk_lp(&cold, NULL, xc, &rc, &err) == CKM_OK && rc.status == CKM_BK_OPTIMAL);
+        CHECK(ckm_bk_lp(&from, NULL, xb, NULL, &rb, &err) == CKM_OK && rb.status == CKM_BK_OPTIMAL);
+        CHECK(ckm_bk_lp(&cold, NULL, xc, NULL, &rc, &err) == CKM_OK && rc.status == CKM_BK_OPTIMAL);
         CHECK(transport_feasible(&t, xb));
         double f = 0.0;
         for (size_t q = 0; q < cols; q++)

@@ -1,0 +1,212 @@
+/*
+ * test_assign_cg.c -- the restricted assignment step (src/assign/assign_cg.c, column
+ * generation) against independent truth:
+ *   - tiny problems (5-7 groups, 5-6 clusters): enumeration of every labelling, with
+ *     random weights, cannot-links and size bounds, and costs built so that each group's
+ *     first columns (its 3 cheapest) often cannot hold an optimum: clusters 0-2 cheap for
+ *     every group while every cluster needs points; counted, and required to occur;
+ *   - medium problems (300 groups, 12 clusters, squared distances to random centers,
+ *     600 cannot-links, size bounds): the full model of assign.c, which has every column
+ *     and every cannot-link row, for the MILP optimum and for the LP relaxation's value.
+ * Every restricted optimum must say it was proven (res.restricted) and its labels must
+ * meet every constraint. Internal-contract test (includes src headers).
+ */
+#include "../check.h"
+#include "assign.h"
+#include "reduced.h"
+#include "reduced_fixture.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static uint64_t st = 37;
+static double unif(void) { return ck_unif(&st); }
+
+typedef struct inst {
+    size_t s, k, n, n_cl, weight[400], cl[2 * 700], lo[12], hi[12];
+    double cost[400 * 12];
+} inst;
+
+/* labels meet the rows; returns their cost (INFINITY when not) */
+static double value_of(const inst *p, const int32_t *lab)
+{
+    size_t size[12] = {0};
+    double f = 0.0;
+    for (size_t t = 0; t < p->s; t++) {
+        size[lab[t]] += p->weight[t];
+        f += p->cost[t * p->k + (size_t)lab[t]];
+    }
+    for (size_t j = 0; j < p->k; j++)
+        if (size[j] < p->lo[j] || size[j] > p->hi[j])
+            return INFINITY;
+    for (size_t e = 0; e < p->n_cl; e++)
+        if (lab[p->cl[2 * e]] == lab[p->cl[2 * e + 1]])
+            return INFINITY;
+    return f;
+}
+
+static void random_pairs(inst *p, size_t m)
+{
+    p->n_cl = 0;
+    for (size_t q = 0; q < m; q++) {
+        size_t a = (size_t)(unif() * (double)p->s), b = (size_t)(unif() * (double)p->s), dup = 0;
+        if (a == b)
+            continue;
+        size_t lo = a < b ? a : b, hi = a < b ? b : a;
+        for (size_t e = 0; e < p->n_cl && !dup; e++)
+            dup = p->cl[2 * e] == lo && p->cl[2 * e + 1] == hi;
+        if (dup)
+            continue;
+        p->cl[2 * p->n_cl] = lo;
+        p->cl[2 * p->n_cl + 1] = hi;
+        p->n_cl++;
+    }
+}
+
+/* Is label j among group t's 3 cheapest columns? */
+static int among_cheapest(const inst *p, size_t t, int32_t j)
+{
+    size_t below = 0;
+    for (size_t c = 0; c < p->k; c++)
+        below += p->cost[t * p->k + c] < p->cost[t * p->k + (size_t)j];
+    return below < 3;
+}
+
+static void tiny(void)
+{
+    int outside = 0, via_mip = 0, infeasible = 0, optimal = 0;
+    inst p;
+    for (int it = 0; it < 160; it++) {
+        p.s = 5 + (size_t)it % 3;
+        p.k = p.s == 7 ? 5 : 5 + (size_t)it % 2;
+        p.n = 0;
+        for (size_t t = 0; t < p.s; t++)
+            p.n += p.weight[t] = 1 + (unif() < 0.3 ? 1 + (size_t)(unif() * 2) : 0);
+        int skewed = it % 2 == 0;
+        for (size_t t = 0; t < p.s; t++)
+            for (size_t j = 0; j < p.k; j++)
+                p.cost[t * p.k + j] = skewed && j < 3 ? unif() : skewed ? 5.0 + 5.0 * unif() : 10.0 * unif();
+        random_pairs(&p, (size_t)(unif() * 9));
+        for (size_t j = 0; j < p.k; j++) {
+            p.lo[j] = it % 4 == 1 ? 0 : (size_t)(unif() * 2.5);
+            p.hi[j] = it % 4 == 1 ? p.n : p.lo[j] + 1 + (size_t)(unif() * 3);
+        }
+        double best = INFINITY;
+        int32_t lab[7], opt[7];
+        size_t total = 1;
+        for (size_t t = 0; t < p.s; t++)
+            total *= p.k;
+        for (size_t code = 0; code < total; code++) {
+            size_t c = code;
+            for (size_t t = 0; t < p.s; t++, c /= p.k)
+                lab[t] = (int32_t)(c % p.k);
+            double f = value_of(&p, lab);
+            if (f < best) {
+                best = f;
+                memcpy(opt, lab, sizeof lab);
+            }
+        }
+        ckm_reduced r = fixture_reduced(p.s, p.k, p.n, p.weight, p.n_cl, p.cl, p.lo, p.hi);
+        ckm_assign a;
+        ckm_err err = {CKM_OK, ""};
+        CHECK(ckm_assign_init_kind(&a, &r, CKM_MODEL_RESTRICTED, &err) == CKM_OK && a.cg != NULL);
+        ckm_assign_result res;
+        CHECK(ckm_assign_solve(&a, p.cost, NULL, NULL, lab, &res, &err) == CKM_OK);
+        if (isinf(best)) {
+            infeasible++;
+            CHECK(res.status == CKM_BK_INFEASIBLE);
+            ckm_assign_free(&a);
+            continue;
+        }
+        optimal++;
+        CHECK(res.status == CKM_BK_OPTIMAL && res.restricted == 1);
+        CHECK_NEAR(res.objective, best, 1e-9);
+        CHECK_NEAR(value_of(&p, lab), best, 1e-9);
+        via_mip += res.used_mip;
+        for (size_t t = 0; t < p.s; t++)
+            if (!among_cheapest(&p, t, opt[t])) {
+                outside++;
+                break;
+            }
+        /* from the optimum as the start (CBC's start and a first column): the same value */
+        int32_t again[7];
+        CHECK(ckm_assign_solve(&a, p.cost, opt, NULL, again, &res, &err) == CKM_OK);
+        CHECK(res.status == CKM_BK_OPTIMAL && res.restricted == 1);
+        CHECK_NEAR(res.objective, best, 1e-9);
+        ckm_assign_free(&a);
+    }
+    printf("tiny: %d optimal (%d needing a column outside the 3 cheapest, %d via CBC), %d infeasible\n", optimal,
+           outside, via_mip, infeasible);
+    CHECK(outside >= 20 && via_mip >= 3 && infeasible >= 5);
+}
+
+static double lp_value(const inst *p, const double *x)
+{
+    double f = 0.0;
+    for (size_t c = 0; c < p->s * p->k; c++)
+        f += p->cost[c] * x[c];
+    return f;
+}
+
+static void medium(void)
+{
+    static inst p;
+    static double x_full[400 * 12], x_cg[400 * 12];
+    int via_mip = 0;
+    for (int it = 0; it < 6; it++) {
+        p.s = 300;
+        p.k = 12;
+        p.n = 0;
+        double C[12][4], P[4];
+        for (size_t j = 0; j < p.k; j++)
+            for (int q = 0; q < 4; q++)
+                C[j][q] = 4.0 * unif();
+        for (size_t t = 0; t < p.s; t++) {
+            p.n += p.weight[t] = 1 + (unif() < 0.2 ? 1 : 0);
+            for (int q = 0; q < 4; q++)
+                P[q] = 4.0 * unif();
+            for (size_t j = 0; j < p.k; j++) {
+                double d2 = 0.0;
+                for (int q = 0; q < 4; q++)
+                    d2 += (P[q] - C[j][q]) * (P[q] - C[j][q]);
+                p.cost[t * p.k + j] = (double)p.weight[t] * d2;
+            }
+        }
+        random_pairs(&p, 600);
+        size_t even = p.n / p.k;
+        for (size_t j = 0; j < p.k; j++) {
+            p.lo[j] = it % 3 == 2 ? 0 : even - even / 10;
+            p.hi[j] = it % 3 == 2 ? p.n : even + even / 10 + (it % 3 == 1 ? 0 : 5);
+        }
+        ckm_reduced r = fixture_reduced(p.s, p.k, p.n, p.weight, p.n_cl, p.cl, p.lo, p.hi);
+        ckm_assign full, cg;
+        ckm_err err = {CKM_OK, ""};
+        CHECK(ckm_assign_init_kind(&full, &r, CKM_MODEL_FULL, &err) == CKM_OK && full.cg == NULL);
+        CHECK(ckm_assign_init_kind(&cg, &r, CKM_MODEL_RESTRICTED, &err) == CKM_OK && cg.cg != NULL);
+        int32_t lf[400], lc[400];
+        ckm_assign_result rf, rc;
+        CHECK(ckm_assign_solve(&full, p.cost, NULL, NULL, lf, &rf, &err) == CKM_OK && rf.status == CKM_BK_OPTIMAL);
+        CHECK(ckm_assign_solve(&cg, p.cost, NULL, NULL, lc, &rc, &err) == CKM_OK && rc.status == CKM_BK_OPTIMAL);
+        CHECK(rc.restricted == 1 && rc.columns < p.s * p.k);
+        CHECK_NEAR(rc.objective, rf.objective, 1e-9 * rf.objective);
+        CHECK_NEAR(value_of(&p, lc), rf.objective, 1e-9 * rf.objective);
+        via_mip += rc.used_mip;
+        /* the LP relaxation (bckm's ckm_assign_lp): the same value */
+        ckm_bk_status sf, sc;
+        CHECK(ckm_assign_lp(&full, p.cost, NULL, x_full, &sf, &err) == CKM_OK && sf == CKM_BK_OPTIMAL);
+        CHECK(ckm_assign_lp(&cg, p.cost, NULL, x_cg, &sc, &err) == CKM_OK && sc == CKM_BK_OPTIMAL);
+        CHECK_NEAR(lp_value(&p, x_cg), lp_value(&p, x_full), 1e-9 * lp_value(&p, x_full));
+        printf("medium %d: optimum %.6f, %zu of %zu columns, %d pricing passes, %s\n", it, rc.objective, rc.columns,
+               p.s * p.k, rc.pricing, rc.used_mip ? "CBC" : "LP integral");
+        ckm_assign_free(&full);
+        ckm_assign_free(&cg);
+    }
+    printf("medium: %d of 6 via CBC\n", via_mip);
+}
+
+int main(void)
+{
+    tiny();
+    medium();
+    return ck_report();
+}
