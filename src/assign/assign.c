@@ -211,18 +211,7 @@ static bool integral_labels(const ckm_assign *a, const double *x, int32_t *label
  * restarts: 67.6 -> 5.4 s, the same labels. */
 static void argmin_basis(ckm_assign *a, const double *cost)
 {
-    size_t s = a->r->s, k = a->r->k, cols = (size_t)a->lp.ncols, rows = (size_t)a->lp.nrows;
-    unsigned char *st = a->basis;
-    memset(st, CKM_LP_AT_LOWER, cols);
-    for (size_t t = 0; t < s; t++) {
-        const double *c = cost + t * k;
-        size_t best = 0;
-        for (size_t j = 1; j < k; j++)
-            best = c[j] < c[best] ? j : best;
-        st[t * k + best] = CKM_LP_BASIC;
-    }
-    for (size_t q = 0; q < rows; q++)
-        st[cols + q] = q < s ? CKM_LP_AT_LOWER : CKM_LP_BASIC;
+    ckm_argmin_basis(cost, NULL, a->r->s, a->r->k, a->r->s, (size_t)a->lp.ncols, (size_t)a->lp.nrows, a->basis);
 }
 
 static ckm_error full_solve(ckm_assign *a, const double *cost, const int32_t *start, const ckm_bk_limits *lim,
@@ -237,7 +226,8 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
     ckm_bk_limits none = ckm_bk_no_limits();
     if (!lim)
         lim = &none;
-    ckm_error rc = a->cg ? ckm_cg_solve(a, cost, start, lim, labels, res, err) : full_solve(a, cost, start, lim, labels, res, err);
+    ckm_error rc = a->cg ? ckm_cg_solve(a, cost, start, lim, labels, res, err)
+                         : full_solve(a, cost, start, lim, labels, res, err);
     if (rc != CKM_OK)
         return rc;
     /* a time-out with nothing better still leaves the caller's labelling feasible */

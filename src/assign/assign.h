@@ -100,6 +100,12 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
  * inc[start[t] .. start[t+1]) (CSR). false on allocation failure (the caller frees both
  * outputs either way). */
 bool ckm_incidence(size_t s, size_t m, const size_t *ab, size_t **start, size_t **inc);
+/* The dual simplex's start for costs obj (assign.c's argmin_basis explains it): in each
+ * group's columns -- gcol[t] .. gcol[t+1], or t k .. t k + k with gcol NULL -- the first
+ * cheapest one basic, every other of the cols columns at 0; the first group_rows rows (the
+ * groups' equalities) nonbasic, the other rows' slacks basic. st: cols + rows codes. */
+void ckm_argmin_basis(const double *obj, const size_t *gcol, size_t s, size_t k, size_t group_rows, size_t cols,
+                      size_t rows, unsigned char *st);
 /* The model's objective of group labels: sum_t cost[t, l_t] plus the soft pairs' penalty. */
 double ckm_assign_total(const ckm_reduced *r, const double *cost, const int32_t *labels);
 

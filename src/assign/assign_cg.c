@@ -77,7 +77,7 @@ struct ckm_cg {
     size_t *pgcol, *prkey;
     unsigned char *pbas;
     int32_t *fixed;     /* s, or NULL: groups the MILP presolve fixed (-1: free); their rows
-                           are empty (bounds 0), their weight off the size rows (fixed_w) */
+                           are left out, their weight off the size rows (fixed_w) */
     double *fixed_w;    /* k */
     int fixed_on;       /* 1 while a MILP's presolve holds: build() then leaves the fixed
                            groups' rows out and numbers the others' compactly (row_of) */
@@ -87,8 +87,20 @@ struct ckm_cg {
     int32_t *j_best;
 };
 
-#define ON(cg, t, j) (((cg)->on[(t) * (cg)->words + (j) / 64] >> ((j) % 64)) & 1u)
-#define SET_ON(cg, t, j) ((cg)->on[(t) * (cg)->words + (j) / 64] |= (uint64_t)1 << ((j) % 64))
+/* bit j of a group's row of 64-bit words; the active set's bit (t, j) */
+#define BIT(row, j) (((row)[(j) / 64] >> ((j) % 64)) & 1u)
+#define BIT_SET(row, j) ((row)[(j) / 64] |= (uint64_t)1 << ((j) % 64))
+#define ON(cg, t, j) BIT((cg)->on + (t) * (cg)->words, j)
+#define SET_ON(cg, t, j) BIT_SET((cg)->on + (t) * (cg)->words, j)
+
+/* Set bits in words 64-bit words. */
+static size_t bits_of(const uint64_t *row, size_t words)
+{
+    size_t c = 0;
+    for (size_t w = 0; w < words; w++)
+        c += (size_t)__builtin_popcountll(row[w]);
+    return c;
+}
 
 void ckm_cg_free(struct ckm_cg *cg)
 {
@@ -197,18 +209,24 @@ static bool reserve(struct ckm_cg *cg, size_t cols, size_t rows, size_t nnz)
     return true;
 }
 
-/* Column of (t, j), or -1 when inactive: binary search in t's ascending clusters. */
-static long col_of(const struct ckm_cg *cg, size_t t, int32_t j)
+/* Index of cluster j among the ascending cj[lo .. hi), or -1 (binary search). */
+static long find_cluster(const int32_t *cj, size_t lo, size_t hi, int32_t j)
 {
-    size_t lo = cg->gcol[t], hi = cg->gcol[t + 1];
+    size_t end = hi;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (cg->cj[mid] < j)
+        if (cj[mid] < j)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < cg->gcol[t + 1] && cg->cj[lo] == j ? (long)lo : -1;
+    return lo < end && cj[lo] == j ? (long)lo : -1;
+}
+
+/* Column of (t, j) in the current model, or -1 when inactive. */
+static long col_of(const struct ckm_cg *cg, size_t t, int32_t j)
+{
+    return find_cluster(cg->cj, cg->gcol[t], cg->gcol[t + 1], j);
 }
 
 /* The cannot-link rows (a, b, j) with both columns active, numbered from row0 in a fixed
@@ -248,24 +266,6 @@ static double reduced_cost(const struct ckm_cg *cg, const ckm_reduced *r, const 
 {
     double c = phase1 ? 0.0 : cost[t * r->k + j];
     return c - cg->dual[t] - (double)r->weight[t] * cg->dual[r->s + j];
-}
-
-/* The argmin basis (assign.c): each group's cheapest column basic, every other column at
- * 0, the slacks of all rows but the group rows basic; dual feasible for any costs. */
-static void argmin_basis(struct ckm_cg *cg, size_t s, size_t S, size_t cols, size_t rows)
-{
-    unsigned char *st = cg->basis;
-    memset(st, CKM_LP_AT_LOWER, cols);
-    for (size_t t = 0; t < s; t++) {
-        if (cg->gcol[t] == cg->gcol[t + 1])
-            continue; /* a group the presolve fixed */
-        size_t best = cg->gcol[t];
-        for (size_t c = best + 1; c < cg->gcol[t + 1]; c++)
-            best = cg->obj[c] < cg->obj[best] ? c : best;
-        st[best] = CKM_LP_BASIC;
-    }
-    for (size_t q = 0; q < rows; q++)
-        st[cols + q] = q < S ? CKM_LP_AT_LOWER : CKM_LP_BASIC;
 }
 
 /* The previous optimal basis carried over (phase 2, columns only added since): old columns
@@ -316,12 +316,6 @@ static bool keep_model(struct ckm_cg *cg, const ckm_reduced *r)
         cg->cap_prows = cg->rows;
     }
     memcpy(cg->pcj, cg->cj, cg->cols * sizeof(int32_t));
-    for (size_t c = 0; c < cg->cols; c++) { /* rc = c - A' y, cannot-link rows included */
-        double v = cg->obj[c];
-        for (int p = cg->col_start[c]; p < cg->col_start[c + 1]; p++)
-            v -= cg->value[p] * cg->dual[cg->row_index[p]];
-        cg->prc[c] = v;
-    }
     memcpy(cg->pgcol, cg->gcol, (r->s + 1) * sizeof(size_t));
     memcpy(cg->prkey, cg->rkey, ncl * sizeof(size_t));
     memcpy(cg->pbas, cg->bas, cg->cols + cg->rows);
@@ -331,22 +325,25 @@ static bool keep_model(struct ckm_cg *cg, const ckm_reduced *r)
     return true;
 }
 
+/* The kept model's reduced costs rc = c - A' y (cannot-link rows included), for rc_any;
+ * called once the LP is final, while the model built is still the kept one. */
+static void kept_reduced_costs(struct ckm_cg *cg)
+{
+    for (size_t c = 0; c < cg->pcols; c++) {
+        double v = cg->obj[c];
+        for (int p = cg->col_start[c]; p < cg->col_start[c + 1]; p++)
+            v -= cg->value[p] * cg->dual[cg->row_index[p]];
+        cg->prc[c] = v;
+    }
+}
+
 /* Reduced cost of (t, j) under the duals of the kept (last optimal) LP: its own, with the
  * cannot-link rows' duals, for a column of that LP; reduced_cost() for one outside it (no
  * rows of its own there). */
 static double rc_any(const struct ckm_cg *cg, const ckm_reduced *r, const double *cost, size_t t, size_t j)
 {
-    size_t lo = cg->pgcol[t], hi = cg->pgcol[t + 1];
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if ((size_t)cg->pcj[mid] < j)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < cg->pgcol[t + 1] && (size_t)cg->pcj[lo] == j)
-        return cg->prc[lo];
-    return reduced_cost(cg, r, cost, 0, t, j);
+    long c = find_cluster(cg->pcj, cg->pgcol[t], cg->pgcol[t + 1], (int32_t)j);
+    return c >= 0 ? cg->prc[c] : reduced_cost(cg, r, cost, 0, t, j);
 }
 
 /* Build the restricted model: y columns (costs cost, or 0 in phase 1), in phase 1 also the
@@ -356,8 +353,7 @@ static bool build(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, i
     size_t s = r->s, k = r->k, ycols = 0;
     for (size_t t = 0; t < s; t++) {
         cg->gcol[t] = ycols;
-        for (size_t w = 0; w < cg->words; w++)
-            ycols += (size_t)__builtin_popcountll(cg->on[t * cg->words + w]);
+        ycols += bits_of(cg->on + t * cg->words, cg->words);
     }
     cg->gcol[s] = ycols;
     size_t art = phase1 ? s + k : 0, cols = ycols + art;
@@ -423,7 +419,7 @@ static bool build(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, i
     if (cg->warm && !phase1 && !cg->fixed_on)
         warm_basis(cg, r, cost, cols, rows);
     else
-        argmin_basis(cg, s, S, cols, rows);
+        ckm_argmin_basis(cg->obj, cg->gcol, s, k, S, cols, rows, cg->basis);
     cg->cols = cols;
     cg->rows = rows;
     cg->ycols = ycols;
@@ -612,11 +608,10 @@ static bool labels_of(const struct ckm_cg *cg, size_t s, int32_t *labels)
  * column priced out; in full, cost(x) >= z_lp + sum_{rc > 0} rc_tj y_tj + sum_{rc < 0}
  * |rc_tj| (1 - y_tj)): a column with rc_tj < -delta is one every such labelling takes (its
  * group then keeps that column alone), else every (t, j) with rc_tj <= delta (+ tolerance).
- * Omitted ones are activated (the restricted model grows, *added counts them); into mip
+ * Omitted ones are activated (the restricted model grows); into mip
  * (s x words) go the columns kept, the model CBC gets. Returns how many groups keep all k
  * (s of them: nothing was left out). */
-static size_t within(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, double delta, uint64_t *mip,
-                     size_t *added)
+static size_t within(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, double delta, uint64_t *mip)
 {
     size_t s = r->s, k = r->k, W = cg->words, whole = 0;
     memset(mip, 0, s * W * sizeof(uint64_t));
@@ -630,11 +625,8 @@ static size_t within(struct ckm_cg *cg, const ckm_reduced *r, const double *cost
             } else if (forced || rc > delta + tol) {
                 continue;
             }
-            if (!ON(cg, t, j)) {
-                SET_ON(cg, t, j);
-                (*added)++;
-            }
-            mip[t * W + j / 64] |= (uint64_t)1 << (j % 64);
+            SET_ON(cg, t, j);
+            BIT_SET(mip + t * W, j);
             in++;
         }
         whole += in == k;
@@ -645,14 +637,6 @@ static size_t within(struct ckm_cg *cg, const ckm_reduced *r, const double *cost
 static void keep_size_duals(struct ckm_cg *cg, const ckm_reduced *r)
 {
     memcpy(cg->v_prev, cg->dual + r->s, r->k * sizeof(double));
-}
-
-static size_t bits_of(const uint64_t *row, size_t words)
-{
-    size_t c = 0;
-    for (size_t w = 0; w < words; w++)
-        c += (size_t)__builtin_popcountll(row[w]);
-    return c;
 }
 
 /* The MILP's presolve on the column set mip: a group with one column left is fixed there;
@@ -688,7 +672,7 @@ static bool presolve(struct ckm_cg *cg, const ckm_reduced *r, uint64_t *mip, boo
             *ok = false;
             break;
         }
-        while (!((mip[t * W + j / 64] >> (j % 64)) & 1u))
+        while (!BIT(mip + t * W, j))
             j++;
         cg->fixed[t] = (int32_t)j;
         mip[t * W + j / 64] = 0; /* the group's only bit */
@@ -756,17 +740,18 @@ static ckm_error bounded_mip(struct ckm_cg *cg, const ckm_reduced *r, const doub
 /* The step's MILP when the LP vertex is fractional (z_lp its value), by reduced-cost
  * fixing: a labelling of cost <= z_lp + delta uses only columns with rc <= delta
  * (within()), so CBC on those alone, if it finds an optimum z_R <= z_lp + delta, has found
- * the full model's. delta starts at 1e-8 (|z_lp| + 1), capped by the start labelling's
- * excess over z_lp (at the cap CBC's answer is proven: it keeps the start when nothing is
- * better); an optimum above z_lp + delta raises delta to it (the next run is then proven),
- * no point at all quadruples it, until every column is in (CBC's verdict is then the full
- * model's). Small first: a column set under a large delta can be most of the s k (a poor
- * start after the centers moved: 10^6 cannot-link rows, measured at 24 GB). */
+ * the full model's. delta starts at 1e-8 (|z_lp| + 1) and grows 4x per run, capped by the
+ * excess over z_lp of the best labelling known (the start, or an optimum of an earlier run
+ * above its delta, which becomes CBC's next start); at the cap CBC's answer is proven (it
+ * keeps that labelling when nothing is better). Without one, delta grows until every
+ * column is in (CBC's verdict is then the full model's). Small first: a column set under a
+ * large delta can be most of the s k (a poor start after the centers moved: 10^6
+ * cannot-link rows, measured at 24 GB). */
 static ckm_error proven_mip(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, const int32_t *start,
                             const ckm_bk_limits *lim, double z_lp, int32_t *labels, ckm_assign_result *res,
                             ckm_err *err)
 {
-    size_t words = r->s * cg->words, added = 0;
+    size_t words = r->s * cg->words;
     uint64_t *mip = ckm_alloc_array(words, sizeof(uint64_t));
     if (!mip)
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
@@ -780,10 +765,10 @@ static ckm_error proven_mip(struct ckm_cg *cg, const ckm_reduced *r, const doubl
     const int32_t *from = start;
     ckm_error rc = CKM_OK;
     for (;;) {
-        size_t whole = within(cg, r, cost, delta, mip, &added);
+        size_t whole = within(cg, r, cost, delta, mip);
         if (from && delta >= cap) /* the bound holds the incumbent; its columns, whatever the rounding */
             for (size_t t = 0; t < r->s; t++)
-                mip[t * cg->words + (size_t)from[t] / 64] |= (uint64_t)1 << ((size_t)from[t] % 64);
+                BIT_SET(mip + t * cg->words, (size_t)from[t]);
         ckm_bk_result br;
         if ((rc = bounded_mip(cg, r, cost, mip, from, lim, &br, res, err)) != CKM_OK)
             break;
@@ -844,14 +829,15 @@ ckm_error ckm_cg_solve(ckm_assign *a, const double *cost, const int32_t *start, 
     res->status = st;
     if (st == CKM_BK_OPTIMAL) {
         keep_size_duals(cg, r);
-        if (labels_of(cg, r->s, labels))
+        if (labels_of(cg, r->s, labels)) {
             res->restricted = 1;
-        else if ((rc = proven_mip(cg, r, cost, start, lim, z_lp, labels, res, err)) != CKM_OK)
-            return rc;
+        } else {
+            kept_reduced_costs(cg);
+            if ((rc = proven_mip(cg, r, cost, start, lim, z_lp, labels, res, err)) != CKM_OK)
+                return rc;
+        }
     }
-    res->columns = 0;
-    for (size_t q = 0; q < r->s * cg->words; q++)
-        res->columns += (size_t)__builtin_popcountll(cg->on[q]);
+    res->columns = bits_of(cg->on, r->s * cg->words);
     return CKM_OK;
 }
 

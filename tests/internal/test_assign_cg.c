@@ -27,21 +27,15 @@ typedef struct inst {
     double cost[400 * 12];
 } inst;
 
-/* labels meet the rows; returns their cost (INFINITY when not) */
-static double value_of(const inst *p, const int32_t *lab)
+/* labels' cost when they meet every row of p (fixture_feasible), else INFINITY */
+static double value_of(inst *p, const int32_t *lab)
 {
-    size_t size[12] = {0};
+    ckm_reduced r = fixture_reduced(p->s, p->k, p->n, p->weight, p->n_cl, p->cl, p->lo, p->hi);
+    if (!fixture_feasible(&r, lab))
+        return INFINITY;
     double f = 0.0;
-    for (size_t t = 0; t < p->s; t++) {
-        size[lab[t]] += p->weight[t];
+    for (size_t t = 0; t < p->s; t++)
         f += p->cost[t * p->k + (size_t)lab[t]];
-    }
-    for (size_t j = 0; j < p->k; j++)
-        if (size[j] < p->lo[j] || size[j] > p->hi[j])
-            return INFINITY;
-    for (size_t e = 0; e < p->n_cl; e++)
-        if (lab[p->cl[2 * e]] == lab[p->cl[2 * e + 1]])
-            return INFINITY;
     return f;
 }
 

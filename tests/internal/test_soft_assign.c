@@ -19,21 +19,6 @@
 static uint64_t st = 11;
 static double unif(void) { return ck_unif(&st); }
 
-/* every hard row of r holds for the group labels lab */
-static bool hard_ok(const ckm_reduced *r, const int32_t *lab)
-{
-    size_t size[4] = {0, 0, 0, 0};
-    for (size_t t = 0; t < r->s; t++)
-        size[lab[t]] += r->weight[t];
-    for (size_t j = 0; j < r->k; j++)
-        if (size[j] < r->lo[j] || size[j] > r->hi[j])
-            return false;
-    for (size_t e = 0; e < r->n_cl; e++)
-        if (lab[r->cl[2 * e]] == lab[r->cl[2 * e + 1]])
-            return false;
-    return true;
-}
-
 /* costs + P sum |w_e| [violated], computed here */
 static double model_objective(const ckm_reduced *r, const double *cost, const int32_t *lab)
 {
@@ -155,20 +140,20 @@ int main(void)
             for (size_t t = 0; t < s; t++) { /* perturb within the hard rows: try a random move */
                 size_t j = (size_t)(unif() * (double)k), from = (size_t)lab[t];
                 lab[t] = (int32_t)j;
-                if (!hard_ok(&r, lab))
+                if (!fixture_feasible(&r, lab))
                     lab[t] = (int32_t)from;
             }
             double f0 = model_objective(&r, cost, lab);
             size_t moves;
             CHECK(ckm_soft_local_search(&r, cost, INFINITY, lab, &moves));
             double f1 = model_objective(&r, cost, lab);
-            CHECK(hard_ok(&r, lab) && f1 <= f0 + 1e-12);
+            CHECK(fixture_feasible(&r, lab) && f1 <= f0 + 1e-12);
             bool improvable = false;
             for (size_t t = 0; t < s && !improvable; t++)
                 for (size_t j = 0; j < k && !improvable; j++) {
                     int32_t keep = lab[t];
                     lab[t] = (int32_t)j;
-                    improvable = hard_ok(&r, lab) && model_objective(&r, cost, lab) < f1 - 1e-9 * (1 + f1);
+                    improvable = fixture_feasible(&r, lab) && model_objective(&r, cost, lab) < f1 - 1e-9 * (1 + f1);
                     lab[t] = keep;
                 }
             CHECK(!improvable);
