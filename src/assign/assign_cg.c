@@ -26,81 +26,17 @@
  * from them. Later steps use the size duals of the step before.
  * Warm rounds: after a pricing pass the dual simplex restarts from the last optimal basis,
  * new columns at 1 where their reduced cost is negative (warm_basis), not from scratch.
- * MILP (fractional LP vertex), by reduced-cost fixing with the final LP's duals (z_LP its
- * value; they stay dual feasible as columns are added, each omitted one priced out): for
- * every 0/1 point x of the full model (the Lagrangian bound, duals' signs as in backend.h)
- *   cost(x) >= z_LP + sum_{rc_tj > 0} rc_tj y_tj + sum_{rc_tj < 0} |rc_tj| (1 - y_tj)
- * (rc_tj with the cannot-link rows' duals for the LP's own columns). So a labelling of cost
- * <= z_LP + delta takes every column with rc < -delta and no column with rc > delta: CBC
- * gets only the rest (within()), after a presolve that fixes each group left with one
- * column and strikes that cluster from its cannot-link partners (presolve()). An optimum
- * <= z_LP + delta there is the full model's optimum. delta starts at 1e-8 (|z_LP| + 1) and
- * grows 4x, capped at the best labelling's excess (the start's, or one CBC found); at the
- * cap CBC's answer is proven as it searches from that labelling. The full model is never
- * built: at 60,000 x 20, k = 100, 10^6 cannot-links the first step's CBC models had
- * 1834-6234 columns of the 5,000,300.
  * Tolerances: a column counts as negative when rc < -1e-9 (1 + |cost| + |u_t|), the scale
  * of CLP's own optimality test (1e-7 on scaled reduced costs) and well below it.
  */
-#include "assign.h"
+#include "assign_cg.h"
 #include "core.h"
 #include "transport.h"
 
 #include <limits.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CG_Q 3   /* first columns per group, besides the start label */
-#define CG_ADD 2 /* columns activated per group and pricing pass */
-
-struct ckm_cg {
-    size_t words;       /* 64-bit words per group in on */
-    uint64_t *on;       /* s * words: active columns */
-    double *v_prev;     /* k: size duals of the last step (first columns) */
-    /* the current model (grow-only buffers) */
-    size_t cols, rows, ycols, cap_cols, cap_rows, cap_nnz;
-    size_t *gcol;       /* s + 1: group t's columns are gcol[t] .. gcol[t+1] */
-    int32_t *cj;        /* cols: cluster of a y column */
-    int *col_start, *row_index;
-    double *value, *obj, *clo, *chi, *rlo, *rhi, *x, *dual, *start;
-    unsigned char *basis;
-    size_t *fill;
-    size_t *rkey;       /* rows - s - k: cannot-link row (e, j) as e k + j, ascending */
-    unsigned char *bas; /* cols + rows: the optimal basis of the last LP */
-    /* the previous model of this step (warm start): its clusters, groups, rows, basis */
-    int warm;           /* 1: prev_* hold an optimal phase 2 model with the same rows order */
-    size_t pcols, prows, cap_pcols, cap_prows;
-    int32_t *pcj;
-    double *prc;        /* pcols: the reduced costs of the kept model's columns */
-    size_t *pgcol, *prkey;
-    unsigned char *pbas;
-    int32_t *fixed;     /* s, or NULL: groups the MILP presolve fixed (-1: free); their rows
-                           are left out, their weight off the size rows (fixed_w) */
-    double *fixed_w;    /* k */
-    int fixed_on;       /* 1 while a MILP's presolve holds: build() then leaves the fixed
-                           groups' rows out and numbers the others' compactly (row_of) */
-    size_t *row_of;     /* s: a free group's row in that model */
-    size_t *inc_start, *inc; /* cannot-links incident to each group (ckm_incidence) */
-    double *rc_best;    /* s * CG_ADD scratch of the pricing pass */
-    int32_t *j_best;
-};
-
-/* bit j of a group's row of 64-bit words; the active set's bit (t, j) */
-#define BIT(row, j) (((row)[(j) / 64] >> ((j) % 64)) & 1u)
-#define BIT_SET(row, j) ((row)[(j) / 64] |= (uint64_t)1 << ((j) % 64))
-#define ON(cg, t, j) BIT((cg)->on + (t) * (cg)->words, j)
-#define SET_ON(cg, t, j) BIT_SET((cg)->on + (t) * (cg)->words, j)
-
-/* Set bits in words 64-bit words. */
-static size_t bits_of(const uint64_t *row, size_t words)
-{
-    size_t c = 0;
-    for (size_t w = 0; w < words; w++)
-        c += (size_t)__builtin_popcountll(row[w]);
-    return c;
-}
 
 void ckm_cg_free(struct ckm_cg *cg)
 {
@@ -209,26 +145,6 @@ static bool reserve(struct ckm_cg *cg, size_t cols, size_t rows, size_t nnz)
     return true;
 }
 
-/* Index of cluster j among the ascending cj[lo .. hi), or -1 (binary search). */
-static long find_cluster(const int32_t *cj, size_t lo, size_t hi, int32_t j)
-{
-    size_t end = hi;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (cj[mid] < j)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < end && cj[lo] == j ? (long)lo : -1;
-}
-
-/* Column of (t, j) in the current model, or -1 when inactive. */
-static long col_of(const struct ckm_cg *cg, size_t t, int32_t j)
-{
-    return find_cluster(cg->cj, cg->gcol[t], cg->gcol[t + 1], j);
-}
-
 /* The cannot-link rows (a, b, j) with both columns active, numbered from row0 in a fixed
  * order (pairs, then clusters ascending): counted into cnt (per column), or, with cnt NULL,
  * written at fill[column]++ into ri / val with their keys in cg->rkey. Returns how many. */
@@ -243,7 +159,7 @@ static size_t cl_rows(struct ckm_cg *cg, const ckm_reduced *r, size_t row0, size
             while (m) {
                 int32_t j = (int32_t)(64 * w + (size_t)__builtin_ctzll(m));
                 m &= m - 1;
-                long ca = col_of(cg, a, j), cb = col_of(cg, b, j);
+                long ca = ckm_cg_col(cg, a, j), cb = ckm_cg_col(cg, b, j);
                 if (cnt) {
                     cnt[ca]++;
                     cnt[cb]++;
@@ -340,20 +256,20 @@ static void kept_reduced_costs(struct ckm_cg *cg)
 /* Reduced cost of (t, j) under the duals of the kept (last optimal) LP: its own, with the
  * cannot-link rows' duals, for a column of that LP; reduced_cost() for one outside it (no
  * rows of its own there). */
-static double rc_any(const struct ckm_cg *cg, const ckm_reduced *r, const double *cost, size_t t, size_t j)
+double ckm_cg_rc(const struct ckm_cg *cg, const ckm_reduced *r, const double *cost, size_t t, size_t j)
 {
-    long c = find_cluster(cg->pcj, cg->pgcol[t], cg->pgcol[t + 1], (int32_t)j);
+    long c = ckm_cg_find(cg->pcj, cg->pgcol[t], cg->pgcol[t + 1], (int32_t)j);
     return c >= 0 ? cg->prc[c] : reduced_cost(cg, r, cost, 0, t, j);
 }
 
 /* Build the restricted model: y columns (costs cost, or 0 in phase 1), in phase 1 also the
  * artificials (cost 1). false on allocation failure or int overflow. */
-static bool build(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, int phase1)
+bool ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, int phase1)
 {
     size_t s = r->s, k = r->k, ycols = 0;
     for (size_t t = 0; t < s; t++) {
         cg->gcol[t] = ycols;
-        ycols += bits_of(cg->on + t * cg->words, cg->words);
+        ycols += ckm_cg_bits(cg->on + t * cg->words, cg->words);
     }
     cg->gcol[s] = ycols;
     size_t art = phase1 ? s + k : 0, cols = ycols + art;
@@ -426,14 +342,14 @@ static bool build(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, i
     return true;
 }
 
-static ckm_lp model_of(const struct ckm_cg *cg)
+ckm_lp ckm_cg_model(const struct ckm_cg *cg)
 {
     ckm_lp lp = {(int)cg->cols, (int)cg->rows, cg->obj, cg->clo, cg->chi, cg->rlo, cg->rhi,
                  cg->col_start, cg->row_index, cg->value, cg->basis, cg->bas};
     return lp;
 }
 
-static double tol_of(const struct ckm_cg *cg, const double *cost, int phase1, size_t t, size_t j, size_t k)
+double ckm_cg_tol(const struct ckm_cg *cg, const double *cost, int phase1, size_t t, size_t j, size_t k)
 {
     return 1e-9 * (1.0 + fabs(cg->dual[t]) + (phase1 ? 0.0 : fabs(cost[t * k + j])));
 }
@@ -468,7 +384,7 @@ static size_t price(struct ckm_cg *cg, const ckm_reduced *r, const double *cost,
             if (ON(cg, t, j))
                 continue;
             double rc = reduced_cost(cg, r, cost, phase1, t, j);
-            if (rc >= -tol_of(cg, cost, phase1, t, j, k))
+            if (rc >= -ckm_cg_tol(cg, cost, phase1, t, j, k))
                 continue;
             keep_least(kb, jb, &m, CG_ADD, phase1 ? cost[t * k + j] : rc, (int32_t)j); /* smaller is better */
         }
@@ -548,9 +464,9 @@ static ckm_error relax(struct ckm_cg *cg, const ckm_reduced *r, const double *co
     int phase1 = 0;
     cg->warm = 0;
     for (;;) {
-        if (!build(cg, r, cost, phase1))
+        if (!ckm_cg_build(cg, r, cost, phase1))
             return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
-        ckm_lp lp = model_of(cg);
+        ckm_lp lp = ckm_cg_model(cg);
         ckm_bk_result br;
         ckm_error rc = ckm_bk_lp(&lp, lim, cg->x, cg->dual, &br, err);
         if (rc != CKM_OK)
@@ -585,7 +501,7 @@ static ckm_error relax(struct ckm_cg *cg, const ckm_reduced *r, const double *co
 }
 
 /* Labels from the restricted 0/1 point; false when some y is fractional. */
-static bool labels_of(const struct ckm_cg *cg, size_t s, int32_t *labels)
+bool ckm_cg_labels(const struct ckm_cg *cg, size_t s, int32_t *labels)
 {
     for (size_t t = 0; t < s; t++) {
         int32_t lab = cg->fixed_on && cg->fixed[t] >= 0 ? cg->fixed[t] : -1;
@@ -603,213 +519,9 @@ static bool labels_of(const struct ckm_cg *cg, size_t s, int32_t *labels)
     return true;
 }
 
-/* Columns a labelling of cost <= z_lp + delta may use (the Lagrangian bound of the header
- * with the final LP's duals, which stay dual feasible as columns are added: each omitted
- * column priced out; in full, cost(x) >= z_lp + sum_{rc > 0} rc_tj y_tj + sum_{rc < 0}
- * |rc_tj| (1 - y_tj)): a column with rc_tj < -delta is one every such labelling takes (its
- * group then keeps that column alone), else every (t, j) with rc_tj <= delta (+ tolerance).
- * Omitted ones are activated (the restricted model grows); into mip
- * (s x words) go the columns kept, the model CBC gets. Returns how many groups keep all k
- * (s of them: nothing was left out). */
-static size_t within(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, double delta, uint64_t *mip)
-{
-    size_t s = r->s, k = r->k, W = cg->words, whole = 0;
-    memset(mip, 0, s * W * sizeof(uint64_t));
-    for (size_t t = 0; t < s; t++) {
-        size_t in = 0, forced = 0;
-        for (size_t j = 0; j < k; j++) {
-            double rc = rc_any(cg, r, cost, t, j), tol = tol_of(cg, cost, 0, t, j, k) + 1e-9 * fabs(delta);
-            if (rc < -(delta + tol)) {
-                if (!forced++)
-                    memset(mip + t * W, 0, W * sizeof(uint64_t));
-            } else if (forced || rc > delta + tol) {
-                continue;
-            }
-            SET_ON(cg, t, j);
-            BIT_SET(mip + t * W, j);
-            in++;
-        }
-        whole += in == k;
-    }
-    return whole;
-}
-
 static void keep_size_duals(struct ckm_cg *cg, const ckm_reduced *r)
 {
     memcpy(cg->v_prev, cg->dual + r->s, r->k * sizeof(double));
-}
-
-/* The MILP's presolve on the column set mip: a group with one column left is fixed there;
- * its cannot-link partners lose that cluster (cascading); the fixed weight leaves the size
- * rows. Writes cg->fixed (allocated here) and cg->fixed_w, clears the fixed groups' bits.
- * false when the set holds no labelling: a group without columns, or a cluster over its
- * maximum. (CBC is run without its own preprocessing, mip_cbc.cpp: on 50,000 groups of
- * which all but a few thousand have one column left this is what makes the MILP small.) */
-static bool presolve(struct ckm_cg *cg, const ckm_reduced *r, uint64_t *mip, bool *ok)
-{
-    size_t s = r->s, k = r->k, W = cg->words, head = 0, tail = 0;
-    if ((!cg->fixed && !(cg->fixed = ckm_alloc_array(s, sizeof(int32_t)))) ||
-        (!cg->row_of && !(cg->row_of = ckm_alloc_array(s, sizeof(size_t)))) ||
-        (!cg->fixed_w && !(cg->fixed_w = ckm_alloc_array(k, sizeof(double)))))
-        return false;
-    size_t *queue = ckm_alloc_array(s, sizeof(size_t));
-    if (!queue)
-        return false;
-    *ok = true;
-    cg->fixed_on = 1;
-    memset(cg->fixed_w, 0, k * sizeof(double));
-    for (size_t t = 0; t < s; t++) {
-        cg->fixed[t] = -1;
-        size_t c = bits_of(mip + t * W, W);
-        if (c == 0)
-            *ok = false;
-        else if (c == 1)
-            queue[tail++] = t;
-    }
-    while (*ok && head < tail) {
-        size_t t = queue[head++], j = 0;
-        if (bits_of(mip + t * W, W) == 0) {
-            *ok = false;
-            break;
-        }
-        while (!BIT(mip + t * W, j))
-            j++;
-        cg->fixed[t] = (int32_t)j;
-        mip[t * W + j / 64] = 0; /* the group's only bit */
-        cg->fixed_w[j] += (double)r->weight[t];
-        for (size_t q = cg->inc_start[t]; q < cg->inc_start[t + 1]; q++) {
-            size_t e = cg->inc[q], b = r->cl[2 * e] == t ? r->cl[2 * e + 1] : r->cl[2 * e];
-            uint64_t bit = (uint64_t)1 << (j % 64), *wb = mip + b * W + j / 64;
-            if (cg->fixed[b] < 0 && (*wb & bit)) {
-                *wb &= ~bit;
-                size_t c = bits_of(mip + b * W, W);
-                if (c == 0)
-                    *ok = false;
-                else if (c == 1)
-                    queue[tail++] = b;
-            } else if (cg->fixed[b] == (int32_t)j) {
-                *ok = false; /* two fixed groups of one cannot-link in one cluster */
-            }
-        }
-    }
-    for (size_t j = 0; j < k && *ok; j++)
-        *ok = cg->fixed_w[j] <= (double)r->hi[j];
-    free(queue);
-    return true;
-}
-
-/* CBC on the model of the columns in mip (the active set is swapped for it while the
- * model is built), from the start labelling when all its columns are there. */
-static ckm_error bounded_mip(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, uint64_t *mip,
-                             const int32_t *start, const ckm_bk_limits *lim, ckm_bk_result *br, ckm_assign_result *res,
-                             ckm_err *err)
-{
-    bool any;
-    if (!presolve(cg, r, mip, &any))
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
-    if (!any) {
-        memset(br, 0, sizeof *br);
-        br->status = CKM_BK_INFEASIBLE;
-        return CKM_OK;
-    }
-    uint64_t *on = cg->on;
-    cg->on = mip;
-    bool ok = build(cg, r, cost, 0);
-    cg->on = on;
-    if (!ok)
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
-    for (size_t t = 0; start && t < r->s; t++)
-        if (cg->fixed[t] >= 0 ? cg->fixed[t] != start[t] : col_of(cg, t, start[t]) < 0)
-            start = NULL;
-    if (start) {
-        memset(cg->start, 0, cg->cols * sizeof(double));
-        for (size_t t = 0; t < r->s; t++)
-            if (cg->fixed[t] < 0)
-                cg->start[col_of(cg, t, start[t])] = 1.0;
-    }
-    ckm_lp lp = model_of(cg);
-    lp.basis = NULL;
-    lp.basis_out = NULL;
-    res->used_mip = 1;
-    ckm_error rc = ckm_bk_mip(&lp, lim, start ? cg->start : NULL, cg->x, br, err);
-    res->mip_nodes += br->nodes;
-    res->stopped = br->stopped;
-    return rc;
-}
-
-/* The step's MILP when the LP vertex is fractional (z_lp its value), by reduced-cost
- * fixing: a labelling of cost <= z_lp + delta uses only columns with rc <= delta
- * (within()), so CBC on those alone, if it finds an optimum z_R <= z_lp + delta, has found
- * the full model's. delta starts at 1e-8 (|z_lp| + 1) and grows 4x per run, capped by the
- * excess over z_lp of the best labelling known (the start, or an optimum of an earlier run
- * above its delta, which becomes CBC's next start); at the cap CBC's answer is proven (it
- * keeps that labelling when nothing is better). Without one, delta grows until every
- * column is in (CBC's verdict is then the full model's). Small first: a column set under a
- * large delta can be most of the s k (a poor start after the centers moved: 10^6
- * cannot-link rows, measured at 24 GB). */
-static ckm_error proven_mip(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, const int32_t *start,
-                            const ckm_bk_limits *lim, double z_lp, int32_t *labels, ckm_assign_result *res,
-                            ckm_err *err)
-{
-    size_t words = r->s * cg->words;
-    uint64_t *mip = ckm_alloc_array(words, sizeof(uint64_t));
-    if (!mip)
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
-    int32_t *best = ckm_alloc_array(r->s, sizeof(int32_t));
-    if (!best) {
-        free(mip);
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
-    }
-    double cap = start ? ckm_assign_total(r, cost, start) - z_lp : INFINITY;
-    double delta = fmin(cap, 1e-8 * (fabs(z_lp) + 1.0));
-    const int32_t *from = start;
-    ckm_error rc = CKM_OK;
-    for (;;) {
-        size_t whole = within(cg, r, cost, delta, mip);
-        if (from && delta >= cap) /* the bound holds the incumbent; its columns, whatever the rounding */
-            for (size_t t = 0; t < r->s; t++)
-                BIT_SET(mip + t * cg->words, (size_t)from[t]);
-        ckm_bk_result br;
-        if ((rc = bounded_mip(cg, r, cost, mip, from, lim, &br, res, err)) != CKM_OK)
-            break;
-        res->status = br.status;
-        if (br.status == CKM_BK_LIMIT_FEASIBLE || br.status == CKM_BK_LIMIT_NONE || br.status == CKM_BK_FAILED) {
-            if (br.status == CKM_BK_LIMIT_FEASIBLE && !labels_of(cg, r->s, labels))
-                res->status = CKM_BK_FAILED;
-            break;
-        }
-        bool all = whole == r->s;
-        if (br.status == CKM_BK_OPTIMAL) {
-            if (!labels_of(cg, r->s, labels)) {
-                res->status = CKM_BK_FAILED;
-                break;
-            }
-            double excess = ckm_assign_total(r, cost, labels) - z_lp; /* CBC's value lacks the fixed groups */
-            if (all || excess <= delta + 1e-9 * (fabs(z_lp) + 1.0) || delta >= cap) {
-                res->restricted = 1;
-                break;
-            }
-            if (excess < cap) { /* the best labelling so far: the cap, and CBC's next start */
-                cap = excess;
-                memcpy(best, labels, r->s * sizeof(int32_t));
-                from = best;
-            }
-            delta = fmin(cap, 4.0 * delta);
-        } else if (all) { /* CBC: no point in the full model */
-            break;
-        } else if (from && delta >= cap) { /* nothing beats the incumbent (its columns were in) */
-            memcpy(labels, from, r->s * sizeof(int32_t));
-            res->status = CKM_BK_OPTIMAL;
-            res->restricted = 1;
-            break;
-        } else {
-            delta = fmin(cap, 4.0 * delta);
-        }
-    }
-    free(mip);
-    free(best);
-    cg->fixed_on = 0; /* the LPs of later steps fix nothing */
-    return rc;
 }
 
 ckm_error ckm_cg_solve(ckm_assign *a, const double *cost, const int32_t *start, const ckm_bk_limits *lim,
@@ -829,15 +541,15 @@ ckm_error ckm_cg_solve(ckm_assign *a, const double *cost, const int32_t *start, 
     res->status = st;
     if (st == CKM_BK_OPTIMAL) {
         keep_size_duals(cg, r);
-        if (labels_of(cg, r->s, labels)) {
+        if (ckm_cg_labels(cg, r->s, labels)) {
             res->restricted = 1;
         } else {
             kept_reduced_costs(cg);
-            if ((rc = proven_mip(cg, r, cost, start, lim, z_lp, labels, res, err)) != CKM_OK)
+            if ((rc = ckm_cg_proven_mip(cg, r, cost, start, lim, z_lp, labels, res, err)) != CKM_OK)
                 return rc;
         }
     }
-    res->columns = bits_of(cg->on, r->s * cg->words);
+    res->columns = ckm_cg_bits(cg->on, r->s * cg->words);
     return CKM_OK;
 }
 
