@@ -9,7 +9,8 @@
 # (code,step,seconds,how; step "total": the wall time) and bench/results/hard_pairs_pccc.md
 # (with N set: hard_pairs_pccc_N.*).
 # Data: generated here (numpy, seed 3737) into CKM_BENCH_WORK (default /tmp/ckm-pccc-scale).
-# N, D, K, NCL, NML override the sizes (MIN/MAX sizes follow as +-10 % of N / K).
+# N, D, K, NCL, NML override the sizes (MIN/MAX sizes follow as +-10 % of N / K; BALANCED=1:
+# --balanced instead). TIMEOUT (seconds, default 3600) ends a run that takes longer (exit 124).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ckm=${1:-$root/build/ckm}
@@ -17,13 +18,13 @@ old=${2:-}
 n=${N:-60000} d=${D:-20} k=${K:-100} ncl=${NCL:-1000000} nml=${NML:-10000}
 work=${CKM_BENCH_WORK:-/tmp/ckm-pccc-scale}
 mkdir -p "$work" "$root/bench/results"
-if [[ ! -s $work/cons_${n}_${ncl}_${nml}.txt ]]; then
+if [[ ! -s $work/cons_${n}_${d}_${ncl}_${nml}.txt ]]; then
   /usr/bin/python3 - "$work" "$n" "$d" "$k" "$ncl" "$nml" <<'PY'
 import sys, numpy as np
 w = sys.argv[1]; n, d, k, ncl, nml = (int(v) for v in sys.argv[2:7])
 rng = np.random.default_rng(3737)
 C = rng.uniform(-10, 10, (k, d)); y = rng.integers(0, k, n)
-np.save("%s/X_%d.npy" % (w, n), C[y] + rng.normal(0, 1.5, (n, d)))
+np.save("%s/X_%d_%d.npy" % (w, n, d), C[y] + rng.normal(0, 1.5, (n, d)))
 def draw(m, same):
     out = set()
     while len(out) < m:
@@ -35,13 +36,15 @@ def draw(m, same):
                 break
     return sorted(out)
 ml, cl = draw(nml, True), draw(ncl, False)
-with open("%s/cons_%d_%d_%d.txt" % (w, n, ncl, nml), "w") as f:
+with open("%s/cons_%d_%d_%d_%d.txt" % (w, n, d, ncl, nml), "w") as f:
     f.writelines("ML %d %d\n" % p for p in ml)
     f.writelines("CL %d %d\n" % p for p in cl)
 PY
 fi
-X=$work/X_$n.npy cons=$work/cons_${n}_${ncl}_${nml}.txt
+X=$work/X_${n}_${d}.npy cons=$work/cons_${n}_${d}_${ncl}_${nml}.txt
 lo=$((n / k - n / k / 10)) hi=$((n / k + n / k / 10))
+sizes=(--min-size $lo --max-size $hi)
+if [[ ${BALANCED:-0} == 1 ]]; then sizes=(--balanced); lo=$((n / k)) hi=$(((n + k - 1) / k)); fi
 name=hard_pairs_pccc${N:+_${n}}
 csv=$root/bench/results/$name.csv md=$root/bench/results/$name.md
 echo "code,step,seconds,how" >"$csv"
@@ -56,7 +59,7 @@ if [[ -n $old ]]; then bins+=("$old"); labels+=("${OLD_LABEL:-old}"); fi
 for b in "${!bins[@]}"; do
   lab=${labels[$b]}
   set +e
-  /usr/bin/time -v "${bins[$b]}" cluster "$X" -k "$k" -a blpkm -c "$cons" --min-size $lo --max-size $hi --n-init 1 -vv \
+  /usr/bin/time -v timeout "${TIMEOUT:-3600}" "${bins[$b]}" cluster "$X" -k "$k" -a blpkm -c "$cons" "${sizes[@]}" --n-init 1 -vv \
     -o "$work/labels_$b.txt" >"$work/out_$b.txt" 2>"$work/log_$b.txt"
   code=$?
   set -e
@@ -74,7 +77,8 @@ for b in "${!bins[@]}"; do
     steps+="$sec ($how) / "
   done < <(grep -E "restart 1 iter [0-9]+: assignment total" "$work/log_$b.txt" || true)
   echo "$lab,total,$wall," >>"$csv"
-  [[ $code -ne 0 ]] && steps="$(grep -m1 -E "error|would need" "$work/log_$b.txt" | cut -c1-160)"
+  [[ $code -eq 124 ]] && steps="ended by the timeout (${TIMEOUT:-3600} s) after: ${steps:-no step}"
+  [[ $code -ne 0 && $code -ne 124 ]] && steps="$(grep -m1 -E "error|would need" "$work/log_$b.txt" | cut -c1-160 || true)"
   printf '| %s | %d | %s | %s | %s | %s | %s | %s |\n' "$lab" "$code" "$wall" "$rss" "${est:--}" "${sse:--}" "${viol:--}" \
     "${steps% / }" >>"$md.tmp"
 done

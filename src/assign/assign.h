@@ -54,6 +54,11 @@ typedef struct ckm_assign_result {
                              optimal for the full model by pricing every omitted column */
     int pricing;          /* pricing passes over the s x k costs */
     size_t columns;       /* columns of the restricted model at the end (0: the full model) */
+    size_t placed;        /* groups the restricted model's LP left placed by the size prices
+                             (no row of their own; assign_cg.c's decomposition) */
+    size_t lifted;        /* groups placed at first that pricing took back into the LP */
+    int replaced;         /* 1: placing by the transportation labels left the restricted LP
+                             infeasible; the step placed by its start labels instead */
 } ckm_assign_result;
 
 /* Nonzeros of r's assignment model: 2 s k + 2 k m + 3 k per soft cannot-link + 6 k per soft

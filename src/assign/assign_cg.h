@@ -16,6 +16,7 @@
 
 #define CG_Q 3   /* first columns per group, besides the start label */
 #define CG_ADD 2 /* columns activated per group and pricing pass */
+#define CG_PLACE_PAIRS 4 /* groups with more cannot-links keep their row (assign_cg.c) */
 
 struct ckm_cg {
     size_t words;       /* 64-bit words per group in on */
@@ -43,7 +44,19 @@ struct ckm_cg {
     double *fixed_w;    /* k */
     int fixed_on;       /* 1 while a MILP's presolve holds: build() then leaves the fixed
                            groups' rows out and numbers the others' compactly (row_of) */
-    size_t *row_of;     /* s: a free group's row in that model */
+    size_t *row_of;     /* s: group t's row in the model built last, SIZE_MAX when it has none
+                           (placed or fixed) */
+    size_t S;           /* group rows of the model built last (rows S .. S + k - 1: sizes) */
+    /* groups placed by the size prices (the decomposition): no row of their own in the LP,
+       their weight off the size rows (agg_w), the dual u_t = cost_tf - w_t v_f implied */
+    int agg_on;         /* 1 while a step's LP rounds place groups */
+    int32_t *agg;       /* s: cluster f where the prices placed group t, -1: never placed */
+    unsigned char *lifted; /* s: 1 once pricing took a placed group back into the LP */
+    double *agg_w;      /* k */
+    size_t npl;         /* groups placed and not lifted */
+    size_t lifts;       /* groups the last pricing pass lifted */
+    double *u, *v;      /* s, k: the last LP's duals extended to every group */
+    size_t *prow_of, pS; /* the kept model's row_of and S */
     size_t *inc_start, *inc; /* cannot-links incident to each group (ckm_incidence) */
     double *rc_best;    /* s * CG_ADD scratch of the pricing pass */
     int32_t *j_best;
@@ -54,6 +67,15 @@ struct ckm_cg {
 #define BIT_SET(row, j) ((row)[(j) / 64] |= (uint64_t)1 << ((j) % 64))
 #define ON(cg, t, j) BIT((cg)->on + (t) * (cg)->words, j)
 #define SET_ON(cg, t, j) BIT_SET((cg)->on + (t) * (cg)->words, j)
+
+/* Cluster where group t sits outside the model built (the MILP presolve's fix, or the
+ * prices' placement during the LP rounds), or -1 when it has a row of its own. */
+static inline int32_t ckm_cg_placed(const struct ckm_cg *cg, size_t t)
+{
+    if (cg->fixed_on)
+        return cg->fixed[t];
+    return cg->agg_on && cg->agg[t] >= 0 && !cg->lifted[t] ? cg->agg[t] : -1;
+}
 
 /* Set bits in words 64-bit words. */
 static inline size_t ckm_cg_bits(const uint64_t *row, size_t words)
@@ -84,6 +106,14 @@ static inline long ckm_cg_col(const struct ckm_cg *cg, size_t t, int32_t j)
     return ckm_cg_find(cg->cj, cg->gcol[t], cg->gcol[t + 1], j);
 }
 
+/* assign_cg_model.c: the model's storage and construction. */
+/* Reduced cost of the omitted column (t, j) under the extended duals (cg->u, cg->v). */
+double ckm_cg_reduced_cost(const struct ckm_cg *cg, const ckm_reduced *r, const double *cost, int phase1, size_t t,
+                           size_t j);
+/* Keep the model just solved to optimality (phase 2) for the next round's basis. */
+bool ckm_cg_keep(struct ckm_cg *cg, const ckm_reduced *r);
+/* The kept model's reduced costs rc = c - A' y, once the LP is final (for ckm_cg_rc). */
+void ckm_cg_kept_rc(struct ckm_cg *cg);
 /* Build the restricted model: y columns (costs cost, or 0 in phase 1), in phase 1 also the
  * artificials (cost 1). false on allocation failure or int overflow. */
 bool ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, int phase1);

@@ -102,10 +102,10 @@ ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_
             st->have = true;
             ckm_group_means(r, kept, C, job->wsum);
         }
-        char cols[112] = "";
+        char cols[160] = "";
         if (ar.columns > 0)
-            snprintf(cols, sizeof cols, ", %zu of %zu columns, %d pricing passes, %d LPs%s", ar.columns, r->s * r->k,
-                     ar.pricing, ar.lp_solves, ar.restricted ? ", proven" : "");
+            snprintf(cols, sizeof cols, ", %zu of %zu columns, %zu groups placed by prices (%zu lifted), %d pricing passes, %d LPs%s",
+                     ar.columns, r->s * r->k, ar.placed, ar.lifted, ar.pricing, ar.lp_solves, ar.restricted ? ", proven" : "");
         ckm_ctx_log(ctx, 2, "%s restart %d iter %d: assignment total %.10g (%s, %.3f s%s)", job->name, job->rs + 1, it + 1,
                     ar.objective, !asg ? "local search" : ar.used_mip ? "CBC" : "LP integral", ar.seconds, cols);
         if (ar.status == CKM_BK_LIMIT_FEASIBLE && ar.cut) {

@@ -6,8 +6,12 @@
  *     first columns (its 3 cheapest) often cannot hold an optimum: clusters 0-2 cheap for
  *     every group while every cluster needs points; counted, and required to occur;
  *   - medium problems (300 groups, 12 clusters, squared distances to random centers,
- *     600 cannot-links, size bounds): the full model of assign.c, which has every column
- *     and every cannot-link row, for the MILP optimum and for the LP relaxation's value.
+ *     size bounds, 600 cannot-links, or 30 so that most groups are placed by the size
+ *     prices): the full model of assign.c, which has every column and every cannot-link
+ *     row, for the MILP optimum and for the LP relaxation's value.
+ * Groups placed by the prices (assign_cg.c's decomposition) and placed groups that pricing
+ * lifts back into the LP are counted, and required to occur, in both sets.
+ *   - a cannot-link triangle the transportation labels break, by hand (optimum 1005).
  * Every restricted optimum must say it was proven (res.restricted) and its labels must
  * meet every constraint. Internal-contract test (includes src headers).
  */
@@ -68,7 +72,7 @@ static int among_cheapest(const inst *p, size_t t, int32_t j)
 
 static void tiny(void)
 {
-    int outside = 0, via_mip = 0, infeasible = 0, optimal = 0;
+    int outside = 0, via_mip = 0, infeasible = 0, optimal = 0, placed = 0, lifted = 0, replaced = 0;
     inst p;
     for (int it = 0; it < 160; it++) {
         p.s = 5 + (size_t)it % 3;
@@ -117,6 +121,8 @@ static void tiny(void)
         CHECK_NEAR(res.objective, best, 1e-9);
         CHECK_NEAR(value_of(&p, lab), best, 1e-9);
         via_mip += res.used_mip;
+        placed += res.placed > 0;
+        lifted += res.lifted > 0;
         for (size_t t = 0; t < p.s; t++)
             if (!among_cheapest(&p, t, opt[t])) {
                 outside++;
@@ -125,13 +131,16 @@ static void tiny(void)
         /* from the optimum as the start (CBC's start and a first column): the same value */
         int32_t again[7];
         CHECK(ckm_assign_solve(&a, p.cost, opt, NULL, again, &res, &err) == CKM_OK);
+        replaced += res.replaced;
         CHECK(res.status == CKM_BK_OPTIMAL && res.restricted == 1);
         CHECK_NEAR(res.objective, best, 1e-9);
         ckm_assign_free(&a);
     }
-    printf("tiny: %d optimal (%d needing a column outside the 3 cheapest, %d via CBC), %d infeasible\n", optimal,
-           outside, via_mip, infeasible);
-    CHECK(outside >= 20 && via_mip >= 3 && infeasible >= 5);
+    printf("tiny: %d optimal (%d needing a column outside the 3 cheapest, %d via CBC, %d with groups placed by the "
+           "prices, %d lifting some back, %d placed by the start after the transportation labels failed), %d "
+           "infeasible\n",
+           optimal, outside, via_mip, placed, lifted, replaced, infeasible);
+    CHECK(outside >= 20 && via_mip >= 3 && infeasible >= 5 && placed >= 10 && lifted >= 10);
 }
 
 static double lp_value(const inst *p, const double *x)
@@ -146,8 +155,8 @@ static void medium(void)
 {
     static inst p;
     static double x_full[400 * 12], x_cg[400 * 12];
-    int via_mip = 0;
-    for (int it = 0; it < 6; it++) {
+    int via_mip = 0, placed = 0, lifted = 0;
+    for (int it = 0; it < 9; it++) {
         p.s = 300;
         p.k = 12;
         p.n = 0;
@@ -166,7 +175,7 @@ static void medium(void)
                 p.cost[t * p.k + j] = (double)p.weight[t] * d2;
             }
         }
-        random_pairs(&p, 600);
+        random_pairs(&p, it < 6 ? 600 : 30); /* 30: most groups without one, placed by the prices */
         size_t even = p.n / p.k;
         for (size_t j = 0; j < p.k; j++) {
             p.lo[j] = it % 3 == 2 ? 0 : even - even / 10;
@@ -181,26 +190,72 @@ static void medium(void)
         ckm_assign_result rf, rc;
         CHECK(ckm_assign_solve(&full, p.cost, NULL, NULL, lf, &rf, &err) == CKM_OK && rf.status == CKM_BK_OPTIMAL);
         CHECK(ckm_assign_solve(&cg, p.cost, NULL, NULL, lc, &rc, &err) == CKM_OK && rc.status == CKM_BK_OPTIMAL);
-        CHECK(rc.restricted == 1 && rc.columns < p.s * p.k);
+        CHECK(rc.restricted == 1 && (it >= 6 || rc.columns < p.s * p.k)); /* few pairs: the MILP may take every column */
         CHECK_NEAR(rc.objective, rf.objective, 1e-9 * rf.objective);
         CHECK_NEAR(value_of(&p, lc), rf.objective, 1e-9 * rf.objective);
         via_mip += rc.used_mip;
+        placed += rc.placed > 0;
+        lifted += rc.lifted > 0;
         /* the LP relaxation (bckm's ckm_assign_lp): the same value */
         ckm_bk_status sf, sc;
         CHECK(ckm_assign_lp(&full, p.cost, NULL, x_full, &sf, &err) == CKM_OK && sf == CKM_BK_OPTIMAL);
         CHECK(ckm_assign_lp(&cg, p.cost, NULL, x_cg, &sc, &err) == CKM_OK && sc == CKM_BK_OPTIMAL);
         CHECK_NEAR(lp_value(&p, x_cg), lp_value(&p, x_full), 1e-9 * lp_value(&p, x_full));
-        printf("medium %d: optimum %.6f, %zu of %zu columns, %d pricing passes, %s\n", it, rc.objective, rc.columns,
-               p.s * p.k, rc.pricing, rc.used_mip ? "CBC" : "LP integral");
+        printf("medium %d: optimum %.6f, %zu of %zu columns, %zu groups placed by prices (%zu lifted), %d pricing "
+               "passes, %s\n",
+               it, rc.objective, rc.columns, p.s * p.k, rc.placed, rc.lifted, rc.pricing,
+               rc.used_mip ? "CBC" : "LP integral");
         ckm_assign_free(&full);
         ckm_assign_free(&cg);
     }
-    printf("medium: %d of 6 via CBC\n", via_mip);
+    printf("medium: %d of 9 via CBC, %d with groups placed by the prices, %d lifting some back\n", via_mip, placed,
+           lifted);
+    CHECK(placed >= 3 && lifted >= 3);
+}
+
+/* A step whose transportation labels (cannot-links left out) break a cannot-link triangle:
+ * 8 groups, 4 clusters of exactly 2, groups 0, 1 and 7 pairwise cannot-linked, 0 and 1
+ * cheapest in cluster 0 (5 elsewhere), every other pair of groups cheapest in a cluster of
+ * its own (cluster 0 costs them 1000, the others 100). The transportation labels put 0 and
+ * 1 together in cluster 0; most groups are placed by the prices and the LP must move two
+ * groups. By hand: cluster 0 holds at most one of 0, 1, 7, so one group pays 1000 to enter
+ * it and one of 0, 1 pays 5 to leave: the optimum is 1005. (Placing by the start after the
+ * transportation labels' placement left the LP infeasible, res.replaced, is not reached
+ * here: the ties of the transportation prices leave the LP a way to move.) */
+static void pairs_across_placement(void)
+{
+    static inst p;
+    p.s = 8;
+    p.k = 4;
+    p.n = 8;
+    for (size_t t = 0; t < p.s; t++) {
+        p.weight[t] = 1;
+        for (size_t j = 0; j < p.k; j++)
+            p.cost[t * p.k + j] = j == t / 2 ? 0.0 : t < 2 ? 5.0 : j == 0 ? 1000.0 : 100.0;
+    }
+    p.n_cl = 3; /* 0, 1, 7 pairwise */
+    size_t tri[6] = {0, 1, 0, 7, 1, 7};
+    memcpy(p.cl, tri, sizeof tri);
+    for (size_t j = 0; j < p.k; j++)
+        p.lo[j] = p.hi[j] = 2;
+    ckm_reduced r = fixture_reduced(p.s, p.k, p.n, p.weight, p.n_cl, p.cl, p.lo, p.hi);
+    ckm_assign a;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_assign_init_kind(&a, &r, CKM_MODEL_RESTRICTED, &err) == CKM_OK && a.cg != NULL);
+    int32_t start[8] = {0, 1, 0, 1, 2, 2, 3, 3}, lab[8];
+    ckm_assign_result res;
+    CHECK(ckm_assign_solve(&a, p.cost, start, NULL, lab, &res, &err) == CKM_OK);
+    CHECK(res.status == CKM_BK_OPTIMAL && res.restricted == 1);
+    CHECK(res.placed >= 4);
+    CHECK_NEAR(res.objective, 1005.0, 1e-12);
+    CHECK_NEAR(value_of(&p, lab), 1005.0, 1e-12);
+    ckm_assign_free(&a);
 }
 
 int main(void)
 {
     tiny();
     medium();
+    pairs_across_placement();
     return ck_report();
 }

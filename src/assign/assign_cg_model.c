@@ -1,0 +1,373 @@
+/*
+ * assign_cg_model.c -- the restricted assignment model's storage and construction, shared
+ * by its LP rounds (assign_cg.c) and its MILP (assign_cg_mip.c): grow-only buffers, the
+ * CLP model of the active columns (ckm_cg_build: group rows only for the groups neither
+ * placed nor fixed, numbered by row_of; size rows S .. S + k - 1 with the placed or fixed
+ * weight off their bounds; a cannot-link row only where both columns are active, keyed
+ * e k + j ascending), the last optimal model kept for the next round's basis (warm_basis),
+ * and reduced costs under the last LP's duals extended to every group (cg->u, cg->v).
+ */
+#include "assign_cg.h"
+#include "core.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ckm_cg_free(struct ckm_cg *cg)
+{
+    if (!cg)
+        return;
+    free(cg->on);
+    free(cg->v_prev);
+    free(cg->gcol);
+    free(cg->cj);
+    free(cg->col_start);
+    free(cg->row_index);
+    free(cg->value);
+    free(cg->obj);
+    free(cg->clo);
+    free(cg->chi);
+    free(cg->rlo);
+    free(cg->rhi);
+    free(cg->x);
+    free(cg->dual);
+    free(cg->start);
+    free(cg->basis);
+    free(cg->fill);
+    free(cg->rkey);
+    free(cg->bas);
+    free(cg->pcj);
+    free(cg->prc);
+    free(cg->pgcol);
+    free(cg->prkey);
+    free(cg->pbas);
+    free(cg->fixed);
+    free(cg->fixed_w);
+    free(cg->row_of);
+    free(cg->agg);
+    free(cg->lifted);
+    free(cg->agg_w);
+    free(cg->u);
+    free(cg->v);
+    free(cg->prow_of);
+    free(cg->inc_start);
+    free(cg->inc);
+    free(cg->rc_best);
+    free(cg->j_best);
+    free(cg);
+}
+
+struct ckm_cg *ckm_cg_new(const ckm_reduced *r)
+{
+    struct ckm_cg *cg = calloc(1, sizeof *cg);
+    if (!cg)
+        return NULL;
+    cg->words = (r->k + 63) / 64;
+    size_t bits;
+    if (!ckm_mul_ok(r->s, cg->words, &bits) || !(cg->on = ckm_calloc_array(bits, sizeof(uint64_t))) ||
+        !(cg->v_prev = ckm_calloc_array(r->k, sizeof(double))) || !(cg->gcol = ckm_alloc_array(r->s + 1, sizeof(size_t))) ||
+        !(cg->pgcol = ckm_alloc_array(r->s + 1, sizeof(size_t))) ||
+        !(cg->rc_best = ckm_alloc_array(r->s * CG_ADD, sizeof(double))) ||
+        !(cg->j_best = ckm_alloc_array(r->s * CG_ADD, sizeof(int32_t))) ||
+        !(cg->row_of = ckm_alloc_array(r->s, sizeof(size_t))) || !(cg->prow_of = ckm_alloc_array(r->s, sizeof(size_t))) ||
+        !(cg->agg = ckm_alloc_array(r->s, sizeof(int32_t))) || !(cg->lifted = ckm_calloc_array(r->s, 1)) ||
+        !(cg->agg_w = ckm_calloc_array(r->k, sizeof(double))) || !(cg->u = ckm_calloc_array(r->s, sizeof(double))) ||
+        !(cg->v = ckm_calloc_array(r->k, sizeof(double))) ||
+        !ckm_incidence(r->s, r->n_cl, r->cl, &cg->inc_start, &cg->inc)) {
+        ckm_cg_free(cg);
+        return NULL;
+    }
+    return cg;
+}
+
+double ckm_cg_bytes(const ckm_reduced *r)
+{
+    /* the s x k costs twice (the step's, first_prices' per-point copy), the bitsets, the
+     * cannot-link incidence, 33 bytes per group (placement, extended duals, row maps, the
+     * transportation labels), and the restricted model at CLP's 190 bytes per nonzero and 175
+     * per column (assign.c): (CG_Q + 1) s columns, and cannot-link rows for the pairs whose
+     * active clusters meet, min(1, 2 (CG_Q + 1)^2 / k) of them */
+    double s = (double)r->s, k = (double)r->k, m = (double)r->n_cl, q = CG_Q + 1.0;
+    double cols = q * s, rows = m * fmin(1.0, 2.0 * q * q / k);
+    return 16.0 * s * k + s * k / 4.0 + 16.0 * m + 33.0 * s + 190.0 * (2.0 * cols + 2.0 * rows) + 175.0 * cols;
+}
+
+/* Grow a buffer to at least need elements of size sz (contents kept). */
+static bool grow(void **p, size_t need, size_t sz)
+{
+    void *q = realloc(*p, (need ? need : 1) * sz);
+    if (!q)
+        return false;
+    *p = q;
+    return true;
+}
+
+static bool reserve(struct ckm_cg *cg, size_t cols, size_t rows, size_t nnz)
+{
+    if (cols >= cg->cap_cols) { /* >=: col_start needs cols + 1 even with no column (every group placed) */
+        size_t c = cols + cols / 2 + 1;
+        if (!grow((void **)&cg->cj, c, sizeof(int32_t)) || !grow((void **)&cg->col_start, c + 1, sizeof(int)) ||
+            !grow((void **)&cg->obj, c, sizeof(double)) || !grow((void **)&cg->clo, c, sizeof(double)) ||
+            !grow((void **)&cg->chi, c, sizeof(double)) || !grow((void **)&cg->x, c, sizeof(double)) ||
+            !grow((void **)&cg->start, c, sizeof(double)) || !grow((void **)&cg->fill, c, sizeof(size_t)))
+            return false;
+        cg->cap_cols = c;
+        cg->cap_rows = 0; /* the basis spans columns and rows */
+    }
+    if (rows > cg->cap_rows) {
+        size_t q = rows + rows / 2;
+        if (!grow((void **)&cg->rlo, q, sizeof(double)) || !grow((void **)&cg->rhi, q, sizeof(double)) ||
+            !grow((void **)&cg->dual, q, sizeof(double)) || !grow((void **)&cg->basis, cg->cap_cols + q, 1) ||
+            !grow((void **)&cg->bas, cg->cap_cols + q, 1) || !grow((void **)&cg->rkey, q, sizeof(size_t)))
+            return false;
+        cg->cap_rows = q;
+    }
+    if (nnz >= cg->cap_nnz) {
+        size_t z = nnz + nnz / 2 + 1;
+        if (!grow((void **)&cg->row_index, z, sizeof(int)) || !grow((void **)&cg->value, z, sizeof(double)))
+            return false;
+        cg->cap_nnz = z;
+    }
+    return true;
+}
+
+/* The cannot-link rows (a, b, j) with both columns active, numbered from row0 in a fixed
+ * order (pairs, then clusters ascending): counted into cnt (per column), or, with cnt NULL,
+ * written at fill[column]++ into ri / val with their keys in cg->rkey. Returns how many. */
+static size_t cl_rows(struct ckm_cg *cg, const ckm_reduced *r, size_t row0, size_t *cnt, int *ri, double *val,
+                      size_t *fill)
+{
+    size_t row = row0;
+    for (size_t e = 0; e < r->n_cl; e++) {
+        size_t a = r->cl[2 * e], b = r->cl[2 * e + 1];
+        for (size_t w = 0; w < cg->words; w++) {
+            uint64_t m = cg->on[a * cg->words + w] & cg->on[b * cg->words + w];
+            while (m) {
+                int32_t j = (int32_t)(64 * w + (size_t)__builtin_ctzll(m));
+                m &= m - 1;
+                long ca = ckm_cg_col(cg, a, j), cb = ckm_cg_col(cg, b, j);
+                if (cnt) {
+                    cnt[ca]++;
+                    cnt[cb]++;
+                } else {
+                    cg->rkey[row - row0] = e * r->k + (size_t)j;
+                    val[fill[ca]] = val[fill[cb]] = 1.0;
+                    ri[fill[ca]++] = (int)row;
+                    ri[fill[cb]++] = (int)row;
+                }
+                row++;
+            }
+        }
+    }
+    return row - row0;
+}
+
+/* Reduced cost of the omitted column (t, j) under the current duals. */
+double ckm_cg_reduced_cost(const struct ckm_cg *cg, const ckm_reduced *r, const double *cost, int phase1, size_t t,
+                           size_t j)
+{
+    double c = phase1 ? 0.0 : cost[t * r->k + j];
+    return c - cg->u[t] - (double)r->weight[t] * cg->v[j];
+}
+
+/* The previous optimal basis carried over (phase 2, columns only added since): old columns
+ * and rows keep their status, new cannot-link rows' slacks are basic (dual 0), and a new
+ * column sits at its upper bound 1 when its reduced cost under the old duals is negative
+ * (it was priced in for that), else at 0. A group the prices had placed at f and pricing
+ * lifted into the LP gets its row nonbasic and column f basic (rc_tf = 0 by the implied
+ * u_t; the weight leaves agg_w as column f takes it on, so the size rows' activity is
+ * unchanged). As many basic variables as rows, and dual feasible for the dual simplex: the
+ * old duals, with 0 on the new cannot-link rows, leave every nonbasic column's reduced
+ * cost of the right sign (>= 0 at 0, < 0 at 1); only the group rows the new columns at 1
+ * overfill are primal infeasible. Measured (60,000 x 20, k = 100, 10^6 cannot-links): a
+ * round that priced in 483 columns took 5.2 s by the primal simplex from this basis with
+ * the new columns at 0, and 4-6 s by the dual one from the argmin basis. */
+static void warm_basis(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, size_t cols, size_t rows)
+{
+    size_t s = r->s, k = r->k, S = cg->S, pS = cg->pS;
+    unsigned char *st = cg->basis;
+    for (size_t t = 0; t < s; t++) {
+        if (cg->row_of[t] == SIZE_MAX)
+            continue;
+        size_t p = cg->pgcol[t];
+        bool new_row = cg->prow_of[t] == SIZE_MAX;
+        for (size_t c = cg->gcol[t]; c < cg->gcol[t + 1]; c++) {
+            bool old = p < cg->pgcol[t + 1] && cg->pcj[p] == cg->cj[c];
+            if (old)
+                st[c] = cg->pbas[p++];
+            else if (new_row && cg->cj[c] == cg->agg[t])
+                st[c] = CKM_LP_BASIC;
+            else
+                st[c] = ckm_cg_reduced_cost(cg, r, cost, 0, t, (size_t)cg->cj[c]) < 0.0 ? CKM_LP_AT_UPPER : CKM_LP_AT_LOWER;
+        }
+        st[cols + cg->row_of[t]] = new_row ? CKM_LP_AT_LOWER : cg->pbas[cg->pcols + cg->prow_of[t]];
+    }
+    for (size_t j = 0; j < k; j++)
+        st[cols + S + j] = cg->pbas[cg->pcols + pS + j];
+    size_t p = 0, np = cg->prows - pS - k;
+    for (size_t q = 0; q < rows - S - k; q++) {
+        while (p < np && cg->prkey[p] < cg->rkey[q])
+            p++;
+        st[cols + S + k + q] = p < np && cg->prkey[p] == cg->rkey[q] ? cg->pbas[cg->pcols + pS + k + p] : CKM_LP_BASIC;
+    }
+}
+
+/* Keep the model just solved to optimality (phase 2) for warm_basis. */
+bool ckm_cg_keep(struct ckm_cg *cg, const ckm_reduced *r)
+{
+    size_t ncl = cg->rows - cg->S - r->k;
+    if (cg->cols >= cg->cap_pcols) { /* >=: never a NULL buffer, even with no column */
+        if (!grow((void **)&cg->pcj, cg->cols + 1, sizeof(int32_t)) || !grow((void **)&cg->prc, cg->cols + 1, sizeof(double)))
+            return false;
+        cg->cap_pcols = cg->cols + 1;
+        cg->cap_prows = 0;
+    }
+    if (cg->rows > cg->cap_prows) {
+        if (!grow((void **)&cg->prkey, cg->rows, sizeof(size_t)) /* ncl <= rows, whatever S */ || !grow((void **)&cg->pbas, cg->cap_pcols + cg->rows, 1))
+            return false;
+        cg->cap_prows = cg->rows;
+    }
+    memcpy(cg->pcj, cg->cj, cg->cols * sizeof(int32_t));
+    memcpy(cg->pgcol, cg->gcol, (r->s + 1) * sizeof(size_t));
+    memcpy(cg->prkey, cg->rkey, ncl * sizeof(size_t));
+    memcpy(cg->pbas, cg->bas, cg->cols + cg->rows);
+    memcpy(cg->prow_of, cg->row_of, r->s * sizeof(size_t));
+    cg->pS = cg->S;
+    cg->pcols = cg->cols;
+    cg->prows = cg->rows;
+    cg->warm = 1;
+    return true;
+}
+
+/* The kept model's reduced costs rc = c - A' y (cannot-link rows included), for rc_any;
+ * called once the LP is final, while the model built is still the kept one. */
+void ckm_cg_kept_rc(struct ckm_cg *cg)
+{
+    for (size_t c = 0; c < cg->pcols; c++) {
+        double v = cg->obj[c];
+        for (int p = cg->col_start[c]; p < cg->col_start[c + 1]; p++)
+            v -= cg->value[p] * cg->dual[cg->row_index[p]];
+        cg->prc[c] = v;
+    }
+}
+
+/* Reduced cost of (t, j) under the duals of the kept (last optimal) LP: its own, with the
+ * cannot-link rows' duals, for a column of that LP; ckm_cg_reduced_cost() for one outside it (no
+ * rows of its own there). */
+double ckm_cg_rc(const struct ckm_cg *cg, const ckm_reduced *r, const double *cost, size_t t, size_t j)
+{
+    long c = ckm_cg_find(cg->pcj, cg->pgcol[t], cg->pgcol[t + 1], (int32_t)j);
+    return c >= 0 ? cg->prc[c] : ckm_cg_reduced_cost(cg, r, cost, 0, t, j);
+}
+
+/* Build the restricted model: y columns (costs cost, or 0 in phase 1), in phase 1 also the
+ * artificials (cost 1). false on allocation failure or int overflow. */
+bool ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, int phase1)
+{
+    size_t s = r->s, k = r->k, ycols = 0;
+    for (size_t t = 0; t < s; t++) {
+        cg->gcol[t] = ycols;
+        ycols += ckm_cg_bits(cg->on + t * cg->words, cg->words);
+    }
+    cg->gcol[s] = ycols;
+    size_t S = 0; /* group rows: those of the groups neither placed nor fixed */
+    for (size_t t = 0; t < s; t++)
+        cg->row_of[t] = ckm_cg_placed(cg, t) < 0 ? S++ : SIZE_MAX;
+    size_t art = phase1 ? S + k : 0, cols = ycols + art;
+    if (!reserve(cg, cols, 0, 0))
+        return false;
+    for (size_t t = 0, c = 0; t < s; t++)
+        for (size_t j = 0; j < k; j++)
+            if (ON(cg, t, j))
+                cg->cj[c++] = (int32_t)j;
+    /* entries per column: 2 (its group row, its size row) + its cannot-link rows */
+    size_t *cnt = cg->fill;
+    for (size_t c = 0; c < ycols; c++)
+        cnt[c] = 2;
+    size_t ncl = cl_rows(cg, r, S + k, cnt, NULL, NULL, NULL), rows = S + k + ncl, nnz = 0;
+    if (rows > INT_MAX / 2 || ycols > INT_MAX / 4 || !reserve(cg, cols, rows, 0))
+        return false;
+    for (size_t c = 0; c < ycols; c++) {
+        cg->col_start[c] = (int)nnz;
+        nnz += cnt[c];
+    }
+    if (nnz + art > INT_MAX / 2 || !reserve(cg, cols, rows, nnz + art))
+        return false;
+    for (size_t t = 0; t < s; t++)
+        for (size_t c = cg->gcol[t]; c < cg->gcol[t + 1]; c++) {
+            size_t p = (size_t)cg->col_start[c];
+            cg->row_index[p] = (int)cg->row_of[t];
+            cg->row_index[p + 1] = (int)(S + (size_t)cg->cj[c]);
+            cg->value[p] = 1.0;
+            cg->value[p + 1] = (double)r->weight[t];
+            cg->fill[c] = p + 2;
+            cg->obj[c] = phase1 ? 0.0 : cost[t * k + (size_t)cg->cj[c]];
+            cg->clo[c] = 0.0;
+            cg->chi[c] = 1.0;
+        }
+    cl_rows(cg, r, S + k, NULL, cg->row_index, cg->value, cg->fill);
+    for (size_t t = 0; t < S; t++)
+        cg->rlo[t] = cg->rhi[t] = 1.0;
+    const double *shift = cg->fixed_on ? cg->fixed_w : cg->agg_on ? cg->agg_w : NULL; /* weight placed or fixed */
+    for (size_t j = 0; j < k; j++) {
+        double w = shift ? shift[j] : 0.0;
+        cg->rlo[S + j] = fmax(0.0, (double)r->lo[j] - w);
+        cg->rhi[S + j] = (double)r->hi[j] - w;
+    }
+    for (size_t q = 0; q < art; q++) { /* a_t in group row q < S, b_j in row S + j up to its minimum */
+        size_t c = ycols + q;
+        cg->col_start[c] = (int)(nnz + q);
+        cg->row_index[nnz + q] = (int)q;
+        cg->value[nnz + q] = 1.0;
+        cg->obj[c] = 1.0;
+        cg->clo[c] = 0.0;
+        cg->chi[c] = q < S ? 1.0 : cg->rlo[q];
+    }
+    cg->col_start[cols] = (int)(nnz + art);
+    for (size_t q = S + k; q < rows; q++) {
+        cg->rlo[q] = -CKM_BK_INF;
+        cg->rhi[q] = 1.0;
+    }
+    if (cg->warm && !phase1 && !cg->fixed_on && !cg->lifts)
+        warm_basis(cg, r, cost, cols, rows);
+    else
+        ckm_argmin_basis(cg->obj, cg->gcol, s, k, S, cols, rows, cg->basis);
+    cg->cols = cols;
+    cg->rows = rows;
+    cg->ycols = ycols;
+    cg->S = S;
+    return true;
+}
+
+ckm_lp ckm_cg_model(const struct ckm_cg *cg)
+{
+    ckm_lp lp = {(int)cg->cols, (int)cg->rows, cg->obj, cg->clo, cg->chi, cg->rlo, cg->rhi,
+                 cg->col_start, cg->row_index, cg->value, cg->basis, cg->bas};
+    return lp;
+}
+
+double ckm_cg_tol(const struct ckm_cg *cg, const double *cost, int phase1, size_t t, size_t j, size_t k)
+{
+    return 1e-9 * (1.0 + fabs(cg->u[t]) + (phase1 ? 0.0 : fabs(cost[t * k + j])));
+}
+
+/* Labels from the restricted 0/1 point; false when some y is fractional. */
+bool ckm_cg_labels(const struct ckm_cg *cg, size_t s, int32_t *labels)
+{
+    for (size_t t = 0; t < s; t++) {
+        int32_t lab = ckm_cg_placed(cg, t);
+        for (size_t c = cg->gcol[t]; c < cg->gcol[t + 1]; c++) {
+            double v = cg->x[c];
+            if (v > 1e-6 && v < 1.0 - 1e-6)
+                return false;
+            if (v >= 0.5)
+                lab = cg->cj[c];
+        }
+        if (lab < 0)
+            return false;
+        labels[t] = lab;
+    }
+    return true;
+}
