@@ -105,6 +105,11 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
  * inc[start[t] .. start[t+1]) (CSR). false on allocation failure (the caller frees both
  * outputs either way). */
 bool ckm_incidence(size_t s, size_t m, const size_t *ab, size_t **start, size_t **inc);
+/* The other end of pair e of ab when one end is t. */
+static inline size_t ckm_pair_other(const size_t *ab, size_t e, size_t t)
+{
+    return ab[2 * e] == t ? ab[2 * e + 1] : ab[2 * e];
+}
 /* The dual simplex's start for costs obj (assign.c's argmin_basis explains it): in each
  * group's columns -- gcol[t] .. gcol[t+1], or t k .. t k + k with gcol NULL -- the first
  * cheapest one basic, every other of the cols columns at 0; the first group_rows rows (the

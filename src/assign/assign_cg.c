@@ -31,8 +31,8 @@
  * CG_PLACE_PAIRS of them and no partner can take f (f is neither the partner's guide label
  * nor among its columns), so no cannot-link row between a placed column and an active one
  * is left out. (With 40 cannot-links a group, at 60,000 x 20 and 10^6 pairs, placing them
- * made the first step 32.5 s instead of 15.4: lifts on every pass, each LP from scratch.) That is one more restriction
- * of the model, priced like the rest: with the implied dual u_t = cost_tf - w_t v_f
+ * made the first step 32.5 s instead of 15.4: lifts on every pass, each LP from scratch.)
+ * That is one more restriction of the model, priced like the rest: with the implied dual u_t = cost_tf - w_t v_f
  * (column (t, f) at reduced cost 0, as if basic in a row of its own) the extended duals are
  * dual feasible for the full LP exactly when no (t, j) prices negative; a placed group with
  * a negative column is lifted back into the LP (its row, column f, the new ones), and so
@@ -93,13 +93,15 @@ static void extend_duals(struct ckm_cg *cg, const ckm_reduced *r, const double *
 }
 
 /* Take placed group t back into the LP: its row returns with column f in it (and whatever
- * pricing adds), its weight onto that column. */
+ * pricing adds), its weight onto that column; counted in cg->lifts (the next round then
+ * starts from the argmin basis). */
 static void lift(struct ckm_cg *cg, const ckm_reduced *r, size_t t)
 {
     int32_t f = cg->agg[t];
     cg->lifted[t] = 1;
     cg->agg_w[f] -= (double)r->weight[t];
     cg->npl--;
+    cg->lifts++;
     SET_ON(cg, t, (size_t)f);
 }
 
@@ -122,18 +124,14 @@ static size_t price(struct ckm_cg *cg, const ckm_reduced *r, const double *cost,
                 continue;
             keep_least(kb, jb, &m, CG_ADD, phase1 ? cost[t * k + j] : rc, (int32_t)j); /* smaller is better */
         }
-        if (m > 0 && f >= 0) {
+        if (m > 0 && f >= 0)
             lift(cg, r, t);
-            cg->lifts++;
-        }
         for (int q = 0; q < m; q++) {
             SET_ON(cg, t, (size_t)jb[q]);
             for (size_t i = cg->inc_start[t]; i < cg->inc_start[t + 1]; i++) { /* a partner placed there */
-                size_t e = cg->inc[i], b = r->cl[2 * e] == t ? r->cl[2 * e + 1] : r->cl[2 * e];
-                if (ckm_cg_placed(cg, b) == jb[q]) {
+                size_t b = ckm_pair_other(r->cl, cg->inc[i], t);
+                if (ckm_cg_placed(cg, b) == jb[q])
                     lift(cg, r, b);
-                    cg->lifts++;
-                }
             }
         }
         added += (size_t)m;
@@ -141,15 +139,13 @@ static size_t price(struct ckm_cg *cg, const ckm_reduced *r, const double *cost,
     return added;
 }
 
-/* The decomposition: a group without cannot-links whose cheapest cluster f under
- * cost_tj - w_t v_j (v: v_prev, the prices the first columns were chosen by) is strictly
- * cheapest is placed there: no row, no columns, its weight off the size rows (agg_w). This
- * is a restriction of the model like any omitted column, and pricing undoes it where the
- * LP's duals disagree (price(), lift()), so the proof is the same; what it saves is the
- * LP's size: at 10^6 groups and 10^5 cannot-links about 82 % of the groups have no row.
- * A cluster whose placed weight alone exceeds its maximum gets its groups back at once
- * (the shifted row could not be met). Returns how many groups are placed. */
-static size_t place_by_prices(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, const int32_t *guide)
+/* The decomposition (header): group t is placed at f, its strictly cheapest cluster under
+ * cost_tj - w_t v_j (the two cheapest as first_columns() left them in rc_best / j_best),
+ * when f is its guide label, it has at most CG_PLACE_PAIRS cannot-links and no partner may
+ * take f (neither the partner's guide label nor among its columns): no row, no columns, its
+ * weight off the size rows (agg_w). A cluster whose placed weight alone exceeds its maximum
+ * gets its groups back at once (the shifted row could not be met). */
+static void place_by_prices(struct ckm_cg *cg, const ckm_reduced *r, const int32_t *guide)
 {
     size_t s = r->s, k = r->k, W = cg->words;
     cg->agg_on = 1;
@@ -157,24 +153,20 @@ static size_t place_by_prices(struct ckm_cg *cg, const ckm_reduced *r, const dou
     memset(cg->agg_w, 0, k * sizeof(double));
     memset(cg->lifted, 0, s);
     for (size_t t = 0; t < s; t++) {
+        const double *key = cg->rc_best + t * CG_ADD;
+        int32_t f = cg->j_best[t * CG_ADD];
         cg->agg[t] = -1;
-        double key[2];
-        int32_t jj[2];
-        int m = 0;
-        for (size_t j = 0; j < k; j++)
-            keep_least(key, jj, &m, 2, cost[t * k + j] - (double)r->weight[t] * cg->v_prev[j], (int32_t)j);
-        if (m < 2 || key[1] - key[0] <= 1e-9 * (1.0 + fabs(key[0])) || (guide && guide[t] != jj[0]))
-            continue; /* a tie, or a move off the guide: the group keeps its row */
-        /* few cannot-links, and no partner may take f: not its guide, not among its columns */
+        if (key[1] - key[0] <= 1e-9 * (1.0 + fabs(key[0])) || (guide && guide[t] != f))
+            continue; /* a tie (or one cluster), or a move off the guide: the group keeps its row */
         bool apart = cg->inc_start[t + 1] - cg->inc_start[t] <= CG_PLACE_PAIRS;
         for (size_t i = cg->inc_start[t]; i < cg->inc_start[t + 1] && apart; i++) {
-            size_t e = cg->inc[i], b = r->cl[2 * e] == t ? r->cl[2 * e + 1] : r->cl[2 * e];
-            apart = !(guide && guide[b] == jj[0]) && !ON(cg, b, (size_t)jj[0]);
+            size_t b = ckm_pair_other(r->cl, cg->inc[i], t);
+            apart = !(guide && guide[b] == f) && !ON(cg, b, (size_t)f);
         }
         if (!apart)
             continue;
-        cg->agg[t] = jj[0];
-        cg->agg_w[jj[0]] += (double)r->weight[t];
+        cg->agg[t] = f;
+        cg->agg_w[f] += (double)r->weight[t];
     }
     for (size_t t = 0; t < s; t++) {
         int32_t f = cg->agg[t];
@@ -190,7 +182,6 @@ static size_t place_by_prices(struct ckm_cg *cg, const ckm_reduced *r, const dou
     for (size_t j = 0; j < k; j++)
         if (cg->agg_w[j] > (double)r->hi[j])
             cg->agg_w[j] = 0.0;
-    return cg->npl;
 }
 
 /* sum_t cost_tf over the groups placed (no columns, so not in the LP's objective). */
@@ -261,10 +252,13 @@ done:
     return rc;
 }
 
-/* First columns: the start label and the CG_Q cheapest by cost - w v_prev. */
+/* First columns: the start label and the CG_Q cheapest by cost - w v_prev; the two
+ * cheapest keys and the cheapest cluster also go to rc_best / j_best for place_by_prices()
+ * (with k = 1 the second key repeats the first: a tie). */
 static void first_columns(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, const int32_t *start)
 {
     size_t s = r->s, k = r->k, q = k < CG_Q ? k : CG_Q;
+    _Static_assert(CG_Q >= 2 && CG_ADD == 2, "place_by_prices reads the two cheapest from rc_best / j_best");
     memset(cg->on, 0, s * cg->words * sizeof(uint64_t));
     for (size_t t = 0; t < s; t++) {
         double key[CG_Q];
@@ -276,6 +270,9 @@ static void first_columns(struct ckm_cg *cg, const ckm_reduced *r, const double 
             SET_ON(cg, t, (size_t)jj[p]);
         if (start)
             SET_ON(cg, t, (size_t)start[t]);
+        cg->rc_best[t * CG_ADD] = m > 0 ? key[0] : 0.0; /* m >= 1: k >= 1 */
+        cg->j_best[t * CG_ADD] = m > 0 ? jj[0] : 0;
+        cg->rc_best[t * CG_ADD + 1] = m > 1 ? key[1] : cg->rc_best[t * CG_ADD]; /* k = 1: a tie, never placed */
     }
 }
 
@@ -342,14 +339,14 @@ ckm_error ckm_cg_solve(ckm_assign *a, const double *cost, const int32_t *start, 
 {
     struct ckm_cg *cg = a->cg;
     const ckm_reduced *r = a->r;
-    int32_t *guide = NULL; /* the transportation labels: a restart's first step places by them */
+    int32_t *guide = NULL; /* the transportation labels: the placement's guide */
     ckm_error rc = first_prices(cg, r, cost, lim, &guide, err);
     if (rc != CKM_OK)
         return rc;
     first_columns(cg, r, cost, start ? start : guide);
     for (size_t t = 0; start && guide && t < r->s; t++)
         SET_ON(cg, t, (size_t)guide[t]);
-    place_by_prices(cg, r, cost, guide ? guide : start);
+    place_by_prices(cg, r, guide ? guide : start);
     ckm_bk_status st;
     double z_lp = 0.0;
     rc = relax(cg, r, cost, lim, start && guide, &st, &z_lp, res, err);
@@ -358,7 +355,7 @@ ckm_error ckm_cg_solve(ckm_assign *a, const double *cost, const int32_t *start, 
          * a point: place by the start instead, which is in the model (so the LP feasible) */
         res->replaced = 1;
         first_columns(cg, r, cost, start);
-        place_by_prices(cg, r, cost, start);
+        place_by_prices(cg, r, start);
         rc = relax(cg, r, cost, lim, 0, &st, &z_lp, res, err);
     }
     free(guide);
@@ -395,7 +392,7 @@ ckm_error ckm_cg_lp(ckm_assign *a, const double *cost, const ckm_bk_limits *lim,
     if (rc != CKM_OK)
         return rc;
     first_columns(cg, r, cost, guide);
-    place_by_prices(cg, r, cost, guide);
+    place_by_prices(cg, r, guide);
     free(guide);
     double z;
     rc = relax(cg, r, cost, lim, 0, status, &z, &res, err);

@@ -58,7 +58,8 @@ struct ckm_cg {
     double *u, *v;      /* s, k: the last LP's duals extended to every group */
     size_t *prow_of, pS; /* the kept model's row_of and S */
     size_t *inc_start, *inc; /* cannot-links incident to each group (ckm_incidence) */
-    double *rc_best;    /* s * CG_ADD scratch of the pricing pass */
+    double *rc_best;    /* s * CG_ADD scratch of the pricing pass (first_columns: each
+                           group's two cheapest keys, read by place_by_prices) */
     int32_t *j_best;
 };
 

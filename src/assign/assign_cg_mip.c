@@ -93,7 +93,7 @@ static bool presolve(struct ckm_cg *cg, const ckm_reduced *r, uint64_t *mip, boo
         mip[t * W + j / 64] = 0; /* the group's only bit */
         cg->fixed_w[j] += (double)r->weight[t];
         for (size_t q = cg->inc_start[t]; q < cg->inc_start[t + 1]; q++) {
-            size_t e = cg->inc[q], b = r->cl[2 * e] == t ? r->cl[2 * e + 1] : r->cl[2 * e];
+            size_t b = ckm_pair_other(r->cl, cg->inc[q], t);
             uint64_t bit = (uint64_t)1 << (j % 64), *wb = mip + b * W + j / 64;
             if (cg->fixed[b] < 0 && (*wb & bit)) {
                 *wb &= ~bit;

@@ -85,11 +85,11 @@ bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, double dead
                     blocked[j] = 0;
                 }
                 for (size_t q = cs[t]; q < cs[t + 1]; q++) {
-                    size_t e = cadj[q], o = r->cl[2 * e] == t ? r->cl[2 * e + 1] : r->cl[2 * e];
+                    size_t o = ckm_pair_other(r->cl, cadj[q], t);
                     blocked[lab[o]] = 1;
                 }
                 for (size_t q = ss[t]; q < ss[t + 1]; q++) {
-                    size_t e = sadj[q], o = r->soft[2 * e] == t ? r->soft[2 * e + 1] : r->soft[2 * e];
+                    size_t e = sadj[q], o = ckm_pair_other(r->soft, e, t);
                     double c = r->soft_P * fabs(r->soft_w[e]);
                     if (r->soft_w[e] > 0.0) { /* must-link: paid unless t joins o */
                         for (size_t j = 0; j < k; j++)
