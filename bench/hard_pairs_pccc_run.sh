@@ -8,7 +8,8 @@
 # seconds and how it was solved (the -vv log). Writes bench/results/hard_pairs_pccc.csv
 # (code,step,seconds,how; step "total": the wall time) and bench/results/hard_pairs_pccc.md
 # (with N set: hard_pairs_pccc_N.*).
-# Data: generated here (numpy, seed 3737) into CKM_BENCH_WORK (default /tmp/ckm-pccc-scale).
+# Data: generated here (numpy, seed 3737) into CKM_BENCH_WORK (default /tmp/ckm-pccc-scale),
+# named by n, d and the pair counts (and k when it is not 100).
 # N, D, K, NCL, NML override the sizes (MIN/MAX sizes follow as +-10 % of N / K; BALANCED=1:
 # --balanced instead). TIMEOUT (seconds, default 3600) ends a run that takes longer (exit 124).
 set -euo pipefail
@@ -17,14 +18,15 @@ ckm=${1:-$root/build/ckm}
 old=${2:-}
 n=${N:-60000} d=${D:-20} k=${K:-100} ncl=${NCL:-1000000} nml=${NML:-10000}
 work=${CKM_BENCH_WORK:-/tmp/ckm-pccc-scale}
+kt=$([[ $k == 100 ]] || echo "_k$k") # data and results named by k too when it is not 100
 mkdir -p "$work" "$root/bench/results"
-if [[ ! -s $work/cons_${n}_${d}_${ncl}_${nml}.txt ]]; then
-  /usr/bin/python3 - "$work" "$n" "$d" "$k" "$ncl" "$nml" <<'PY'
+if [[ ! -s $work/cons_${n}_${d}_${ncl}_${nml}${kt}.txt ]]; then
+  /usr/bin/python3 - "$work" "$n" "$d" "$k" "$ncl" "$nml" "$kt" <<'PY'
 import sys, numpy as np
-w = sys.argv[1]; n, d, k, ncl, nml = (int(v) for v in sys.argv[2:7])
+w = sys.argv[1]; n, d, k, ncl, nml = (int(v) for v in sys.argv[2:7]); kt = sys.argv[7]
 rng = np.random.default_rng(3737)
 C = rng.uniform(-10, 10, (k, d)); y = rng.integers(0, k, n)
-np.save("%s/X_%d_%d.npy" % (w, n, d), C[y] + rng.normal(0, 1.5, (n, d)))
+np.save("%s/X_%d_%d%s.npy" % (w, n, d, kt), C[y] + rng.normal(0, 1.5, (n, d)))
 def draw(m, same):
     out = set()
     while len(out) < m:
@@ -36,16 +38,16 @@ def draw(m, same):
                 break
     return sorted(out)
 ml, cl = draw(nml, True), draw(ncl, False)
-with open("%s/cons_%d_%d_%d_%d.txt" % (w, n, d, ncl, nml), "w") as f:
+with open("%s/cons_%d_%d_%d_%d%s.txt" % (w, n, d, ncl, nml, kt), "w") as f:
     f.writelines("ML %d %d\n" % p for p in ml)
     f.writelines("CL %d %d\n" % p for p in cl)
 PY
 fi
-X=$work/X_${n}_${d}.npy cons=$work/cons_${n}_${d}_${ncl}_${nml}.txt
+X=$work/X_${n}_${d}${kt}.npy cons=$work/cons_${n}_${d}_${ncl}_${nml}${kt}.txt
 lo=$((n / k - n / k / 10)) hi=$((n / k + n / k / 10))
 sizes=(--min-size $lo --max-size $hi)
 if [[ ${BALANCED:-0} == 1 ]]; then sizes=(--balanced); lo=$((n / k)) hi=$(((n + k - 1) / k)); fi
-name=hard_pairs_pccc${N:+_${n}}
+name=hard_pairs_pccc${N:+_${n}}${kt}
 csv=$root/bench/results/$name.csv md=$root/bench/results/$name.md
 echo "code,step,seconds,how" >"$csv"
 bins=("$ckm"); labels=("$(git -C "$root" describe --always --dirty=+)")

@@ -175,8 +175,9 @@ done:
 }
 
 /* about ten s x k iterates, plus the LP model of the repairs */
-static double bytes(const ckm_reduced *r, int threads)
+static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
 {
+    (void)dist;
     (void)threads;
     return 80.0 * (double)r->s * (double)r->k + ckm_assign_bytes(r);
 }

@@ -15,9 +15,10 @@
 typedef ckm_error (*ckm_algo_run)(const ckm_context *ctx, const ckm_reduced *r,
                                   ckm_algo_out *out, ckm_err *err);
 
-/* Estimated peak bytes of an algorithm's own work on r with `threads` workers, beyond the
+/* Estimated peak bytes of an algorithm's own work on r with `threads` workers and the
+ * assignment distance dist, beyond the
  * driver's share (the memory model, docs/memory.md; src/solve/memory.c adds the driver's). */
-typedef double (*ckm_algo_bytes)(const ckm_reduced *r, int threads);
+typedef double (*ckm_algo_bytes)(const ckm_reduced *r, ckm_distance dist, int threads);
 
 /* A registry row, defined in the algorithm's own file and listed by src/solve/registry.c:
  * everything the driver needs to know about the algorithm. info.default_max_iter is the one

@@ -271,8 +271,9 @@ done:
 }
 
 /* the LP/MILP model (the LP steps and the exact step when it stalls) */
-static double bytes(const ckm_reduced *r, int threads)
+static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
 {
+    (void)dist;
     (void)threads;
     return ckm_assign_bytes(r);
 }

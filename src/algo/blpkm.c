@@ -74,6 +74,13 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
     return CKM_OK;
 }
 
+/* Steps from the centers, no s x k cost matrix (ckm_assign_solve_centers): squared distances
+ * past sizeflow's matrix limit on the restricted model. */
+static bool by_centers(const ckm_reduced *r, ckm_distance dist)
+{
+    return dist == CKM_DISTANCE_SQEUCLIDEAN && !ckm_assign_local(r) && ckm_assign_by_centers(r);
+}
+
 static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
 {
     const ckm_settings *set = ctx->s;
@@ -84,11 +91,12 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
     blpkm_run b = {.ctx = ctx, .r = r, .init = set->init == CKM_INIT_KMEANSPP ? CKM_INIT_KMEANSPP : CKM_INIT_RANDOM};
     b.C = ckm_alloc_array(k * d, sizeof(double));
     b.wsum = ckm_alloc_array(k, sizeof(double));
-    b.cost = ckm_alloc_array(s * k, sizeof(double));
+    bool centers = by_centers(r, set->distance);
+    b.cost = centers ? NULL : ckm_alloc_array(s * k, sizeof(double));
     b.cur = ckm_alloc_array(s, sizeof(int32_t));
     b.kept = ckm_alloc_array(s, sizeof(int32_t));
     ckm_error rc = CKM_OK;
-    if (!b.C || !b.wsum || !b.cost || !b.cur || !b.kept) {
+    if (!b.C || !b.wsum || (!centers && !b.cost) || !b.cur || !b.kept) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "blpkm: out of memory");
         goto done;
     }
@@ -97,6 +105,10 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
     if ((!local && (rc = ckm_assign_init(&asg, r, err)) != CKM_OK) ||
         (rc = ckm_seeder_init(&b.seeder, r, set->threads, err)) != CKM_OK)
         goto done;
+    if (centers)
+        ckm_ctx_log(ctx, 2, "blpkm: %zu groups x %zu clusters: the steps' costs come from the centers (no s x k cost "
+                            "matrix)",
+                    s, k);
     if (local)
         ckm_ctx_log(ctx, 1, "blpkm: the assignment model would have %.3g nonzeros (> %.3g): steps by local search, "
                             "not proven optimal",
@@ -136,14 +148,15 @@ done:
     return rc;
 }
 
-/* the LP/MILP model; with soft pairs past CKM_SOFT_MODEL_MAX_NNZ no model but local-search
- * steps: 8 s k costs + 16 s + 32 per soft pair + 16 k */
-static double bytes(const ckm_reduced *r, int threads)
+/* the LP/MILP model (with the s x k costs, or without them: by_centers); with soft pairs past
+ * CKM_SOFT_MODEL_MAX_NNZ no model but local-search steps: 8 s k costs + 16 s + 32 per soft
+ * pair + 16 k */
+static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
 {
     (void)threads;
     if (ckm_assign_local(r))
         return 8.0 * (double)r->s * (double)r->k + 16.0 * (double)r->s + 32.0 * (double)r->n_soft + 16.0 * (double)r->k;
-    return ckm_assign_bytes(r);
+    return by_centers(r, dist) ? ckm_assign_bytes_centers(r) : ckm_assign_bytes(r);
 }
 
 /* the registry row (src/solve/registry.c lists it) */

@@ -209,8 +209,9 @@ done:
 
 /* cop builds no LP model, but the memory model has always charged it one (docs/memory.md):
  * an overestimate kept as it was (no refusal changes with the registry rows) */
-static double bytes(const ckm_reduced *r, int threads)
+static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
 {
+    (void)dist;
     (void)threads;
     return ckm_assign_bytes(r);
 }

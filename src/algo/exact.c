@@ -923,8 +923,9 @@ done:
 }
 
 /* T relaxations at once, one per worker (the open tree is checked as it grows) */
-static double bytes(const ckm_reduced *r, int threads)
+static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
 {
+    (void)dist;
     return (threads > 0 ? threads : 1) * ckm_bytes_ipc(r, 1);
 }
 

@@ -468,6 +468,12 @@ double ckm_bytes_ipc(const ckm_reduced *r, int threads)
     return 120.0 * (double)r->s * (double)r->s + ckm_assign_bytes(r);
 }
 
+static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
+{
+    (void)dist;
+    return ckm_bytes_ipc(r, threads);
+}
+
 /* the registry row (src/solve/registry.c lists it) */
 const ckm_algo ckm_algorithm_ipc = {
     .info = {.name = "ipc",
@@ -478,5 +484,5 @@ const ckm_algo ckm_algorithm_ipc = {
              .default_max_iter = 100,
              .traits = CKM_TRAIT_OWN_THREADS},
     .run = run,
-    .bytes = ckm_bytes_ipc,
+    .bytes = bytes,
 };

@@ -383,8 +383,9 @@ done:
 /* 80 s (labels, distances, seeding) + T 256 k 8 (blocked distances); bounded Lloyd (s k >=
  * 2^16, k d >= 128): + 8 s + 4 s (t + 1), t = max(1, k / 20) center groups, and from d = 32
  * the single-precision copy 4 s d + 8 s */
-static double bytes(const ckm_reduced *r, int threads)
+static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
 {
+    (void)dist;
     double d = (double)r->d, k = (double)r->k, s = (double)r->s, T = threads > 0 ? threads : 1;
     double t = k / 20.0 < 1.0 ? 1.0 : floor(k / 20.0);
     double bounded = s * k >= 65536.0 && k * d >= 128.0

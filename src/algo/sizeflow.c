@@ -212,8 +212,9 @@ done:
  * matrix, from one Lloyd step to the next), else (12 C + 22) s of candidate arcs and their
  * bounds plus the epochs' centers and prices (transport_points.c); the solver's move lists
  * k^2 (12 L + 25) (L = ckm_transport_list_len), 16 s of member lists, the auction's 20 s. */
-static double bytes(const ckm_reduced *r, int threads)
+static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
 {
+    (void)dist;
     (void)threads;
     double d = (double)r->d, k = (double)r->k, s = (double)r->s;
     if (r->s < r->n)

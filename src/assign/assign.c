@@ -5,6 +5,7 @@
  * Integrality test on the LP vertex: every y within 1e-6 of 0 or 1.
  */
 #include "assign.h"
+#include "transport.h"
 #include "core.h"
 
 #include <limits.h>
@@ -40,7 +41,7 @@ double ckm_assign_nnz(const ckm_reduced *r)
 double ckm_assign_bytes(const ckm_reduced *r)
 {
     if (ckm_assign_restricted(r))
-        return ckm_cg_bytes(r);
+        return ckm_cg_bytes(r, 0);
     double cols = (double)r->s * (double)r->k + (double)r->n_soft;
     return 190.0 * ckm_assign_nnz(r) + 175.0 * cols;
 }
@@ -55,6 +56,16 @@ bool ckm_assign_restricted(const ckm_reduced *r)
     return r->n_soft == 0 && r->k >= 4 && ckm_assign_nnz(r) >= CKM_CG_FROM_NNZ;
 }
 
+bool ckm_assign_by_centers(const ckm_reduced *r)
+{
+    return ckm_assign_restricted(r) && (double)r->s * (double)r->k > (double)CKM_TRANSPORT_MATRIX_MAX;
+}
+
+double ckm_assign_bytes_centers(const ckm_reduced *r)
+{
+    return ckm_cg_bytes(r, 1);
+}
+
 ckm_error ckm_assign_init(ckm_assign *a, const ckm_reduced *r, ckm_err *err)
 {
     return ckm_assign_init_kind(a, r, CKM_MODEL_AUTO, err);
@@ -65,7 +76,7 @@ ckm_error ckm_assign_init_kind(ckm_assign *a, const ckm_reduced *r, ckm_model_ki
     memset(a, 0, sizeof *a);
     a->r = r;
     if (kind == CKM_MODEL_RESTRICTED ? r->n_soft == 0 : kind == CKM_MODEL_AUTO && ckm_assign_restricted(r)) {
-        if (!(a->cg = ckm_cg_new(r)))
+        if (!(a->cg = ckm_cg_new(r, 0)))
             return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
         return CKM_OK;
     }
@@ -217,6 +228,17 @@ static void argmin_basis(ckm_assign *a, const double *cost)
 static ckm_error full_solve(ckm_assign *a, const double *cost, const int32_t *start, const ckm_bk_limits *lim,
                             int32_t *labels, ckm_assign_result *res, ckm_err *err);
 
+/* The caller's start when a limit left the step without labels (it is feasible), and the
+ * step's time. */
+static void finish(const ckm_assign *a, const int32_t *start, double t0, int32_t *labels, ckm_assign_result *res)
+{
+    if (res->status == CKM_BK_LIMIT_NONE && start) {
+        memcpy(labels, start, a->r->s * sizeof(int32_t));
+        res->status = CKM_BK_LIMIT_FEASIBLE;
+    }
+    res->seconds = ckm_now() - t0;
+}
+
 ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *start,
                            const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res,
                            ckm_err *err)
@@ -230,14 +252,26 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
                          : full_solve(a, cost, start, lim, labels, res, err);
     if (rc != CKM_OK)
         return rc;
-    /* a time-out with nothing better still leaves the caller's labelling feasible */
-    if (res->status == CKM_BK_LIMIT_NONE && start) {
-        memcpy(labels, start, a->r->s * sizeof(int32_t));
-        res->status = CKM_BK_LIMIT_FEASIBLE;
-    }
+    finish(a, start, t0, labels, res);
     if (res->status == CKM_BK_OPTIMAL || res->status == CKM_BK_LIMIT_FEASIBLE)
         res->objective = ckm_assign_total(a->r, cost, labels);
-    res->seconds = ckm_now() - t0;
+    return CKM_OK;
+}
+
+ckm_error ckm_assign_solve_centers(ckm_assign *a, const double *C, int threads, const int32_t *start,
+                                   const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, ckm_err *err)
+{
+    double t0 = ckm_now();
+    memset(res, 0, sizeof *res);
+    if (!a->cg)
+        return ckm_fail(err, CKM_ERR_INTERNAL, "assignment step from centers without the restricted model");
+    ckm_bk_limits none = ckm_bk_no_limits();
+    ckm_error rc = ckm_cg_solve_centers(a, C, threads, start, lim ? lim : &none, labels, res, err);
+    if (rc != CKM_OK)
+        return rc;
+    finish(a, start, t0, labels, res);
+    if (res->status == CKM_BK_OPTIMAL || res->status == CKM_BK_LIMIT_FEASIBLE)
+        res->objective = ckm_cg_objective(a, labels);
     return CKM_OK;
 }
 

@@ -87,6 +87,13 @@ typedef enum { CKM_MODEL_AUTO = 0, CKM_MODEL_FULL, CKM_MODEL_RESTRICTED } ckm_mo
 #define CKM_CG_FROM_NNZ 2.5e5
 bool ckm_assign_restricted(const ckm_reduced *r);
 
+/* Costs from centers (squared distances): past sizeflow's matrix limit (s k >
+ * CKM_TRANSPORT_MATRIX_MAX, 2^28) a caller on the restricted model passes the step's centers
+ * instead of an s x k cost matrix (ckm_assign_solve_centers), which is then never stored
+ * (assign_cg_costs.c). ckm_assign_bytes_centers: the memory model of that route. */
+bool ckm_assign_by_centers(const ckm_reduced *r);
+double ckm_assign_bytes_centers(const ckm_reduced *r);
+
 /* Build the constraint matrix once per reduced problem (the full model), or the restricted
  * model's workspace. Errors: too large for int indices (s*k or nonzeros > INT_MAX), out of
  * memory. */
@@ -130,6 +137,12 @@ bool ckm_soft_trivial_start(const ckm_reduced *r, const double *cost, int32_t *l
  * allocation failure (lab then unchanged or improved, still feasible). */
 bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, double deadline, int32_t *lab, size_t *moves);
 
+/* ckm_assign_solve with the costs cost_tj = mass_t ||mean_t - c_j||^2 of the centers C (k*d)
+ * computed where needed, never stored as s x k (restricted model only: a->cg; else
+ * CKM_ERR_INTERNAL). threads: for the step's transportation problem from the means. */
+ckm_error ckm_assign_solve_centers(ckm_assign *a, const double *C, int threads, const int32_t *start,
+                                   const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, ckm_err *err);
+
 /* The LP relaxation only, with the given costs: x (s*k) written when *status is
  * CKM_BK_OPTIMAL; a deadline or stop request in lim (NULL = none) ends the simplex at its
  * next iteration with CKM_BK_LIMIT_NONE. Used by algorithms that work with fractional
@@ -139,13 +152,19 @@ ckm_error ckm_assign_lp(ckm_assign *a, const double *cost, const ckm_bk_limits *
 
 /* assign_cg.c: the restricted model (column generation), behind ckm_assign_solve and
  * ckm_assign_lp when a->cg is set. */
-struct ckm_cg *ckm_cg_new(const ckm_reduced *r);
-/* Estimated peak bytes of the restricted model's steps (docs/memory.md). */
-double ckm_cg_bytes(const ckm_reduced *r);
+/* implicit: with the workspace of costs from centers (else made by the first such step) */
+struct ckm_cg *ckm_cg_new(const ckm_reduced *r, int implicit);
+/* Estimated peak bytes of the restricted model's steps (docs/memory.md), with the caller's
+ * s x k costs (implicit 0) or from centers (1). */
+double ckm_cg_bytes(const ckm_reduced *r, int implicit);
 void ckm_cg_free(struct ckm_cg *cg);
 ckm_error ckm_cg_solve(ckm_assign *a, const double *cost, const int32_t *start, const ckm_bk_limits *lim,
                        int32_t *labels, ckm_assign_result *res, ckm_err *err);
 ckm_error ckm_cg_lp(ckm_assign *a, const double *cost, const ckm_bk_limits *lim, double *x, ckm_bk_status *status,
                     ckm_err *err);
+ckm_error ckm_cg_solve_centers(ckm_assign *a, const double *C, int threads, const int32_t *start,
+                               const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, ckm_err *err);
+/* The step's costs of labels from the centers last given (ckm_cg_solve_centers). */
+double ckm_cg_objective(const ckm_assign *a, const int32_t *labels);
 
 #endif

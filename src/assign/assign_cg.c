@@ -81,14 +81,14 @@ static void keep_least(double *key, int32_t *jj, int *m, int cap, double v, int3
  * one column each (their objective is the same: the placed cost sum_t cost_tf plus the
  * LP's, the weight shifted off the size rows returning as w_t v_f), so pricing them is
  * pricing that model's omitted columns. */
-static void extend_duals(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, int phase1)
+static void extend_duals(struct ckm_cg *cg, const ckm_reduced *r, int phase1)
 {
     size_t k = r->k;
     memcpy(cg->v, cg->dual + cg->S, k * sizeof(double));
     for (size_t t = 0; t < r->s; t++) {
         int32_t f = ckm_cg_placed(cg, t);
         cg->u[t] = f < 0 ? cg->dual[cg->row_of[t]]
-                         : (phase1 ? 0.0 : cost[t * k + (size_t)f]) - (double)r->weight[t] * cg->v[f];
+                         : (phase1 ? 0.0 : ckm_cg_cost(cg, r, t, (size_t)f)) - (double)r->weight[t] * cg->v[f];
     }
 }
 
@@ -107,22 +107,26 @@ static void lift(struct ckm_cg *cg, const ckm_reduced *r, size_t t)
 
 /* One pricing pass: activate per group the CG_ADD most negative omitted columns (phase 1:
  * the cheapest by cost among the negative ones); a placed group with one lifts (lift());
- * returns how many columns. */
-static size_t price(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, int phase1)
+ * returns how many columns, or SIZE_MAX when lim ended the pass (polled every 4096 groups:
+ * at 10^6 x 100 a pass takes 0.3-0.5 s). */
+static size_t price(struct ckm_cg *cg, const ckm_reduced *r, const ckm_bk_limits *lim, int phase1)
 {
     size_t s = r->s, k = r->k, added = 0;
     cg->lifts = 0;
     for (size_t t = 0; t < s; t++) {
+        if (t % 4096 == 4095 && ckm_bk_limits_reached(lim))
+            return SIZE_MAX;
         double *kb = cg->rc_best + t * CG_ADD;
         int32_t *jb = cg->j_best + t * CG_ADD, f = ckm_cg_placed(cg, t);
+        const double *row = ckm_cg_cost_row(cg, r, t);
         int m = 0;
         for (size_t j = 0; j < k; j++) {
             if (ON(cg, t, j) || (int32_t)j == f)
                 continue;
-            double rc = ckm_cg_reduced_cost(cg, r, cost, phase1, t, j);
-            if (rc >= -ckm_cg_tol(cg, cost, phase1, t, j, k))
+            double c = phase1 ? 0.0 : row[j], rc = ckm_cg_reduced(cg, r, c, t, j);
+            if (rc >= -ckm_cg_tol(cg, r, c, t, j))
                 continue;
-            keep_least(kb, jb, &m, CG_ADD, phase1 ? cost[t * k + j] : rc, (int32_t)j); /* smaller is better */
+            keep_least(kb, jb, &m, CG_ADD, phase1 ? row[j] : rc, (int32_t)j); /* smaller is better */
         }
         if (m > 0 && f >= 0)
             lift(cg, r, t);
@@ -185,13 +189,13 @@ static void place_by_prices(struct ckm_cg *cg, const ckm_reduced *r, const int32
 }
 
 /* sum_t cost_tf over the groups placed (no columns, so not in the LP's objective). */
-static double placed_cost(const struct ckm_cg *cg, const ckm_reduced *r, const double *cost)
+static double placed_cost(const struct ckm_cg *cg, const ckm_reduced *r)
 {
     double f = 0.0;
     for (size_t t = 0; t < r->s; t++) {
         int32_t j = ckm_cg_placed(cg, t);
         if (j >= 0)
-            f += cost[t * r->k + (size_t)j];
+            f += ckm_cg_cost(cg, r, t, (size_t)j);
     }
     return f;
 }
@@ -210,26 +214,26 @@ static void lift_all(struct ckm_cg *cg, const ckm_reduced *r)
  * bounds scaled to s groups, floor(lo_j s / n) and ceil(hi_j s / n) (feasible: their sums
  * bracket s), solved exactly (transport.c) but with the cannot-links left out, so its
  * prices and labels (*guide, to free) only choose first columns and placements; nothing is
- * proven from them. Without size bounds, or when the solver cannot, v_prev (the last
- * step's duals) is left as it is and *guide NULL. */
-static ckm_error first_prices(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, const ckm_bk_limits *lim,
-                              int32_t **guide, ckm_err *err)
+ * proven from them. With implicit costs the same problem from the groups' shifted means
+ * (transport_points.c, no s x k matrix past its limit) at ||m_t - c_j||^2, which is
+ * cost_tj / w_t without sample weights (with them mass_t / w_t scales each row: still only a
+ * choice). Without size bounds, or when the solver cannot, v_prev (the last step's duals)
+ * is left as it is and *guide NULL. */
+static ckm_error first_prices(struct ckm_cg *cg, const ckm_reduced *r, const ckm_bk_limits *lim, int32_t **guide,
+                              ckm_err *err)
 {
     size_t s = r->s, k = r->k;
     if (!r->has_sizes)
         return CKM_OK;
-    double *unit = ckm_alloc_array(s * k, sizeof(double)), *price = ckm_calloc_array(k, sizeof(double));
+    double *unit = cg->cost ? ckm_alloc_array(s * k, sizeof(double)) : NULL, *price = ckm_calloc_array(k, sizeof(double));
     size_t *lo = ckm_alloc_array(2 * k, sizeof(size_t));
     int32_t *lab = ckm_alloc_array(s, sizeof(int32_t));
     ckm_error rc = CKM_OK;
-    if (!unit || !price || !lo || !lab) {
+    if ((cg->cost && !unit) || !price || !lo || !lab) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the first prices of the assignment step");
         goto done;
     }
     size_t *hi = lo + k;
-    for (size_t t = 0; t < s; t++)
-        for (size_t j = 0; j < k; j++)
-            unit[t * k + j] = cost[t * k + j] / (double)r->weight[t];
     for (size_t j = 0; j < k; j++) {
         lo[j] = (size_t)floor((double)r->lo[j] * (double)s / (double)r->n);
         hi[j] = (size_t)ceil((double)r->hi[j] * (double)s / (double)r->n);
@@ -237,7 +241,19 @@ static ckm_error first_prices(struct ckm_cg *cg, const ckm_reduced *r, const dou
     int infeasible = 0;
     ckm_transport_stats ts;
     memset(&ts, 0, sizeof ts);
-    rc = ckm_transport_solve_lim(s, k, unit, lo, hi, lim, NULL, price, lab, &infeasible, &ts, err);
+    if (cg->cost) {
+        for (size_t t = 0; t < s; t++)
+            for (size_t j = 0; j < k; j++)
+                unit[t * k + j] = cg->cost[t * k + j] / (double)r->weight[t];
+        rc = ckm_transport_solve_lim(s, k, unit, lo, hi, lim, NULL, price, lab, &infeasible, &ts, err);
+    } else {
+        ckm_points_problem pp = {cg->ms, s, r->d, cg->cs, k, lo, hi};
+        ckm_points_opts o = ckm_points_defaults(k);
+        o.threads = cg->threads;
+        o.lim = lim;
+        o.cache = cg->tcache;
+        rc = ckm_transport_points(&pp, &o, price, lab, &infeasible, &ts, err);
+    }
     if (rc == CKM_OK && !infeasible && !ts.stopped) {
         for (size_t j = 0; j < k; j++) /* transport.c's prices p_j: c_ij - u_i - p_j >= 0 */
             cg->v_prev[j] = price[j];
@@ -255,7 +271,7 @@ done:
 /* First columns: the start label and the CG_Q cheapest by cost - w v_prev; the two
  * cheapest keys and the cheapest cluster also go to rc_best / j_best for place_by_prices()
  * (with k = 1 the second key repeats the first: a tie). */
-static void first_columns(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, const int32_t *start)
+static void first_columns(struct ckm_cg *cg, const ckm_reduced *r, const int32_t *start)
 {
     size_t s = r->s, k = r->k, q = k < CG_Q ? k : CG_Q;
     _Static_assert(CG_Q >= 2 && CG_ADD == 2, "place_by_prices reads the two cheapest from rc_best / j_best");
@@ -264,8 +280,9 @@ static void first_columns(struct ckm_cg *cg, const ckm_reduced *r, const double 
         double key[CG_Q];
         int32_t jj[CG_Q];
         int m = 0;
+        const double *row = ckm_cg_cost_row(cg, r, t);
         for (size_t j = 0; j < k; j++)
-            keep_least(key, jj, &m, (int)q, cost[t * k + j] - (double)r->weight[t] * cg->v_prev[j], (int32_t)j);
+            keep_least(key, jj, &m, (int)q, row[j] - (double)r->weight[t] * cg->v_prev[j], (int32_t)j);
         for (int p = 0; p < m; p++)
             SET_ON(cg, t, (size_t)jj[p]);
         if (start)
@@ -278,13 +295,13 @@ static void first_columns(struct ckm_cg *cg, const ckm_reduced *r, const double 
 
 /* The restricted LP to the full LP's optimum (phase 2) or to a proof that the full LP is
  * infeasible. *status: OPTIMAL (cg->x, cg->dual, *z set), INFEASIBLE, LIMIT_NONE, FAILED. */
-static ckm_error relax(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, const ckm_bk_limits *lim,
-                       int quick, ckm_bk_status *status, double *z, ckm_assign_result *res, ckm_err *err)
+static ckm_error relax(struct ckm_cg *cg, const ckm_reduced *r, const ckm_bk_limits *lim, int quick,
+                       ckm_bk_status *status, double *z, ckm_assign_result *res, ckm_err *err)
 {
     int phase1 = 0;
     cg->warm = 0;
     for (;;) {
-        if (!ckm_cg_build(cg, r, cost, phase1))
+        if (!ckm_cg_build(cg, r, phase1))
             return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
         ckm_lp lp = ckm_cg_model(cg);
         ckm_bk_result br;
@@ -310,15 +327,21 @@ static ckm_error relax(struct ckm_cg *cg, const ckm_reduced *r, const double *co
             *status = phase1 && br.status == CKM_BK_INFEASIBLE ? CKM_BK_FAILED : br.status;
             return CKM_OK;
         }
-        extend_duals(cg, r, cost, phase1);
+        extend_duals(cg, r, phase1);
         res->pricing++;
         if (!phase1 && !ckm_cg_keep(cg, r))
             return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
-        if (price(cg, r, cost, phase1) > 0)
+        size_t added = price(cg, r, lim, phase1);
+        if (added == SIZE_MAX) { /* a limit during the pass: no proof, no labels */
+            *status = CKM_BK_LIMIT_NONE;
+            res->stopped = lim->stop && lim->stop(lim->stop_user);
+            return CKM_OK;
+        }
+        if (added > 0)
             continue;
         if (!phase1) {
             *status = CKM_BK_OPTIMAL;
-            *z = br.objective + placed_cost(cg, r, cost); /* the LP's objective lacks the placed groups */
+            *z = br.objective + placed_cost(cg, r); /* the LP's objective lacks the placed groups */
             return CKM_OK;
         }
         if (br.objective > 1e-7) { /* nothing left to price: the full LP is infeasible */
@@ -334,29 +357,30 @@ static void keep_size_duals(struct ckm_cg *cg, const ckm_reduced *r)
     memcpy(cg->v_prev, cg->v, r->k * sizeof(double));
 }
 
-ckm_error ckm_cg_solve(ckm_assign *a, const double *cost, const int32_t *start, const ckm_bk_limits *lim,
-                       int32_t *labels, ckm_assign_result *res, ckm_err *err)
+/* The step on the costs set (ckm_cg_use_matrix / ckm_cg_use_centers). */
+static ckm_error solve(ckm_assign *a, const int32_t *start, const ckm_bk_limits *lim, int32_t *labels,
+                       ckm_assign_result *res, ckm_err *err)
 {
     struct ckm_cg *cg = a->cg;
     const ckm_reduced *r = a->r;
     int32_t *guide = NULL; /* the transportation labels: the placement's guide */
-    ckm_error rc = first_prices(cg, r, cost, lim, &guide, err);
+    ckm_error rc = first_prices(cg, r, lim, &guide, err);
     if (rc != CKM_OK)
         return rc;
-    first_columns(cg, r, cost, start ? start : guide);
+    first_columns(cg, r, start ? start : guide);
     for (size_t t = 0; start && guide && t < r->s; t++)
         SET_ON(cg, t, (size_t)guide[t]);
     place_by_prices(cg, r, guide ? guide : start);
     ckm_bk_status st;
     double z_lp = 0.0;
-    rc = relax(cg, r, cost, lim, start && guide, &st, &z_lp, res, err);
+    rc = relax(cg, r, lim, start && guide, &st, &z_lp, res, err);
     if (rc == CKM_OK && st == CKM_BK_INFEASIBLE && start && guide) {
         /* the transportation labels, cannot-links left out, left the restricted LP without
          * a point: place by the start instead, which is in the model (so the LP feasible) */
         res->replaced = 1;
-        first_columns(cg, r, cost, start);
+        first_columns(cg, r, start);
         place_by_prices(cg, r, start);
-        rc = relax(cg, r, cost, lim, 0, &st, &z_lp, res, err);
+        rc = relax(cg, r, lim, 0, &st, &z_lp, res, err);
     }
     free(guide);
     if (rc != CKM_OK)
@@ -368,7 +392,7 @@ ckm_error ckm_cg_solve(ckm_assign *a, const double *cost, const int32_t *start, 
             res->restricted = 1;
         } else {
             ckm_cg_kept_rc(cg);
-            if ((rc = ckm_cg_proven_mip(cg, r, cost, start, lim, z_lp, labels, res, err)) != CKM_OK)
+            if ((rc = ckm_cg_proven_mip(cg, r, start, lim, z_lp, labels, res, err)) != CKM_OK)
                 return rc;
         }
     }
@@ -380,6 +404,29 @@ ckm_error ckm_cg_solve(ckm_assign *a, const double *cost, const int32_t *start, 
     return CKM_OK;
 }
 
+ckm_error ckm_cg_solve(ckm_assign *a, const double *cost, const int32_t *start, const ckm_bk_limits *lim,
+                       int32_t *labels, ckm_assign_result *res, ckm_err *err)
+{
+    ckm_cg_use_matrix(a->cg, cost);
+    return solve(a, start, lim, labels, res, err);
+}
+
+ckm_error ckm_cg_solve_centers(ckm_assign *a, const double *C, int threads, const int32_t *start,
+                               const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, ckm_err *err)
+{
+    struct ckm_cg *cg = a->cg;
+    if (!cg->implicit && !ckm_cg_costs_new(cg, a->r))
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the assignment step's costs from the centers");
+    ckm_cg_use_centers(cg, a->r, C);
+    cg->threads = threads;
+    return solve(a, start, lim, labels, res, err);
+}
+
+double ckm_cg_objective(const ckm_assign *a, const int32_t *labels)
+{
+    return ckm_cg_total(a->cg, a->r, labels);
+}
+
 ckm_error ckm_cg_lp(ckm_assign *a, const double *cost, const ckm_bk_limits *lim, double *x, ckm_bk_status *status,
                     ckm_err *err)
 {
@@ -387,15 +434,16 @@ ckm_error ckm_cg_lp(ckm_assign *a, const double *cost, const ckm_bk_limits *lim,
     const ckm_reduced *r = a->r;
     ckm_assign_result res;
     memset(&res, 0, sizeof res);
+    ckm_cg_use_matrix(cg, cost);
     int32_t *guide = NULL;
-    ckm_error rc = first_prices(cg, r, cost, lim, &guide, err);
+    ckm_error rc = first_prices(cg, r, lim, &guide, err);
     if (rc != CKM_OK)
         return rc;
-    first_columns(cg, r, cost, guide);
+    first_columns(cg, r, guide);
     place_by_prices(cg, r, guide);
     free(guide);
     double z;
-    rc = relax(cg, r, cost, lim, 0, status, &z, &res, err);
+    rc = relax(cg, r, lim, 0, status, &z, &res, err);
     if (rc == CKM_OK && *status == CKM_BK_OPTIMAL) {
         keep_size_duals(cg, r);
         memset(x, 0, r->s * r->k * sizeof(double));

@@ -61,6 +61,16 @@ struct ckm_cg {
     double *rc_best;    /* s * CG_ADD scratch of the pricing pass (first_columns: each
                            group's two cheapest keys, read by place_by_prices) */
     int32_t *j_best;
+    /* the step's costs (assign_cg_costs.c): the caller's s x k matrix, or implicit from the
+       groups' shifted means and the step's centers */
+    const double *cost; /* s * k, or NULL: implicit */
+    int implicit;       /* 1: the implicit costs' workspace below exists (ckm_cg_costs_new) */
+    double *ms, *msn, *org; /* s * d means minus org (d), their squared norms (s) */
+    double *cs, *csn;   /* k * d centers minus org, their squared norms (k) */
+    double *blk;        /* blk_rows * k: the costs of rows b0 .. b1 - 1 */
+    size_t blk_rows, b0, b1; /* blk_rows: ckm_cg_block_rows(k) unless a test set fewer */
+    int threads;        /* implicit: first_prices' transportation problem from points, */
+    struct ckm_transport_cache *tcache; /* and its cache across the steps (transport.h) */
 };
 
 /* bit j of a group's row of 64-bit words; the active set's bit (t, j) */
@@ -107,27 +117,48 @@ static inline long ckm_cg_col(const struct ckm_cg *cg, size_t t, int32_t j)
     return ckm_cg_find(cg->cj, cg->gcol[t], cg->gcol[t + 1], j);
 }
 
+/* assign_cg_costs.c: the step's costs (its header has the formulas). */
+/* The implicit costs' workspace for r (its means and masses); false when out of memory
+ * (ckm_cg_free releases what was allocated). */
+bool ckm_cg_costs_new(struct ckm_cg *cg, const ckm_reduced *r);
+/* Rows per block of costs for k clusters (cg->blk_rows, set by ckm_cg_new; tests lower it). */
+size_t ckm_cg_block_rows(size_t k);
+void ckm_cg_costs_free(struct ckm_cg *cg);
+/* This step's costs: the caller's s x k matrix, or (implicit workspace only) the centers C. */
+void ckm_cg_use_matrix(struct ckm_cg *cg, const double *cost);
+void ckm_cg_use_centers(struct ckm_cg *cg, const ckm_reduced *r, const double *C);
+double ckm_cg_cost(const struct ckm_cg *cg, const ckm_reduced *r, size_t t, size_t j);
+/* Group t's k costs, valid until the next call; passes ask for ascending t. */
+const double *ckm_cg_cost_row(struct ckm_cg *cg, const ckm_reduced *r, size_t t);
+/* How far a row's cost and the single entry's may differ (0 with the matrix). */
+double ckm_cg_rounding(const struct ckm_cg *cg, const ckm_reduced *r, size_t t, size_t j);
+/* sum_t cost_{t, labels_t}. */
+double ckm_cg_total(const struct ckm_cg *cg, const ckm_reduced *r, const int32_t *labels);
+
 /* assign_cg_model.c: the model's storage and construction. */
-/* Reduced cost of the omitted column (t, j) under the extended duals (cg->u, cg->v). */
-double ckm_cg_reduced_cost(const struct ckm_cg *cg, const ckm_reduced *r, const double *cost, int phase1, size_t t,
-                           size_t j);
+/* Reduced cost of column (t, j) of cost c (0 in phase 1) under the extended duals (cg->u,
+ * cg->v), with no cannot-link term. */
+static inline double ckm_cg_reduced(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t t, size_t j)
+{
+    return c - cg->u[t] - (double)r->weight[t] * cg->v[j];
+}
 /* Keep the model just solved to optimality (phase 2) for the next round's basis. */
 bool ckm_cg_keep(struct ckm_cg *cg, const ckm_reduced *r);
 /* The kept model's reduced costs rc = c - A' y, once the LP is final (for ckm_cg_rc). */
 void ckm_cg_kept_rc(struct ckm_cg *cg);
-/* Build the restricted model: y columns (costs cost, or 0 in phase 1), in phase 1 also the
- * artificials (cost 1). false on allocation failure or int overflow. */
-bool ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, int phase1);
+/* Build the restricted model: y columns (the step's costs, or 0 in phase 1), in phase 1 also
+ * the artificials (cost 1). false on allocation failure or int overflow. */
+bool ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, int phase1);
 ckm_lp ckm_cg_model(const struct ckm_cg *cg);
-/* Reduced cost of (t, j) under the duals of the kept (last optimal) LP. */
-double ckm_cg_rc(const struct ckm_cg *cg, const ckm_reduced *r, const double *cost, size_t t, size_t j);
-/* The tolerance below which a reduced cost counts as negative. */
-double ckm_cg_tol(const struct ckm_cg *cg, const double *cost, int phase1, size_t t, size_t j, size_t k);
+/* Reduced cost of (t, j) of cost c under the duals of the kept (last optimal) LP. */
+double ckm_cg_rc(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t t, size_t j);
+/* The tolerance below which the reduced cost of (t, j), of cost c (0 in phase 1), counts as
+ * negative. */
+double ckm_cg_tol(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t t, size_t j);
 /* Labels from the last model's 0/1 point; false when some y is fractional. */
 bool ckm_cg_labels(const struct ckm_cg *cg, size_t s, int32_t *labels);
 /* The step's MILP when the LP vertex is fractional (assign_cg_mip.c). */
-ckm_error ckm_cg_proven_mip(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, const int32_t *start,
-                            const ckm_bk_limits *lim, double z_lp, int32_t *labels, ckm_assign_result *res,
-                            ckm_err *err);
+ckm_error ckm_cg_proven_mip(struct ckm_cg *cg, const ckm_reduced *r, const int32_t *start, const ckm_bk_limits *lim,
+                            double z_lp, int32_t *labels, ckm_assign_result *res, ckm_err *err);
 
 #endif

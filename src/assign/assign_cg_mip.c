@@ -31,14 +31,15 @@
  * Omitted ones are activated (the restricted model grows); into mip
  * (s x words) go the columns kept, the model CBC gets. Returns how many groups keep all k
  * (s of them: nothing was left out). */
-static size_t within(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, double delta, uint64_t *mip)
+static size_t within(struct ckm_cg *cg, const ckm_reduced *r, double delta, uint64_t *mip)
 {
     size_t s = r->s, k = r->k, W = cg->words, whole = 0;
     memset(mip, 0, s * W * sizeof(uint64_t));
     for (size_t t = 0; t < s; t++) {
         size_t in = 0, forced = 0;
+        const double *row = ckm_cg_cost_row(cg, r, t);
         for (size_t j = 0; j < k; j++) {
-            double rc = ckm_cg_rc(cg, r, cost, t, j), tol = ckm_cg_tol(cg, cost, 0, t, j, k) + 1e-9 * fabs(delta);
+            double rc = ckm_cg_rc(cg, r, row[j], t, j), tol = ckm_cg_tol(cg, r, row[j], t, j) + 1e-9 * fabs(delta);
             if (rc < -(delta + tol)) {
                 if (!forced++)
                     memset(mip + t * W, 0, W * sizeof(uint64_t));
@@ -115,7 +116,7 @@ static bool presolve(struct ckm_cg *cg, const ckm_reduced *r, uint64_t *mip, boo
 
 /* CBC on the model of the columns in mip (the active set is swapped for it while the
  * model is built), from the start labelling when all its columns are there. */
-static ckm_error bounded_mip(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, uint64_t *mip,
+static ckm_error bounded_mip(struct ckm_cg *cg, const ckm_reduced *r, uint64_t *mip,
                              const int32_t *start, const ckm_bk_limits *lim, ckm_bk_result *br, ckm_assign_result *res,
                              ckm_err *err)
 {
@@ -129,7 +130,7 @@ static ckm_error bounded_mip(struct ckm_cg *cg, const ckm_reduced *r, const doub
     }
     uint64_t *on = cg->on;
     cg->on = mip;
-    bool ok = ckm_cg_build(cg, r, cost, 0);
+    bool ok = ckm_cg_build(cg, r, 0);
     cg->on = on;
     if (!ok)
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
@@ -162,9 +163,8 @@ static ckm_error bounded_mip(struct ckm_cg *cg, const ckm_reduced *r, const doub
  * column is in (CBC's verdict is then the full model's). Small first: a column set under a
  * large delta can be most of the s k (a poor start after the centers moved: 10^6
  * cannot-link rows, measured at 24 GB). */
-ckm_error ckm_cg_proven_mip(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, const int32_t *start,
-                            const ckm_bk_limits *lim, double z_lp, int32_t *labels, ckm_assign_result *res,
-                            ckm_err *err)
+ckm_error ckm_cg_proven_mip(struct ckm_cg *cg, const ckm_reduced *r, const int32_t *start, const ckm_bk_limits *lim,
+                            double z_lp, int32_t *labels, ckm_assign_result *res, ckm_err *err)
 {
     size_t words = r->s * cg->words;
     uint64_t *mip = ckm_alloc_array(words, sizeof(uint64_t));
@@ -175,17 +175,17 @@ ckm_error ckm_cg_proven_mip(struct ckm_cg *cg, const ckm_reduced *r, const doubl
         free(mip);
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
     }
-    double cap = start ? ckm_assign_total(r, cost, start) - z_lp : INFINITY;
+    double cap = start ? ckm_cg_total(cg, r, start) - z_lp : INFINITY;
     double delta = fmin(cap, 1e-8 * (fabs(z_lp) + 1.0));
     const int32_t *from = start;
     ckm_error rc = CKM_OK;
     for (;;) {
-        size_t whole = within(cg, r, cost, delta, mip);
+        size_t whole = within(cg, r, delta, mip);
         if (from && delta >= cap) /* the bound holds the incumbent; its columns, whatever the rounding */
             for (size_t t = 0; t < r->s; t++)
                 BIT_SET(mip + t * cg->words, (size_t)from[t]);
         ckm_bk_result br;
-        if ((rc = bounded_mip(cg, r, cost, mip, from, lim, &br, res, err)) != CKM_OK)
+        if ((rc = bounded_mip(cg, r, mip, from, lim, &br, res, err)) != CKM_OK)
             break;
         res->status = br.status;
         if (br.status == CKM_BK_LIMIT_FEASIBLE || br.status == CKM_BK_LIMIT_NONE || br.status == CKM_BK_FAILED) {
@@ -199,7 +199,7 @@ ckm_error ckm_cg_proven_mip(struct ckm_cg *cg, const ckm_reduced *r, const doubl
                 res->status = CKM_BK_FAILED;
                 break;
             }
-            double excess = ckm_assign_total(r, cost, labels) - z_lp; /* CBC's value lacks the fixed groups */
+            double excess = ckm_cg_total(cg, r, labels) - z_lp; /* CBC's value lacks the fixed groups */
             if (all || excess <= delta + 1e-9 * (fabs(z_lp) + 1.0) || delta >= cap) {
                 res->restricted = 1;
                 break;

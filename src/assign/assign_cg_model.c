@@ -56,15 +56,17 @@ void ckm_cg_free(struct ckm_cg *cg)
     free(cg->inc);
     free(cg->rc_best);
     free(cg->j_best);
+    ckm_cg_costs_free(cg);
     free(cg);
 }
 
-struct ckm_cg *ckm_cg_new(const ckm_reduced *r)
+struct ckm_cg *ckm_cg_new(const ckm_reduced *r, int implicit)
 {
     struct ckm_cg *cg = calloc(1, sizeof *cg);
     if (!cg)
         return NULL;
     cg->words = (r->k + 63) / 64;
+    cg->blk_rows = ckm_cg_block_rows(r->k);
     size_t bits;
     if (!ckm_mul_ok(r->s, cg->words, &bits) || !(cg->on = ckm_calloc_array(bits, sizeof(uint64_t))) ||
         !(cg->v_prev = ckm_calloc_array(r->k, sizeof(double))) || !(cg->gcol = ckm_alloc_array(r->s + 1, sizeof(size_t))) ||
@@ -75,23 +77,29 @@ struct ckm_cg *ckm_cg_new(const ckm_reduced *r)
         !(cg->agg = ckm_alloc_array(r->s, sizeof(int32_t))) || !(cg->lifted = ckm_calloc_array(r->s, 1)) ||
         !(cg->agg_w = ckm_calloc_array(r->k, sizeof(double))) || !(cg->u = ckm_calloc_array(r->s, sizeof(double))) ||
         !(cg->v = ckm_calloc_array(r->k, sizeof(double))) ||
-        !ckm_incidence(r->s, r->n_cl, r->cl, &cg->inc_start, &cg->inc)) {
+        !ckm_incidence(r->s, r->n_cl, r->cl, &cg->inc_start, &cg->inc) || (implicit && !ckm_cg_costs_new(cg, r))) {
         ckm_cg_free(cg);
         return NULL;
     }
     return cg;
 }
 
-double ckm_cg_bytes(const ckm_reduced *r)
+double ckm_cg_bytes(const ckm_reduced *r, int implicit)
 {
-    /* the s x k costs twice (the step's, first_prices' per-point copy), the bitsets, the
-     * cannot-link incidence, 33 bytes per group (placement, extended duals, row maps, the
-     * transportation labels), and the restricted model at CLP's 190 bytes per nonzero and 175
-     * per column (assign.c): (CG_Q + 1) s columns, and cannot-link rows for the pairs whose
-     * active clusters meet, min(1, 2 (CG_Q + 1)^2 / k) of them */
+    /* the step's costs: with the matrix, the s x k costs twice (the step's, first_prices'
+     * per-point copy); implicit (assign_cg_costs.c), the shifted means and their norms, one
+     * block of costs, and first_prices' transportation problem from those means
+     * (transport_points.c past its matrix: 12 s C + 22 s of candidates, C = 16 for k <= 256,
+     * else 32, and its auction's 20 s); then the bitsets, the cannot-link incidence, 33
+     * bytes per group (placement, extended duals, row maps, the transportation labels),
+     * and the restricted model at CLP's 190 bytes per nonzero and 175 per column (assign.c):
+     * (CG_Q + 1) s columns, and cannot-link rows for the pairs whose active clusters meet,
+     * min(1, 2 (CG_Q + 1)^2 / k) of them */
     double s = (double)r->s, k = (double)r->k, m = (double)r->n_cl, q = CG_Q + 1.0;
     double cols = q * s, rows = m * fmin(1.0, 2.0 * q * q / k);
-    return 16.0 * s * k + s * k / 4.0 + 16.0 * m + 33.0 * s + 190.0 * (2.0 * cols + 2.0 * rows) + 175.0 * cols;
+    double costs = implicit ? 8.0 * s * ((double)r->d + 1.0) + 8.0 * 65536.0 + (12.0 * (k <= 256 ? 16 : 32) + 42.0) * s
+                            : 16.0 * s * k;
+    return costs + s * k / 4.0 + 16.0 * m + 33.0 * s + 190.0 * (2.0 * cols + 2.0 * rows) + 175.0 * cols;
 }
 
 /* Grow a buffer to at least need elements of size sz (contents kept). */
@@ -164,14 +172,6 @@ static size_t cl_rows(struct ckm_cg *cg, const ckm_reduced *r, size_t row0, size
     return row - row0;
 }
 
-/* Reduced cost of the omitted column (t, j) under the current duals. */
-double ckm_cg_reduced_cost(const struct ckm_cg *cg, const ckm_reduced *r, const double *cost, int phase1, size_t t,
-                           size_t j)
-{
-    double c = phase1 ? 0.0 : cost[t * r->k + j];
-    return c - cg->u[t] - (double)r->weight[t] * cg->v[j];
-}
-
 /* The previous optimal basis carried over (phase 2, columns only added since): old columns
  * and rows keep their status, new cannot-link rows' slacks are basic (dual 0), and a new
  * column sits at its upper bound 1 when its reduced cost under the old duals is negative
@@ -184,7 +184,7 @@ double ckm_cg_reduced_cost(const struct ckm_cg *cg, const ckm_reduced *r, const 
  * overfill are primal infeasible. Measured (60,000 x 20, k = 100, 10^6 cannot-links): a
  * round that priced in 483 columns took 5.2 s by the primal simplex from this basis with
  * the new columns at 0, and 4-6 s by the dual one from the argmin basis. */
-static void warm_basis(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, size_t cols, size_t rows)
+static void warm_basis(struct ckm_cg *cg, const ckm_reduced *r, size_t cols, size_t rows)
 {
     size_t s = r->s, k = r->k, S = cg->S, pS = cg->pS;
     unsigned char *st = cg->basis;
@@ -200,7 +200,7 @@ static void warm_basis(struct ckm_cg *cg, const ckm_reduced *r, const double *co
             else if (new_row && cg->cj[c] == cg->agg[t])
                 st[c] = CKM_LP_BASIC;
             else
-                st[c] = ckm_cg_reduced_cost(cg, r, cost, 0, t, (size_t)cg->cj[c]) < 0.0 ? CKM_LP_AT_UPPER : CKM_LP_AT_LOWER;
+                st[c] = ckm_cg_reduced(cg, r, cg->obj[c], t, (size_t)cg->cj[c]) < 0.0 ? CKM_LP_AT_UPPER : CKM_LP_AT_LOWER;
         }
         st[cols + cg->row_of[t]] = new_row ? CKM_LP_AT_LOWER : cg->pbas[cg->pcols + cg->prow_of[t]];
     }
@@ -253,18 +253,18 @@ void ckm_cg_kept_rc(struct ckm_cg *cg)
     }
 }
 
-/* Reduced cost of (t, j) under the duals of the kept (last optimal) LP: its own, with the
- * cannot-link rows' duals, for a column of that LP; ckm_cg_reduced_cost() for one outside it (no
- * rows of its own there). */
-double ckm_cg_rc(const struct ckm_cg *cg, const ckm_reduced *r, const double *cost, size_t t, size_t j)
+/* Reduced cost of (t, j), of cost c, under the duals of the kept (last optimal) LP: its own,
+ * with the cannot-link rows' duals, for a column of that LP; ckm_cg_reduced() for one outside
+ * it (no rows of its own there). */
+double ckm_cg_rc(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t t, size_t j)
 {
-    long c = ckm_cg_find(cg->pcj, cg->pgcol[t], cg->pgcol[t + 1], (int32_t)j);
-    return c >= 0 ? cg->prc[c] : ckm_cg_reduced_cost(cg, r, cost, 0, t, j);
+    long col = ckm_cg_find(cg->pcj, cg->pgcol[t], cg->pgcol[t + 1], (int32_t)j);
+    return col >= 0 ? cg->prc[col] : ckm_cg_reduced(cg, r, c, t, j);
 }
 
-/* Build the restricted model: y columns (costs cost, or 0 in phase 1), in phase 1 also the
- * artificials (cost 1). false on allocation failure or int overflow. */
-bool ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, int phase1)
+/* Build the restricted model: y columns (the step's costs, or 0 in phase 1), in phase 1 also
+ * the artificials (cost 1). false on allocation failure or int overflow. */
+bool ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, int phase1)
 {
     size_t s = r->s, k = r->k, ycols = 0;
     for (size_t t = 0; t < s; t++) {
@@ -303,7 +303,7 @@ bool ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, i
             cg->value[p] = 1.0;
             cg->value[p + 1] = (double)r->weight[t];
             cg->fill[c] = p + 2;
-            cg->obj[c] = phase1 ? 0.0 : cost[t * k + (size_t)cg->cj[c]];
+            cg->obj[c] = phase1 ? 0.0 : ckm_cg_cost(cg, r, t, (size_t)cg->cj[c]);
             cg->clo[c] = 0.0;
             cg->chi[c] = 1.0;
         }
@@ -331,7 +331,7 @@ bool ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, const double *cost, i
         cg->rhi[q] = 1.0;
     }
     if (cg->warm && !phase1 && !cg->fixed_on && !cg->lifts)
-        warm_basis(cg, r, cost, cols, rows);
+        warm_basis(cg, r, cols, rows);
     else
         ckm_argmin_basis(cg->obj, cg->gcol, s, k, S, cols, rows, cg->basis);
     cg->cols = cols;
@@ -348,9 +348,9 @@ ckm_lp ckm_cg_model(const struct ckm_cg *cg)
     return lp;
 }
 
-double ckm_cg_tol(const struct ckm_cg *cg, const double *cost, int phase1, size_t t, size_t j, size_t k)
+double ckm_cg_tol(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t t, size_t j)
 {
-    return 1e-9 * (1.0 + fabs(cg->u[t]) + (phase1 ? 0.0 : fabs(cost[t * k + j])));
+    return 1e-9 * (1.0 + fabs(cg->u[t]) + fabs(c)) + ckm_cg_rounding(cg, r, t, j);
 }
 
 /* Labels from the restricted 0/1 point; false when some y is fractional. */

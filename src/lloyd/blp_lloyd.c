@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static ckm_error mip_step(const ckm_context *ctx, ckm_assign *asg, const double *cost, const int32_t *start,
-                            int32_t *labels, ckm_assign_result *ar, ckm_step *step, ckm_algo_out *out,
-                            ckm_err *err);
+static ckm_error mip_step(const ckm_context *ctx, ckm_assign *asg, const double *cost, const double *C,
+                          const int32_t *start, int32_t *labels, ckm_assign_result *ar, ckm_step *step,
+                          ckm_algo_out *out, ckm_err *err);
 
 void ckm_group_costs(const ckm_reduced *r, ckm_distance dist, const double *C, double *cost)
 {
@@ -72,12 +72,15 @@ ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_
             st->stopped = true;
             break;
         }
-        ckm_group_costs(r, job->dist, C, cost);
+        if (cost)
+            ckm_group_costs(r, job->dist, C, cost);
         ckm_assign_result ar;
         ckm_step step;
         step = CKM_STEP_OK;
-        ckm_error rc = asg ? ckm_blp_step(ctx, asg, cost, st->have ? kept : NULL, cur, &ar, &step, out, err)
-                           : local_step(ctx, r, cost, st->have ? kept : NULL, cur, &ar, err);
+        const int32_t *start = st->have ? kept : NULL;
+        ckm_error rc = !asg  ? local_step(ctx, r, cost, start, cur, &ar, err)
+                       : cost ? ckm_blp_step(ctx, asg, cost, start, cur, &ar, &step, out, err)
+                              : mip_step(ctx, asg, NULL, C, start, cur, &ar, &step, out, err);
         if (rc != CKM_OK)
             return rc;
         if (asg && ar.restricted)
@@ -136,21 +139,31 @@ ckm_error ckm_blp_step(const ckm_context *ctx, ckm_assign *asg, const double *co
         if (have && ckm_soft_local_search(asg->r, cost, fmin(ctx->deadline, ckm_now() + 0.5 * ctx->s->soft_step_limit_s), own, &moves))
             start = own;
     }
-    ckm_error rc = mip_step(ctx, asg, cost, start, labels, ar, step, out, err);
+    ckm_error rc = mip_step(ctx, asg, cost, NULL, start, labels, ar, step, out, err);
     free(own);
     return rc;
 }
 
-static ckm_error mip_step(const ckm_context *ctx, ckm_assign *asg, const double *cost, const int32_t *start,
-                            int32_t *labels, ckm_assign_result *ar, ckm_step *step, ckm_algo_out *out,
-                            ckm_err *err)
+static ckm_error solve(const ckm_context *ctx, ckm_assign *asg, const double *cost, const double *C,
+                       const int32_t *start, const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *ar,
+                       ckm_err *err)
+{
+    return cost ? ckm_assign_solve(asg, cost, start, lim, labels, ar, err)
+                : ckm_assign_solve_centers(asg, C, ctx->s->threads, start, lim, labels, ar, err);
+}
+
+/* The step on the costs cost (s x k), or, with cost NULL, on those of the centers C
+ * (ckm_assign_solve_centers: the restricted model, squared distances). */
+static ckm_error mip_step(const ckm_context *ctx, ckm_assign *asg, const double *cost, const double *C,
+                          const int32_t *start, int32_t *labels, ckm_assign_result *ar, ckm_step *step,
+                          ckm_algo_out *out, ckm_err *err)
 {
     /* with soft pairs a step may get its own budget (settings.soft_step_limit_s): at it CBC's
      * best labelling is used; one that found none by then goes on to the run's deadline */
     double budget = asg->r->n_soft > 0 ? ctx->s->soft_step_limit_s : 0.0;
     double step_deadline = budget > 0.0 ? fmin(ctx->deadline, ckm_now() + budget) : ctx->deadline;
     ckm_bk_limits lim = {step_deadline, ctx->s->should_stop, ctx->s->stop_user};
-    ckm_error rc = ckm_assign_solve(asg, cost, start, &lim, labels, ar, err);
+    ckm_error rc = solve(ctx, asg, cost, C, start, &lim, labels, ar, err);
     if (rc != CKM_OK)
         return rc;
     bool own_budget = step_deadline < ctx->deadline && !ar->stopped && ckm_now() < ctx->deadline;
@@ -159,7 +172,7 @@ static ckm_error mip_step(const ckm_context *ctx, ckm_assign *asg, const double 
         ckm_ctx_count(ctx, CKM_COUNT_LP, (uint64_t)ar->lp_solves);
         ckm_ctx_count(ctx, CKM_COUNT_MIP, (uint64_t)ar->used_mip);
         lim.deadline = ctx->deadline;
-        if ((rc = ckm_assign_solve(asg, cost, start, &lim, labels, ar, err)) != CKM_OK)
+        if ((rc = solve(ctx, asg, cost, C, start, &lim, labels, ar, err)) != CKM_OK)
             return rc;
         ar->seconds += spent;
         own_budget = false;

@@ -51,7 +51,8 @@ typedef struct ckm_blp_job {
     int rs;
     double *C;           /* k*d: in the start, out the means of kept */
     int32_t *kept;       /* s: out, the best labels */
-    double *wsum, *cost; /* scratch: k, s*k */
+    double *wsum, *cost; /* scratch: k, s*k; cost NULL: the steps take the centers instead
+                            (ckm_assign_solve_centers; asg restricted, squared distances) */
     int32_t *cur;        /* scratch: s */
 } ckm_blp_job;
 

@@ -17,17 +17,18 @@
 #include <stdio.h>
 #include <string.h>
 
-double ckm_memory_estimate(const ckm_algo *a, const ckm_reduced *r, int threads, int rescaled)
+double ckm_memory_estimate(const ckm_algo *a, const ckm_reduced *r, ckm_distance dist, int threads, int rescaled)
 {
     double n = (double)r->n, d = (double)r->d, k = (double)r->k, s = (double)r->s;
     double b = 24.0 * n + 8.0 * s * d + 8.0 * k * d + (rescaled ? 8.0 * n * d : 0.0) +
                (r->d >= CKM_SEED_FLOAT_FROM_D ? 2.0 * s * d + 32.0 * s : 0.0);
-    return b + a->bytes(r, threads > 0 ? threads : 1);
+    return b + a->bytes(r, dist, threads > 0 ? threads : 1);
 }
 
-ckm_error ckm_memory_check(const ckm_algo *a, const ckm_reduced *r, int threads, int rescaled, ckm_err *err)
+ckm_error ckm_memory_check(const ckm_algo *a, const ckm_reduced *r, ckm_distance dist, int threads, int rescaled,
+                           ckm_err *err)
 {
-    double need = ckm_memory_estimate(a, r, threads, rescaled), have = ckm_memory_available();
+    double need = ckm_memory_estimate(a, r, dist, threads, rescaled), have = ckm_memory_available();
     if (have < 0.0 || need <= have)
         return CKM_OK;
     return ckm_fail(err, CKM_ERR_NOMEM,

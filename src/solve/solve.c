@@ -436,13 +436,13 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
     if ((rc = check_soft_cost(r, s_in->soft_penalty, err)) != CKM_OK)
         goto fail;
     if ((rc = check_capability(p, r, algo, err)) != CKM_OK ||
-        (rc = ckm_memory_check(algo, r, ckm_thread_count(s_in->threads), ckm_scaled_active(&sc), err)) != CKM_OK)
+        (rc = ckm_memory_check(algo, r, s_in->distance, ckm_thread_count(s_in->threads), ckm_scaled_active(&sc), err)) != CKM_OK)
         goto fail;
     ckm_ctx_log(&ctx, 1, "%s: n = %zu, d = %zu, k = %zu, %zu must-link, %zu cannot-link, %zu groups after merging must-links%s",
                 algo->info.name, p->n, p->d, p->k, p->n_ml, p->n_cl, r->s,
                 r->k2_merged ? " and the points cannot-link chains force together (k = 2)" : "");
     ckm_ctx_log(&ctx, 2, "memory model: about %.0f MB for this solve (docs/memory.md), the problem's copy not counted",
-                ckm_memory_estimate(algo, r, ckm_thread_count(s_in->threads), ckm_scaled_active(&sc)) / 1048576.0);
+                ckm_memory_estimate(algo, r, s_in->distance, ckm_thread_count(s_in->threads), ckm_scaled_active(&sc)) / 1048576.0);
     if (p->n_soft > 0)
         ckm_ctx_log(&ctx, 1,
                     "%zu soft must-link, %zu soft cannot-link: %zu group pairs in the model, %zu decided by the hard "

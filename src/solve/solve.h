@@ -22,9 +22,10 @@
 ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err);
 
 /* Memory model (memory.c, docs/memory.md): estimated peak bytes of a solve of r by a with
- * threads workers (the driver's share + a->bytes), and the refusal (CKM_ERR_NOMEM naming it
+ * threads workers and the assignment distance dist (the driver's share + a->bytes), and the refusal (CKM_ERR_NOMEM naming it
  * and ckm_memory_available) of a solve whose estimate exceeds what is available. */
-double ckm_memory_estimate(const ckm_algo *a, const ckm_reduced *r, int threads, int rescaled);
-ckm_error ckm_memory_check(const ckm_algo *a, const ckm_reduced *r, int threads, int rescaled, ckm_err *err);
+double ckm_memory_estimate(const ckm_algo *a, const ckm_reduced *r, ckm_distance dist, int threads, int rescaled);
+ckm_error ckm_memory_check(const ckm_algo *a, const ckm_reduced *r, ckm_distance dist, int threads, int rescaled,
+                           ckm_err *err);
 
 #endif

@@ -8,7 +8,9 @@
  *   - medium problems (300 groups, 12 clusters, squared distances to random centers,
  *     size bounds, 600 cannot-links, or 30 so that most groups are placed by the size
  *     prices): the full model of assign.c, which has every column and every cannot-link
- *     row, for the MILP optimum and for the LP relaxation's value.
+ *     row, for the MILP optimum and for the LP relaxation's value; the same step from the
+ *     centers (ckm_assign_solve_centers, no s x k matrix), once with the data at 1e6 from
+ *     the origin, for the MILP optimum.
  * Groups placed by the prices (assign_cg.c's decomposition) and placed groups that pricing
  * lifts back into the LP are counted, and required to occur, in both sets.
  *   - a cannot-link triangle the transportation labels break, by hand (optimum 1005).
@@ -17,6 +19,7 @@
  */
 #include "../check.h"
 #include "assign.h"
+#include "assign_cg.h"
 #include "reduced.h"
 #include "reduced_fixture.h"
 
@@ -151,27 +154,57 @@ static double lp_value(const inst *p, const double *x)
     return f;
 }
 
+/* The same step from the centers (ckm_assign_solve_centers: costs mass_t ||m_t - c_j||^2
+ * computed in blocks, never stored): the full model's optimum, proven; from its labels as
+ * the start too. */
+static void from_centers(const inst *p, ckm_reduced r, const double *M, const double *C, double *mass,
+                         double optimum)
+{
+    for (size_t t = 0; t < p->s; t++)
+        mass[t] = (double)p->weight[t];
+    r.d = 4;
+    r.mean = M;
+    r.mass = mass;
+    ckm_assign a;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_assign_init_kind(&a, &r, CKM_MODEL_RESTRICTED, &err) == CKM_OK && a.cg != NULL);
+    a.cg->blk_rows = 7; /* 43 blocks of rows, the last one short */
+    int32_t lab[400], again[400];
+    ckm_assign_result res;
+    CHECK(ckm_assign_solve_centers(&a, C, 1, NULL, NULL, lab, &res, &err) == CKM_OK);
+    CHECK(res.status == CKM_BK_OPTIMAL && res.restricted == 1);
+    CHECK_NEAR(res.objective, optimum, 1e-9 * optimum);
+    CHECK_NEAR(value_of((inst *)p, lab), optimum, 1e-9 * optimum);
+    CHECK(ckm_assign_solve_centers(&a, C, 1, lab, NULL, again, &res, &err) == CKM_OK);
+    CHECK(res.status == CKM_BK_OPTIMAL && res.restricted == 1);
+    CHECK_NEAR(value_of((inst *)p, again), optimum, 1e-9 * optimum);
+    ckm_assign_free(&a);
+}
+
 static void medium(void)
 {
     static inst p;
-    static double x_full[400 * 12], x_cg[400 * 12];
+    static double x_full[400 * 12], x_cg[400 * 12], M[400 * 4], mass[400];
     int via_mip = 0, placed = 0, lifted = 0;
     for (int it = 0; it < 9; it++) {
         p.s = 300;
         p.k = 12;
         p.n = 0;
-        double C[12][4], P[4];
+        /* it = 4: the data far from the origin (1e6), where ||m||^2 - 2 m.c + ||c||^2 without
+           the shift of assign_cg_costs.c would lose about 1e-4 of each cost */
+        double C[12 * 4], off = it == 4 ? 1e6 : 0.0;
         for (size_t j = 0; j < p.k; j++)
             for (int q = 0; q < 4; q++)
-                C[j][q] = 4.0 * unif();
+                C[j * 4 + (size_t)q] = off + 4.0 * unif();
         for (size_t t = 0; t < p.s; t++) {
             p.n += p.weight[t] = 1 + (unif() < 0.2 ? 1 : 0);
+            double *P = M + t * 4;
             for (int q = 0; q < 4; q++)
-                P[q] = 4.0 * unif();
+                P[q] = off + 4.0 * unif();
             for (size_t j = 0; j < p.k; j++) {
                 double d2 = 0.0;
                 for (int q = 0; q < 4; q++)
-                    d2 += (P[q] - C[j][q]) * (P[q] - C[j][q]);
+                    d2 += (P[q] - C[j * 4 + (size_t)q]) * (P[q] - C[j * 4 + (size_t)q]);
                 p.cost[t * p.k + j] = (double)p.weight[t] * d2;
             }
         }
@@ -193,6 +226,7 @@ static void medium(void)
         CHECK(rc.restricted == 1 && (it >= 6 || rc.columns < p.s * p.k)); /* few pairs: the MILP may take every column */
         CHECK_NEAR(rc.objective, rf.objective, 1e-9 * rf.objective);
         CHECK_NEAR(value_of(&p, lc), rf.objective, 1e-9 * rf.objective);
+        from_centers(&p, r, M, C, mass, rf.objective);
         via_mip += rc.used_mip;
         placed += rc.placed > 0;
         lifted += rc.lifted > 0;
