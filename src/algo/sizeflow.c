@@ -87,10 +87,14 @@ static ckm_error step(sizeflow_run *f, ckm_restart *rt, bool have, int it, ckm_a
                     ts.widened ? ", candidate lists widened" : "");
         return CKM_OK;
     }
-    ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, f->C, f->cost);
     ckm_assign_result ar;
     ckm_step st;
-    if ((rc = ckm_blp_step(ctx, &f->asg, f->cost, have ? f->prev : NULL, f->lab, &ar, &st, out, err)) != CKM_OK)
+    const int32_t *start = have ? f->prev : NULL;
+    if (f->cost)
+        ckm_group_costs(r, CKM_DISTANCE_SQEUCLIDEAN, f->C, f->cost);
+    rc = f->cost ? ckm_blp_step(ctx, &f->asg, f->cost, start, f->lab, &ar, &st, out, err)
+                 : ckm_blp_step_centers(ctx, &f->asg, f->C, start, f->lab, &ar, &st, out, err);
+    if (rc != CKM_OK)
         return rc;
     if (st == CKM_STEP_INFEASIBLE) {
         rt->end = *done = true;
@@ -163,16 +167,18 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
     size_t sk;
     f.C = ckm_alloc_array(k * d, sizeof(double));
     f.wsum = ckm_alloc_array(k, sizeof(double));
-    /* the s x k costs are stored only for the MILP route; the transportation route prices
-       from the points (transport_points.c: no n x k matrix once n k > 2^28) */
-    f.cost = !f.weighted ? NULL : ckm_mul_ok(s, k, &sk) ? ckm_alloc_array(sk, sizeof(double)) : NULL;
+    /* the s x k costs are stored only for the MILP route below sizeflow's matrix limit; the
+       transportation route prices from the points (transport_points.c: no n x k matrix once
+       n k > 2^28), and so does the MILP route past it (ckm_assign_by_centers) */
+    bool centers = f.weighted && ckm_assign_by_centers(r);
+    f.cost = !f.weighted || centers ? NULL : ckm_mul_ok(s, k, &sk) ? ckm_alloc_array(sk, sizeof(double)) : NULL;
     f.price = ckm_alloc_array(k, sizeof(double));
     f.C0 = ckm_alloc_array(k * d, sizeof(double));
     f.cache = f.weighted ? NULL : ckm_transport_cache_new();
     f.lab = ckm_alloc_array(s, sizeof(int32_t));
     f.prev = ckm_alloc_array(s, sizeof(int32_t));
     ckm_error rc = CKM_OK;
-    if (!f.C || !f.wsum || (f.weighted && !f.cost) || (!f.weighted && !f.cache) || !f.price || !f.C0 || !f.lab ||
+    if (!f.C || !f.wsum || (f.weighted && !centers && !f.cost) || (!f.weighted && !f.cache) || !f.price || !f.C0 || !f.lab ||
         !f.prev) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "sizeflow: out of memory for the %zu x %zu cost matrix", s, k);
         goto done;
@@ -206,7 +212,8 @@ done:
     return rc;
 }
 
-/* With must-links the LP/MILP route with the stored costs (8 s k + the model); else the
+/* With must-links the LP/MILP route with the stored costs (8 s k + the model; past the matrix
+ * limit the model's costs from the centers, ckm_assign_bytes_centers); else the
  * transportation route: the s x k cost matrix 8 s k while s k <= 2^28, with the costs of
  * every 8th row (s k) and that sample's own move lists (its starting prices; kept, like the
  * matrix, from one Lloyd step to the next), else (12 C + 22) s of candidate arcs and their
@@ -218,7 +225,7 @@ static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
     (void)threads;
     double d = (double)r->d, k = (double)r->k, s = (double)r->s;
     if (r->s < r->n)
-        return 8.0 * s * k + ckm_assign_bytes(r);
+        return ckm_assign_by_centers(r) ? ckm_assign_bytes_centers(r) : 8.0 * s * k + ckm_assign_bytes(r);
     bool matrix = s * k <= 268435456.0;
     double L = (double)ckm_transport_list_len(r->k, !matrix), C = k <= 256.0 ? 16.0 : 32.0;
     double arcs = matrix ? 9.0 * s * k + k * k * (12.0 * L + 25.0) + 2.0 * s : (12.0 * C + 22.0) * s + 64.0 * k * (d + 1.0);

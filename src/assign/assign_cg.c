@@ -46,7 +46,8 @@
  * unless that pass lifted placed groups: then from the argmin basis (measured at the size
  * above, rounds of 0.8-0.9 s from the argmin basis against 2-4 s from the last one).
  * Tolerances: a column counts as negative when rc < -1e-9 (1 + |cost| + |u_t|), the scale
- * of CLP's own optimality test (1e-7 on scaled reduced costs) and well below it.
+ * of CLP's own optimality test (1e-7 on scaled reduced costs) and well below it, less the
+ * rounding of costs computed from the centers (ckm_cg_tol).
  */
 #include "assign_cg.h"
 #include "core.h"
@@ -124,7 +125,7 @@ static size_t price(struct ckm_cg *cg, const ckm_reduced *r, const ckm_bk_limits
             if (ON(cg, t, j) || (int32_t)j == f)
                 continue;
             double c = phase1 ? 0.0 : row[j], rc = ckm_cg_reduced(cg, r, c, t, j);
-            if (rc >= -ckm_cg_tol(cg, r, c, t, j))
+            if (rc >= 0.0 || rc >= -ckm_cg_tol(cg, r, c, t, j))
                 continue;
             keep_least(kb, jb, &m, CG_ADD, phase1 ? row[j] : rc, (int32_t)j); /* smaller is better */
         }

@@ -69,6 +69,8 @@ struct ckm_cg {
     double *cs, *csn;   /* k * d centers minus org, their squared norms (k) */
     double *blk;        /* blk_rows * k: the costs of rows b0 .. b1 - 1 */
     size_t blk_rows, b0, b1; /* blk_rows: ckm_cg_block_rows(k) unless a test set fewer */
+    size_t piece_rows;  /* ckm_cg_piece_rows(k, d) unless a test set fewer */
+    double round;       /* 2.5e-16 (d + 2): the rounding factor of ckm_cg_rounding */
     int threads;        /* implicit: first_prices' transportation problem from points, */
     struct ckm_transport_cache *tcache; /* and its cache across the steps (transport.h) */
 };
@@ -121,8 +123,11 @@ static inline long ckm_cg_col(const struct ckm_cg *cg, size_t t, int32_t j)
 /* The implicit costs' workspace for r (its means and masses); false when out of memory
  * (ckm_cg_free releases what was allocated). */
 bool ckm_cg_costs_new(struct ckm_cg *cg, const ckm_reduced *r);
-/* Rows per block of costs for k clusters (cg->blk_rows, set by ckm_cg_new; tests lower it). */
+/* Rows per block of costs for k clusters (cg->blk_rows), and per dgemm piece of a block
+ * filled on our threads (cg->piece_rows; 0: one piece, BLAS's threads), set by ckm_cg_new;
+ * tests lower them. */
 size_t ckm_cg_block_rows(size_t k);
+size_t ckm_cg_piece_rows(size_t k, size_t d);
 void ckm_cg_costs_free(struct ckm_cg *cg);
 /* This step's costs: the caller's s x k matrix, or (implicit workspace only) the centers C. */
 void ckm_cg_use_matrix(struct ckm_cg *cg, const double *cost);
@@ -131,7 +136,10 @@ double ckm_cg_cost(const struct ckm_cg *cg, const ckm_reduced *r, size_t t, size
 /* Group t's k costs, valid until the next call; passes ask for ascending t. */
 const double *ckm_cg_cost_row(struct ckm_cg *cg, const ckm_reduced *r, size_t t);
 /* How far a row's cost and the single entry's may differ (0 with the matrix). */
-double ckm_cg_rounding(const struct ckm_cg *cg, const ckm_reduced *r, size_t t, size_t j);
+static inline double ckm_cg_rounding(const struct ckm_cg *cg, const ckm_reduced *r, size_t t, size_t j)
+{
+    return cg->cost ? 0.0 : cg->round * r->mass[t] * (cg->msn[t] + cg->csn[j]);
+}
 /* sum_t cost_{t, labels_t}. */
 double ckm_cg_total(const struct ckm_cg *cg, const ckm_reduced *r, const int32_t *labels);
 
@@ -153,8 +161,12 @@ ckm_lp ckm_cg_model(const struct ckm_cg *cg);
 /* Reduced cost of (t, j) of cost c under the duals of the kept (last optimal) LP. */
 double ckm_cg_rc(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t t, size_t j);
 /* The tolerance below which the reduced cost of (t, j), of cost c (0 in phase 1), counts as
- * negative. */
-double ckm_cg_tol(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t t, size_t j);
+ * negative: 1e-9 (1 + |c| + |u_t|), the scale of CLP's own optimality test (1e-7 on scaled
+ * reduced costs) and well below it, plus the costs' rounding. */
+static inline double ckm_cg_tol(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t t, size_t j)
+{
+    return 1e-9 * (1.0 + (cg->u[t] < 0.0 ? -cg->u[t] : cg->u[t]) + (c < 0.0 ? -c : c)) + ckm_cg_rounding(cg, r, t, j);
+}
 /* Labels from the last model's 0/1 point; false when some y is fractional. */
 bool ckm_cg_labels(const struct ckm_cg *cg, size_t s, int32_t *labels);
 /* The step's MILP when the LP vertex is fractional (assign_cg_mip.c). */

@@ -67,6 +67,7 @@ struct ckm_cg *ckm_cg_new(const ckm_reduced *r, int implicit)
         return NULL;
     cg->words = (r->k + 63) / 64;
     cg->blk_rows = ckm_cg_block_rows(r->k);
+    cg->piece_rows = ckm_cg_piece_rows(r->k, r->d);
     size_t bits;
     if (!ckm_mul_ok(r->s, cg->words, &bits) || !(cg->on = ckm_calloc_array(bits, sizeof(uint64_t))) ||
         !(cg->v_prev = ckm_calloc_array(r->k, sizeof(double))) || !(cg->gcol = ckm_alloc_array(r->s + 1, sizeof(size_t))) ||
@@ -97,7 +98,7 @@ double ckm_cg_bytes(const ckm_reduced *r, int implicit)
      * min(1, 2 (CG_Q + 1)^2 / k) of them */
     double s = (double)r->s, k = (double)r->k, m = (double)r->n_cl, q = CG_Q + 1.0;
     double cols = q * s, rows = m * fmin(1.0, 2.0 * q * q / k);
-    double costs = implicit ? 8.0 * s * ((double)r->d + 1.0) + 8.0 * 65536.0 + (12.0 * (k <= 256 ? 16 : 32) + 42.0) * s
+    double costs = implicit ? 8.0 * s * ((double)r->d + 1.0) + 8.0 * 1048576.0 + (12.0 * (k <= 256 ? 16 : 32) + 42.0) * s
                             : 16.0 * s * k;
     return costs + s * k / 4.0 + 16.0 * m + 33.0 * s + 190.0 * (2.0 * cols + 2.0 * rows) + 175.0 * cols;
 }
@@ -346,11 +347,6 @@ ckm_lp ckm_cg_model(const struct ckm_cg *cg)
     ckm_lp lp = {(int)cg->cols, (int)cg->rows, cg->obj, cg->clo, cg->chi, cg->rlo, cg->rhi,
                  cg->col_start, cg->row_index, cg->value, cg->basis, cg->bas};
     return lp;
-}
-
-double ckm_cg_tol(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t t, size_t j)
-{
-    return 1e-9 * (1.0 + fabs(cg->u[t]) + fabs(c)) + ckm_cg_rounding(cg, r, t, j);
 }
 
 /* Labels from the restricted 0/1 point; false when some y is fractional. */

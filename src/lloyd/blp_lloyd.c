@@ -80,7 +80,7 @@ ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_
         const int32_t *start = st->have ? kept : NULL;
         ckm_error rc = !asg  ? local_step(ctx, r, cost, start, cur, &ar, err)
                        : cost ? ckm_blp_step(ctx, asg, cost, start, cur, &ar, &step, out, err)
-                              : mip_step(ctx, asg, NULL, C, start, cur, &ar, &step, out, err);
+                              : ckm_blp_step_centers(ctx, asg, C, start, cur, &ar, &step, out, err);
         if (rc != CKM_OK)
             return rc;
         if (asg && ar.restricted)
@@ -142,6 +142,13 @@ ckm_error ckm_blp_step(const ckm_context *ctx, ckm_assign *asg, const double *co
     ckm_error rc = mip_step(ctx, asg, cost, NULL, start, labels, ar, step, out, err);
     free(own);
     return rc;
+}
+
+ckm_error ckm_blp_step_centers(const ckm_context *ctx, ckm_assign *asg, const double *C, const int32_t *start,
+                               int32_t *labels, ckm_assign_result *ar, ckm_step *step, ckm_algo_out *out,
+                               ckm_err *err)
+{
+    return mip_step(ctx, asg, NULL, C, start, labels, ar, step, out, err);
 }
 
 static ckm_error solve(const ckm_context *ctx, ckm_assign *asg, const double *cost, const double *C,

@@ -25,6 +25,12 @@ ckm_error ckm_blp_step(const ckm_context *ctx, ckm_assign *asg, const double *co
                          int32_t *labels, ckm_assign_result *ar, ckm_step *step, ckm_algo_out *out,
                          ckm_err *err);
 
+/* The same step with the costs of the centers C (k*d) computed where needed, no s x k
+ * matrix (ckm_assign_solve_centers: asg restricted, squared distances). */
+ckm_error ckm_blp_step_centers(const ckm_context *ctx, ckm_assign *asg, const double *C, const int32_t *start,
+                               int32_t *labels, ckm_assign_result *ar, ckm_step *step, ckm_algo_out *out,
+                               ckm_err *err);
+
 /* The BLPKM_CC iteration from the centers in job->C (k*d): cost -> exact assignment (warm-
  * started from the kept labels; job->asg = NULL: 1-opt local search from them instead, for a
  * model with soft pairs too large to build, ckm_assign_local) -> means of the new labels,
