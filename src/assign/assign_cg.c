@@ -120,6 +120,16 @@ static size_t price(struct ckm_cg *cg, const ckm_reduced *r, const ckm_bk_limits
         double *kb = cg->rc_best + t * CG_ADD;
         int32_t *jb = cg->j_best + t * CG_ADD, f = ckm_cg_placed(cg, t);
         const double *row = ckm_cg_cost_row(cg, r, t);
+        /* a branch-free pass first: when no column, active or not, has c - u_t - w_t v_j below
+           -1e-9 (1 + |u_t|) (<= every column's tolerance), the group has nothing to price (most
+           groups: at 10^6 x 16, k = 300 this pass is a fraction of the full one's time) */
+        double w = (double)r->weight[t], least = INFINITY;
+        for (size_t j = 0; j < k; j++) {
+            double key = (phase1 ? 0.0 : row[j]) - w * cg->v[j];
+            least = key < least ? key : least;
+        }
+        if (least - cg->u[t] >= -1e-9 * (1.0 + fabs(cg->u[t])))
+            continue;
         int m = 0;
         for (size_t j = 0; j < k; j++) {
             if (ON(cg, t, j) || (int32_t)j == f)
