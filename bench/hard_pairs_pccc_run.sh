@@ -12,6 +12,7 @@
 # named by n, d and the pair counts (and k when it is not 100).
 # N, D, K, NCL, NML override the sizes (MIN/MAX sizes follow as +-10 % of N / K; BALANCED=1:
 # --balanced instead). TIMEOUT (seconds, default 3600) ends a run that takes longer (exit 124).
+# ALGO: another algorithm than blpkm (results named with it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ckm=${1:-$root/build/ckm}
@@ -47,13 +48,14 @@ X=$work/X_${n}_${d}${kt}.npy cons=$work/cons_${n}_${d}_${ncl}_${nml}${kt}.txt
 lo=$((n / k - n / k / 10)) hi=$((n / k + n / k / 10))
 sizes=(--min-size $lo --max-size $hi)
 if [[ ${BALANCED:-0} == 1 ]]; then sizes=(--balanced); lo=$((n / k)) hi=$(((n + k - 1) / k)); fi
-name=hard_pairs_pccc${N:+_${n}}${kt}
+algo=${ALGO:-blpkm}
+name=hard_pairs_pccc${N:+_${n}}${kt}${ALGO:+_$algo}
 csv=$root/bench/results/$name.csv md=$root/bench/results/$name.md
 echo "code,step,seconds,how" >"$csv"
 bins=("$ckm"); labels=("$(git -C "$root" describe --always --dirty=+)")
 if [[ -n $old ]]; then bins+=("$old"); labels+=("${OLD_LABEL:-old}"); fi
 {
-  echo "n = $n, d = $d, k = $k, $ncl cannot-links, $nml must-links, sizes $lo-$hi, blpkm --n-init 1"
+  echo "n = $n, d = $d, k = $k, $ncl cannot-links, $nml must-links, sizes $lo-$hi, $algo --n-init 1"
   echo
   echo "| code | exit | wall s | peak RSS MB | model estimate MB | SSE | violated | steps (seconds, how) |"
   echo "|---|---|---|---|---|---|---|---|"
@@ -61,7 +63,7 @@ if [[ -n $old ]]; then bins+=("$old"); labels+=("${OLD_LABEL:-old}"); fi
 for b in "${!bins[@]}"; do
   lab=${labels[$b]}
   set +e
-  /usr/bin/time -v timeout "${TIMEOUT:-3600}" "${bins[$b]}" cluster "$X" -k "$k" -a blpkm -c "$cons" "${sizes[@]}" --n-init 1 -vv \
+  /usr/bin/time -v timeout "${TIMEOUT:-3600}" "${bins[$b]}" cluster "$X" -k "$k" -a "$algo" -c "$cons" "${sizes[@]}" --n-init 1 -vv \
     -o "$work/labels_$b.txt" >"$work/out_$b.txt" 2>"$work/log_$b.txt"
   code=$?
   set -e
