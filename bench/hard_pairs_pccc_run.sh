@@ -12,7 +12,8 @@
 # named by n, d and the pair counts (and k when it is not 100).
 # N, D, K, NCL, NML override the sizes (MIN/MAX sizes follow as +-10 % of N / K; BALANCED=1:
 # --balanced instead). TIMEOUT (seconds, default 3600) ends a run that takes longer (exit 124).
-# ALGO: another algorithm than blpkm (results named with it).
+# ALGO: another algorithm than blpkm (results named with it); EXTRA: more options for both runs
+# (unquoted, for example "--max-iter 4").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ckm=${1:-$root/build/ckm}
@@ -55,7 +56,7 @@ echo "code,step,seconds,how" >"$csv"
 bins=("$ckm"); labels=("$(git -C "$root" describe --always --dirty=+)")
 if [[ -n $old ]]; then bins+=("$old"); labels+=("${OLD_LABEL:-old}"); fi
 {
-  echo "n = $n, d = $d, k = $k, $ncl cannot-links, $nml must-links, sizes $lo-$hi, $algo --n-init 1"
+  echo "n = $n, d = $d, k = $k, $ncl cannot-links, $nml must-links, sizes $lo-$hi, $algo --n-init 1 ${EXTRA:-}"
   echo
   echo "| code | exit | wall s | peak RSS MB | model estimate MB | SSE | violated | steps (seconds, how) |"
   echo "|---|---|---|---|---|---|---|---|"
@@ -63,7 +64,7 @@ if [[ -n $old ]]; then bins+=("$old"); labels+=("${OLD_LABEL:-old}"); fi
 for b in "${!bins[@]}"; do
   lab=${labels[$b]}
   set +e
-  /usr/bin/time -v timeout "${TIMEOUT:-3600}" "${bins[$b]}" cluster "$X" -k "$k" -a "$algo" -c "$cons" "${sizes[@]}" --n-init 1 -vv \
+  /usr/bin/time -v timeout "${TIMEOUT:-3600}" "${bins[$b]}" cluster "$X" -k "$k" -a "$algo" -c "$cons" "${sizes[@]}" --n-init 1 ${EXTRA:-} -vv \
     -o "$work/labels_$b.txt" >"$work/out_$b.txt" 2>"$work/log_$b.txt"
   code=$?
   set -e

@@ -96,6 +96,10 @@ static ckm_error step(sizeflow_run *f, ckm_restart *rt, bool have, int it, ckm_a
                  : ckm_blp_step_centers(ctx, &f->asg, f->C, start, f->lab, &ar, &st, out, err);
     if (rc != CKM_OK)
         return rc;
+    if (st == CKM_STEP_OK)
+        ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: assignment total %.10g (%s, %.3f s%s)", rt->rs + 1, it + 1,
+                    ar.objective, ar.used_mip ? "CBC" : "LP integral", ar.seconds,
+                    ar.restricted ? ", restricted columns, proven" : "");
     if (st == CKM_STEP_INFEASIBLE) {
         rt->end = *done = true;
     } else if (st == CKM_STEP_STOP) {

@@ -14,7 +14,7 @@
  *   the best labelling now, and any feasible one beats none. Only a first assignment that
  *   cannot finish within that time (or a proof that none exists) leaves no labels.
  * Cost: seeding O(s k d); without pairs O(n k d) time and O(n k) memory at most; otherwise
- * one LP of s*k columns per iteration.
+ * one assignment step per iteration (the s k costs stored only below sizeflow's matrix limit).
  */
 #include "solve.h"
 #include "assign.h"
@@ -145,12 +145,13 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
             note(out, "%s (%.2f s)", how, ckm_now() - t0);
         goto done;
     }
-    if (!(cost = ckm_alloc_array(r->s * k, sizeof(double)))) {
+    /* a model with soft pairs too large to build: local-search steps, as blpkm takes them;
+     * past sizeflow's matrix limit the steps' costs come from the centers, as blpkm's do */
+    bool local = ckm_assign_local(r), centers = !local && ckm_assign_by_centers(r);
+    if (!centers && !(cost = ckm_alloc_array(r->s * k, sizeof(double)))) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the stop fallback's %zu x %zu costs", r->s, k);
         goto done;
     }
-    /* a model with soft pairs too large to build: local-search steps, as blpkm takes them */
-    bool local = ckm_assign_local(r);
     if (!local && (rc = ckm_assign_init(&asg, r, err)) != CKM_OK)
         goto done;
     ckm_lloyd_stats st;
