@@ -82,7 +82,7 @@ static void tiny(void)
         p.k = p.s == 7 ? 5 : 5 + (size_t)it % 2;
         p.n = 0;
         for (size_t t = 0; t < p.s; t++)
-            p.n += p.weight[t] = 1 + (unif() < 0.3 ? 1 + (size_t)(unif() * 2) : 0);
+            p.n += p.weight[t] = 1 + (it % 3 != 0 && unif() < 0.3 ? 1 + (size_t)(unif() * 2) : 0); /* every third: one point a group */
         int skewed = it % 2 == 0;
         for (size_t t = 0; t < p.s; t++)
             for (size_t j = 0; j < p.k; j++)
