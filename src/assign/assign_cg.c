@@ -110,13 +110,14 @@ static void lift(struct ckm_cg *cg, const ckm_reduced *r, size_t t)
  * the cheapest by cost among the negative ones); a placed group with one lifts (lift();
  * placed false: the placed groups are not priced);
  * returns how many columns, or SIZE_MAX when lim ended the pass (polled every 4096 groups:
- * at 10^6 x 100 a pass takes 0.3-0.5 s). */
-static size_t price(struct ckm_cg *cg, const ckm_reduced *r, const ckm_bk_limits *lim, int phase1, bool placed)
+ * at 10^6 x 100 a pass takes 0.3-0.5 s; *hit: which limit, ckm_bk_limit_hit). */
+static size_t price(struct ckm_cg *cg, const ckm_reduced *r, const ckm_bk_limits *lim, int phase1, bool placed,
+                    int *hit)
 {
     size_t s = r->s, k = r->k, added = 0;
     cg->lifts = 0;
     for (size_t t = 0; t < s; t++) {
-        if (t % 4096 == 4095 && ckm_bk_limits_reached(lim))
+        if (t % 4096 == 4095 && (*hit = ckm_bk_limit_hit(lim)) != 0)
             return SIZE_MAX;
         double *kb = cg->rc_best + t * CG_ADD;
         int32_t *jb = cg->j_best + t * CG_ADD, f = ckm_cg_placed(cg, t);
@@ -429,12 +430,13 @@ static ckm_error relax(struct ckm_cg *cg, const ckm_reduced *r, const ckm_bk_lim
            reduced costs ignore the costs, so a placed group in any cluster cheaper in v than
            a short one prices negative (at 10^6 x 16, k = 300, 10^4 must-links, balanced, one
            such pass lifted 958,907 of 968,622 placed groups) */
-        size_t added = price(cg, r, lim, phase1, !phase1);
+        int hit = 0;
+        size_t added = price(cg, r, lim, phase1, !phase1, &hit);
         if (phase1 && added == 0 && br.objective > 1e-7)
-            added = price(cg, r, lim, phase1, true);
+            added = price(cg, r, lim, phase1, true, &hit);
         if (added == SIZE_MAX) { /* a limit during the pass: no proof, no labels */
             *status = CKM_BK_LIMIT_NONE;
-            res->stopped = lim->stop && lim->stop(lim->stop_user);
+            res->stopped = hit == 2;
             return CKM_OK;
         }
         if (added > 0)

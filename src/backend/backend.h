@@ -67,6 +67,9 @@ typedef struct ckm_bk_limits {
 ckm_bk_limits ckm_bk_no_limits(void);
 /* A deadline passed or a stop was requested (lim NULL: never; limits.c). */
 bool ckm_bk_limits_reached(const ckm_bk_limits *lim);
+/* Which limit: 0 none, 1 the deadline passed, 2 a stop was requested (lim NULL: 0), so a
+ * caller keeps the reason instead of asking the stop function again. */
+int ckm_bk_limit_hit(const ckm_bk_limits *lim);
 
 /* Solve the LP with CLP (dual simplex). x: ncols, written when status is OPTIMAL; dual
  * (nrows, or NULL): the row duals y then, such that the reduced cost of column j is

@@ -12,5 +12,14 @@ ckm_bk_limits ckm_bk_no_limits(void) { return (ckm_bk_limits){INFINITY, NULL, NU
 
 bool ckm_bk_limits_reached(const ckm_bk_limits *lim)
 {
-    return lim && (ckm_now() > lim->deadline || (lim->stop && lim->stop(lim->stop_user)));
+    return ckm_bk_limit_hit(lim) != 0;
+}
+
+int ckm_bk_limit_hit(const ckm_bk_limits *lim)
+{
+    if (!lim)
+        return 0;
+    if (ckm_now() > lim->deadline)
+        return 1;
+    return lim->stop && lim->stop(lim->stop_user) ? 2 : 0;
 }
