@@ -168,6 +168,9 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
         out->iterations = st.iterations;
         note(out, "the BLPKM iteration on %s seeds (%d assignment steps, %.2f s)", small ? "k-means++" : "random",
              st.iterations, ckm_now() - t0);
+    } else {
+        note(out, "the BLPKM iteration's first assignment step did not finish within the grace period (%.2f s)",
+             ckm_now() - t0);
     }
 done:
     ckm_seeder_free(&seeder);
