@@ -69,7 +69,6 @@ struct ckm_cg {
     double *cs, *csn;   /* k * d centers minus org, their squared norms (k) */
     double *blk;        /* blk_rows * k: the costs of rows b0 .. b1 - 1 */
     size_t blk_rows, b0, b1; /* blk_rows: ckm_cg_block_rows(k) unless a test set fewer */
-    size_t piece_rows;  /* ckm_cg_piece_rows(k, d) unless a test set fewer */
     double round;       /* 2.5e-16 (d + 2): the rounding factor of ckm_cg_rounding */
     int threads;        /* implicit: first_prices' transportation problem from points, */
     struct ckm_transport_cache *tcache; /* and its cache across the steps (transport.h) */
@@ -123,11 +122,8 @@ static inline long ckm_cg_col(const struct ckm_cg *cg, size_t t, int32_t j)
 /* The implicit costs' workspace for r (its means and masses); false when out of memory
  * (ckm_cg_free releases what was allocated). */
 bool ckm_cg_costs_new(struct ckm_cg *cg, const ckm_reduced *r);
-/* Rows per block of costs for k clusters (cg->blk_rows), and per dgemm piece of a block
- * filled on our threads (cg->piece_rows; 0: one piece, BLAS's threads), set by ckm_cg_new;
- * tests lower them. */
+/* Rows per block of costs for k clusters (cg->blk_rows, set by ckm_cg_new; tests lower it). */
 size_t ckm_cg_block_rows(size_t k);
-size_t ckm_cg_piece_rows(size_t k, size_t d);
 void ckm_cg_costs_free(struct ckm_cg *cg);
 /* This step's costs: the caller's s x k matrix, or (implicit workspace only) the centers C. */
 void ckm_cg_use_matrix(struct ckm_cg *cg, const double *cost);

@@ -67,7 +67,6 @@ struct ckm_cg *ckm_cg_new(const ckm_reduced *r, int implicit)
         return NULL;
     cg->words = (r->k + 63) / 64;
     cg->blk_rows = ckm_cg_block_rows(r->k);
-    cg->piece_rows = ckm_cg_piece_rows(r->k, r->d);
     size_t bits;
     if (!ckm_mul_ok(r->s, cg->words, &bits) || !(cg->on = ckm_calloc_array(bits, sizeof(uint64_t))) ||
         !(cg->v_prev = ckm_calloc_array(r->k, sizeof(double))) || !(cg->gcol = ckm_alloc_array(r->s + 1, sizeof(size_t))) ||

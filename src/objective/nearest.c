@@ -183,16 +183,13 @@ ckm_error ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C
     return ckm_sqdist_matrix_poll(Y, m, d, C, k, out, threads, NULL, NULL, NULL, err);
 }
 
-ckm_error ckm_sqdist_matrix_poll(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out,
-                                 int threads, bool (*stop)(const void *), const void *stop_ctx, bool *stopped,
-                                 ckm_err *err)
+/* The blocks of out for norms cnorm given, runs of whole blocks between polls of stop (NULL:
+ * one run); *stopped (may be NULL) when a poll said yes. */
+static void sqd_runs(const double *Y, size_t m, size_t d, const double *C, const double *cnorm, size_t k, double *out,
+                     int threads, bool (*stop)(const void *), const void *stop_ctx, bool *stopped)
 {
     if (stopped)
         *stopped = false;
-    double *cnorm = ckm_alloc_array(k, sizeof(double));
-    if (!cnorm)
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
-    ckm_row_norms(C, k, d, cnorm);
     /* as ckm_nearest: our threads on blocks small enough that OpenBLAS stays on the calling
        thread (its pool yields in a loop while it waits: 180,000 sched_yield calls in one
        sizeflow run at 10^5 x 100), or, for large k d, BLAS's threads on blocks of about
@@ -200,7 +197,6 @@ ckm_error ckm_sqdist_matrix_poll(const double *Y, size_t m, size_t d, const doub
     int T = ckm_thread_count(threads);
     sqd_job job = {Y, C, cnorm, m, d, k, gemm_block(k, d, (size_t)1 << 17, &T), 0, out};
     size_t nblocks = (m + job.block - 1) / job.block;
-    /* runs of whole blocks between polls (without a poll: one run) */
     size_t per = ((size_t)1 << 23) / (job.block * (k ? k : 1));
     per = !stop ? nblocks : per < 1 ? 1 : per;
     for (job.first = 0; job.first < nblocks; job.first += per) {
@@ -215,6 +211,25 @@ ckm_error ckm_sqdist_matrix_poll(const double *Y, size_t m, size_t d, const doub
         else
             ckm_parallel_for(T, run, sqd_range, &job);
     }
+}
+
+ckm_error ckm_sqdist_matrix_poll(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out,
+                                 int threads, bool (*stop)(const void *), const void *stop_ctx, bool *stopped,
+                                 ckm_err *err)
+{
+    if (stopped)
+        *stopped = false;
+    double *cnorm = ckm_alloc_array(k, sizeof(double));
+    if (!cnorm)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    ckm_row_norms(C, k, d, cnorm);
+    sqd_runs(Y, m, d, C, cnorm, k, out, threads, stop, stop_ctx, stopped);
     free(cnorm);
     return CKM_OK;
+}
+
+void ckm_sqdist_rows(const double *Y, size_t m, size_t d, const double *C, const double *cnorm, size_t k, double *out,
+                     int threads)
+{
+    sqd_runs(Y, m, d, C, cnorm, k, out, threads, NULL, NULL, NULL);
 }

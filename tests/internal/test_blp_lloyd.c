@@ -70,10 +70,8 @@ static void one_case(int weighted)
     for (int route = 0; route < 2; route++) {
         ckm_assign asg;
         CHECK(ckm_assign_init_kind(&asg, r, CKM_MODEL_RESTRICTED, &err) == CKM_OK && asg.cg);
-        if (route == 1) { /* several blocks of rows per pass, each in 6 pieces on 2 threads */
-            asg.cg->blk_rows = 50;
-            asg.cg->piece_rows = 9;
-        }
+        if (route == 1)
+            asg.cg->blk_rows = 50; /* several blocks of rows per pass */
         double C[K * D], wsum[K];
         for (size_t j = 0; j < K; j++) /* the same first centers: points 0, 100, ... */
             memcpy(C + j * D, X + j * 100 * D, D * sizeof(double));
