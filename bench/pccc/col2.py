@@ -3,6 +3,7 @@
 on it with hard must-links and cannot-links, against PCCC's published minimum inertia.
 
 usage: /usr/bin/python3 bench/pccc/col2.py CKM [SEEDS=10] [LEVELS=5,10,...,50]
+       /usr/bin/python3 bench/pccc/col2.py CKM --ipc SECONDS LEVELS
 
 Data (from the description in phil85/PCCC-Data, prepare_data_sets_of_collection_2.py and
 utilities.py, commit 8b7b96ff; rewritten here, no code taken): 15 sets of n = 300 points in 2-D,
@@ -22,6 +23,11 @@ Per set and level: ckm's minimum SSE over SEEDS runs (`ckm cluster -a blpkm --in
 the checker's violated count, the mean seconds per run, and the SSE of the true labels (they
 meet every pair: an upper bound on the optimum; PCCC's GT column, a check of the data). Writes bench/results/pccc_col2.csv (every
 run) and bench/results/pccc_col2.md. Work files in CKM_BENCH_WORK (default /tmp/ckm-pccc-col2).
+With --ipc: one `ckm cluster -a ipc -t SECONDS` per set and level instead, its labelling's SSE and
+its certified lower bound (safe SDP bound), written to bench/results/pccc_col2_ipc{level}.csv, and
+a verdict per set against PCCC's value p: "<=" when ipc's SSE rounds to <= p, "unattainable" when
+p + 0.05 (p rounded up) is below ipc's lower bound (no labelling that honours these pairs reaches
+it), else "miss" (p lies within ipc's gap).
 """
 import math
 import os
@@ -77,7 +83,7 @@ def pccc_table(level):
     return out
 
 
-def run(ckm, X, ml, cl, k, seed, tag):
+def files(X, ml, cl, tag):
     xf = os.path.join(WORK, tag + ".npy")
     cf = os.path.join(WORK, tag + ".txt")
     if not os.path.exists(xf):
@@ -85,6 +91,11 @@ def run(ckm, X, ml, cl, k, seed, tag):
         with open(cf, "w") as f:
             f.writelines("ML %d %d\n" % q for q in ml)
             f.writelines("CL %d %d\n" % q for q in cl)
+    return xf, cf
+
+
+def run(ckm, X, ml, cl, k, seed, tag):
+    xf, cf = files(X, ml, cl, tag)
     t0 = time.perf_counter()
     r = subprocess.run([ckm, "cluster", xf, "-k", str(k), "-a", "blpkm", "-c", cf, "--init", "kmeans++", "--n-init", "1", "--seed",
                         str(seed)], capture_output=True, text=True)
@@ -92,6 +103,54 @@ def run(ckm, X, ml, cl, k, seed, tag):
     sse = re.search(r"^\s+SSE\s+([0-9.eE+-]+)", r.stdout, re.M)
     viol = re.search(r"^\s+violated\s+(\d+)", r.stdout, re.M)
     return r.returncode, float(sse.group(1)) if sse else None, int(viol.group(1)) if viol else None, sec
+
+
+def run_ipc(ckm, X, ml, cl, k, seconds, tag):
+    xf, cf = files(X, ml, cl, tag)
+    t0 = time.perf_counter()
+    r = subprocess.run([ckm, "cluster", xf, "-k", str(k), "-a", "ipc", "-t", str(seconds), "-c", cf],
+                       capture_output=True, text=True)
+    sec = time.perf_counter() - t0
+    sse = re.search(r"^\s+SSE\s+([0-9.eE+-]+)", r.stdout, re.M)
+    lb = re.search(r"^\s+lower bound\s+([0-9.eE+-]+)", r.stdout, re.M)
+    viol = re.search(r"^\s+violated\s+(\d+)", r.stdout, re.M)
+    return (r.returncode, float(sse.group(1)) if sse else None, float(lb.group(1)) if lb else None,
+            int(viol.group(1)) if viol else None, sec)
+
+
+def verdict(sse, lb, p):
+    if p is None or sse is None:
+        return "-"
+    if round(sse, 1) <= p:
+        return "<="
+    return "unattainable" if lb is not None and p + 0.05 < lb else "miss"
+
+
+def main_ipc(ckm, seconds, levels):
+    res = os.path.join(ROOT, "bench", "results")
+    ps = {int(round(p * 100)): p for p in np.arange(0.05, 0.55, 0.05)}
+    for level in levels:
+        pub = pccc_table(level)
+        rows, count = [], {}
+        for k in (10, 20, 50):
+            for s in (1, 2, 3, 4, 5):
+                name = "n300-k%d-s%d" % (k, 10 * s)
+                X, y = data_set(k, s)
+                ml, cl = pairs(y, ps[level])
+                code, sse, lb, viol, sec = run_ipc(ckm, X, ml, cl, k, seconds, "%s-%d" % (name, level))
+                v = verdict(sse, lb, pub.get(name)) if code == 0 and viol == 0 else "failed (exit %d)" % code
+                count[v] = count.get(v, 0) + 1
+                rows.append("%s-%d,%s,%s,%s,%.3f,%s,%s" % (name, level, "" if sse is None else "%.6f" % sse,
+                                                         "" if lb is None else "%.6f" % lb,
+                                                         "" if viol is None else viol, sec,
+                                                         "" if pub.get(name) is None else pub[name], v))
+                print("%d%% %s: ipc %s, bound %s, PCCC %s: %s (%.1f s)" % (level, name, sse, lb, pub.get(name), v, sec),
+                      flush=True)
+        out = os.path.join(res, "pccc_col2_ipc%d.csv" % level)
+        with open(out + ".tmp", "w") as f:
+            f.write("set,ipc_sse,ipc_lower_bound,violated,seconds,pccc,verdict\n" + "\n".join(rows) + "\n")
+        os.replace(out + ".tmp", out)
+        print("%d%%: %s" % (level, ", ".join("%s %d" % kv for kv in sorted(count.items()))), flush=True)
 
 
 def write(res, seeds, rows, table):
@@ -120,6 +179,10 @@ def write(res, seeds, rows, table):
 
 def main():
     ckm = sys.argv[1]
+    if len(sys.argv) > 2 and sys.argv[2] == "--ipc":
+        os.makedirs(WORK, exist_ok=True)
+        main_ipc(ckm, float(sys.argv[3]), [int(v) for v in sys.argv[4].split(",")])
+        return
     seeds = int(sys.argv[2]) if len(sys.argv) > 2 else 10
     levels = [int(v) for v in sys.argv[3].split(",")] if len(sys.argv) > 3 else list(range(5, 55, 5))
     os.makedirs(WORK, exist_ok=True)

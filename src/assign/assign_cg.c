@@ -396,8 +396,9 @@ static ckm_error relax(struct ckm_cg *cg, const ckm_reduced *r, const ckm_bk_lim
     int phase1 = 0;
     cg->warm = 0;
     for (;;) {
-        if (!ckm_cg_build(cg, r, phase1))
-            return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
+        ckm_error brc = ckm_cg_build(cg, r, phase1, err);
+        if (brc != CKM_OK)
+            return brc;
         ckm_lp lp = ckm_cg_model(cg);
         ckm_bk_result br;
         ckm_error rc = ckm_bk_lp(&lp, lim, cg->x, cg->dual, &br, err);

@@ -72,6 +72,9 @@ struct ckm_cg {
     double round;       /* 2.5e-16 (d + 2): the rounding factor of ckm_cg_rounding */
     int threads;        /* implicit: first_prices' transportation problem from points, */
     struct ckm_transport_cache *tcache; /* and its cache across the steps (transport.h) */
+    double model_high;  /* bytes: the largest model built (ckm_cg_build), at first the one
+                           the memory model counts (ckm_cg_bytes) */
+    double avail;       /* < 0: ckm_memory_available(); tests set the memory available */
 };
 
 /* bit j of a group's row of 64-bit words; the active set's bit (t, j) */
@@ -152,7 +155,7 @@ bool ckm_cg_keep(struct ckm_cg *cg, const ckm_reduced *r);
 void ckm_cg_kept_rc(struct ckm_cg *cg);
 /* Build the restricted model: y columns (the step's costs, or 0 in phase 1), in phase 1 also
  * the artificials (cost 1). false on allocation failure or int overflow. */
-bool ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, int phase1);
+ckm_error ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, int phase1, ckm_err *err);
 ckm_lp ckm_cg_model(const struct ckm_cg *cg);
 /* Reduced cost of (t, j) of cost c under the duals of the kept (last optimal) LP. */
 double ckm_cg_rc(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t t, size_t j);

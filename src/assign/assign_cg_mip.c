@@ -130,10 +130,10 @@ static ckm_error bounded_mip(struct ckm_cg *cg, const ckm_reduced *r, uint64_t *
     }
     uint64_t *on = cg->on;
     cg->on = mip;
-    bool ok = ckm_cg_build(cg, r, 0);
+    ckm_error brc = ckm_cg_build(cg, r, 0, err);
     cg->on = on;
-    if (!ok)
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
+    if (brc != CKM_OK)
+        return brc;
     for (size_t t = 0; start && t < r->s; t++)
         if (cg->fixed[t] >= 0 ? cg->fixed[t] != start[t] : ckm_cg_col(cg, t, start[t]) < 0)
             start = NULL;

@@ -60,6 +60,26 @@ void ckm_cg_free(struct ckm_cg *cg)
     free(cg);
 }
 
+/* CLP's bytes for a model of nnz entries and cols columns (the fit of assign.c's model). */
+static double model_bytes(double nnz, double cols)
+{
+    return 190.0 * nnz + 175.0 * cols;
+}
+
+/* The restricted model the memory model counts on: (CG_Q + 1) columns for each group in the
+ * LP, G = min(s, 2 m + s / 8) of them (the groups with cannot-links, which the prices may
+ * not place, and s / 8 for those lifted or left on a tie or split by a must-link group's
+ * weight: twice the 1.5-5.7 % of the groups the LPs held at 10^6 x 16, k = 100, 10^5
+ * cannot-links, balanced), and the cannot-link rows of
+ * the pairs whose active clusters meet, min(1, 2 (CG_Q + 1)^2 / k) of them, 2 entries a
+ * row and 2 a column. A step whose model outgrows it asks for the memory then (ckm_cg_build). */
+static double counted_model(const ckm_reduced *r)
+{
+    double s = (double)r->s, k = (double)r->k, m = (double)r->n_cl, q = CG_Q + 1.0;
+    double cols = q * fmin(s, 2.0 * m + s / 8.0), rows = m * fmin(1.0, 2.0 * q * q / k);
+    return model_bytes(2.0 * cols + 2.0 * rows, cols);
+}
+
 struct ckm_cg *ckm_cg_new(const ckm_reduced *r, int implicit)
 {
     struct ckm_cg *cg = calloc(1, sizeof *cg);
@@ -81,6 +101,8 @@ struct ckm_cg *ckm_cg_new(const ckm_reduced *r, int implicit)
         ckm_cg_free(cg);
         return NULL;
     }
+    cg->model_high = counted_model(r);
+    cg->avail = -1.0;
     return cg;
 }
 
@@ -92,14 +114,11 @@ double ckm_cg_bytes(const ckm_reduced *r, int implicit)
      * (transport_points.c past its matrix: 12 s C + 22 s of candidates, C = 16 for k <= 256,
      * else 32, and its auction's 20 s); then the bitsets, the cannot-link incidence, 33
      * bytes per group (placement, extended duals, row maps, the transportation labels),
-     * and the restricted model at CLP's 190 bytes per nonzero and 175 per column (assign.c):
-     * (CG_Q + 1) s columns, and cannot-link rows for the pairs whose active clusters meet,
-     * min(1, 2 (CG_Q + 1)^2 / k) of them */
-    double s = (double)r->s, k = (double)r->k, m = (double)r->n_cl, q = CG_Q + 1.0;
-    double cols = q * s, rows = m * fmin(1.0, 2.0 * q * q / k);
+     * and the restricted model (counted_model) */
+    double s = (double)r->s, k = (double)r->k, m = (double)r->n_cl;
     double costs = implicit ? 8.0 * s * ((double)r->d + 1.0) + 8.0 * 1048576.0 + (12.0 * (k <= 256 ? 16 : 32) + 42.0) * s
                             : 16.0 * s * k;
-    return costs + s * k / 4.0 + 16.0 * m + 33.0 * s + 190.0 * (2.0 * cols + 2.0 * rows) + 175.0 * cols;
+    return costs + s * k / 4.0 + 16.0 * m + 33.0 * s + counted_model(r);
 }
 
 /* Grow a buffer to at least need elements of size sz (contents kept). */
@@ -262,10 +281,31 @@ double ckm_cg_rc(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t
     return col >= 0 ? cg->prc[col] : ckm_cg_reduced(cg, r, c, t, j);
 }
 
-/* Build the restricted model: y columns (the step's costs, or 0 in phase 1), in phase 1 also
- * the artificials (cost 1). false on allocation failure or int overflow. */
-bool ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, int phase1)
+/* Refuse (CKM_ERR_NOMEM) a model of nnz entries and cols columns that outgrows both what the
+ * memory model counted (counted_model, checked against the available memory before the run)
+ * and every model built so far by more than 80 % of the memory available now, rather than
+ * let CLP's copies of it run the machine out of memory. */
+static ckm_error check_growth(struct ckm_cg *cg, size_t cols, size_t rows, size_t nnz, ckm_err *err)
 {
+    double need = model_bytes((double)nnz, (double)cols);
+    if (need <= cg->model_high)
+        return CKM_OK;
+    double have = cg->avail >= 0.0 ? cg->avail : ckm_memory_available(), more = need - cg->model_high;
+    if (have >= 0.0 && more > 0.8 * have)
+        return ckm_fail(err, CKM_ERR_NOMEM,
+                        "the restricted assignment model grew to %zu columns and %zu rows, about %.0f MB with "
+                        "CLP's copies, %.0f MB more than any before it (docs/memory.md), but only %.0f MB are available",
+                        cols, rows, need / 1048576.0, more / 1048576.0, have / 1048576.0);
+    cg->model_high = need;
+    return CKM_OK;
+}
+
+/* Build the restricted model: y columns (the step's costs, or 0 in phase 1), in phase 1 also
+ * the artificials (cost 1). CKM_ERR_NOMEM on allocation failure, int overflow or a model
+ * that outgrows the memory (check_growth). */
+ckm_error ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, int phase1, ckm_err *err)
+{
+    static const char nomem[] = "out of memory for the restricted assignment model";
     size_t s = r->s, k = r->k, ycols = 0;
     for (size_t t = 0; t < s; t++) {
         cg->gcol[t] = ycols;
@@ -277,7 +317,7 @@ bool ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, int phase1)
         cg->row_of[t] = ckm_cg_placed(cg, t) < 0 ? S++ : SIZE_MAX;
     size_t art = phase1 ? S + k : 0, cols = ycols + art;
     if (!reserve(cg, cols, 0, 0))
-        return false;
+        return ckm_fail(err, CKM_ERR_NOMEM, nomem);
     for (size_t t = 0, c = 0; t < s; t++)
         for (size_t j = 0; j < k; j++)
             if (ON(cg, t, j))
@@ -288,13 +328,18 @@ bool ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, int phase1)
         cnt[c] = 2;
     size_t ncl = cl_rows(cg, r, S + k, cnt, NULL, NULL, NULL), rows = S + k + ncl, nnz = 0;
     if (rows > INT_MAX / 2 || ycols > INT_MAX / 4 || !reserve(cg, cols, rows, 0))
-        return false;
+        return ckm_fail(err, CKM_ERR_NOMEM, nomem);
     for (size_t c = 0; c < ycols; c++) {
         cg->col_start[c] = (int)nnz;
         nnz += cnt[c];
     }
-    if (nnz + art > INT_MAX / 2 || !reserve(cg, cols, rows, nnz + art))
-        return false;
+    if (nnz + art > INT_MAX / 2)
+        return ckm_fail(err, CKM_ERR_NOMEM, nomem);
+    ckm_error rc = check_growth(cg, cols, rows, nnz + art, err);
+    if (rc != CKM_OK)
+        return rc;
+    if (!reserve(cg, cols, rows, nnz + art))
+        return ckm_fail(err, CKM_ERR_NOMEM, nomem);
     for (size_t t = 0; t < s; t++)
         for (size_t c = cg->gcol[t]; c < cg->gcol[t + 1]; c++) {
             size_t p = (size_t)cg->col_start[c];
@@ -338,7 +383,7 @@ bool ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, int phase1)
     cg->rows = rows;
     cg->ycols = ycols;
     cg->S = S;
-    return true;
+    return CKM_OK;
 }
 
 ckm_lp ckm_cg_model(const struct ckm_cg *cg)

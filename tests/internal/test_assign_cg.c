@@ -25,6 +25,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static uint64_t st = 37;
 static double unif(void) { return ck_unif(&st); }
@@ -256,9 +257,9 @@ static void medium(void)
  * it and one of 0, 1 pays 5 to leave: the optimum is 1005. (Placing by the start after the
  * transportation labels' placement left the LP infeasible, res.replaced, is not reached
  * here: the ties of the transportation prices leave the LP a way to move.) */
-static void pairs_across_placement(void)
+static void triangle(inst *pp)
 {
-    static inst p;
+    inst p = {0};
     p.s = 8;
     p.k = 4;
     p.n = 8;
@@ -272,6 +273,13 @@ static void pairs_across_placement(void)
     memcpy(p.cl, tri, sizeof tri);
     for (size_t j = 0; j < p.k; j++)
         p.lo[j] = p.hi[j] = 2;
+    *pp = p;
+}
+
+static void pairs_across_placement(void)
+{
+    static inst p;
+    triangle(&p);
     ckm_reduced r = fixture_reduced(p.s, p.k, p.n, p.weight, p.n_cl, p.cl, p.lo, p.hi);
     ckm_assign a;
     ckm_err err = {CKM_OK, ""};
@@ -286,10 +294,43 @@ static void pairs_across_placement(void)
     ckm_assign_free(&a);
 }
 
+/* A model that outgrows what the memory model counted is built only when the memory it
+ * needs beyond the largest model so far is available (assign_cg_model.c, check_growth):
+ * with 1 kB available and nothing counted, the step is refused with CKM_ERR_NOMEM and a
+ * message that says why; with 1 GB it is solved, to the same optimum as above. */
+static void growth_refused(void)
+{
+    static inst p;
+    triangle(&p);
+    ckm_reduced r = fixture_reduced(p.s, p.k, p.n, p.weight, p.n_cl, p.cl, p.lo, p.hi);
+    int32_t start[8] = {0, 1, 0, 1, 2, 2, 3, 3}, lab[8];
+    for (int roomy = 0; roomy < 2; roomy++) {
+        ckm_assign a;
+        ckm_err err = {CKM_OK, ""};
+        CHECK(ckm_assign_init_kind(&a, &r, CKM_MODEL_RESTRICTED, &err) == CKM_OK && a.cg != NULL);
+        CHECK(a.cg->model_high > 0.0); /* the counted model */
+        a.cg->model_high = 0.0;
+        a.cg->avail = roomy ? 1e9 : 1e3;
+        ckm_assign_result res;
+        ckm_error rc = ckm_assign_solve(&a, p.cost, start, NULL, lab, &res, &err);
+        if (roomy) {
+            CHECK(rc == CKM_OK && res.status == CKM_BK_OPTIMAL);
+            CHECK_NEAR(res.objective, 1005.0, 1e-12);
+            CHECK(a.cg->model_high > 0.0);
+        } else {
+            CHECK(rc == CKM_ERR_NOMEM);
+            CHECK(strstr(err.message, "restricted assignment model grew to") != NULL);
+            CHECK(strstr(err.message, "MB are available") != NULL);
+        }
+        ckm_assign_free(&a);
+    }
+}
+
 int main(void)
 {
     tiny();
     medium();
     pairs_across_placement();
+    growth_refused();
     return ck_report();
 }
