@@ -5,6 +5,8 @@
 # and clang with its runtime (libFuzzer, sanitizers) for the fuzz targets of the test suite,
 # pytest for the Python package's tests, and Open MPI for the MPI mode's tests (the test
 # build turns -DCKM_MPI=ON).
+# `bootstrap.sh bench` adds what benchmarks read or draw with: pdftotext (poppler-utils, for
+# PCCC's published tables) and matplotlib (the SVG plots).
 set -euo pipefail
 # python3-*: the Python package (python/) builds with Debian's pip and setuptools, offline
 packages=(build-essential cmake pkg-config libopenblas-dev liblapacke-dev
@@ -12,6 +14,8 @@ packages=(build-essential cmake pkg-config libopenblas-dev liblapacke-dev
           python3 python3-pip python3-setuptools python3-numpy python3-sklearn)
 if [ "${1:-}" = "test" ]; then
   packages+=(libdsdp-dev clang libclang-rt-dev python3-pytest libopenmpi-dev openmpi-bin)
+elif [ "${1:-}" = "bench" ]; then
+  packages+=(poppler-utils python3-matplotlib)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -43,7 +43,7 @@ case "$cmd" in
     cd build-test && ctest --output-on-failure -j "$jobs"
     ;;
   bench)
-    bash scripts/bootstrap.sh
+    bash scripts/bootstrap.sh bench
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
     cmake --build build -j "$jobs" >/dev/null
     bash bench/run.sh "${@:2}"

@@ -32,6 +32,7 @@ it), else "miss" (p lies within ipc's gap).
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -74,6 +75,8 @@ def pairs(y, p):
 
 def pccc_table(level):
     pdf = os.path.join(SHARED, "pccc-results", "tables", "Inertia-COL2-%d.pdf" % level)
+    if shutil.which("pdftotext") is None:
+        sys.exit("col2.py: needs pdftotext (Debian's poppler-utils: bash scripts/bootstrap.sh bench)")
     txt = subprocess.run(["pdftotext", "-layout", pdf, "-"], check=True, capture_output=True, text=True).stdout
     out = {}
     for line in txt.splitlines():
