@@ -69,6 +69,14 @@ int cli_add_constraints(const char *cmd, ckm_problem *p, const char *path);
 bool cli_apply_sizes(const char *cmd, ckm_problem *p, const char *min_s, const char *max_s,
                      const char *sizes_file, const char *balanced);
 
+/* Capacity options shared by cluster, check and assign (docs/capacities.md): --demands FILE
+ * (one demand > 0 per line, n lines), then --min-capacity X / --max-capacity X (X >= 0,
+ * max may be inf) or --capacities FILE (k lines 'lo hi', hi may be inf; or one exact
+ * capacity); capacity bounds without --demands are refused. EXIT_SOLVED or the exit code
+ * after printing. */
+int cli_apply_capacities(const char *cmd, ckm_problem *p, const char *demands, const char *min_c, const char *max_c,
+                         const char *caps_file);
+
 /* --threads N >= 1: also cap OpenBLAS's process-wide thread count at N (blas_threads.c). */
 void cli_cap_blas_threads(int n);
 

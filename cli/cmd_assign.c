@@ -1,7 +1,9 @@
 /*
  * cmd_assign.c -- `ckm assign DATA --centers FILE [size options]`: assign points to fixed
  * centers minimising squared distances under size bounds (the "predict" of size-
- * constrained k-means), through ckm_assign_to_centers.
+ * constrained k-means), through ckm_assign_to_centers; with must/cannot-links or
+ * capacities (docs/capacities.md), under every one of them through ckm_assign_problem
+ * (blpkm's exact assignment step).
  */
 #include "cli.h"
 
@@ -9,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { A_CENTERS, A_MIN, A_MAX, A_SIZES, A_BAL, A_METHOD, A_OUT, A_LABEL_COL, A_QUIET, A_HELP, A_COUNT };
+enum { A_CENTERS, A_MIN, A_MAX, A_SIZES, A_BAL, A_CONS, A_DEMANDS, A_MINCAP, A_MAXCAP, A_CAPS, A_TIME, A_METHOD, A_OUT,
+       A_LABEL_COL, A_QUIET, A_HELP, A_COUNT };
 
 /* the options of `ckm assign` (values filled by cli_parse in a copy) */
 static const cli_opt assign_options[A_COUNT] = {
@@ -18,6 +21,12 @@ static const cli_opt assign_options[A_COUNT] = {
     [A_MAX] = {"max-size", 0, "N", "every cluster gets at most N points", NULL},
     [A_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
     [A_BAL] = {"balanced", 0, NULL, "sizes floor(n/K)..ceil(n/K)", NULL},
+    [A_CONS] = {"constraints", 'c', "FILE", "must/cannot-links ('ML i j' / 'CL i j'), honoured too (blpkm's exact step)", NULL},
+    [A_DEMANDS] = {"demands", 0, "FILE", "demand of each point, one per line (> 0), for the capacity bounds", NULL},
+    [A_MINCAP] = {"min-capacity", 0, "X", "every cluster's total demand is at least X (needs --demands)", NULL},
+    [A_MAXCAP] = {"max-capacity", 0, "X", "every cluster's total demand is at most X (needs --demands)", NULL},
+    [A_CAPS] = {"capacities", 0, "FILE", "per-cluster capacity bounds: K lines 'lo hi' (hi may be inf) or one exact capacity", NULL},
+    [A_TIME] = {"time-limit", 't', "SEC", "with pairs or capacities: stop the MILP after SEC seconds (its best labelling, not proven optimal)", NULL},
     [A_METHOD] = {"method", 0, "transport|lp", "exact solver: own transportation solver (default) or CLP", NULL},
     [A_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line", NULL},
     [A_LABEL_COL] = {"label-column", 'l', "IDX|last", "column of DATA to exclude as ground truth", NULL},
@@ -25,18 +34,73 @@ static const cli_opt assign_options[A_COUNT] = {
     [A_HELP] = {"help", 'h', NULL, "show this help", NULL},
 };
 
-/* The summary on stdout: the objective and the sizes of the assignment. */
-static void print_summary(const int32_t *labels, size_t n, size_t k, double objective)
+/* The summary on stdout: the objective, the sizes and (with demands) the loads of the
+ * assignment; p may be NULL (no options beyond plain sizes). */
+static void print_summary(const ckm_problem *p, const int32_t *labels, size_t n, size_t k, double objective,
+                          ckm_status st)
 {
     size_t *sizes = calloc(k, sizeof *sizes);
     for (size_t i = 0; sizes && i < n; i++)
         sizes[labels[i]]++;
-    printf("ckm %s: assigned %zu points to %zu centers (optimal under the bounds)\n", ckm_version(), n, k);
+    printf("ckm %s: assigned %zu points to %zu centers (%s)\n", ckm_version(), n, k,
+           st == CKM_STATUS_OPTIMAL ? "optimal under the constraints" : "a limit came first: not proven optimal");
     printf("  sum of squared distances  %.6f\n  sizes                    ", objective);
     for (size_t j = 0; sizes && j < k; j++)
         printf(" %zu", sizes[j]);
     printf("\n");
     free(sizes);
+    ckm_check_report *rep = NULL;
+    if (p && (ckm_problem_demands(p) || ckm_problem_has_capacities(p)) && ckm_check(p, labels, &rep, NULL) == CKM_OK &&
+        rep->loads) {
+        printf("  loads                    ");
+        for (size_t j = 0; j < k; j++)
+            printf(" %.10g", rep->loads[j]);
+        printf("\n");
+    }
+    ckm_check_report_free(rep);
+}
+
+/* Under pairs and capacities: ckm_assign_problem (time: --time-limit or NULL). EXIT_SOLVED
+ * with labels, or the exit code after printing why not. */
+static int assign_general(const ckm_problem *p, const double *C, const char *time, int32_t *labels, double *objective,
+                          ckm_status *st)
+{
+    ckm_settings s;
+    ckm_settings_default(&s);
+    if (time && !cli_double("assign", "time-limit", time, 0.0, &s.time_limit_s))
+        return EXIT_USAGE;
+    ckm_err err = {CKM_OK, ""};
+    char why[CKM_MESSAGE_LEN];
+    int have = 0;
+    ckm_error rc = ckm_assign_problem(p, C, &s, labels, objective, &have, st, why, sizeof why, &err);
+    if (rc != CKM_OK)
+        return cli_error("assign", rc, &err);
+    if (*st == CKM_STATUS_INFEASIBLE) {
+        fprintf(stderr, "ckm assign: infeasible: %s\n", why);
+        return EXIT_INFEASIBLE;
+    }
+    if (!have) {
+        fprintf(stderr, "ckm assign: %s: %s\n", ckm_status_string(*st), why);
+        return EXIT_NO_LABELS;
+    }
+    return EXIT_SOLVED;
+}
+
+/* --method transport|lp (absent: the transportation solver); false after printing. */
+static bool parse_method(const char *v, ckm_assign_method *method)
+{
+    *method = CKM_ASSIGN_AUTO;
+    if (!v)
+        return true;
+    if (strcmp(v, "transport") == 0)
+        *method = CKM_ASSIGN_TRANSPORT;
+    else if (strcmp(v, "lp") == 0)
+        *method = CKM_ASSIGN_LP;
+    else {
+        fprintf(stderr, "ckm assign: --method: '%s' is not one of transport, lp\n", v);
+        return false;
+    }
+    return true;
 }
 
 int cmd_assign(int argc, char **argv)
@@ -49,32 +113,28 @@ int cmd_assign(int argc, char **argv)
     if (!cli_parse(cmd, argc, argv, 2, opts, A_COUNT, pos, 1, &npos))
         return EXIT_USAGE;
     if (opts[A_HELP].value) {
-        printf("usage: ckm assign DATA --centers FILE [--min-size N] [--max-size N | --sizes FILE | --balanced]\n\n"
+        printf("usage: ckm assign DATA --centers FILE [--min-size N] [--max-size N | --sizes FILE | --balanced]\n"
+               "                  [-c FILE] [--demands FILE --min-capacity X --max-capacity X | --capacities FILE]\n\n"
                "Assign every point of DATA to one of the given centers, minimising the sum of squared\n"
-               "distances subject to the size bounds (exact; without bounds: nearest center).\n\noptions:\n");
+               "distances subject to the size bounds (exact; without bounds: nearest center), and with\n"
+               "-c or capacities subject to those too (blpkm's exact assignment step, CLP/CBC).\n\noptions:\n");
         cli_print_options(opts, A_COUNT);
-        printf("exit codes: 0 assigned, 2 usage/input error, 3 the size bounds cannot be met\n");
+        printf("exit codes: 0 assigned, 2 usage/input error, 3 the constraints cannot be met,\n"
+               "            4 a time limit came before any labelling\n");
         return EXIT_SOLVED;
     }
     if (npos != 1 || !opts[A_CENTERS].value) {
         fprintf(stderr, "ckm assign: need DATA and --centers FILE (see 'ckm assign --help')\n");
         return EXIT_USAGE;
     }
-    const char *inputs[] = {pos[0], opts[A_CENTERS].value, opts[A_SIZES].value};
-    if (!cli_output_ok(cmd, opts[A_OUT].value, inputs, 3))
+    const char *inputs[] = {pos[0], opts[A_CENTERS].value, opts[A_SIZES].value, opts[A_CONS].value,
+                            opts[A_DEMANDS].value, opts[A_CAPS].value};
+    if (!cli_output_ok(cmd, opts[A_OUT].value, inputs, 6))
         return EXIT_USAGE;
-    ckm_assign_method method = CKM_ASSIGN_AUTO;
+    ckm_assign_method method;
     const char *v;
-    if ((v = opts[A_METHOD].value)) {
-        if (strcmp(v, "transport") == 0)
-            method = CKM_ASSIGN_TRANSPORT;
-        else if (strcmp(v, "lp") == 0)
-            method = CKM_ASSIGN_LP;
-        else {
-            fprintf(stderr, "ckm assign: --method: '%s' is not one of transport, lp\n", v);
-            return EXIT_USAGE;
-        }
-    }
+    if (!parse_method(opts[A_METHOD].value, &method))
+        return EXIT_USAGE;
     ckm_read_options ro, rc_opts;
     ckm_read_options_default(&ro);
     ckm_read_options_default(&rc_opts);
@@ -100,6 +160,8 @@ int cmd_assign(int argc, char **argv)
     }
     size_t k = cs->n;
     bool sized = opts[A_MIN].value || opts[A_MAX].value || opts[A_SIZES].value || opts[A_BAL].value;
+    bool general = opts[A_CONS].value || opts[A_DEMANDS].value || opts[A_MINCAP].value || opts[A_MAXCAP].value ||
+                   opts[A_CAPS].value;
     lo = calloc(k, sizeof *lo);
     hi = calloc(k, sizeof *hi);
     labels = calloc(ds->n, sizeof *labels);
@@ -109,8 +171,8 @@ int cmd_assign(int argc, char **argv)
     }
     for (size_t j = 0; j < k; j++)
         hi[j] = ds->n; /* no size options: plain nearest center, any k */
-    if (sized) {
-        /* the problem object carries and validates the size options (it needs k <= n) */
+    if (sized || general) {
+        /* the problem object carries and validates the options (it needs k <= n) */
         if ((rc = ckm_problem_create(ds->X, ds->n, ds->d, k, &p, &err)) != CKM_OK) {
             code = cli_error(cmd, rc, &err);
             goto done;
@@ -122,15 +184,22 @@ int cmd_assign(int argc, char **argv)
         }
         for (size_t j = 0; j < k; j++)
             (void)ckm_problem_size_bounds(p, j, &lo[j], &hi[j], NULL); /* j < k */
+        if ((opts[A_CONS].value && (code = cli_add_constraints(cmd, p, opts[A_CONS].value)) != EXIT_SOLVED) ||
+            (code = cli_apply_capacities(cmd, p, opts[A_DEMANDS].value, opts[A_MINCAP].value, opts[A_MAXCAP].value,
+                                         opts[A_CAPS].value)) != EXIT_SOLVED)
+            goto done;
     }
     double objective = 0.0;
     ckm_status st;
-    if ((rc = ckm_assign_to_centers(ds->X, ds->n, ds->d, cs->X, k, lo, hi, method, labels, &objective, NULL,
-                                    &st, &err)) != CKM_OK) {
+    if (general) {
+        code = assign_general(p, cs->X, opts[A_TIME].value, labels, &objective, &st);
+        if (code != EXIT_SOLVED)
+            goto done;
+    } else if ((rc = ckm_assign_to_centers(ds->X, ds->n, ds->d, cs->X, k, lo, hi, method, labels, &objective, NULL,
+                                           &st, &err)) != CKM_OK) {
         code = cli_error(cmd, rc, &err);
         goto done;
-    }
-    if (st == CKM_STATUS_INFEASIBLE) {
+    } else if (st == CKM_STATUS_INFEASIBLE) {
         fprintf(stderr, "ckm assign: infeasible: the size bounds cannot hold %zu points in %zu clusters\n", ds->n, k);
         code = EXIT_INFEASIBLE;
         goto done;
@@ -140,7 +209,7 @@ int cmd_assign(int argc, char **argv)
         goto done;
     }
     if (!opts[A_QUIET].value)
-        print_summary(labels, ds->n, k, objective);
+        print_summary(p, labels, ds->n, k, objective, st);
     code = EXIT_SOLVED;
 done:
     free(lo);

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { C_LABELS, C_K, C_CONS, C_WEIGHTS, C_MIN, C_MAX, C_SIZES, C_BAL, C_LABEL_COL, C_HELP, C_COUNT };
+enum { C_LABELS, C_K, C_CONS, C_WEIGHTS, C_MIN, C_MAX, C_SIZES, C_BAL, C_DEMANDS, C_MINCAP, C_MAXCAP, C_CAPS, C_LABEL_COL,
+       C_HELP, C_COUNT };
 
 /* the options of `ckm check` (values filled by cli_parse in a copy) */
 static const cli_opt check_options[C_COUNT] = {
@@ -21,6 +22,10 @@ static const cli_opt check_options[C_COUNT] = {
     [C_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
     [C_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
     [C_BAL] = {"balanced", 0, NULL, "sizes floor(n/k)..ceil(n/k) for every cluster", NULL},
+    [C_DEMANDS] = {"demands", 0, "FILE", "demand of each point, one per line (> 0): the clusters' loads are printed", NULL},
+    [C_MINCAP] = {"min-capacity", 0, "X", "every cluster's total demand is at least X (needs --demands)", NULL},
+    [C_MAXCAP] = {"max-capacity", 0, "X", "every cluster's total demand is at most X (needs --demands)", NULL},
+    [C_CAPS] = {"capacities", 0, "FILE", "per-cluster capacity bounds: k lines 'lo hi' (hi may be inf) or one exact capacity", NULL},
     [C_LABEL_COL] = {"label-column", 'l', "IDX|last", "column of DATA to exclude as ground truth", NULL},
     [C_HELP] = {"help", 'h', NULL, "show this help", NULL},
 };
@@ -35,6 +40,12 @@ static void print_report(const ckm_problem *p, const ckm_check_report *rep, cons
     for (size_t j = 0; j < k; j++)
         printf(" %zu", rep->sizes[j]);
     printf("\n");
+    if (rep->loads && (ckm_problem_demands(p) || ckm_problem_has_capacities(p))) {
+        printf("loads");
+        for (size_t j = 0; j < k; j++)
+            printf(" %.10g", rep->loads[j]);
+        printf("\n");
+    }
     for (size_t q = 0; q < rep->count; q++) {
         const ckm_violation *vi = &rep->violations[q];
         if (vi->kind == CKM_VIOLATION_PAIR) {
@@ -52,13 +63,19 @@ static void print_report(const ckm_problem *p, const ckm_check_report *rep, cons
                 continue; /* cannot happen: the checker reports clusters < k */
             printf("violated size of cluster %zu: %lld points, allowed %zu..%zu\n", vi->index,
                    vi->value, lo, hi);
+        } else if (vi->kind == CKM_VIOLATION_CAPACITY) {
+            double lo, hi;
+            if (ckm_problem_capacity_bounds(p, vi->index, &lo, &hi, NULL) != CKM_OK)
+                continue;
+            printf("violated capacity of cluster %zu: load %.10g, allowed %.10g..%.10g\n", vi->index,
+                   rep->loads[vi->index], lo, hi);
         } else {
             printf("invalid label %lld of point %zu (k = %zu)\n", vi->value, vi->index, k);
         }
     }
-    printf("%zu violation%s (%zu must-link, %zu cannot-link, %zu size, %zu label)\n", rep->count,
+    printf("%zu violation%s (%zu must-link, %zu cannot-link, %zu size, %zu capacity, %zu label)\n", rep->count,
            rep->count == 1 ? "" : "s", rep->must_link_violated, rep->cannot_link_violated,
-           rep->size_violated, rep->label_invalid);
+           rep->size_violated, rep->capacity_violated, rep->label_invalid);
     if (ckm_problem_soft_pair_count(p) > 0)
         /* soft pairs may be violated: reported, not violations (P is a solve setting, so the
          * confidence sum is given, not a penalty) */
@@ -137,6 +154,9 @@ int cmd_check(int argc, char **argv)
         code = EXIT_USAGE;
         goto done;
     }
+    if ((code = cli_apply_capacities(cmd, p, opts[C_DEMANDS].value, opts[C_MINCAP].value, opts[C_MAXCAP].value,
+                                     opts[C_CAPS].value)) != EXIT_SOLVED)
+        goto done;
     if ((rc = ckm_check(p, labels, &rep, &err)) != CKM_OK) {
         code = cli_error(cmd, rc, &err);
         goto done;

@@ -58,7 +58,7 @@ static void print_value(const char *name, double v, const ckm_result *gap_of)
     printf("\n");
 }
 
-enum { O_K, O_CONS, O_WEIGHTS, O_MIN, O_MAX, O_SIZES, O_BAL, O_ALGO, O_DIST, O_INIT, O_INIT_CENTERS, O_LLOYD, O_PRECISION, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
+enum { O_K, O_CONS, O_WEIGHTS, O_MIN, O_MAX, O_SIZES, O_BAL, O_DEMANDS, O_MINCAP, O_MAXCAP, O_CAPS, O_ALGO, O_DIST, O_INIT, O_INIT_CENTERS, O_LLOYD, O_PRECISION, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
        O_CUTS, O_GAP, O_NODES, O_MEMORY, O_ASYNC, O_SOFT_P, O_SOFT_STEP, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
        O_STD, O_VERBOSE, O_QUIET, O_HELP, O_COUNT };
 
@@ -88,11 +88,12 @@ static void usage(cli_opt *opts)
     printf("algorithms:\n");
     for (size_t i = 0; i < ckm_algorithm_count(); i++) {
         const ckm_algorithm_info *a = ckm_algorithm_at(i);
-        printf("  %-10s %s [honours:%s%s%s%s%s]\n", a->name, a->summary,
+        printf("  %-10s %s [honours:%s%s%s%s%s%s]\n", a->name, a->summary,
                a->honours & CKM_HONOURS_MUST_LINK ? " must-link" : "",
                a->honours & CKM_HONOURS_CANNOT_LINK ? " cannot-link" : "",
                a->honours & CKM_HONOURS_SIZE_BOUNDS ? " sizes" : "",
-               a->honours & CKM_HONOURS_SOFT_PAIRS ? " soft-pairs" : "", a->honours ? "" : " none");
+               a->honours & CKM_HONOURS_SOFT_PAIRS ? " soft-pairs" : "",
+               a->honours & CKM_HONOURS_CAPACITIES ? " capacities" : "", a->honours ? "" : " none");
     }
     printf("exit codes: 0 solved, 1 internal error, 2 usage/input error, 3 proven infeasible,\n"
            "            4 no feasible labelling found (limit or heuristic failure), 6 out of memory\n");
@@ -107,6 +108,10 @@ static const cli_opt cluster_options[O_COUNT] = {
     [O_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
     [O_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
     [O_BAL] = {"balanced", 0, NULL, "sizes floor(n/K)..ceil(n/K) for every cluster", NULL},
+    [O_DEMANDS] = {"demands", 0, "FILE", "demand of each point, one per line (> 0): what capacity bounds sum (population, workload); independent of weights and sizes", NULL},
+    [O_MINCAP] = {"min-capacity", 0, "X", "every cluster's total demand is at least X (needs --demands; blpkm)", NULL},
+    [O_MAXCAP] = {"max-capacity", 0, "X", "every cluster's total demand is at most X (needs --demands; blpkm)", NULL},
+    [O_CAPS] = {"capacities", 0, "FILE", "per-cluster capacity bounds: K lines 'lo hi' (hi may be inf) or one exact capacity", NULL},
     [O_ALGO] = {"algorithm", 'a', "NAME", "algorithm (list below)", NULL},
     [O_DIST] = {"distance", 0, "sqeuclidean|euclidean", "assignment distance of blpkm (default sqeuclidean; the other algorithms refuse euclidean; SSE is always reported)", NULL},
     [O_INIT] = {"init", 0, "default|random|kmeans++", "initial centers (default: random for blpkm, kmeans++ otherwise)", NULL},
@@ -255,6 +260,24 @@ static bool parse_settings(const char *cmd, const cli_opt *opts, ckm_settings *s
     return true;
 }
 
+/* The clusters' loads (total demands; the checker's) when the problem has demands or
+ * capacity bounds. */
+static void print_loads(const ckm_problem *p, const ckm_result *res)
+{
+    if (!ckm_problem_demands(p) && !ckm_problem_has_capacities(p))
+        return;
+    ckm_check_report *rep = NULL;
+    if (ckm_check(p, res->labels, &rep, NULL) != CKM_OK || !rep->loads) {
+        ckm_check_report_free(rep);
+        return;
+    }
+    printf("  loads       ");
+    for (size_t j = 0; j < res->k; j++)
+        printf(" %.10g", rep->loads[j]);
+    printf("\n");
+    ckm_check_report_free(rep);
+}
+
 /* The summary on stdout of a run with labels. */
 static void print_summary(const char *data, const ckm_problem *p, const ckm_result *res, const ckm_scores *sc,
                           bool have_scores)
@@ -269,7 +292,9 @@ static void print_summary(const char *data, const ckm_problem *p, const ckm_resu
     printf("  sizes       ");
     for (size_t j = 0; j < res->k; j++)
         printf(" %zu", res->sizes[j]);
-    printf("\n  violated     %zu of %zu constraints\n", res->violations,
+    printf("\n");
+    print_loads(p, res);
+    printf("  violated     %zu of %zu constraints\n", res->violations,
            ckm_problem_must_link_count(p) + ckm_problem_cannot_link_count(p));
     if (ckm_problem_soft_pair_count(p) > 0) {
         print_value("penalty", res->penalty, NULL);
@@ -297,10 +322,10 @@ static void print_summary(const char *data, const ckm_problem *p, const ckm_resu
 static bool outputs_ok(const char *cmd, const cli_opt *opts, const char *data)
 {
     const char *inputs[] = {data, opts[O_CONS].value, opts[O_SIZES].value, opts[O_WEIGHTS].value,
-                            opts[O_INIT_CENTERS].value};
+                            opts[O_INIT_CENTERS].value, opts[O_DEMANDS].value, opts[O_CAPS].value};
     const char *outputs[] = {opts[O_LABELS_OUT].value, opts[O_CENTERS_OUT].value, opts[O_REPORT].value};
     for (size_t i = 0; i < 3; i++)
-        if (!cli_output_ok(cmd, outputs[i], inputs, 5))
+        if (!cli_output_ok(cmd, outputs[i], inputs, 7))
             return false;
     for (size_t i = 0; i < 3; i++)
         for (size_t j = i + 1; j < 3; j++)
@@ -319,6 +344,8 @@ static int run_mpi(const cli_opt *opts, const char *data, ckm_settings *s, bool 
     catch_sigint(s);
     const char *no = opts[O_CONS].value      ? "--constraints"
                      : opts[O_WEIGHTS].value ? "--weights"
+                     : opts[O_DEMANDS].value ? "--demands"
+                     : opts[O_MINCAP].value || opts[O_MAXCAP].value || opts[O_CAPS].value ? "capacity options"
                      : opts[O_STD].value     ? "--standardize"
                      : opts[O_LABEL_COL].value ? "--label-column"
                      : opts[O_DIST].value    ? "--distance"
@@ -331,6 +358,35 @@ static int run_mpi(const cli_opt *opts, const char *data, ckm_settings *s, bool 
     return cli_mpi_cluster(&ma, s);
 }
 #endif
+
+/* The report's capacity members, when the problem has demands or capacity bounds:
+ * "loads" (with labels; the checker's) and "capacities" ([lo, hi] per cluster, hi null for
+ * none), appended at extra + used (cap bytes in all: 80 per cluster suffice). */
+static void append_capacities(const ckm_problem *p, const ckm_result *res, char *extra, size_t cap, size_t used)
+{
+    if (!ckm_problem_demands(p) && !ckm_problem_has_capacities(p))
+        return;
+    ckm_check_report *rep = NULL;
+    if (res->has_labels && ckm_check(p, res->labels, &rep, NULL) == CKM_OK && rep->loads) {
+        used += (size_t)snprintf(extra + used, cap - used, ", \"loads\": [");
+        for (size_t j = 0; j < res->k; j++)
+            used += (size_t)snprintf(extra + used, cap - used, "%s%.17g", j ? ", " : "", rep->loads[j]);
+        used += (size_t)snprintf(extra + used, cap - used, "]");
+    }
+    ckm_check_report_free(rep);
+    if (!ckm_problem_has_capacities(p))
+        return;
+    used += (size_t)snprintf(extra + used, cap - used, ", \"capacities\": [");
+    for (size_t j = 0; j < res->k; j++) {
+        double lo, hi;
+        ckm_problem_capacity_bounds(p, j, &lo, &hi, NULL);
+        if (isfinite(hi))
+            used += (size_t)snprintf(extra + used, cap - used, "%s[%.17g, %.17g]", j ? ", " : "", lo, hi);
+        else
+            used += (size_t)snprintf(extra + used, cap - used, "%s[%.17g, null]", j ? ", " : "", lo);
+    }
+    snprintf(extra + used, cap - used, "]");
+}
 
 /* The labels, centers and JSON report the options ask for, each written atomically;
  * EXIT_SOLVED, or the exit code of the (printed) error. */
@@ -349,16 +405,23 @@ static int write_outputs(const char *cmd, const cli_opt *opts, const ckm_problem
         return cli_error(cmd, rc, &err);
     }
     if (opts[O_REPORT].value) {
-        char extra[512];
-        int used = snprintf(extra, sizeof extra,
-                            "\"must_links\": %zu, \"cannot_links\": %zu, \"soft_pairs\": %zu, \"standardized\": %s",
-                            ckm_problem_must_link_count(p), ckm_problem_cannot_link_count(p),
-                            ckm_problem_soft_pair_count(p), opts[O_STD].value ? "true" : "false");
-        if (have_scores && used > 0 && (size_t)used < sizeof extra)
-            snprintf(extra + used, sizeof extra - (size_t)used,
-                     ", \"ari\": %.17g, \"nmi\": %.17g, \"ami\": %.17g", sc->ari, sc->nmi, sc->ami);
-        if ((rc = ckm_result_to_json(res, extra, &json, &err)) != CKM_OK ||
-            (rc = ckm_write_file_atomic(opts[O_REPORT].value, json, strlen(json), &err)) != CKM_OK) {
+        size_t cap = 512 + 80 * res->k;
+        char *extra = malloc(cap);
+        if (!extra) {
+            fprintf(stderr, "ckm %s: out of memory for the report\n", cmd);
+            return EXIT_NOMEM;
+        }
+        size_t used = (size_t)snprintf(extra, cap,
+                                       "\"must_links\": %zu, \"cannot_links\": %zu, \"soft_pairs\": %zu, \"standardized\": %s",
+                                       ckm_problem_must_link_count(p), ckm_problem_cannot_link_count(p),
+                                       ckm_problem_soft_pair_count(p), opts[O_STD].value ? "true" : "false");
+        if (have_scores)
+            used += (size_t)snprintf(extra + used, cap - used, ", \"ari\": %.17g, \"nmi\": %.17g, \"ami\": %.17g",
+                                     sc->ari, sc->nmi, sc->ami);
+        append_capacities(p, res, extra, cap, used);
+        rc = ckm_result_to_json(res, extra, &json, &err);
+        free(extra);
+        if (rc != CKM_OK || (rc = ckm_write_file_atomic(opts[O_REPORT].value, json, strlen(json), &err)) != CKM_OK) {
             ckm_free(json);
             return cli_error(cmd, rc, &err);
         }
@@ -445,6 +508,9 @@ int cmd_cluster(int argc, char **argv)
         code = EXIT_USAGE;
         goto done;
     }
+    if ((code = cli_apply_capacities(cmd, p, opts[O_DEMANDS].value, opts[O_MINCAP].value, opts[O_MAXCAP].value,
+                                     opts[O_CAPS].value)) != EXIT_SOLVED)
+        goto done;
     catch_sigint(&s);
     if ((rc = ckm_solve(p, &s, &res, &err)) != CKM_OK) {
         code = cli_error(cmd, rc, &err);

@@ -89,9 +89,12 @@ enum {
     CKM_HONOURS_SIZE_BOUNDS = 1u << 2,
     CKM_HONOURS_EUCLIDEAN = 1u << 3, /* uses ckm_settings.distance = EUCLIDEAN; the others
                                         refuse it (CKM_ERR_UNSUPPORTED) */
-    CKM_HONOURS_SOFT_PAIRS = 1u << 4 /* minimises SSE + penalty of violated soft pairs
+    CKM_HONOURS_SOFT_PAIRS = 1u << 4, /* minimises SSE + penalty of violated soft pairs
                                         (ckm_problem_add_soft_pair); the others refuse a
                                         problem with soft pairs (CKM_ERR_UNSUPPORTED) */
+    CKM_HONOURS_CAPACITIES = 1u << 5  /* after 0.4.0: capacity bounds on the clusters' total demand
+                                        (ckm_problem_set_capacities); the others refuse a
+                                        problem with them (CKM_ERR_UNSUPPORTED) */
 };
 
 /* Traits of an algorithm's run (ckm_algorithm_info.traits). */
@@ -306,6 +309,32 @@ CKM_API ckm_error ckm_problem_set_weights(ckm_problem *p, const double *w, ckm_e
 /* The weights set, or NULL when none (all 1). */
 CKM_API const double *ckm_problem_weights(const ckm_problem *p);
 
+/* --- after 0.4.0: capacities (docs/capacities.md) ---
+ * A demand q_i > 0 per point (population, workload, tonnage), independent of the sample
+ * weights (which weight the SSE) and of the size bounds (which count points), and capacity
+ * bounds L_j <= sum_{i in C_j} q_i <= U_j on each cluster's total demand (its load). Loads
+ * are compared with a tolerance of 1e-9 times the total demand (the rounding of a sum of
+ * doubles; ckm_check uses the same). Without demands set, every demand is 1. */
+/* Demands q (n entries, each finite and > 0; copied), or NULL to remove them (all 1).
+ * Errors: a demand that is 0, negative, NaN or infinite (CKM_ERR_INVALID, naming the row). */
+CKM_API ckm_error ckm_problem_set_demands(ckm_problem *p, const double *q, ckm_err *err);
+/* The demands set, or NULL when none (all 1). */
+CKM_API const double *ckm_problem_demands(const ckm_problem *p);
+/* Same capacity bounds lo <= load(C_j) <= hi for every cluster; hi = INFINITY for no maximum.
+ * Errors: lo < 0, lo > hi, NaN, lo infinite (CKM_ERR_INVALID). Bounds no labelling can meet
+ * are not errors: solving reports them infeasible, with the reason when a quick proof finds
+ * it (total demand outside [sum lo, sum hi], a must-link group above every maximum). */
+CKM_API ckm_error ckm_problem_set_capacity_range(ckm_problem *p, double lo, double hi, ckm_err *err);
+/* Per-cluster capacity bounds (arrays of length k), checked as above. */
+CKM_API ckm_error ckm_problem_set_capacities(ckm_problem *p, const double *lo, const double *hi, ckm_err *err);
+/* Remove every capacity bound (the demands stay). */
+CKM_API void ckm_problem_clear_capacities(ckm_problem *p);
+/* 1 when capacity bounds are set. */
+CKM_API int ckm_problem_has_capacities(const ckm_problem *p);
+/* Capacity bounds of cluster j (0 and INFINITY when none are set). Errors: j >= k. */
+CKM_API ckm_error ckm_problem_capacity_bounds(const ckm_problem *p, size_t j, double *lo, double *hi,
+                                              ckm_err *err);
+
 /* What constraint preprocessing finds, without solving: must-link components ("groups"),
  * lifted cannot-links, and the quick infeasibility proofs (sum of minimums > n, sum of
  * maximums < n, a group heavier than every maximum, fewer groups than clusters that need a
@@ -337,7 +366,9 @@ CKM_API void ckm_analysis_free(ckm_analysis *a);
 typedef enum ckm_violation_kind {
     CKM_VIOLATION_PAIR = 0,
     CKM_VIOLATION_SIZE,
-    CKM_VIOLATION_LABEL
+    CKM_VIOLATION_LABEL,
+    CKM_VIOLATION_CAPACITY /* after 0.4.0: index the cluster, value its load rounded to an integer
+                              (ckm_check_report.loads has it exactly) */
 } ckm_violation_kind;
 
 typedef struct ckm_violation {
@@ -361,6 +392,11 @@ typedef struct ckm_check_report {
     size_t soft_must_link_violated;
     size_t soft_cannot_link_violated;
     double soft_violated_confidence; /* sum of the confidences of the violated soft pairs */
+    /* --- after 0.4.0: capacities (counted in count; their violations come after the size ones) --- */
+    size_t capacity_violated;    /* clusters whose load is outside their capacity bounds by more
+                                    than the tolerance */
+    double *loads;               /* k cluster loads sum_{i in C_j} q_i (q_i = 1 without demands);
+                                    NULL if a label is invalid */
 } ckm_check_report;
 
 /* Verify labels (length n) against every constraint of p, recompute the SSE from the
@@ -644,6 +680,21 @@ CKM_API ckm_error ckm_assign_to_centers(const double *X, size_t n, size_t d, con
                                 size_t k, const size_t *lo, const size_t *hi,
                                 ckm_assign_method method, int32_t *labels, double *objective,
                                 double *prices, ckm_status *status, ckm_err *err);
+
+/* After 0.4.0: assign the points of p to fixed centers (k*d, data units) under EVERY hard
+ * constraint of p -- must-links, cannot-links, size bounds and capacity bounds -- minimising
+ * sum_i w_i ||x_i - c_l(i)||^2 (w: p's sample weights, 1 without). The exact assignment step
+ * of blpkm (CLP, then CBC when the LP vertex is fractional), so the labels are optimal for
+ * these centers when *status is CKM_STATUS_OPTIMAL. s (NULL: defaults) gives time_limit_s,
+ * should_stop / stop_user / interrupt and threads; a limit or stop before the proof leaves
+ * CKM_STATUS_TIME_LIMIT or CKM_STATUS_INTERRUPTED, with labels only when CBC had a feasible
+ * labelling by then (*has_labels). CKM_STATUS_INFEASIBLE: no labelling meets the constraints
+ * (the reason, when a quick proof found it, in message). Labels that are returned have passed
+ * ckm_check. Problems with soft pairs: CKM_ERR_UNSUPPORTED. A model over the available memory
+ * (docs/memory.md): CKM_ERR_NOMEM before it is built. message: message_len bytes, or NULL. */
+CKM_API ckm_error ckm_assign_problem(const ckm_problem *p, const double *centers, const ckm_settings *s,
+                                     int32_t *labels, double *objective, int *has_labels, ckm_status *status,
+                                     char *message, size_t message_len, ckm_err *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* Evaluation metrics (labels are arbitrary non-negative integers)                       */

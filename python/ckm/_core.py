@@ -94,11 +94,26 @@ def _bounds(value, k, name, default):
     return a.astype(np.uintp)
 
 
+def _capacity_bounds(value, k, name, default):
+    """Per-cluster capacity bounds (k float64 entries) from None, a scalar or k values: numbers >= 0,
+    capacity_max may be inf (no maximum)."""
+    if value is None:
+        return np.full(k, default, dtype=np.float64)
+    a = np.asarray(value, dtype=np.float64)
+    if a.ndim == 0:
+        a = np.full(k, a)
+    if a.shape != (k,):
+        raise ValueError("%s must be a scalar or %d values (one per cluster), got shape %s" % (name, k, a.shape))
+    if np.any(np.isnan(a)) or np.any(a < 0) or (name == "capacity_min" and not np.all(np.isfinite(a))):
+        raise ValueError("%s must hold numbers >= 0%s" % (name, "" if name == "capacity_min" else " (inf: no maximum)"))
+    return np.ascontiguousarray(a)
+
+
 class Problem:
     """A ckm_problem owned by Python (freed with the object)."""
 
     def __init__(self, X, k, must_link=None, cannot_link=None, size_min=None, size_max=None, sample_weight=None,
-                 soft_must_link=None, soft_cannot_link=None):
+                 soft_must_link=None, soft_cannot_link=None, demand=None, capacity_min=None, capacity_max=None):
         X = np.ascontiguousarray(X, dtype=np.float64)  # no copy for C-contiguous float64
         n, d = X.shape
         self.n, self.d, self.k = n, d, k
@@ -145,6 +160,24 @@ class Problem:
                 if w.shape != (n,):
                     raise ValueError("sample_weight must have %d entries, got shape %s" % (n, w.shape))
                 rc = lib.ckm_problem_set_weights(handle, _lib.ptr(w), ctypes.byref(err))
+                if rc != _lib.OK:
+                    _raise(rc, err)
+            self.has_caps = capacity_min is not None or capacity_max is not None
+            if self.has_caps and demand is None:
+                raise ValueError("capacity_min / capacity_max bound each cluster's total demand: pass demand (one "
+                                 "value > 0 per point); to bound head counts use size_min / size_max")
+            if demand is not None:
+                q = np.ascontiguousarray(demand, dtype=np.float64)
+                if q.shape != (n,):
+                    raise ValueError("demand must have %d entries, got shape %s" % (n, q.shape))
+                rc = lib.ckm_problem_set_demands(handle, _lib.ptr(q), ctypes.byref(err))
+                if rc != _lib.OK:
+                    _raise(rc, err)
+            self.has_demand = demand is not None
+            if self.has_caps:
+                lo = _capacity_bounds(capacity_min, k, "capacity_min", 0.0)
+                hi = _capacity_bounds(capacity_max, k, "capacity_max", np.inf)
+                rc = lib.ckm_problem_set_capacities(handle, _lib.ptr(lo), _lib.ptr(hi), ctypes.byref(err))
                 if rc != _lib.OK:
                     _raise(rc, err)
         except BaseException:

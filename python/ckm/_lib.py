@@ -143,6 +143,8 @@ class CheckReport(ctypes.Structure):
         ("soft_must_link_violated", c_size_t),
         ("soft_cannot_link_violated", c_size_t),
         ("soft_violated_confidence", c_double),
+        ("capacity_violated", c_size_t),
+        ("loads", ctypes.POINTER(c_double)),
     ]
 
 
@@ -163,7 +165,7 @@ OK, ERR_NOMEM, ERR_IO, ERR_PARSE, ERR_INVALID, ERR_UNSUPPORTED, ERR_INTERNAL = r
  STATUS_INTERRUPTED, STATUS_NO_SOLUTION, STATUS_MEMORY_LIMIT) = range(8)
 MUST_LINK, CANNOT_LINK = 1, -1
 ASSIGN_AUTO = 0
-VIOLATION_PAIR, VIOLATION_SIZE, VIOLATION_LABEL = range(3)
+VIOLATION_PAIR, VIOLATION_SIZE, VIOLATION_LABEL, VIOLATION_CAPACITY = range(4)
 
 
 def _find_library():
@@ -196,6 +198,8 @@ def _load():
         "ckm_problem_add_constraints": (c_int, [c_void_p, P(Constraints), P(Err)]),
         "ckm_problem_set_sizes": (c_int, [c_void_p, c_void_p, c_void_p, P(Err)]),
         "ckm_problem_set_weights": (c_int, [c_void_p, c_void_p, P(Err)]),
+        "ckm_problem_set_demands": (c_int, [c_void_p, c_void_p, P(Err)]),
+        "ckm_problem_set_capacities": (c_int, [c_void_p, c_void_p, c_void_p, P(Err)]),
         "ckm_problem_pair": (c_int, [c_void_p, c_size_t, P(Pair), P(Err)]),
         "ckm_settings_default": (None, [P(Settings)]),
         "ckm_solve": (c_int, [c_void_p, P(Settings), P(P(Result)), P(Err)]),
@@ -204,6 +208,8 @@ def _load():
         "ckm_check_report_free": (None, [P(CheckReport)]),
         "ckm_assign_to_centers": (c_int, [c_void_p, c_size_t, c_size_t, c_void_p, c_size_t, c_void_p, c_void_p,
                                           c_int, c_void_p, P(c_double), c_void_p, P(c_int), P(Err)]),
+        "ckm_assign_problem": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, P(c_double), P(c_int), P(c_int),
+                                       c_char_p, c_size_t, P(Err)]),
         "ckm_constraints_read": (c_int, [c_char_p, c_size_t, P(P(Constraints)), P(Err)]),
         "ckm_constraints_generate": (c_int, [c_void_p, c_size_t, c_size_t, c_double, c_uint64, P(P(Constraints)),
                                              P(Err)]),

@@ -37,6 +37,33 @@ def _assign(X, centers, size_min, size_max):
     return labels.astype(np.int64)
 
 
+def _assign_capacities(X, centers, size_min, size_max, demand, capacity_min, capacity_max):
+    """The exact assignment to the centers under sizes and capacities (ckm_assign_problem: blpkm's step)."""
+    n = X.shape[0]
+    k = centers.shape[0]
+    problem = Problem(X, k, None, None, size_min if size_min is not None else 0, size_max, None, None, None, demand,
+                      capacity_min, capacity_max)
+    try:
+        labels = np.empty(n, dtype=np.int32)
+        obj = ctypes.c_double()
+        have = ctypes.c_int()
+        status = ctypes.c_int()
+        why = ctypes.create_string_buffer(512)
+        err = _lib.Err()
+        rc = _lib.lib.ckm_assign_problem(problem.handle, _lib.ptr(np.ascontiguousarray(centers)), None,
+                                         _lib.ptr(labels), ctypes.byref(obj), ctypes.byref(have), ctypes.byref(status),
+                                         why, len(why), ctypes.byref(err))
+        if rc != _lib.OK:
+            _raise(rc, err)
+        if status.value == _lib.STATUS_INFEASIBLE:
+            raise InfeasibleError(why.value.decode("utf-8", "replace"))
+        if not have.value:
+            raise NoSolutionError(why.value.decode("utf-8", "replace"))
+        return labels.astype(np.int64)
+    finally:
+        problem.close()
+
+
 class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     """k-means (minimum sum-of-squares clustering) with must-link, cannot-link and cluster-size constraints,
     every constraint honoured strictly and checked independently (libckm).
@@ -56,6 +83,12 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     size_min, size_max : int or n_clusters ints, default=None
         Bounds on the number of points of each cluster (sample weights do not change the count).
         Without any, every cluster must still be non-empty.
+    capacity_min, capacity_max : float or n_clusters floats, default=None
+        Bounds on each cluster's total demand (its load: the sum of ``demand`` given to ``fit`` over its
+        points), e.g. population per district or workload per technician; ``capacity_max`` may be inf.
+        Independent of sample weights (which weight the SSE) and of the size bounds (which count points).
+        Taken by blpkm ("auto" picks it); each assignment step is then a generalized assignment problem
+        solved to proven optimality by CBC. Loads are compared within 1e-9 of the total demand.
     init : {"auto", "k-means++", "random"} or array of shape (n_clusters, n_features), default="auto"
         Initial centers: "auto" is the algorithm's own choice (random points for blpkm as published,
         k-means++ otherwise); an array is used as given (then one restart runs, as in scikit-learn).
@@ -100,11 +133,12 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     (ipc and exact; None otherwise), stats_ (dict of the solver's work counters), timings_ (the library's
     preprocess_s, solve_s, check_s, total_s), sizes_, algorithm_ (the one "auto" chose), message_;
     with soft pairs also penalty_ (P times the confidence of the violated soft pairs), objective_ (inertia_ +
-    penalty_, what was minimised), soft_penalty_ (P used) and soft_violated_ ((must-link, cannot-link) counts).
+    penalty_, what was minimised), soft_penalty_ (P used) and soft_violated_ ((must-link, cannot-link) counts);
+    loads_ (each cluster's total demand when ``fit`` got demand, else None).
     """
 
     def __init__(self, n_clusters=8, *, algorithm="auto", must_link=None, cannot_link=None, soft_must_link=None,
-                 soft_cannot_link=None, soft_penalty=None, size_min=None, size_max=None, init="auto", n_init=10, lloyd="auto", precision="double", max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, node_limit=None,
+                 soft_cannot_link=None, soft_penalty=None, size_min=None, size_max=None, capacity_min=None, capacity_max=None, init="auto", n_init=10, lloyd="auto", precision="double", max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, node_limit=None,
                  memory_limit_mb=None, async_nodes=False, random_state=None, n_jobs=None, verbose=0):
         self.n_clusters = n_clusters
         self.algorithm = algorithm
@@ -115,6 +149,8 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.soft_penalty = soft_penalty
         self.size_min = size_min
         self.size_max = size_max
+        self.capacity_min = capacity_min
+        self.capacity_max = capacity_max
         self.init = init
         self.n_init = n_init
         self.lloyd = lloyd
@@ -176,7 +212,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     def _algorithm_for(self, problem):
         if self.algorithm != "auto":
             return self.algorithm
-        if problem.n_must_link or problem.n_cannot_link or problem.n_soft:
+        if problem.n_must_link or problem.n_cannot_link or problem.n_soft or problem.has_caps:
             return "blpkm"
         if problem.has_sizes:
             return "sizeflow"
@@ -187,8 +223,9 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
             return int(self.random_state)
         return int(check_random_state(self.random_state).randint(0, 2**31 - 1))
 
-    def fit(self, X, y=None, sample_weight=None):
-        """Cluster X (n_samples, n_features) under the constraints. y is ignored."""
+    def fit(self, X, y=None, sample_weight=None, demand=None):
+        """Cluster X (n_samples, n_features) under the constraints. y is ignored. demand: one value > 0 per
+        point, what capacity_min / capacity_max bound (loads_ reports each cluster's total)."""
         X = self._validate_data(X, dtype=np.float64, order="C", accept_sparse=False, reset=True)
         n = X.shape[0]
         self._check_params(n)
@@ -206,8 +243,16 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
                                  "(%d, %d)" % (centers.shape, self.n_clusters, X.shape[1]))
             if not np.all(np.isfinite(centers)):
                 raise ValueError("init: the initial centers contain NaN or infinity")
+        if demand is not None:
+            demand = np.asarray(demand, dtype=np.float64)
+            if demand.shape != (n,):
+                raise ValueError("demand must have %d entries (one per sample), got shape %s" % (n, demand.shape))
+            if not np.all(np.isfinite(demand)) or np.any(demand <= 0):
+                i = int(np.argmax(~(np.isfinite(demand) & (demand > 0))))
+                raise ValueError("demand[%d] = %g: demands must be finite and > 0" % (i, demand[i]))
         problem = Problem(X, self.n_clusters, self.must_link, self.cannot_link, self.size_min, self.size_max,
-                          sample_weight, self.soft_must_link, self.soft_cannot_link)
+                          sample_weight, self.soft_must_link, self.soft_cannot_link, demand, self.capacity_min,
+                          self.capacity_max)
         try:
             algo = self._algorithm_for(problem)
             out = solve(problem, algo, seed=self._seed(), n_init=self.n_init, max_iter=self.max_iter or 0,
@@ -243,17 +288,21 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.gap_ = float(out.gap) if np.isfinite(out.gap) else None
         self.sizes_ = out.sizes
         self.timings_ = out.time
+        self.loads_ = None if demand is None else np.bincount(out.labels, weights=demand, minlength=self.n_clusters)
         return self
 
-    def fit_predict(self, X, y=None, sample_weight=None):
+    def fit_predict(self, X, y=None, sample_weight=None, demand=None):
         """fit, then labels_."""
-        return self.fit(X, sample_weight=sample_weight).labels_
+        return self.fit(X, sample_weight=sample_weight, demand=demand).labels_
 
-    def predict(self, X, size_min=None, size_max=None):
+    def predict(self, X, size_min=None, size_max=None, demand=None, capacity_min=None, capacity_max=None):
         """Nearest learned center, or with size_min / size_max the exact size-bounded assignment to the learned
-        centers (minimum sum of squared distances)."""
+        centers (minimum sum of squared distances); with capacity_min / capacity_max (and X's demand) the exact
+        assignment under the capacities too (blpkm's step, CBC)."""
         check_is_fitted(self, "cluster_centers_")
         X = self._validate_data(X, dtype=np.float64, order="C", reset=False)
+        if demand is not None or capacity_min is not None or capacity_max is not None:
+            return _assign_capacities(X, self.cluster_centers_, size_min, size_max, demand, capacity_min, capacity_max)
         return _assign(X, self.cluster_centers_, size_min, size_max)
 
     def transform(self, X):

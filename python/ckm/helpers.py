@@ -61,19 +61,22 @@ def generate_constraints(y, count, ml_fraction=-1.0, random_state=0):
 
 
 class CheckReport(dict):
-    """Result of check(): ok, sse, sizes, must_link_violated, cannot_link_violated, size_violated,
-    label_invalid and violations (a list of ("must-link" | "cannot-link", i, j) / ("size", cluster, size) /
+    """Result of check(): ok, sse, sizes, loads (each cluster's total demand; 1 per point without demand),
+    must_link_violated, cannot_link_violated, size_violated, capacity_violated, label_invalid and violations
+    (a list of ("must-link" | "cannot-link", i, j) / ("size", cluster, size) / ("capacity", cluster, load) /
     ("label", point, label)). Attribute access works too (report.ok)."""
 
     __getattr__ = dict.__getitem__
 
 
 def check(X, labels, must_link=None, cannot_link=None, size_min=None, size_max=None, sample_weight=None,
-          n_clusters=None, soft_must_link=None, soft_cannot_link=None):
+          n_clusters=None, soft_must_link=None, soft_cannot_link=None, demand=None, capacity_min=None,
+          capacity_max=None):
     """Verify labels against every constraint with the library's independent checker and recompute the
     (weighted) SSE from the labels alone, as `ckm check`. n_clusters defaults to max(labels) + 1. Soft pairs
     ((m, 3) rows (i, j, confidence)) are counted, not violations: soft_must_link_violated,
-    soft_cannot_link_violated, soft_violated_confidence."""
+    soft_cannot_link_violated, soft_violated_confidence. capacity_min / capacity_max bound each cluster's
+    total demand (needs demand), within 1e-9 of the total demand."""
     X = np.ascontiguousarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError("X must be 2-dimensional, got shape %s" % (X.shape,))
@@ -83,7 +86,7 @@ def check(X, labels, must_link=None, cannot_link=None, size_min=None, size_max=N
     k = int(n_clusters) if n_clusters is not None else int(lab.max()) + 1
     lab32 = np.ascontiguousarray(lab, dtype=np.int32)
     problem = Problem(X, k, must_link, cannot_link, size_min if size_min is not None else 0, size_max,
-                      sample_weight, soft_must_link, soft_cannot_link)
+                      sample_weight, soft_must_link, soft_cannot_link, demand, capacity_min, capacity_max)
     rep = ctypes.POINTER(_lib.CheckReport)()
     err = _lib.Err()
     try:
@@ -100,11 +103,15 @@ def check(X, labels, must_link=None, cannot_link=None, size_min=None, size_max=N
                 violations.append(("must-link" if pr.type == _lib.MUST_LINK else "cannot-link", pr.i, pr.j))
             elif v.kind == _lib.VIOLATION_SIZE:
                 violations.append(("size", v.index, v.value))
+            elif v.kind == _lib.VIOLATION_CAPACITY:
+                violations.append(("capacity", v.index, float(r.loads[v.index])))
             else:
                 violations.append(("label", v.index, v.value))
         out = CheckReport(ok=r.count == 0, sse=r.sse, sizes=np.ctypeslib.as_array(r.sizes, shape=(k,)).astype(np.int64),
                           must_link_violated=r.must_link_violated, cannot_link_violated=r.cannot_link_violated,
-                          size_violated=r.size_violated, label_invalid=r.label_invalid, violations=violations,
+                          size_violated=r.size_violated, capacity_violated=r.capacity_violated,
+                          loads=None if not r.loads else np.ctypeslib.as_array(r.loads, shape=(k,)).copy(),
+                          label_invalid=r.label_invalid, violations=violations,
                           soft_must_link_violated=r.soft_must_link_violated,
                           soft_cannot_link_violated=r.soft_cannot_link_violated,
                           soft_violated_confidence=r.soft_violated_confidence)

@@ -21,6 +21,9 @@
  * still decreases monotonically, and restarts are compared on it. A step may stop at
  * settings.soft_step_limit_s with CBC's best labels; a model too large to build
  * (ckm_assign_local) gets 1-opt local-search steps instead (blp_lloyd.c).
+ * Capacities (docs/capacities.md): the assignment model gains the rows
+ * cap_lo_j <= sum_t Q_t y_tj <= cap_hi_j (a generalized assignment problem: the LP is rarely
+ * integral, CBC solves each step to proven optimality), on the full model (assign.c).
  */
 #include "algo.h"
 #include "assign.h"
@@ -165,7 +168,7 @@ const ckm_algo ckm_algorithm_blpkm = {
              .summary = "BLPKM_CC (Baumann 2020): k-means with an exact binary-LP assignment step (CLP, then CBC); "
                         "with soft pairs PCCC's model (Baumann & Hochbaum 2024)",
              .honours = CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS |
-                         CKM_HONOURS_EUCLIDEAN | CKM_HONOURS_SOFT_PAIRS,
+                         CKM_HONOURS_EUCLIDEAN | CKM_HONOURS_SOFT_PAIRS | CKM_HONOURS_CAPACITIES,
              .proves_optimality = 0,
              .default_max_iter = 100,
              .traits = 0},

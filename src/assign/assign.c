@@ -1,7 +1,10 @@
 /*
  * assign.c -- see assign.h. Column (t, j) has index t*k + j and entries
  *   row t (coefficient 1), row s + j (coefficient w_t), and row s + k + e*k + j
- *   (coefficient 1) for every lifted cannot-link e incident to t.
+ *   (coefficient 1) for every lifted cannot-link e incident to t, then (soft pairs' rows,
+ *   their slacks after the y columns) and, with capacities, row cap_base + j (coefficient
+ *   Q_t, the group's demand): cap_lo_j <= sum_t Q_t y_tj <= cap_hi_j, the last rows, so each
+ *   column's entries stay in ascending row order.
  * Integrality test on the LP vertex: every y within 1e-6 of 0 or 1.
  */
 #include "assign.h"
@@ -35,6 +38,8 @@ double ckm_assign_nnz(const ckm_reduced *r)
     double k = (double)r->k, f = 2.0 * (double)r->s * k + 2.0 * k * (double)r->n_cl;
     for (size_t e = 0; e < r->n_soft; e++)
         f += (r->soft_w[e] > 0.0 ? 6.0 : 3.0) * k;
+    if (r->has_caps)
+        f += (double)r->s * k;
     return f;
 }
 
@@ -48,12 +53,14 @@ double ckm_assign_bytes(const ckm_reduced *r)
 
 bool ckm_assign_local(const ckm_reduced *r)
 {
-    return r->n_soft > 0 && r->n_cl == 0 && !r->has_sizes && ckm_assign_nnz(r) > CKM_SOFT_MODEL_MAX_NNZ;
+    return r->n_soft > 0 && r->n_cl == 0 && !r->has_sizes && !r->has_caps && ckm_assign_nnz(r) > CKM_SOFT_MODEL_MAX_NNZ;
 }
 
 bool ckm_assign_restricted(const ckm_reduced *r)
 {
-    return r->n_soft == 0 && r->k >= 4 && ckm_assign_nnz(r) >= CKM_CG_FROM_NNZ;
+    /* capacities: the full model (the restricted one's placement by size prices has no
+       capacity rows yet) */
+    return r->n_soft == 0 && !r->has_caps && r->k >= 4 && ckm_assign_nnz(r) >= CKM_CG_FROM_NNZ;
 }
 
 bool ckm_assign_by_centers(const ckm_reduced *r)
@@ -71,11 +78,33 @@ ckm_error ckm_assign_init(ckm_assign *a, const ckm_reduced *r, ckm_err *err)
     return ckm_assign_init_kind(a, r, CKM_MODEL_AUTO, err);
 }
 
+/* The full model's row bounds but the soft pairs' (set with their columns): group rows = 1,
+ * size rows [lo_j, hi_j], cannot-link rows <= 1 (s + k .. soft_base), capacity rows
+ * [cap_lo_j, cap_hi_j] from cap_base. */
+static void row_bounds(ckm_assign *a, const ckm_reduced *r, size_t soft_base, size_t cap_base)
+{
+    size_t s = r->s, k = r->k;
+    for (size_t t = 0; t < s; t++)
+        a->row_lo[t] = a->row_hi[t] = 1.0;
+    for (size_t j = 0; j < k; j++) {
+        a->row_lo[s + j] = (double)r->lo[j];
+        a->row_hi[s + j] = (double)r->hi[j];
+    }
+    for (size_t q = s + k; q < soft_base; q++) {
+        a->row_lo[q] = -CKM_BK_INF;
+        a->row_hi[q] = 1.0;
+    }
+    for (size_t j = 0; r->has_caps && j < k; j++) {
+        a->row_lo[cap_base + j] = r->cap_lo[j];
+        a->row_hi[cap_base + j] = isfinite(r->cap_hi[j]) ? r->cap_hi[j] : CKM_BK_INF;
+    }
+}
+
 ckm_error ckm_assign_init_kind(ckm_assign *a, const ckm_reduced *r, ckm_model_kind kind, ckm_err *err)
 {
     memset(a, 0, sizeof *a);
     a->r = r;
-    if (kind == CKM_MODEL_RESTRICTED ? r->n_soft == 0 : kind == CKM_MODEL_AUTO && ckm_assign_restricted(r)) {
+    if (kind == CKM_MODEL_RESTRICTED ? r->n_soft == 0 && !r->has_caps : kind == CKM_MODEL_AUTO && ckm_assign_restricted(r)) {
         if (!(a->cg = ckm_cg_new(r, 0)))
             return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
         return CKM_OK;
@@ -84,17 +113,20 @@ ckm_error ckm_assign_init_kind(ckm_assign *a, const ckm_reduced *r, ckm_model_ki
     for (size_t e = 0; e < ns; e++)
         soft_rows += r->soft_w[e] > 0.0 ? 2 : 1;
     /* nnz = s k (assignment) + s k (sizes) + 2 k n_cl (cannot-links) + per soft pair 3 k
-     * (cannot-link: y_a, y_b, slack in k rows) or 6 k (must-link: in 2 k rows) */
-    if (!ckm_mul_ok(s, k, &ycols) || !ckm_mul_ok(r->n_cl, k, &clrows) || ycols > INT_MAX / 4 ||
+     * (cannot-link: y_a, y_b, slack in k rows) or 6 k (must-link: in 2 k rows) + s k
+     * (capacities) */
+    size_t caps = r->has_caps ? 1 : 0;
+    if (!ckm_mul_ok(s, k, &ycols) || !ckm_mul_ok(r->n_cl, k, &clrows) || ycols > INT_MAX / 5 ||
         clrows > INT_MAX / 4 || ns > INT_MAX / 4 || soft_rows > INT_MAX / (6 * k) ||
-        s + k + clrows + soft_rows * k > INT_MAX / 2 || 2 * ycols + 2 * clrows + 3 * soft_rows * k > INT_MAX) {
+        s + 2 * k + clrows + soft_rows * k > INT_MAX / 2 ||
+        (2 + caps) * ycols + 2 * clrows + 3 * soft_rows * k > INT_MAX) {
         return ckm_fail(err, CKM_ERR_INVALID,
                         "assignment model too large for the LP backend (%zu groups x %zu clusters, %zu cannot-links, "
                         "%zu soft pairs)",
                         s, k, r->n_cl, ns);
     }
-    size_t cols = ycols + ns, soft_base = s + k + clrows, rows = soft_base + soft_rows * k;
-    size_t nnz = 2 * ycols + 2 * clrows + 3 * soft_rows * k;
+    size_t cols = ycols + ns, soft_base = s + k + clrows, cap_base = soft_base + soft_rows * k;
+    size_t rows = cap_base + caps * k, nnz = (2 + caps) * ycols + 2 * clrows + 3 * soft_rows * k;
     a->col_start = ckm_alloc_array(cols + 1, sizeof(int));
     a->row_index = ckm_alloc_array(nnz ? nnz : 1, sizeof(int));
     a->value = ckm_alloc_array(nnz ? nnz : 1, sizeof(double));
@@ -154,6 +186,10 @@ ckm_error ckm_assign_init_kind(ckm_assign *a, const ckm_reduced *r, ckm_model_ki
                     a->value[pos++] = -sign;
                 }
             }
+            if (caps) {
+                a->row_index[pos] = (int)(cap_base + j);
+                a->value[pos++] = r->demand[t];
+            }
         }
     for (size_t e = 0; e < ns; e++) { /* slack z_e in [0, 1], cost P |w_e|, in each of e's rows */
         size_t c = ycols + e;
@@ -168,16 +204,7 @@ ckm_error ckm_assign_init_kind(ckm_assign *a, const ckm_reduced *r, ckm_model_ki
         }
     }
     a->col_start[cols] = (int)pos;
-    for (size_t t = 0; t < s; t++)
-        a->row_lo[t] = a->row_hi[t] = 1.0;
-    for (size_t j = 0; j < k; j++) {
-        a->row_lo[s + j] = (double)r->lo[j];
-        a->row_hi[s + j] = (double)r->hi[j];
-    }
-    for (size_t q = s + k; q < soft_base; q++) {
-        a->row_lo[q] = -CKM_BK_INF;
-        a->row_hi[q] = 1.0;
-    }
+    row_bounds(a, r, soft_base, cap_base);
     free(soft_row);
     free(inc_start);
     free(inc);

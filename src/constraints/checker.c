@@ -2,7 +2,9 @@
  * checker.c -- THE independent checker. Given only the original problem and a labelling
  * it verifies every label range, every must-link and cannot-link pair, every size bound,
  * and recomputes the SSE from the labels (cluster means, then squared distances); soft
- * pairs are counted (violated ones and their confidence), not reported as violations. It
+ * pairs are counted (violated ones and their confidence), not reported as violations; every
+ * cluster's load sum_{i in C_j} q_i (demands, 1 without them) against its capacity bounds,
+ * within ckm_problem_capacity_tol (1e-9 of the total demand). It
  * shares no code with any solver beyond ckm_sse, so a solver bug cannot hide here.
  * Cost: O(n d + pairs + soft pairs + k).
  */
@@ -18,6 +20,7 @@ void ckm_check_report_free(ckm_check_report *r)
         return;
     free(r->violations);
     free(r->sizes);
+    free(r->loads);
     free(r);
 }
 
@@ -79,6 +82,18 @@ ckm_error ckm_check(const ckm_problem *p, const int32_t *labels, ckm_check_repor
             r->size_violated++;
             ok = push(r, &cap, CKM_VIOLATION_SIZE, j, (long long)r->sizes[j]);
         }
+    if (ok && r->label_invalid == 0) {
+        if (!(r->loads = ckm_calloc_array(p->k, sizeof(double))))
+            ok = false;
+        for (size_t i = 0; ok && i < p->n; i++)
+            r->loads[labels[i]] += p->q ? p->q[i] : 1.0;
+        double tol = ckm_problem_capacity_tol(p);
+        for (size_t j = 0; ok && p->cap_lo && j < p->k; j++)
+            if (r->loads[j] < p->cap_lo[j] - tol || r->loads[j] > p->cap_hi[j] + tol) {
+                r->capacity_violated++;
+                ok = push(r, &cap, CKM_VIOLATION_CAPACITY, j, llround(fmin(r->loads[j], 9e18)));
+            }
+    }
     if (!ok) {
         ckm_check_report_free(r);
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");

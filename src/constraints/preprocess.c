@@ -13,6 +13,9 @@
  *      feasible labelling keeps them together: it is exactly the 2-colouring up to a swap),
  *      the groups rebuilt, the cannot-links lifted again and the group proofs of 4 (the
  *      component weight and count ones) rerun on the heavier groups. Groups are then no longer only must-link components (r->k2_merged).
+ *   6. capacities (docs/capacities.md): group demands Q_t = sum of the members' q_i, and the
+ *      proofs total demand < sum of minimum capacities - tol, > sum of maximums + tol, and a
+ *      group whose demand exceeds every maximum capacity (+ tol).
  */
 #include "core.h"
 #include "pairset.h"
@@ -38,6 +41,7 @@ void ckm_reduced_free(ckm_reduced *r)
     free(r->cl);
     free(r->soft);
     free(r->soft_w);
+    free(r->demand);
     free(r);
 }
 
@@ -372,6 +376,58 @@ static void group_proofs(const ckm_problem *p, const ckm_reduced *r, int *infeas
     }
 }
 
+/* 6.: the group demands, then the capacity proofs (r->has_caps); false when out of memory. */
+static bool capacity_proofs(const ckm_problem *p, ckm_reduced *r, int *infeasible, char *reason, size_t reason_len)
+{
+    if (!r->has_caps)
+        return true;
+    free(r->demand);
+    if (!(r->demand = ckm_calloc_array(r->s, sizeof(double))))
+        return false;
+    double total = 0.0, sum_lo = 0.0, sum_hi = 0.0, max_hi = 0.0, qmax = 0.0;
+    size_t qmax_at = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        double q = p->q ? p->q[i] : 1.0;
+        r->demand[r->comp[i]] += q;
+        total += q;
+    }
+    for (size_t t = 0; t < r->s; t++)
+        if (r->demand[t] > qmax) {
+            qmax = r->demand[t];
+            qmax_at = t;
+        }
+    for (size_t j = 0; j < p->k; j++) {
+        sum_lo += p->cap_lo[j];
+        sum_hi += p->cap_hi[j];
+        max_hi = fmax(max_hi, p->cap_hi[j]);
+    }
+    double tol = r->cap_tol;
+    if (*infeasible)
+        return true;
+    if (total < sum_lo - tol) {
+        snprintf(reason, reason_len, "capacities: the total demand %.10g is below the sum of minimum capacities %.10g",
+                 total, sum_lo);
+        *infeasible = 1;
+    } else if (total > sum_hi + tol) {
+        snprintf(reason, reason_len, "capacities: the total demand %.10g is above the sum of maximum capacities %.10g",
+                 total, sum_hi);
+        *infeasible = 1;
+    } else if (qmax > max_hi + tol) {
+        size_t i = r->members[r->member_start[qmax_at]];
+        if (r->weight[qmax_at] == 1)
+            snprintf(reason, reason_len, "capacities: point %zu has demand %.10g, above every maximum capacity (at most %.10g)",
+                     i, qmax, max_hi);
+        else
+            snprintf(reason, reason_len,
+                     "capacities: the %s of point %zu (%zu points) has demand %.10g, above every maximum capacity "
+                     "(at most %.10g)",
+                     r->k2_merged ? "group (must-links and, with k = 2, cannot-links)" : "must-link component", i,
+                     r->weight[qmax_at], qmax, max_hi);
+        *infeasible = 1;
+    }
+    return true;
+}
+
 /* The greedy cannot-link clique proof; builds the cannot-link graph g of r (r->n_cl > 0). */
 static bool clique_proof(const ckm_problem *p, const ckm_reduced *r, const ckm_pairset *clset, graph *g,
                          int *infeasible, char *reason, size_t reason_len)
@@ -457,6 +513,10 @@ static ckm_reduced *reduced_new(const ckm_problem *p)
         r->lo = p->lo;
         r->hi = p->hi;
         r->has_sizes = ckm_problem_has_size_bounds(p);
+        r->has_caps = ckm_problem_has_capacities(p);
+        r->cap_lo = p->cap_lo;
+        r->cap_hi = p->cap_hi;
+        r->cap_tol = ckm_problem_capacity_tol(p);
     }
     return r;
 }
@@ -533,7 +593,7 @@ ckm_error ckm_reduce(const ckm_problem *p, ckm_reduced **out, int *infeasible, c
             group_proofs(p, r, infeasible, reason, reason_len);
         }
     }
-    if (!ckm_reduce_soft(p, r, &clset))
+    if (!ckm_reduce_soft(p, r, &clset) || !capacity_proofs(p, r, infeasible, reason, reason_len))
         goto nomem;
     goto done;
 nomem:

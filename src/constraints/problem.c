@@ -1,5 +1,6 @@
 /*
- * problem.c -- the problem object: points, k, deduplicated pairs, size bounds.
+ * problem.c -- the problem object: points, k, deduplicated pairs, size bounds, sample
+ * weights, demands and capacity bounds.
  * Validation at the boundary (indices, i = j, ML/CL clash on one pair, lo > hi); bounds
  * that merely cannot be met are left for preprocessing to prove infeasible.
  */
@@ -82,6 +83,9 @@ void ckm_problem_free(ckm_problem *p)
     free(p->w);
     free(p->soft);
     free(p->soft_conf);
+    free(p->q);
+    free(p->cap_lo);
+    free(p->cap_hi);
     free(p);
 }
 
@@ -267,4 +271,103 @@ int ckm_problem_has_size_bounds(const ckm_problem *p)
         if (p->lo[j] > 1 || p->hi[j] < p->n)
             return 1;
     return 0;
+}
+
+ckm_error ckm_problem_set_demands(ckm_problem *p, const double *q, ckm_err *err)
+{
+    if (!q) {
+        free(p->q);
+        p->q = NULL;
+        return CKM_OK;
+    }
+    for (size_t i = 0; i < p->n; i++)
+        if (!isfinite(q[i]) || !(q[i] > 0.0))
+            return ckm_fail(err, CKM_ERR_INVALID, "demand %zu is %g: demands must be finite and > 0", i, q[i]);
+    double *c = ckm_alloc_array(p->n, sizeof(double));
+    if (!c)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for %zu demands", p->n);
+    memcpy(c, q, p->n * sizeof(double));
+    free(p->q);
+    p->q = c;
+    return CKM_OK;
+}
+
+const double *ckm_problem_demands(const ckm_problem *p) { return p->q; }
+
+static ckm_error check_capacity(size_t j, double lo, double hi, ckm_err *err)
+{
+    if (!(lo >= 0.0) || !isfinite(lo))
+        return ckm_fail(err, CKM_ERR_INVALID, "capacity bounds of cluster %zu: minimum %g is not a finite value >= 0",
+                        j, lo);
+    if (!(hi >= lo)) /* NaN too */
+        return ckm_fail(err, CKM_ERR_INVALID, "capacity bounds of cluster %zu: maximum %g is below the minimum %g", j,
+                        hi, lo);
+    return CKM_OK;
+}
+
+ckm_error ckm_problem_set_capacities(ckm_problem *p, const double *lo, const double *hi, ckm_err *err)
+{
+    for (size_t j = 0; j < p->k; j++) {
+        ckm_error rc = check_capacity(j, lo[j], hi[j], err);
+        if (rc != CKM_OK)
+            return rc;
+    }
+    if (!p->cap_lo) {
+        p->cap_lo = ckm_alloc_array(p->k, sizeof(double));
+        p->cap_hi = ckm_alloc_array(p->k, sizeof(double));
+        if (!p->cap_lo || !p->cap_hi) {
+            ckm_problem_clear_capacities(p);
+            return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for %zu capacity bounds", p->k);
+        }
+    }
+    memcpy(p->cap_lo, lo, p->k * sizeof(double));
+    memcpy(p->cap_hi, hi, p->k * sizeof(double));
+    return CKM_OK;
+}
+
+ckm_error ckm_problem_set_capacity_range(ckm_problem *p, double lo, double hi, ckm_err *err)
+{
+    ckm_error rc = check_capacity(0, lo, hi, err);
+    if (rc != CKM_OK)
+        return rc;
+    double *a = ckm_alloc_array(p->k, sizeof(double)), *b = ckm_alloc_array(p->k, sizeof(double));
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for %zu capacity bounds", p->k);
+    }
+    for (size_t j = 0; j < p->k; j++) {
+        a[j] = lo;
+        b[j] = hi;
+    }
+    rc = ckm_problem_set_capacities(p, a, b, err);
+    free(a);
+    free(b);
+    return rc;
+}
+
+void ckm_problem_clear_capacities(ckm_problem *p)
+{
+    free(p->cap_lo);
+    free(p->cap_hi);
+    p->cap_lo = p->cap_hi = NULL;
+}
+
+int ckm_problem_has_capacities(const ckm_problem *p) { return p->cap_lo != NULL; }
+
+ckm_error ckm_problem_capacity_bounds(const ckm_problem *p, size_t j, double *lo, double *hi, ckm_err *err)
+{
+    if (j >= p->k)
+        return ckm_fail(err, CKM_ERR_INVALID, "cluster %zu is out of range (k = %zu)", j, p->k);
+    *lo = p->cap_lo ? p->cap_lo[j] : 0.0;
+    *hi = p->cap_hi ? p->cap_hi[j] : INFINITY;
+    return CKM_OK;
+}
+
+double ckm_problem_capacity_tol(const ckm_problem *p)
+{
+    double total = 0.0;
+    for (size_t i = 0; i < p->n; i++)
+        total += p->q ? p->q[i] : 1.0;
+    return 1e-9 * fmax(1.0, total);
 }

@@ -4,6 +4,8 @@
  * of the pair list is what checker reports refer to), lo[j] <= hi[j] for every j, sample
  * weights (when set) finite and > 0; size bounds count points, whatever their weights.
  * Soft pairs: i != j, both < n, confidence in (0, 1], kept as added (docs/soft.md).
+ * Capacities (docs/capacities.md): demands q (when set) finite and > 0; cap_lo / cap_hi
+ * (when set) 0 <= cap_lo[j] <= cap_hi[j], cap_lo finite, cap_hi possibly INFINITY.
  */
 #ifndef CKM_PROBLEM_IMPL_H
 #define CKM_PROBLEM_IMPL_H
@@ -23,7 +25,13 @@ struct ckm_problem {
     ckm_pair *soft;    /* soft pairs as added (not deduplicated: repeats add up) */
     double *soft_conf; /* their confidences, each in (0, 1] */
     size_t n_soft, soft_cap, soft_conf_cap, n_sml, n_scl;
+    double *q;         /* n demands (finite, > 0), or NULL: all 1 */
+    double *cap_lo, *cap_hi; /* k capacity bounds each, or NULL: none */
 };
+
+/* Tolerance on a load against its capacity bounds: 1e-9 times the total demand (at least
+ * 1e-9), the rounding of a sum of doubles; the checker and every solver use it. */
+double ckm_problem_capacity_tol(const ckm_problem *p);
 
 /* True when some bound differs from the default lo = 1, hi = n. */
 int ckm_problem_has_size_bounds(const ckm_problem *p);

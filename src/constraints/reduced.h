@@ -18,6 +18,8 @@
  *   the constant min(m, c) plus one soft pair of the difference. Group labels l then cost
  *     soft_P sum_e |soft_w_e| [violated_e(l)]
  *   in the objective, on top of the SSE (exact, up to that labelling-independent constant).
+ * Capacities (docs/capacities.md): group t's demand Q_t = sum_{i in S_t} q_i (demand[t]);
+ * a labelling must keep cap_lo[j] - cap_tol <= sum_{l(t) = j} Q_t <= cap_hi[j] + cap_tol.
  * Invariant: no cannot-link inside a component (that case is reported infeasible).
  */
 #ifndef CKM_REDUCED_H
@@ -61,6 +63,10 @@ typedef struct ckm_reduced {
     size_t soft_redundant, soft_contradicted; /* input soft pairs the hard ones decide */
     double soft_P;        /* penalty per unit of confidence, in the algorithm's units: set by
                              the driver (ckm_solve) before an algorithm runs */
+    int has_caps;         /* capacity bounds set (the problem's cap_lo / cap_hi) */
+    double *demand;       /* s group demands Q_t when has_caps, else NULL */
+    const double *cap_lo, *cap_hi; /* k capacity bounds (borrowed from the problem), or NULL */
+    double cap_tol;       /* ckm_problem_capacity_tol: 1e-9 of the total demand */
 } ckm_reduced;
 
 /* Build the reduced problem and run the quick infeasibility proofs. *infeasible is set to

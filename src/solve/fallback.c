@@ -8,7 +8,7 @@
  *   size bound says otherwise; under size bounds replaced by the exact transportation step
  *   when that finishes within the grace: no LP of n*k columns for a large problem); otherwise
  *   the BLPKM_CC iteration (exact CLP/CBC assignment honouring every must-link, cannot-link
- *   and size bound; means) -- until the run's own deadline when time is left, else for at
+ *   and size bound, and the capacity rows when there are any; means) -- until the run's own deadline when time is left, else for at
  *   most CKM_GRACE_S seconds (CKM_GRACE_STOP_S = 0.5 s after a stop request, so that Ctrl-C
  *   is answered within a second), ignoring further stop requests: a user who stops a run wants
  *   the best labelling now, and any feasible one beats none. Only a first assignment that
@@ -139,7 +139,7 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
     ckm_seed_centers(&seeder, small ? CKM_INIT_KMEANSPP : CKM_INIT_RANDOM, &rng, C);
     if ((rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
         goto done;
-    if (r->n_cl == 0 && r->n_soft == 0 && r->s == r->n) { /* no pairs: no LP of s*k columns (s may be 10^6) */
+    if (r->n_cl == 0 && r->n_soft == 0 && r->s == r->n && !r->has_caps) { /* no pairs: no LP of s*k columns (s may be 10^6) */
         const char *how = NULL;
         if ((rc = unpaired(&grace, r, C, out, &how, err)) == CKM_OK)
             note(out, "%s (%.2f s)", how, ckm_now() - t0);

@@ -128,6 +128,9 @@ static ckm_error check_capability(const ckm_problem *p, const ckm_reduced *r, co
         kind = "soft (confidence-weighted) pairs";
         count = p->n_soft;
         need = CKM_HONOURS_SOFT_PAIRS;
+    } else if (r->has_caps && !(a->info.honours & CKM_HONOURS_CAPACITIES)) {
+        kind = "capacity bounds (demands per cluster)";
+        need = CKM_HONOURS_CAPACITIES;
     }
     if (!kind)
         return CKM_OK;
@@ -165,9 +168,7 @@ static ckm_error check_soft_cost(const ckm_reduced *r, double given, ckm_err *er
                     given, r->soft_P * wmax / fmax(r->tss, DBL_MIN));
 }
 
-/* The caller's settings, read up to its struct_size (docs/abi.md): members it does not know
- * keep their defaults. */
-static ckm_error read_settings(const ckm_settings *in, ckm_settings *s, ckm_err *err)
+ckm_error ckm_read_settings(const ckm_settings *in, ckm_settings *s, ckm_err *err)
 {
     ckm_settings_default(s);
     if (!in)
@@ -182,16 +183,9 @@ static ckm_error read_settings(const ckm_settings *in, ckm_settings *s, ckm_err 
     return CKM_OK;
 }
 
-/* should_stop as the algorithms see it: the caller's flag, then the caller's callback */
-typedef struct stop_chain {
-    const volatile int *flag;
-    ckm_stop_fn fn;
-    void *user;
-} stop_chain;
-
-static int chained_stop(void *u)
+int ckm_chained_stop(void *u)
 {
-    const stop_chain *c = u;
+    const ckm_stop_chain *c = u;
     if (__atomic_load_n((const int *)c->flag, __ATOMIC_RELAXED))
         return 1;
     return c->fn ? c->fn(c->user) : 0;
@@ -337,9 +331,9 @@ static ckm_error report_labels(const ckm_problem *p, const double *X, const ckm_
     if (c->count > 0)
         return ckm_fail(err, CKM_ERR_INTERNAL,
                         "algorithm '%s' returned a labelling that violates %zu constraint(s) "
-                        "(%zu must-link, %zu cannot-link, %zu size, %zu label): this is a bug",
+                        "(%zu must-link, %zu cannot-link, %zu size, %zu capacity, %zu label): this is a bug",
                         algo->info.name, c->count, c->must_link_violated, c->cannot_link_violated, c->size_violated,
-                        c->label_invalid);
+                        c->capacity_violated, c->label_invalid);
     res->sse = c->sse;
     res->soft_must_link_violated = c->soft_must_link_violated;
     res->soft_cannot_link_violated = c->soft_cannot_link_violated;
@@ -371,15 +365,15 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
 {
     *out = NULL;
     ckm_settings s_full;
-    ckm_error rc = read_settings(s_caller, &s_full, err);
+    ckm_error rc = ckm_read_settings(s_caller, &s_full, err);
     if (rc != CKM_OK)
         return rc;
     const ckm_settings *s_in = &s_full;
-    stop_chain chain = {s_full.interrupt, s_full.should_stop, s_full.stop_user};
+    ckm_stop_chain chain = {s_full.interrupt, s_full.should_stop, s_full.stop_user};
     if (s_full.init_centers)
         s_full.n_init = 1; /* restarts from the same centers would repeat each other */
     if (s_full.interrupt) {
-        s_full.should_stop = chained_stop;
+        s_full.should_stop = ckm_chained_stop;
         s_full.stop_user = &chain;
     }
     const ckm_algo *algo = NULL;

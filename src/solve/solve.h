@@ -1,6 +1,7 @@
 /*
- * solve.h -- the driver's own parts (internal to src/solve): the stop fallback and the
- * memory model with its refusal.
+ * solve.h -- the driver's own parts (internal to src/solve): the stop fallback, the
+ * memory model with its refusal, the settings as read and the stop chain (shared with
+ * assign_problem.c).
  */
 #ifndef CKM_SOLVE_H
 #define CKM_SOLVE_H
@@ -27,5 +28,18 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
 double ckm_memory_estimate(const ckm_algo *a, const ckm_reduced *r, ckm_distance dist, int threads, int rescaled);
 ckm_error ckm_memory_check(const ckm_algo *a, const ckm_reduced *r, ckm_distance dist, int threads, int rescaled,
                            ckm_err *err);
+
+/* The caller's settings (NULL: the defaults), read up to its struct_size (docs/abi.md):
+ * members it does not know keep their defaults (solve.c). */
+ckm_error ckm_read_settings(const ckm_settings *in, ckm_settings *s, ckm_err *err);
+
+/* should_stop as the library's loops see it: the caller's interrupt flag, then its callback
+ * (solve.c; used as should_stop with the chain as stop_user when settings.interrupt is set). */
+typedef struct ckm_stop_chain {
+    const volatile int *flag;
+    ckm_stop_fn fn;
+    void *user;
+} ckm_stop_chain;
+int ckm_chained_stop(void *u);
 
 #endif

@@ -4,7 +4,7 @@
  * allocation made by libckm's objects (linked statically into it) goes through the wrappers
  * below; COIN-OR, OpenBLAS and libc allocate on their own and are not failed.
  * For each operation (readers, problem building, ckm_solve with kmeans, blpkm, sizeflow,
- * cop, bckm, admm, ipc, exact) and n = 1, 2, ...: the n-th allocation fails; the call must
+ * cop, bckm, admm, ipc, exact, and blpkm with capacities) and n = 1, 2, ...: the n-th allocation fails; the call must
  * return CKM_ERR_NOMEM with a message (never crash, never another code, never a result),
  * and the inputs must stay usable: the same call without injection then gives the
  * reference result. The loop ends at the first n the operation completes without reaching.
@@ -150,6 +150,7 @@ typedef struct solve_ctx {
     size_t lo, hi;
     const char *algo;
     int n_init;
+    int caps; /* demands 1 + i % 3 and loads within [6, 10] (docs/capacities.md) */
 } solve_ctx;
 
 static ckm_error op_solve(void *vctx, ckm_err *err, double *fp)
@@ -162,6 +163,14 @@ static ckm_error op_solve(void *vctx, ckm_err *err, double *fp)
                                   c->pairs[3 * q + 2] > 0 ? CKM_MUST_LINK : CKM_CANNOT_LINK, err);
     if (rc == CKM_OK && (c->lo != 1 || c->hi != c->n))
         rc = ckm_problem_set_size_range(p, c->lo, c->hi, err);
+    if (rc == CKM_OK && c->caps) {
+        double q[64];
+        for (size_t i = 0; i < c->n; i++)
+            q[i] = 1.0 + (double)(i % 3);
+        rc = ckm_problem_set_demands(p, q, err);
+        if (rc == CKM_OK)
+            rc = ckm_problem_set_capacity_range(p, 6.0, 10.0, err);
+    }
     ckm_result *r = NULL;
     if (rc == CKM_OK) {
         ckm_settings s;
@@ -202,10 +211,10 @@ int main(void)
         X[2 * i + 1] = (i % 3) * -2.0 + ck_unif(&st);
     }
     const int pairs[] = {0, 3, 1, 1, 4, 1, 0, 1, -1, 2, 5, -1};
-    solve_ctx base = {X, 12, 2, 3, pairs, 4, 1, 12, "kmeans", 2};
+    solve_ctx base = {X, 12, 2, 3, pairs, 4, 1, 12, "kmeans", 2, 0};
     const char *algos[] = {"kmeans", "blpkm", "cop", "sizeflow", "bckm", "admm", "ipc", "exact"};
-    solve_ctx ctxs[8];
-    op ops[5 + 8] = {{"read points (iris)", op_read_points, path_iris},
+    solve_ctx ctxs[9];
+    op ops[5 + 9] = {{"read points (iris)", op_read_points, path_iris},
                      {"read PC-SOS-SDP points", op_read_points, path_pcsos},
                      {"read KEEL points", op_read_points, path_keel},
                      {"read constraints", op_read_constraints, NULL},
@@ -227,6 +236,9 @@ int main(void)
         snprintf(names[a], sizeof names[a], "solve %s", algos[a]);
         ops[5 + a] = (op){names[a], op_solve, &ctxs[a]};
     }
+    ctxs[8] = ctxs[1]; /* blpkm, pairs, sizes 3..5, and capacities */
+    ctxs[8].caps = 1;
+    ops[5 + 8] = (op){"solve blpkm with capacities", op_solve, &ctxs[8]};
     long total = 0;
     for (size_t q = 0; q < sizeof ops / sizeof ops[0]; q++)
         total += exercise(&ops[q]);
