@@ -126,7 +126,7 @@ static const cli_opt cluster_options[O_COUNT] = {
     [O_CUTS] = {"cut-rounds", 0, "N", "ipc: cutting-plane rounds after the first SDP solve (0 = none)", NULL},
     [O_GAP] = {"gap", 0, "X", "ipc, exact: relative gap (SSE - bound) / SSE that counts as optimal; exact prunes nodes within it", NULL},
     [O_SOFT_P] = {"soft-penalty", 0, "P", "cost of violating a soft pair of confidence 1, in SSE units (default: the mean squared distance between two points, 2 TSS / n)", NULL},
-    [O_SOFT_STEP] = {"soft-step-limit", 0, "SEC", "blpkm with soft pairs: seconds an assignment step may spend proving its optimum before CBC's best labels are used (0 = no limit; default 2)", NULL},
+    [O_SOFT_STEP] = {"soft-step-limit", 0, "SEC", "blpkm with soft pairs or capacities: seconds an assignment step may spend proving its optimum before CBC's best labels are used (0 = no limit; default 2)", NULL},
     [O_NODES] = {"node-limit", 0, "N", "exact: stop after N branch-and-cut nodes (0 = no limit)", NULL},
     [O_MEMORY] = {"memory-limit", 0, "MB", "exact: memory budget of the search in MB (relaxations + open tree); past it the search stops with the incumbent and its gap (0 = none but the machine's)", NULL},
     [O_ASYNC] = {"async-nodes", 0, NULL, "exact: asynchronous node pool (no worker waits for a slower one; the nodes, and the labelling among equal optima, then depend on timing)", NULL},

@@ -15,7 +15,7 @@
  *  - Every *_free function accepts NULL.
  *  - No global mutable state: randomness comes from ckm_settings.seed only, so the same
  *    input and settings give the same output, except where a wall-clock limit ends work
- *    (time_limit_s; with soft pairs soft_step_limit_s, whose stopped steps the result's
+ *    (time_limit_s; with soft pairs or capacities soft_step_limit_s, whose stopped steps the result's
  *    message counts: set it to 0 for runs reproducible on any machine).
  */
 #ifndef CKM_H
@@ -531,8 +531,8 @@ typedef struct ckm_settings {
                               times sample weight); 0 = the default, the mean squared distance
                               between two points, 2 TSS / n (docs/soft.md); finite, >= 0; one
                               whose pair costs CLP could not take is CKM_ERR_INVALID */
-    double soft_step_limit_s; /* blpkm with soft pairs: an assignment step is NP-hard (a
-                              max-cut in disguise); one that has not proven its optimum after
+    double soft_step_limit_s; /* blpkm with soft pairs or capacities: an assignment step is
+                              NP-hard (a max-cut, a generalized assignment); one that has not proven its optimum after
                               this many seconds uses CBC's best labelling so far (never worse
                               than the previous step's), and the run goes on; counted in the
                               result message. Such a step depends on the machine's speed, so

@@ -239,7 +239,7 @@ def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, 
     init: "auto" (the algorithm's own), "random" or "k-means++"; init_centers: a C-contiguous float64
     (k, d) array to start from instead (one restart); lloyd: "auto", "plain" or "bounds" (kmeans);
     precision: "double" or "single" (kmeans' distance passes in float32); soft_penalty: P, the cost of violating a
-    soft pair of confidence 1 (0 = the library's default, 2 TSS / n); soft_step_limit: seconds a soft assignment
+    soft pair of confidence 1 (0 = the library's default, 2 TSS / n); soft_step_limit: seconds a soft or capacity assignment
     step may spend proving its optimum (0 = no limit); node_limit: exact's nodes before it stops (0 = none);
     memory_limit_mb: exact's budget in MB (10^6 bytes) for its open tree and the relaxations of a batch of nodes
     (0 = none but the machine's available memory; docs/memory.md); async_nodes: exact's asynchronous node pool

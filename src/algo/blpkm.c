@@ -23,7 +23,8 @@
  * (ckm_assign_local) gets 1-opt local-search steps instead (blp_lloyd.c).
  * Capacities (docs/capacities.md): the assignment model gains the rows
  * cap_lo_j <= sum_t Q_t y_tj <= cap_hi_j (a generalized assignment problem: the LP is rarely
- * integral, CBC solves each step to proven optimality), on the full model (assign.c).
+ * integral; reduced-cost fixing and CBC prove each step, assign_fix.c), on the full model
+ * (assign.c); a step past settings.soft_step_limit_s uses CBC's best labels, as with soft pairs.
  */
 #include "algo.h"
 #include "assign.h"
@@ -138,7 +139,8 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
                          b.priced_steps);
     if (!local && b.cut_steps > 0 && used > 0 && (size_t)used < sizeof out->message)
         snprintf(out->message + used, sizeof out->message - (size_t)used,
-                 "; %zu stopped at the soft step limit of %g s (the best labels found by then, not proven optimal)",
+                 "; %zu stopped at the step limit of %g s (--soft-step-limit; the best labels found by then, not "
+                 "proven optimal)",
                  b.cut_steps, set->soft_step_limit_s);
 done:
     ckm_assign_free(&asg);

@@ -28,6 +28,7 @@ void ckm_assign_free(ckm_assign *a)
     free(a->row_hi);
     free(a->x);
     free(a->start);
+    free(a->dual);
     free(a->basis);
     ckm_cg_free(a->cg);
     memset(a, 0, sizeof *a);
@@ -137,6 +138,7 @@ ckm_error ckm_assign_init_kind(ckm_assign *a, const ckm_reduced *r, ckm_model_ki
     a->row_hi = ckm_alloc_array(rows, sizeof(double));
     a->x = ckm_alloc_array(cols, sizeof(double));
     a->start = ckm_alloc_array(cols, sizeof(double));
+    a->dual = ckm_alloc_array(rows, sizeof(double));
     a->basis = ckm_alloc_array(cols + rows, 1);
     /* soft pair e owns rows soft_row[e] .. soft_row[e+1]: k (cannot-link) or 2 k (must-link) */
     size_t *soft_row = ckm_alloc_array(ns + 1, sizeof(size_t));
@@ -144,7 +146,7 @@ ckm_error ckm_assign_init_kind(ckm_assign *a, const ckm_reduced *r, ckm_model_ki
     bool inc_ok = ckm_incidence(s, r->n_cl, r->cl, &inc_start, &inc);
     inc_ok = ckm_incidence(s, ns, r->soft, &sinc_start, &sinc) && inc_ok;
     if (!a->col_start || !a->row_index || !a->value || !a->obj || !a->col_lo || !a->col_hi || !a->row_lo ||
-        !a->row_hi || !a->x || !a->start || !a->basis || !soft_row || !inc_ok) {
+        !a->row_hi || !a->x || !a->start || !a->dual || !a->basis || !soft_row || !inc_ok) {
         free(soft_row);
         free(inc_start);
         free(inc);
@@ -310,12 +312,17 @@ static ckm_error full_solve(ckm_assign *a, const double *cost, const int32_t *st
     memcpy(a->obj, cost, ycols * sizeof(double)); /* the soft slacks' costs are fixed */
     argmin_basis(a, cost);
     ckm_bk_result br;
-    ckm_error rc = ckm_bk_lp(&a->lp, lim, a->x, NULL, &br, err);
+    bool fix = a->r->has_caps && a->r->n_soft == 0; /* capacity rows: reduced-cost fixing (assign_fix.c) */
+    ckm_error rc = ckm_bk_lp(&a->lp, lim, a->x, fix ? a->dual : NULL, &br, err);
     if (rc != CKM_OK)
         return rc;
     res->status = br.status;
     res->stopped = br.stopped;
     res->lp_solves = 1;
+    if (fix && br.status == CKM_BK_OPTIMAL && !integral_labels(a, a->x, labels)) {
+        res->used_mip = 1;
+        return ckm_assign_fix_mip(a, cost, a->dual, br.objective, start, lim, labels, res, err);
+    }
     if (br.status == CKM_BK_OPTIMAL && !integral_labels(a, a->x, labels)) {
         /* fractional vertex: CBC, warm-started from the caller's feasible labelling */
         if (start) {

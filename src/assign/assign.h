@@ -37,6 +37,7 @@ typedef struct ckm_assign {
     int *col_start, *row_index;
     double *value, *obj, *col_lo, *col_hi, *row_lo, *row_hi;
     double *x, *start;
+    double *dual;         /* rows: the LP's row duals (capacity steps' reduced-cost fixing) */
     unsigned char *basis; /* cols + rows: the argmin basis each solve starts from */
 } ckm_assign;
 
@@ -107,6 +108,14 @@ void ckm_assign_free(ckm_assign *a);
 ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *start,
                            const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res,
                            ckm_err *err);
+
+/* assign_fix.c: the full model's MILP for steps with capacity rows (r->has_caps, no soft
+ * pairs), by reduced-cost fixing from the fractional LP optimum z_lp and its row duals dual:
+ * labels (s) and res->status (OPTIMAL: proven for the full model; INFEASIBLE; a limit), the
+ * nodes counted into res. start: a feasible labelling (CBC's start and the first cap), or NULL. */
+ckm_error ckm_assign_fix_mip(const ckm_assign *a, const double *cost, const double *dual, double z_lp,
+                             const int32_t *start, const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res,
+                             ckm_err *err);
 
 /* Incidence lists over s groups of m pairs ab (2 m entries): the pair ids incident to t are
  * inc[start[t] .. start[t+1]) (CSR). false on allocation failure (the caller frees both

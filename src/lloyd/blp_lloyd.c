@@ -165,9 +165,10 @@ static ckm_error mip_step(const ckm_context *ctx, ckm_assign *asg, const double 
                           const int32_t *start, int32_t *labels, ckm_assign_result *ar, ckm_step *step,
                           ckm_algo_out *out, ckm_err *err)
 {
-    /* with soft pairs a step may get its own budget (settings.soft_step_limit_s): at it CBC's
-     * best labelling is used; one that found none by then goes on to the run's deadline */
-    double budget = asg->r->n_soft > 0 ? ctx->s->soft_step_limit_s : 0.0;
+    /* with soft pairs or capacities (NP-hard steps) a step may get its own budget
+     * (settings.soft_step_limit_s): at it CBC's best labelling is used; one that found none by
+     * then goes on to the run's deadline */
+    double budget = asg->r->n_soft > 0 || asg->r->has_caps ? ctx->s->soft_step_limit_s : 0.0;
     double step_deadline = budget > 0.0 ? fmin(ctx->deadline, ckm_now() + budget) : ctx->deadline;
     ckm_bk_limits lim = {step_deadline, ctx->s->should_stop, ctx->s->stop_user};
     ckm_error rc = solve(ctx, asg, cost, C, start, &lim, labels, ar, err);
