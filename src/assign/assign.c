@@ -49,7 +49,10 @@ double ckm_assign_bytes(const ckm_reduced *r)
     if (ckm_assign_restricted(r))
         return ckm_cg_bytes(r, 0);
     double cols = (double)r->s * (double)r->k + (double)r->n_soft;
-    return 190.0 * ckm_assign_nnz(r) + 175.0 * cols;
+    /* capacity steps' reduced-cost fixing (assign_fix.c): reduced costs, states, compact
+       column map and queue, 25 bytes per (t, j) */
+    double fix = r->has_caps ? 25.0 * (double)r->s * (double)r->k : 0.0;
+    return 190.0 * ckm_assign_nnz(r) + 175.0 * cols + fix;
 }
 
 bool ckm_assign_local(const ckm_reduced *r)
