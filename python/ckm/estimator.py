@@ -78,6 +78,10 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     soft_must_link, soft_cannot_link : (m, 3) arrays of rows (i, j, confidence), default=None
         Soft pairs (PCCC, Baumann & Hochbaum 2024): violating one costs ``soft_penalty * confidence`` in the
         objective instead of being forbidden; confidence in (0, 1]. Taken by blpkm ("auto" picks it).
+    soft_step_limit : float, default=2.0
+        blpkm with soft pairs or capacities, whose assignment steps are NP-hard: seconds a step may spend
+        proving its optimum before the best labelling found is used (never worse than the previous step's;
+        counted in ``message_``). 0 = every step proven, and the labels reproducible on any machine.
     soft_penalty : float or None, default=None
         P in SSE units; None = the library's default, the mean squared distance between two points (2 TSS / n).
     size_min, size_max : int or n_clusters ints, default=None
@@ -138,7 +142,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, n_clusters=8, *, algorithm="auto", must_link=None, cannot_link=None, soft_must_link=None,
-                 soft_cannot_link=None, soft_penalty=None, size_min=None, size_max=None, capacity_min=None, capacity_max=None, init="auto", n_init=10, lloyd="auto", precision="double", max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, node_limit=None,
+                 soft_cannot_link=None, soft_penalty=None, soft_step_limit=2.0, size_min=None, size_max=None, capacity_min=None, capacity_max=None, init="auto", n_init=10, lloyd="auto", precision="double", max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, node_limit=None,
                  memory_limit_mb=None, async_nodes=False, random_state=None, n_jobs=None, verbose=0):
         self.n_clusters = n_clusters
         self.algorithm = algorithm
@@ -147,6 +151,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.soft_must_link = soft_must_link
         self.soft_cannot_link = soft_cannot_link
         self.soft_penalty = soft_penalty
+        self.soft_step_limit = soft_step_limit
         self.size_min = size_min
         self.size_max = size_max
         self.capacity_min = capacity_min
@@ -195,6 +200,10 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         if self.soft_penalty is not None and (not isinstance(self.soft_penalty, numbers.Real) or
                                               not (np.isfinite(self.soft_penalty) and self.soft_penalty > 0)):
             raise ValueError("soft_penalty=%r must be None or a finite number > 0" % (self.soft_penalty,))
+        if not isinstance(self.soft_step_limit, numbers.Real) or not (np.isfinite(self.soft_step_limit) and
+                                                                     self.soft_step_limit >= 0):
+            raise ValueError("soft_step_limit=%r must be a finite number of seconds >= 0 (0 = every step proven)"
+                             % (self.soft_step_limit,))
         if not isinstance(self.gap, numbers.Real) or not 0 <= self.gap < 1:
             raise ValueError("gap=%r must be in [0, 1)" % (self.gap,))
         if self.node_limit is not None and (not isinstance(self.node_limit, numbers.Integral) or
@@ -260,6 +269,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
                         threads=0 if self.n_jobs in (None, -1) else int(self.n_jobs), verbose=self.verbose,
                         init=self.init if isinstance(self.init, str) else "auto", init_centers=centers,
                         lloyd=self.lloyd, precision=self.precision, soft_penalty=float(self.soft_penalty or 0.0),
+                        soft_step_limit=float(self.soft_step_limit),
                         node_limit=int(self.node_limit or 0), memory_limit_mb=float(self.memory_limit_mb or 0.0),
                         async_nodes=bool(self.async_nodes))
         finally:

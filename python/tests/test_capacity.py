@@ -117,3 +117,20 @@ def test_predict_under_capacities():
         km.predict(X, demand=q, capacity_max=q.sum() / 4)
     with pytest.raises(ValueError, match="pass demand"):
         km.predict(X, capacity_max=hi)
+
+
+def test_step_limit_reaches_the_library():
+    """soft_step_limit bounds capacity steps: with a limit far below any CBC run every step after the first
+    that needs CBC is cut (and counted in message_); with 0 none is."""
+    X, q = _blobs(n=90, seed=6)
+    lo, hi = 0.97 * q.sum() / 3, 1.03 * q.sum() / 3
+    kw = dict(capacity_min=lo, capacity_max=hi, n_init=1, random_state=2)
+    exact = ConstrainedKMeans(3, soft_step_limit=0.0, **kw).fit(X, demand=q)
+    assert "step limit" not in exact.message_
+    cut = ConstrainedKMeans(3, soft_step_limit=1e-9, **kw).fit(X, demand=q)
+    assert "stopped at the step limit" in cut.message_
+    for km in (exact, cut):
+        loads = np.bincount(km.labels_, weights=q, minlength=3)
+        assert np.all(loads >= lo - 1e-9 * q.sum()) and np.all(loads <= hi + 1e-9 * q.sum())
+    with pytest.raises(ValueError, match="soft_step_limit"):
+        ConstrainedKMeans(3, soft_step_limit=-1.0, **kw).fit(X, demand=q)
