@@ -324,7 +324,7 @@ static ckm_error full_solve(ckm_assign *a, const double *cost, const int32_t *st
     res->lp_solves = 1;
     if (fix && br.status == CKM_BK_OPTIMAL && !integral_labels(a, a->x, labels)) {
         res->used_mip = 1;
-        return ckm_assign_fix_mip(a, cost, a->dual, br.objective, start, lim, labels, res, err);
+        return ckm_assign_fix_mip(a, cost, a->x, a->dual, br.objective, start, lim, labels, res, err);
     }
     if (br.status == CKM_BK_OPTIMAL && !integral_labels(a, a->x, labels)) {
         /* fractional vertex: CBC, warm-started from the caller's feasible labelling */

@@ -112,10 +112,11 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
 /* assign_fix.c: the full model's MILP for steps with capacity rows (r->has_caps, no soft
  * pairs), by reduced-cost fixing from the fractional LP optimum z_lp and its row duals dual:
  * labels (s) and res->status (OPTIMAL: proven for the full model; INFEASIBLE; a limit), the
- * nodes counted into res. start: a feasible labelling (CBC's start and the first cap), or NULL. */
-ckm_error ckm_assign_fix_mip(const ckm_assign *a, const double *cost, const double *dual, double z_lp,
-                             const int32_t *start, const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res,
-                             ckm_err *err);
+ * nodes counted into res. start: a feasible labelling (CBC's start and the first cap), or NULL:
+ * then one is sought by rounding the LP point x_lp and repairing it by moves. */
+ckm_error ckm_assign_fix_mip(const ckm_assign *a, const double *cost, const double *x_lp, const double *dual,
+                             double z_lp, const int32_t *start, const ckm_bk_limits *lim, int32_t *labels,
+                             ckm_assign_result *res, ckm_err *err);
 
 /* Incidence lists over s groups of m pairs ab (2 m entries): the pair ids incident to t are
  * inc[start[t] .. start[t+1]) (CSR). false on allocation failure (the caller frees both
