@@ -81,28 +81,9 @@ int cli_apply_capacities(const char *cmd, ckm_problem *p, const char *demands, c
                 cmd);
         return EXIT_USAGE;
     }
-    if (demands) {
-        ckm_dataset *q = NULL;
-        ckm_read_options ro;
-        ckm_read_options_default(&ro);
-        ro.format = CKM_FORMAT_DELIMITED; /* one number per line */
-        ckm_error rc = ckm_dataset_read(demands, &ro, &q, &err);
-        if (rc != CKM_OK)
-            return cli_error(cmd, rc, &err);
-        int code = EXIT_SOLVED;
-        if (q->d != 1 || q->n != ckm_problem_n(p)) {
-            fprintf(stderr, "ckm %s: %s: need one demand per line for each of the %zu points, found %zu line(s) of %zu "
-                            "value(s)\n",
-                    cmd, demands, ckm_problem_n(p), q->n, q->d);
-            code = EXIT_USAGE;
-        } else if ((rc = ckm_problem_set_demands(p, q->X, &err)) != CKM_OK) {
-            fprintf(stderr, "ckm %s: %s: %s\n", cmd, demands, err.message);
-            code = EXIT_USAGE;
-        }
-        ckm_dataset_free(q);
-        if (code != EXIT_SOLVED)
-            return code;
-    }
+    int rc_demands;
+    if (demands && (rc_demands = cli_add_per_point(cmd, p, demands, "demand", ckm_problem_set_demands)) != EXIT_SOLVED)
+        return rc_demands;
     double *lo = calloc(k, sizeof *lo), *hi = calloc(k, sizeof *hi);
     int code = EXIT_SOLVED;
     if (!lo || !hi) {

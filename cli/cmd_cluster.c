@@ -260,27 +260,23 @@ static bool parse_settings(const char *cmd, const cli_opt *opts, ckm_settings *s
     return true;
 }
 
-/* The clusters' loads (total demands; the checker's) when the problem has demands or
- * capacity bounds. */
-static void print_loads(const ckm_problem *p, const ckm_result *res)
+/* The clusters' loads (total demands; the checker's report, whose loads they are) when the
+ * problem has demands or capacity bounds and res has labels, else NULL: computed once for
+ * the summary and the JSON report. */
+static ckm_check_report *loads_of(const ckm_problem *p, const ckm_result *res)
 {
-    if (!ckm_problem_demands(p) && !ckm_problem_has_capacities(p))
-        return;
     ckm_check_report *rep = NULL;
-    if (ckm_check(p, res->labels, &rep, NULL) != CKM_OK || !rep->loads) {
+    if (!res->has_labels || (!ckm_problem_demands(p) && !ckm_problem_has_capacities(p)) ||
+        ckm_check(p, res->labels, &rep, NULL) != CKM_OK || !rep->loads) {
         ckm_check_report_free(rep);
-        return;
+        return NULL;
     }
-    printf("  loads       ");
-    for (size_t j = 0; j < res->k; j++)
-        printf(" %.10g", rep->loads[j]);
-    printf("\n");
-    ckm_check_report_free(rep);
+    return rep;
 }
 
 /* The summary on stdout of a run with labels. */
-static void print_summary(const char *data, const ckm_problem *p, const ckm_result *res, const ckm_scores *sc,
-                          bool have_scores)
+static void print_summary(const char *data, const ckm_problem *p, const ckm_result *res, const double *loads,
+                          const ckm_scores *sc, bool have_scores)
 {
     printf("ckm %s: %s on %s (n = %zu, d = %zu, k = %zu)\n", ckm_version(), res->algorithm,
            data, res->n, res->d, res->k);
@@ -293,7 +289,12 @@ static void print_summary(const char *data, const ckm_problem *p, const ckm_resu
     for (size_t j = 0; j < res->k; j++)
         printf(" %zu", res->sizes[j]);
     printf("\n");
-    print_loads(p, res);
+    if (loads) {
+        printf("  loads       ");
+        for (size_t j = 0; j < res->k; j++)
+            printf(" %.10g", loads[j]);
+        printf("\n");
+    }
     printf("  violated     %zu of %zu constraints\n", res->violations,
            ckm_problem_must_link_count(p) + ckm_problem_cannot_link_count(p));
     if (ckm_problem_soft_pair_count(p) > 0) {
@@ -359,21 +360,18 @@ static int run_mpi(const cli_opt *opts, const char *data, ckm_settings *s, bool 
 }
 #endif
 
-/* The report's capacity members, when the problem has demands or capacity bounds:
- * "loads" (with labels; the checker's) and "capacities" ([lo, hi] per cluster, hi null for
- * none), appended at extra + used (cap bytes in all: 80 per cluster suffice). */
-static void append_capacities(const ckm_problem *p, const ckm_result *res, char *extra, size_t cap, size_t used)
+/* The report's capacity members: "loads" (loads_of's, or none) and, with capacity bounds,
+ * "capacities" ([lo, hi] per cluster, hi null for none), appended at extra + used (cap bytes
+ * in all: 80 per cluster suffice). */
+static void append_capacities(const ckm_problem *p, const ckm_result *res, const double *loads, char *extra,
+                              size_t cap, size_t used)
 {
-    if (!ckm_problem_demands(p) && !ckm_problem_has_capacities(p))
-        return;
-    ckm_check_report *rep = NULL;
-    if (res->has_labels && ckm_check(p, res->labels, &rep, NULL) == CKM_OK && rep->loads) {
+    if (loads) {
         used += (size_t)snprintf(extra + used, cap - used, ", \"loads\": [");
         for (size_t j = 0; j < res->k; j++)
-            used += (size_t)snprintf(extra + used, cap - used, "%s%.17g", j ? ", " : "", rep->loads[j]);
+            used += (size_t)snprintf(extra + used, cap - used, "%s%.17g", j ? ", " : "", loads[j]);
         used += (size_t)snprintf(extra + used, cap - used, "]");
     }
-    ckm_check_report_free(rep);
     if (!ckm_problem_has_capacities(p))
         return;
     used += (size_t)snprintf(extra + used, cap - used, ", \"capacities\": [");
@@ -391,7 +389,7 @@ static void append_capacities(const ckm_problem *p, const ckm_result *res, char 
 /* The labels, centers and JSON report the options ask for, each written atomically;
  * EXIT_SOLVED, or the exit code of the (printed) error. */
 static int write_outputs(const char *cmd, const cli_opt *opts, const ckm_problem *p, const ckm_result *res, size_t d,
-                         const ckm_scores *sc, bool have_scores)
+                         const double *loads, const ckm_scores *sc, bool have_scores)
 {
     ckm_err err = {CKM_OK, ""};
     ckm_error rc;
@@ -418,7 +416,7 @@ static int write_outputs(const char *cmd, const cli_opt *opts, const ckm_problem
         if (have_scores)
             used += (size_t)snprintf(extra + used, cap - used, ", \"ari\": %.17g, \"nmi\": %.17g, \"ami\": %.17g",
                                      sc->ari, sc->nmi, sc->ami);
-        append_capacities(p, res, extra, cap, used);
+        append_capacities(p, res, loads, extra, cap, used);
         rc = ckm_result_to_json(res, extra, &json, &err);
         free(extra);
         if (rc != CKM_OK || (rc = ckm_write_file_atomic(opts[O_REPORT].value, json, strlen(json), &err)) != CKM_OK) {
@@ -472,6 +470,7 @@ int cmd_cluster(int argc, char **argv)
     ckm_dataset *ds = NULL, *init = NULL;
     ckm_problem *p = NULL;
     ckm_result *res = NULL;
+    ckm_check_report *loads = NULL; /* loads_of: the summary and the report share it */
     ckm_error rc = ckm_dataset_read(data, &ro, &ds, &err);
     if (rc != CKM_OK) {
         code = cli_error(cmd, rc, &err);
@@ -526,7 +525,8 @@ int cmd_cluster(int argc, char **argv)
         }
         have_scores = true;
     }
-    int wcode = write_outputs(cmd, opts, p, res, ds->d, &sc, have_scores);
+    loads = loads_of(p, res);
+    int wcode = write_outputs(cmd, opts, p, res, ds->d, loads ? loads->loads : NULL, &sc, have_scores);
     if (wcode != EXIT_SOLVED) {
         code = wcode;
         goto done;
@@ -538,8 +538,9 @@ int cmd_cluster(int argc, char **argv)
                 res->message[0] ? ": " : "", res->message);
     }
     if (!quiet && res->has_labels)
-        print_summary(data, p, res, &sc, have_scores);
+        print_summary(data, p, res, loads ? loads->loads : NULL, &sc, have_scores);
 done:
+    ckm_check_report_free(loads);
     ckm_result_free(res);
     ckm_problem_free(p);
     ckm_dataset_free(init);

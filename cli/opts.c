@@ -246,7 +246,8 @@ bool cli_label_column(const char *cmd, const char *v, ckm_read_options *ro)
     return true;
 }
 
-int cli_add_weights(const char *cmd, ckm_problem *p, const char *path)
+int cli_add_per_point(const char *cmd, ckm_problem *p, const char *path, const char *what,
+                      ckm_error (*set)(ckm_problem *, const double *, ckm_err *))
 {
     ckm_err err = {CKM_OK, ""};
     ckm_dataset *w = NULL;
@@ -258,16 +259,21 @@ int cli_add_weights(const char *cmd, ckm_problem *p, const char *path)
         return cli_error(cmd, rc, &err);
     int code = EXIT_SOLVED;
     if (w->d != 1 || w->n != ckm_problem_n(p)) {
-        fprintf(stderr, "ckm %s: %s: need one weight per line for each of the %zu points, found %zu line(s) of %zu "
+        fprintf(stderr, "ckm %s: %s: need one %s per line for each of the %zu points, found %zu line(s) of %zu "
                         "value(s)\n",
-                cmd, path, ckm_problem_n(p), w->n, w->d);
+                cmd, path, what, ckm_problem_n(p), w->n, w->d);
         code = EXIT_USAGE;
-    } else if ((rc = ckm_problem_set_weights(p, w->X, &err)) != CKM_OK) {
+    } else if ((rc = set(p, w->X, &err)) != CKM_OK) {
         fprintf(stderr, "ckm %s: %s: %s\n", cmd, path, err.message);
         code = EXIT_USAGE;
     }
     ckm_dataset_free(w);
     return code;
+}
+
+int cli_add_weights(const char *cmd, ckm_problem *p, const char *path)
+{
+    return cli_add_per_point(cmd, p, path, "weight", ckm_problem_set_weights);
 }
 
 int cli_read_centers(const char *cmd, const char *path, size_t k, size_t d, ckm_dataset **out)

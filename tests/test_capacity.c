@@ -210,7 +210,10 @@ static bool feasible(const inst *in, const int32_t *lab)
     return true;
 }
 
-static double brute(const inst *in)
+/* the least value(in, lab, C) over every feasible labelling lab of in (brute force), or
+ * INFINITY when there is none */
+static double least_feasible(const inst *in, double (*value)(const inst *, const int32_t *, const double *),
+                             const double *C)
 {
     int32_t lab[N];
     double best = INFINITY;
@@ -222,10 +225,19 @@ static double brute(const inst *in)
         for (size_t i = 0; i < N; i++, c /= in->k)
             lab[i] = (int32_t)(c % in->k);
         if (feasible(in, lab))
-            best = fmin(best, sse_of(in, lab));
+            best = fmin(best, value(in, lab, C));
     }
     return best;
 }
+
+static double sse_value(const inst *in, const int32_t *lab, const double *C)
+{
+    (void)C;
+    return sse_of(in, lab);
+}
+
+/* the optimum SSE (brute force) */
+static double brute(const inst *in) { return least_feasible(in, sse_value, NULL); }
 
 static ckm_problem *build(const inst *in, int unit_as_sizes)
 {
@@ -342,30 +354,20 @@ static void unit_demands_are_sizes(void)
     }
 }
 
-/* the least sum of squared distances to centers C over the feasible labellings (brute force) */
-static double assign_brute(const inst *in, const double *C)
+/* sum_i ||x_i - C_lab(i)||^2 */
+static double to_centers(const inst *in, const int32_t *lab, const double *C)
 {
-    int32_t lab[N];
-    double best = INFINITY;
-    size_t total = 1;
+    double f = 0.0;
     for (size_t i = 0; i < N; i++)
-        total *= in->k;
-    for (size_t code = 0; code < total; code++) {
-        size_t c = code;
-        for (size_t i = 0; i < N; i++, c /= in->k)
-            lab[i] = (int32_t)(c % in->k);
-        if (!feasible(in, lab))
-            continue;
-        double f = 0.0;
-        for (size_t i = 0; i < N; i++)
-            for (int d = 0; d < D; d++) {
-                double t = in->X[i * D + d] - C[(size_t)lab[i] * D + d];
-                f += t * t;
-            }
-        best = fmin(best, f);
-    }
-    return best;
+        for (int d = 0; d < D; d++) {
+            double t = in->X[i * D + d] - C[(size_t)lab[i] * D + d];
+            f += t * t;
+        }
+    return f;
 }
+
+/* the least sum of squared distances to centers C over the feasible labellings (brute force) */
+static double assign_brute(const inst *in, const double *C) { return least_feasible(in, to_centers, C); }
 
 static void assign_to_centers(void)
 {

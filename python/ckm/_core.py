@@ -109,6 +109,17 @@ def _capacity_bounds(value, k, name, default):
     return np.ascontiguousarray(a)
 
 
+def _set_per_point(handle, values, n, name, setter):
+    """One float64 value per point (n of them) handed to the library's setter, which validates them."""
+    v = np.ascontiguousarray(values, dtype=np.float64)
+    if v.shape != (n,):
+        raise ValueError("%s must have %d entries, got shape %s" % (name, n, v.shape))
+    err = _lib.Err()
+    rc = setter(handle, _lib.ptr(v), ctypes.byref(err))
+    if rc != _lib.OK:
+        _raise(rc, err)
+
+
 class Problem:
     """A ckm_problem owned by Python (freed with the object)."""
 
@@ -156,23 +167,13 @@ class Problem:
                     _raise(rc, err)
             self.has_sizes = size_min is not None or size_max is not None
             if sample_weight is not None:
-                w = np.ascontiguousarray(sample_weight, dtype=np.float64)
-                if w.shape != (n,):
-                    raise ValueError("sample_weight must have %d entries, got shape %s" % (n, w.shape))
-                rc = lib.ckm_problem_set_weights(handle, _lib.ptr(w), ctypes.byref(err))
-                if rc != _lib.OK:
-                    _raise(rc, err)
+                _set_per_point(handle, sample_weight, n, "sample_weight", lib.ckm_problem_set_weights)
             self.has_caps = capacity_min is not None or capacity_max is not None
             if self.has_caps and demand is None:
                 raise ValueError("capacity_min / capacity_max bound each cluster's total demand: pass demand (one "
                                  "value > 0 per point); to bound head counts use size_min / size_max")
             if demand is not None:
-                q = np.ascontiguousarray(demand, dtype=np.float64)
-                if q.shape != (n,):
-                    raise ValueError("demand must have %d entries, got shape %s" % (n, q.shape))
-                rc = lib.ckm_problem_set_demands(handle, _lib.ptr(q), ctypes.byref(err))
-                if rc != _lib.OK:
-                    _raise(rc, err)
+                _set_per_point(handle, demand, n, "demand", lib.ckm_problem_set_demands)
             self.has_demand = demand is not None
             if self.has_caps:
                 lo = _capacity_bounds(capacity_min, k, "capacity_min", 0.0)

@@ -104,26 +104,32 @@ ckm_error ckm_problem_pair(const ckm_problem *p, size_t i, ckm_pair *out, ckm_er
     return CKM_OK;
 }
 
-ckm_error ckm_problem_set_weights(ckm_problem *p, const double *w, ckm_err *err)
+/* Replace *dst by a copy of the n values v, each finite and > 0 (v NULL: none); one, what,
+ * hint name a value in the messages ("sample weight", "weights", and a hint or ""). */
+static ckm_error set_positive(size_t n, const double *v, double **dst, const char *one, const char *what,
+                              const char *hint, ckm_err *err)
 {
-    if (!w) {
-        free(p->w);
-        p->w = NULL;
+    if (!v) {
+        free(*dst);
+        *dst = NULL;
         return CKM_OK;
     }
-    for (size_t i = 0; i < p->n; i++)
-        if (!isfinite(w[i]) || !(w[i] > 0.0))
-            return ckm_fail(err, CKM_ERR_INVALID,
-                            "sample weight %zu is %g: weights must be finite and > 0 (drop a row instead "
-                            "of giving it weight 0)",
-                            i, w[i]);
-    double *c = ckm_alloc_array(p->n, sizeof(double));
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i]) || !(v[i] > 0.0))
+            return ckm_fail(err, CKM_ERR_INVALID, "%s %zu is %g: %s must be finite and > 0%s", one, i, v[i], what, hint);
+    double *c = ckm_alloc_array(n, sizeof(double));
     if (!c)
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for %zu sample weights", p->n);
-    memcpy(c, w, p->n * sizeof(double));
-    free(p->w);
-    p->w = c;
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for %zu %ss", n, one);
+    memcpy(c, v, n * sizeof(double));
+    free(*dst);
+    *dst = c;
     return CKM_OK;
+}
+
+ckm_error ckm_problem_set_weights(ckm_problem *p, const double *w, ckm_err *err)
+{
+    return set_positive(p->n, w, &p->w, "sample weight", "weights",
+                        " (drop a row instead of giving it weight 0)", err);
 }
 
 const double *ckm_problem_weights(const ckm_problem *p) { return p->w; }
@@ -275,21 +281,7 @@ int ckm_problem_has_size_bounds(const ckm_problem *p)
 
 ckm_error ckm_problem_set_demands(ckm_problem *p, const double *q, ckm_err *err)
 {
-    if (!q) {
-        free(p->q);
-        p->q = NULL;
-        return CKM_OK;
-    }
-    for (size_t i = 0; i < p->n; i++)
-        if (!isfinite(q[i]) || !(q[i] > 0.0))
-            return ckm_fail(err, CKM_ERR_INVALID, "demand %zu is %g: demands must be finite and > 0", i, q[i]);
-    double *c = ckm_alloc_array(p->n, sizeof(double));
-    if (!c)
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for %zu demands", p->n);
-    memcpy(c, q, p->n * sizeof(double));
-    free(p->q);
-    p->q = c;
-    return CKM_OK;
+    return set_positive(p->n, q, &p->q, "demand", "demands", "", err);
 }
 
 const double *ckm_problem_demands(const ckm_problem *p) { return p->q; }

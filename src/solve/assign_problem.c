@@ -32,11 +32,7 @@ static double objective_of(const ckm_problem *p, const double *C, const int32_t 
 {
     double f = 0.0;
     for (size_t i = 0; i < p->n; i++) {
-        const double *x = p->X + i * p->d, *c = C + (size_t)labels[i] * p->d;
-        double e = 0.0;
-        for (size_t q = 0; q < p->d; q++)
-            e += (x[q] - c[q]) * (x[q] - c[q]);
-        f += (p->w ? p->w[i] : 1.0) * e;
+        f += (p->w ? p->w[i] : 1.0) * ckm_sqdist(p->X + i * p->d, C + (size_t)labels[i] * p->d, p->d);
     }
     return f;
 }
