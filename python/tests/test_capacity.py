@@ -62,6 +62,21 @@ def test_brute_force_tiny():
         assert km.inertia_ >= best - 1e-9 * (1 + best)
 
 
+def test_bckm_carries_the_capacities():
+    """bckm takes capacities too: its labels keep them by the independent checker and by the test's own sums,
+    and its inertia is the SSE of those labels."""
+    X, q = _blobs(seed=6)
+    lo, hi = 0.93 * q.sum() / 3, 1.07 * q.sum() / 3
+    km = ConstrainedKMeans(3, algorithm="bckm", capacity_min=lo, capacity_max=hi, n_init=2, random_state=1,
+                           soft_step_limit=0.0).fit(X, demand=q)
+    rep = ckm.check(X, km.labels_, demand=q, capacity_min=lo, capacity_max=hi)
+    assert rep.ok and rep.capacity_violated == 0
+    assert km.inertia_ == pytest.approx(wsse(X, km.labels_), rel=1e-12)
+    loads = np.bincount(km.labels_, weights=q, minlength=3)
+    np.testing.assert_allclose(km.loads_, loads, rtol=1e-12)
+    assert np.all(loads >= lo - 1e-9 * q.sum()) and np.all(loads <= hi + 1e-9 * q.sum())
+
+
 def test_errors():
     X, q = _blobs()
     with pytest.raises(ValueError, match="pass demand"):

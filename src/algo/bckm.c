@@ -5,7 +5,9 @@
  *           ||C - C_prev||_F^2 <= eps_c (1e-10 (1 + ||C||_F^2)) or max_iter (default: its row in registry.c)
  *   inner   Y_tj = w_t ||m_t - c_j||^2; V = S; rho+ = rho- = rho0 = 0.5 elementwise; repeat
  *           (13) S = argmin <Y, S> + sum rho+ [S - V]^- + rho- [V - S]^-  over 0 <= S <= 1,
- *                S in Omega (one cluster per group, size bounds, cannot-links). For binary V
+ *                S in Omega (one cluster per group, size bounds, cannot-links, and the
+ *                capacity rows L_j <= sum_t Q_t S_tj <= U_j when set: the paper's linear
+ *                constraints, of which these are more). For binary V
  *                the penalty is exactly rho+ (1 - S) where V = 1 and rho- S where V = 0 (as
  *                0 <= S <= 1), so the gamma variables of (13) are eliminated and (13) is the
  *                LP of assign.c with costs Y - rho+ [V = 1] + rho- [V = 0] (scaled by w_t
@@ -16,7 +18,9 @@
  *   guard   the paper's rule can stall on a half-integral vertex (S stays at 0.5 while V
  *           flips, e.g. cannot-link triangles whose points prefer one cluster). Whenever
  *           the final V is not a labelling that satisfies every constraint, the step is
- *           finished by the exact assignment (CLP, then CBC) with costs Y and counted.
+ *           finished by the exact assignment (CLP, then CBC) with costs Y and counted. With
+ *           capacities the LP is rarely integral and this step (assign_fix.c, under the
+ *           step limit, blp_lloyd.c) decides most outer iterations.
  *   init    unconstrained k-means on the groups (greedy k-means++ seeds, Lloyd to a fixed
  *           point), as the paper initialises from k-means; with bounds that differ between
  *           clusters its centers are matched to the size slots (centers.h) and relabelled.
@@ -254,7 +258,9 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
         rc = ckm_fail(err, CKM_ERR_NOMEM, "bckm: out of memory");
         goto done;
     }
-    if ((rc = ckm_assign_init(&w.asg, r, err)) != CKM_OK || (rc = ckm_seeder_init(&w.seeder, r, set->threads, err)) != CKM_OK)
+    /* capacities: the full model (the price route has no LP for the rounds) */
+    if ((rc = ckm_assign_init_kind(&w.asg, r, r->has_caps ? CKM_MODEL_FULL : CKM_MODEL_AUTO, err)) != CKM_OK ||
+        (rc = ckm_seeder_init(&w.seeder, r, set->threads, err)) != CKM_OK)
         goto done;
     ckm_status why;
     if ((rc = ckm_run_restarts(ctx, "bckm", s, restart, &w, out, &why, err)) != CKM_OK ||
@@ -270,19 +276,21 @@ done:
     return rc;
 }
 
-/* the LP/MILP model (the LP steps and the exact step when it stalls) */
+/* the LP/MILP model (the LP steps and the exact step when it stalls; with capacities always
+ * the full one) */
 static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
 {
     (void)dist;
     (void)threads;
-    return ckm_assign_bytes(r);
+    return r->has_caps ? ckm_assign_bytes_full(r) : ckm_assign_bytes(r);
 }
 
 /* the registry row (src/solve/registry.c lists it) */
 const ckm_algo ckm_algorithm_bckm = {
     .info = {.name = "bckm",
              .summary = "BCKM (Le et al. 2018): LP / penalty alternation for the assignment; exact step when it stalls",
-             .honours = CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS,
+             .honours = CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS |
+                        CKM_HONOURS_CAPACITIES,
              .proves_optimality = 0,
              .default_max_iter = 100,
              .traits = 0},

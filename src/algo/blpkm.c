@@ -45,7 +45,7 @@ typedef struct blpkm_run {
     ckm_init init;
     double *C, *wsum, *cost;
     int32_t *cur, *kept;
-    size_t lp_steps, mip_steps, cut_steps, priced_steps;
+    size_t lp_steps, mip_steps, cut_steps, priced_steps, price_steps;
 } blpkm_run;
 
 /* One restart: seeds (matched to the size slots), the BLPKM iteration, its labels. */
@@ -66,6 +66,7 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
     b->lp_steps += st.lp_steps;
     b->mip_steps += st.mip_steps;
     b->priced_steps += st.priced_steps;
+    b->price_steps += st.price_steps;
     b->cut_steps += st.cut_steps;
     rt->end = st.infeasible;
     rt->stopped = st.stopped;
@@ -137,6 +138,10 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
                          "; %zu solved on restricted columns (column generation), each proven optimal for the full "
                          "model (pricing, reduced-cost fixing)",
                          b.priced_steps);
+    if (!local && b.price_steps > 0 && used > 0 && (size_t)used < sizeof out->message)
+        used += snprintf(out->message + used, sizeof out->message - (size_t)used,
+                         "; %zu on the price route (capacities: Lagrangian bound, no LP of all s k columns)",
+                         b.price_steps);
     if (!local && b.cut_steps > 0 && used > 0 && (size_t)used < sizeof out->message)
         snprintf(out->message + used, sizeof out->message - (size_t)used,
                  "; %zu stopped at the step limit of %g s (--soft-step-limit; the best labels found by then, not "

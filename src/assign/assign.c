@@ -31,6 +31,7 @@ void ckm_assign_free(ckm_assign *a)
     free(a->dual);
     free(a->basis);
     ckm_cg_free(a->cg);
+    ckm_price_free(a->price);
     memset(a, 0, sizeof *a);
 }
 
@@ -48,6 +49,13 @@ double ckm_assign_bytes(const ckm_reduced *r)
 {
     if (ckm_assign_restricted(r))
         return ckm_cg_bytes(r, 0);
+    if (ckm_assign_priced(r))
+        return ckm_price_bytes(r);
+    return ckm_assign_bytes_full(r);
+}
+
+double ckm_assign_bytes_full(const ckm_reduced *r)
+{
     double cols = (double)r->s * (double)r->k + (double)r->n_soft;
     /* capacity steps' reduced-cost fixing (assign_fix.c): reduced costs, states, compact
        column map and queue, 25 bytes per (t, j) */
@@ -65,6 +73,11 @@ bool ckm_assign_restricted(const ckm_reduced *r)
     /* capacities: the full model (the restricted one's placement by size prices has no
        capacity rows yet) */
     return r->n_soft == 0 && !r->has_caps && r->k >= 4 && ckm_assign_nnz(r) >= CKM_CG_FROM_NNZ;
+}
+
+bool ckm_assign_priced(const ckm_reduced *r)
+{
+    return r->has_caps && r->n_soft == 0 && ckm_assign_nnz(r) >= CKM_PRICE_FROM_NNZ;
 }
 
 bool ckm_assign_by_centers(const ckm_reduced *r)
@@ -108,11 +121,12 @@ ckm_error ckm_assign_init_kind(ckm_assign *a, const ckm_reduced *r, ckm_model_ki
 {
     memset(a, 0, sizeof *a);
     a->r = r;
-    if (kind == CKM_MODEL_RESTRICTED ? r->n_soft == 0 && !r->has_caps : kind == CKM_MODEL_AUTO && ckm_assign_restricted(r)) {
-        if (!(a->cg = ckm_cg_new(r, 0)))
-            return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
-        return CKM_OK;
-    }
+    if (kind == CKM_MODEL_RESTRICTED ? r->n_soft == 0 && !r->has_caps : kind == CKM_MODEL_AUTO && ckm_assign_restricted(r))
+        return (a->cg = ckm_cg_new(r, 0)) ? CKM_OK
+                                         : ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
+    if (r->has_caps && r->n_soft == 0 && (kind == CKM_MODEL_PRICE || (kind == CKM_MODEL_AUTO && ckm_assign_priced(r))))
+        return (a->price = ckm_price_new(r)) ? CKM_OK
+                                             : ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the capacity step's prices");
     size_t s = r->s, k = r->k, ns = r->n_soft, ycols, clrows, soft_rows = 0;
     for (size_t e = 0; e < ns; e++)
         soft_rows += r->soft_w[e] > 0.0 ? 2 : 1;
@@ -280,8 +294,11 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
     ckm_bk_limits none = ckm_bk_no_limits();
     if (!lim)
         lim = &none;
-    ckm_error rc = a->cg ? ckm_cg_solve(a, cost, start, lim, labels, res, err)
-                         : full_solve(a, cost, start, lim, labels, res, err);
+    ckm_error rc = a->cg      ? ckm_cg_solve(a, cost, start, lim, labels, res, err)
+                   : a->price ? ckm_price_solve(a->price, a->r, cost, start, lim, labels, res, err)
+                              : full_solve(a, cost, start, lim, labels, res, err);
+    if (rc == CKM_OK && a->price)
+        res->has_bound = 1;
     if (rc != CKM_OK)
         return rc;
     finish(a, start, t0, labels, res);
@@ -324,6 +341,8 @@ static ckm_error full_solve(ckm_assign *a, const double *cost, const int32_t *st
     res->lp_solves = 1;
     if (fix && br.status == CKM_BK_OPTIMAL && !integral_labels(a, a->x, labels)) {
         res->used_mip = 1;
+        res->has_bound = 1;
+        res->bound = br.objective;
         return ckm_assign_fix_mip(a, cost, a->x, a->dual, br.objective, start, lim, labels, res, err);
     }
     if (br.status == CKM_BK_OPTIMAL && !integral_labels(a, a->x, labels)) {
@@ -355,6 +374,8 @@ ckm_error ckm_assign_lp(ckm_assign *a, const double *cost, const ckm_bk_limits *
 {
     if (a->cg)
         return ckm_cg_lp(a, cost, lim, x, status, err);
+    if (a->price)
+        return ckm_fail(err, CKM_ERR_INTERNAL, "the LP relaxation of a capacity step on the price route");
     memcpy(a->obj, cost, a->r->s * a->r->k * sizeof(double));
     ckm_bk_result br;
     argmin_basis(a, cost);

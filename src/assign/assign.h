@@ -27,12 +27,16 @@
 #include "backend.h"
 #include "reduced.h"
 
+typedef struct ckm_price ckm_price; /* assign_price.c */
+
 struct ckm_cg;
 
 typedef struct ckm_assign {
     const ckm_reduced *r;
     struct ckm_cg *cg;    /* non-NULL: the restricted model (assign_cg.c); the arrays below
                              are then unused */
+    ckm_price *price;     /* non-NULL: the price route of capacity steps (assign_price.c);
+                             the arrays below are then unused */
     ckm_lp lp;
     int *col_start, *row_index;
     double *value, *obj, *col_lo, *col_hi, *row_lo, *row_hi;
@@ -60,6 +64,11 @@ typedef struct ckm_assign_result {
     size_t lifted;        /* groups placed at first that pricing took back into the LP */
     int replaced;         /* 1: placing by the transportation labels left the restricted LP
                              infeasible; the step placed by its start labels instead */
+    int has_bound;        /* capacity steps: bound is a lower bound on the step's optimum */
+    double bound;         /* the LP's value (full model) or the prices' g (price route) */
+    int price_route;      /* 1: solved on the price route (assign_price.c) */
+    size_t price_sweeps;  /* price route: sweeps of the coordinate ascent */
+    size_t local_moves;   /* capacity steps: moves and swaps of cap_local.c before CBC */
 } ckm_assign_result;
 
 /* Nonzeros of r's assignment model: 2 s k + 2 k m + 3 k per soft cannot-link + 6 k per soft
@@ -72,6 +81,8 @@ double ckm_assign_nnz(const ckm_reduced *r);
  * 160 were 2.2-2.7x below, so a 10^6-cannot-link model passed the check and was killed by the
  * system at 24 GB, issue 37). CBC, when a step's LP is fractional, may need more. */
 double ckm_assign_bytes(const ckm_reduced *r);
+/* The same for the full model whatever its size (a caller that forces it). */
+double ckm_assign_bytes_full(const ckm_reduced *r);
 /* Past this many nonzeros (about 2 GB with CLP's and CBC's copies, memory.c) a model with soft
  * pairs is not built: blpkm then takes its steps by local search alone (ckm_assign_local). */
 #define CKM_SOFT_MODEL_MAX_NNZ 3.0e7
@@ -84,9 +95,21 @@ bool ckm_assign_local(const ckm_reduced *r);
  * cannot-link row), or the restricted one of assign_cg.c (column generation, proven
  * optimal for the full one). AUTO: restricted when there are no soft pairs, k >= 4 and the
  * full model has at least CKM_CG_FROM_NNZ nonzeros. */
-typedef enum { CKM_MODEL_AUTO = 0, CKM_MODEL_FULL, CKM_MODEL_RESTRICTED } ckm_model_kind;
+typedef enum { CKM_MODEL_AUTO = 0, CKM_MODEL_FULL, CKM_MODEL_RESTRICTED, CKM_MODEL_PRICE } ckm_model_kind;
 #define CKM_CG_FROM_NNZ 2.5e5
 bool ckm_assign_restricted(const ckm_reduced *r);
+/* Capacity steps (no soft pairs) whose full model has at least CKM_PRICE_FROM_NNZ nonzeros
+ * take the price route (assign_price.c): Lagrangian prices, then assign_fix.c's rounds on the
+ * columns the prices' reduced costs leave. PRICE forces it on any capacity problem. */
+#define CKM_PRICE_FROM_NNZ 2.5e5
+bool ckm_assign_priced(const ckm_reduced *r);
+ckm_price *ckm_price_new(const ckm_reduced *r); /* NULL when out of memory */
+void ckm_price_free(ckm_price *P);
+/* Bytes of the price route's arrays (the memory model). */
+double ckm_price_bytes(const ckm_reduced *r);
+/* One step on the price route: res->bound = g, labels and status as ckm_assign_solve's. */
+ckm_error ckm_price_solve(ckm_price *P, const ckm_reduced *r, const double *cost, const int32_t *start,
+                          const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, ckm_err *err);
 
 /* Costs from centers (squared distances): past sizeflow's matrix limit (s k >
  * CKM_TRANSPORT_MATRIX_MAX, 2^28) a caller on the restricted model passes the step's centers
@@ -117,6 +140,21 @@ ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *sta
 ckm_error ckm_assign_fix_mip(const ckm_assign *a, const double *cost, const double *x_lp, const double *dual,
                              double z_lp, const int32_t *start, const ckm_bk_limits *lim, int32_t *labels,
                              ckm_assign_result *res, ckm_err *err);
+/* The same rounds from any valid bound z and reduced costs rc (s k) for which
+ * cost(l) >= z + sum_t rc[t, l(t)] holds for every labelling keeping the rows (the price
+ * route's): guess (s labels, or NULL) is repaired in place and, like start and (lp_first)
+ * the LP on the columns of small rc rounded, may become the incumbent. */
+ckm_error ckm_assign_fix_core(const ckm_reduced *r, const double *cost, const double *rc, double z,
+                              int32_t *guess, bool lp_first, const int32_t *start, const ckm_bk_limits *lim,
+                              int32_t *labels, ckm_assign_result *res, ckm_err *err);
+/* cap_local.c: improve the feasible labelling lab of a capacity step by moves and swaps that
+ * keep every row and lower the total; inc_start/inc: the cannot-link incidence
+ * (ckm_incidence). *moves counts the changes. false on allocation failure (lab unchanged). */
+bool ckm_cap_local_search(const ckm_reduced *r, const double *cost, const size_t *inc_start, const size_t *inc,
+                          const ckm_bk_limits *lim, int32_t *lab, size_t *moves);
+/* cap_local.c: repair lab's broken size and capacity rows by cheapest moves, cluster by
+ * cluster; true when lab then keeps every row (cannot-links included). */
+bool ckm_cap_repair(const ckm_reduced *r, const double *cost, const size_t *inc_start, const size_t *inc, int32_t *lab);
 
 /* Incidence lists over s groups of m pairs ab (2 m entries): the pair ids incident to t are
  * inc[start[t] .. start[t+1]) (CSR). false on allocation failure (the caller frees both

@@ -85,6 +85,8 @@ ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_
             return rc;
         if (asg && ar.restricted)
             st->priced_steps++;
+        if (asg && ar.price_route)
+            st->price_steps++;
         if (asg && ar.used_mip)
             st->mip_steps++;
         else if (asg && ar.status == CKM_BK_OPTIMAL) /* an LP stopped by a limit had no vertex */
@@ -106,6 +108,10 @@ ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_
             ckm_group_means(r, kept, C, job->wsum);
         }
         char cols[160] = "";
+        if (ar.has_bound)
+            snprintf(cols, sizeof cols, ", bound %.10g (%s), %.3g %% above it, %zu moves and swaps", ar.bound,
+                     ar.price_route ? "prices" : "LP", 100.0 * (ar.objective - ar.bound) / fmax(fabs(ar.bound), 1e-300),
+                     ar.local_moves);
         if (ar.columns > 0)
             snprintf(cols, sizeof cols, ", %zu of %zu columns, %zu groups placed by prices (%zu lifted), %d pricing passes, %d LPs%s",
                      ar.columns, r->s * r->k, ar.placed, ar.lifted, ar.pricing, ar.lp_solves, ar.restricted ? ", proven" : "");

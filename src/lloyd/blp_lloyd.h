@@ -44,6 +44,7 @@ typedef struct ckm_lloyd_stats {
     bool infeasible;    /* proven: out->status and out->message are set */
     ckm_status why;
     size_t lp_steps, mip_steps; /* steps solved by an integral LP vertex / that ran CBC */
+    size_t price_steps;         /* of these, capacity steps on the price route (assign_price.c) */
     size_t priced_steps;        /* of these, solved on the restricted model (assign_cg.c) and
                                    proven optimal for the full one */
     size_t cut_steps;   /* ended by settings.soft_step_limit_s (soft pairs): not proven optimal */

@@ -26,8 +26,9 @@ ckm_error ckm_shift_tol(const ckm_reduced *r, double tol, double *out, ckm_err *
 /* argmin_j ||m_t - c_j||^2 over the k centers C, ties to the lowest j. O(k d). */
 size_t ckm_nearest_center(const ckm_reduced *r, size_t t, const double *C);
 
-/* Does a group labelling (s labels in [0, k)) meet the size bounds and the lifted
- * cannot-links? wsum (k) receives the cluster weights. (Must-links hold by construction.) */
+/* Does a group labelling (s labels in [0, k)) meet the size bounds, the capacities (loads
+ * within the tolerance) and the lifted cannot-links? wsum (k) receives the cluster weights.
+ * (Must-links hold by construction.) */
 bool ckm_group_labels_feasible(const ckm_reduced *r, const int32_t *labels, double *wsum);
 
 /* Unconstrained weighted Lloyd on the groups from the centers in C until the labels stop
