@@ -7,11 +7,11 @@
  *   - preprocessing's proofs, each with its reason: total demand below the sum of minimum
  *     capacities or above the sum of maximums, one point or must-link group above every
  *     maximum;
- *   - algorithms without capacity rows refuse the problem, naming blpkm and bckm;
+ *   - algorithms without capacity rows refuse the problem, naming blpkm, bckm and admm;
  *   - brute force over every labelling of tiny instances (n = 7, k = 2-3, demands integer
  *     or real, capacities around the mean load or equal to it, with and
  *     without pairs and size bounds):
- *     blpkm and bckm report "infeasible" exactly when no labelling meets every constraint,
+ *     blpkm, bckm and admm report "infeasible" exactly when no labelling meets every constraint,
  *     and otherwise return a labelling the test's own check accepts (loads, pairs, sizes),
  *     its SSE (blpkm's recomputed) never below the brute-force optimum;
  *   - unit demands with capacities equal to size bounds give blpkm the same labels and SSE
@@ -153,13 +153,13 @@ static void refusals(void)
     ckm_problem *p = NULL;
     CHECK(ckm_problem_create(X, 6, D, 2, &p, &E) == CKM_OK);
     CHECK(ckm_problem_set_capacity_range(p, 0.0, 4.0, &E) == CKM_OK);
-    const char *others[] = {"kmeans", "sizeflow", "cop", "admm", "ipc", "exact"};
+    const char *others[] = {"kmeans", "sizeflow", "cop", "ipc", "exact"};
     for (size_t a = 0; a < sizeof others / sizeof others[0]; a++) {
         ckm_error rc;
         ckm_result *r = solve(p, others[a], 1, 0, &rc);
         CHECK(rc == CKM_ERR_UNSUPPORTED && r == NULL);
         CHECK_MSG(E, "does not honour capacity bounds");
-        CHECK_MSG(E, "algorithms that do: blpkm, bckm");
+        CHECK_MSG(E, "algorithms that do: blpkm, bckm, admm");
     }
     ckm_problem_free(p);
 }
@@ -258,7 +258,7 @@ static ckm_problem *build(const inst *in, int unit_as_sizes)
 static void brute_force(void)
 {
     uint64_t st = 2026;
-    int feasible_n = 0, infeasible_n = 0, optimal_n = 0, capacity_binding = 0, bckm_optimal = 0;
+    int feasible_n = 0, infeasible_n = 0, optimal_n = 0, capacity_binding = 0, other_optimal[2] = {0, 0};
     for (int it = 0; it < 90; it++) {
         inst in;
         memset(&in, 0, sizeof in);
@@ -312,25 +312,29 @@ static void brute_force(void)
             }
             capacity_binding += brute(&loose) < opt - 1e-9 * (1.0 + opt);
         }
-        /* bckm: a feasible labelling, never below the optimum, or the same infeasibility */
-        ckm_result *b = solve(p, "bckm", 3, (uint64_t)it, &rc);
-        CHECK(rc == CKM_OK && b);
-        if (b && !isfinite(opt)) {
-            CHECK(b->status == CKM_STATUS_INFEASIBLE && !b->has_labels);
-        } else if (b) {
-            CHECK(b->has_labels && b->status == CKM_STATUS_FEASIBLE);
-            if (b->has_labels) {
-                CHECK(feasible(&in, b->labels));
-                CHECK(b->sse >= opt - 1e-9 * (1.0 + opt));
-                bckm_optimal += b->sse <= opt + 1e-9 * (1.0 + opt);
+        /* bckm and admm: a feasible labelling, never below the optimum, or the same
+           infeasibility */
+        for (int alg = 0; alg < 2; alg++) {
+            ckm_result *b = solve(p, alg ? "admm" : "bckm", 3, (uint64_t)it, &rc);
+            CHECK(rc == CKM_OK && b);
+            if (b && !isfinite(opt)) {
+                CHECK(b->status == CKM_STATUS_INFEASIBLE && !b->has_labels);
+            } else if (b) {
+                CHECK(b->has_labels && b->status == CKM_STATUS_FEASIBLE);
+                if (b->has_labels) {
+                    CHECK(feasible(&in, b->labels));
+                    CHECK(b->sse >= opt - 1e-9 * (1.0 + opt));
+                    other_optimal[alg] += b->sse <= opt + 1e-9 * (1.0 + opt);
+                }
             }
+            ckm_result_free(b);
         }
-        ckm_result_free(b);
         ckm_result_free(r);
         ckm_problem_free(p);
     }
-    printf("brute force: %d feasible (%d where the capacities bind, blpkm optimal on %d, bckm on %d), %d infeasible\n",
-           feasible_n, capacity_binding, optimal_n, bckm_optimal, infeasible_n);
+    printf("brute force: %d feasible (%d where the capacities bind, blpkm optimal on %d, bckm on %d, admm on %d), "
+           "%d infeasible\n",
+           feasible_n, capacity_binding, optimal_n, other_optimal[0], other_optimal[1], infeasible_n);
     CHECK(feasible_n >= 30 && infeasible_n >= 5 && capacity_binding >= 15); /* the cases occur */
 }
 

@@ -62,12 +62,13 @@ def test_brute_force_tiny():
         assert km.inertia_ >= best - 1e-9 * (1 + best)
 
 
-def test_bckm_carries_the_capacities():
-    """bckm takes capacities too: its labels keep them by the independent checker and by the test's own sums,
-    and its inertia is the SSE of those labels."""
+@pytest.mark.parametrize("algorithm", ["bckm", "admm"])
+def test_bckm_and_admm_carry_the_capacities(algorithm):
+    """bckm and admm take capacities too: their labels keep them by the independent checker and by the test's own
+    sums, and the inertia is the SSE of those labels."""
     X, q = _blobs(seed=6)
     lo, hi = 0.93 * q.sum() / 3, 1.07 * q.sum() / 3
-    km = ConstrainedKMeans(3, algorithm="bckm", capacity_min=lo, capacity_max=hi, n_init=2, random_state=1,
+    km = ConstrainedKMeans(3, algorithm=algorithm, capacity_min=lo, capacity_max=hi, n_init=2, random_state=1,
                            soft_step_limit=0.0).fit(X, demand=q)
     rep = ckm.check(X, km.labels_, demand=q, capacity_min=lo, capacity_max=hi)
     assert rep.ok and rep.capacity_violated == 0

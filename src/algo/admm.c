@@ -187,7 +187,8 @@ const ckm_algo ckm_algorithm_admm = {
     .info = {.name = "admm",
              .summary = "lp-box ADMM (Bibi et al.): continuous reformulation, binary = box cap sphere; exact repair if "
                         "needed",
-             .honours = CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS,
+             .honours = CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS |
+                        CKM_HONOURS_CAPACITIES,
              .proves_optimality = 0,
              .default_max_iter = 1000,
              .traits = 0},

@@ -7,21 +7,25 @@
  *   q        sphere copy,  y = q, ||q - 1/2||^2 = sk/4        ({0,1}^{sk} = box cap sphere)
  *   v        copy of y that makes every cannot-link bilinear:  y = v,  <y_a, v_b> = 0 per pair
  *   sz       cluster sizes, (U^T y)_j = sz_j in [lo_j, hi_j] / ||w||, U_{(t,j),j} = w_t / ||w||
+ *   sq       with capacities, cluster loads, (V^T y)_j = sq_j in [L_j - tau, U_j + tau] / ||Q||,
+ *            V_{(t,j),j} = Q_t / ||Q|| (Q_t: the group's demand); a second block like U's,
+ *            written W below, with multipliers nq (k); without capacities W = 0
  *   rows     y 1_k = 1_s (one cluster per group)
  * Augmented Lagrangian with one penalty rho and unscaled multipliers l1, l2, l3 (sk),
  * mu (s), nu (k), eta (one per cannot-link pair); one iteration, Gauss-Seidel:
- *   y   (3I + A'A + UU' + P) y = -D/rho - (l1+l2+l3)/rho + p + q + v - A'mu/rho + A'1
- *                                - U nu/rho + U sz - sum_e eta_e/rho [v_b in block a_e]
+ *   y   (3I + A'A + UU' + WW' + P) y = -D/rho - (l1+l2+l3)/rho + p + q + v - A'mu/rho + A'1
+ *                                - U nu/rho + U sz - W nq/rho + W sq - sum_e eta_e/rho [v_b in block a_e]
  *       A'A = blockdiag(J_k), P = blockdiag_t(sum_{e: a_e = t} v_b v_b'); solved by conjugate
  *       gradients preconditioned with blockdiag(3I + J + P_t) (closed form
  *       (I - J/(3+k))/3 without cannot-links, else a k x k Cholesky factor): the system is
- *       that preconditioner plus the rank-k term UU', so PCG ends in <= k+1 steps.
+ *       that preconditioner plus the rank-k term UU' (rank 2k with WW'), so PCG ends in
+ *       <= k+1 (2k+1) steps.
  *   p   = clamp(y + l1/rho, 0, 1)
  *   q   = 1/2 + (sqrt(sk)/2) (u - 1/2) / ||u - 1/2||,  u = y + l2/rho
  *   v_b = (I + sum_{e: b_e = b} y_a y_a')^{-1} (y_b + l3_b/rho - sum_e eta_e/rho y_a)
- *   sz  = clamp(U'y + nu/rho, lo/||w||, hi/||w||)
+ *   sz  = clamp(U'y + nu/rho, lo/||w||, hi/||w||);  sq = clamp(W'y + nq/rho, (L - tau)/||Q||, (U + tau)/||Q||)
  *   l1 += rho (y - p); l2 += rho (y - q); l3 += rho (y - v); mu += rho (A y - 1);
- *   nu += rho (U'y - sz); eta_e += rho <y_a, v_b>
+ *   nu += rho (U'y - sz); nq += rho (W'y - sq); eta_e += rho <y_a, v_b>
  *   c_j = sum_t w_t p_tj m_t / sum_t w_t p_tj (the minimiser of the objective in c for the
  *       box copy; a cluster whose column of p is 0 keeps its center); D from the new c
  *   rho *= growth every rho_every iterations (paper: start 20, 10 % every 5 iterations)
@@ -29,7 +33,8 @@
  * same for any data scale (the paper normalises the data instead).
  * Stop: std of the last 10 objective values <= tol |mean| and residual <= 1e-4, where the
  * residual is the largest violation of any reformulated constraint above and of
- * binarity of the box copy, max_tj min(p_tj, 1 - p_tj).
+ * binarity of the box copy, max_tj min(p_tj, 1 - p_tj) (a load's in units of the mean
+ * group demand, as a size's is in points).
  */
 #include "admm_iterate.h"
 #include "centers.h"
@@ -55,6 +60,8 @@ struct ckm_admm_ws {
     size_t *fac_of; /* s: index of t's k x k factor, or SIZE_MAX when t has no a-role pair */
     double *fac, *blk;
     double *u;      /* s: w_t / ||w|| */
+    double qnorm, qmean;            /* with capacities: ||Q||, the mean group demand */
+    double *uq, *nq, *sq, *gq;      /* with capacities: s: Q_t / ||Q||; k each: multipliers, loads, W'x */
     double *Cacc, *cnorm, *mnorm; /* k*d, k, s */
 };
 
@@ -115,7 +122,7 @@ void ckm_admm_ws_free(ckm_admm_ws *w)
         return;
     double *arrs[] = {w->y,  w->p,  w->q,  w->v,  w->l1, w->l2, w->l3, w->D,  w->rhs, w->cr,  w->cz,  w->cp,
                       w->cq, w->pw, w->mu, w->nu, w->sz, w->g,  w->C,  w->wsum, w->eta, w->fac, w->blk, w->u,
-                      w->Cacc, w->cnorm, w->mnorm};
+                      w->Cacc, w->cnorm, w->mnorm, w->uq, w->nq, w->sq, w->gq};
     for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++)
         free(arrs[i]);
     free(w->a_start);
@@ -170,19 +177,48 @@ ckm_error ckm_admm_ws_init(ckm_admm_ws **out, const ckm_reduced *r, ckm_err *err
         w->u[t] = (double)r->weight[t] / w->wnorm;
         w->mnorm[t] = dot(r->mean + t * w->d, r->mean + t * w->d, w->d);
     }
+    if (r->has_caps) {
+        if (!(w->uq = ckm_alloc_array(w->s, sizeof(double))) || !(w->nq = ckm_alloc_array(w->k, sizeof(double))) ||
+            !(w->sq = ckm_alloc_array(w->k, sizeof(double))) || !(w->gq = ckm_alloc_array(w->k, sizeof(double)))) {
+            ckm_admm_ws_free(w);
+            return ckm_fail(err, CKM_ERR_NOMEM, "admm: out of memory");
+        }
+        double qn = 0.0, qs = 0.0;
+        for (size_t t = 0; t < w->s; t++) {
+            qn += r->demand[t] * r->demand[t];
+            qs += r->demand[t];
+        }
+        w->qnorm = sqrt(qn);
+        w->qmean = qs / (double)w->s;
+        for (size_t t = 0; t < w->s; t++)
+            w->uq[t] = r->demand[t] / w->qnorm;
+    }
     *out = w;
     return CKM_OK;
 }
 
-/* out = (3I + A'A + UU' + P) x */
-static void apply_M(const ckm_admm_ws *w, const double *x, double *out)
+/* g = U'x (sizes), and gq = W'x with capacities */
+static void row_sums(const ckm_admm_ws *w, const double *x)
 {
     size_t s = w->s, k = w->k;
-    const size_t *cl = w->r->cl;
     memset(w->g, 0, k * sizeof(double));
     for (size_t t = 0; t < s; t++)
         for (size_t j = 0; j < k; j++)
             w->g[j] += w->u[t] * x[t * k + j];
+    if (!w->uq)
+        return;
+    memset(w->gq, 0, k * sizeof(double));
+    for (size_t t = 0; t < s; t++)
+        for (size_t j = 0; j < k; j++)
+            w->gq[j] += w->uq[t] * x[t * k + j];
+}
+
+/* out = (3I + A'A + UU' + WW' + P) x */
+static void apply_M(const ckm_admm_ws *w, const double *x, double *out)
+{
+    size_t s = w->s, k = w->k;
+    const size_t *cl = w->r->cl;
+    row_sums(w, x);
     for (size_t t = 0; t < s; t++) {
         const double *xt = x + t * k;
         double *ot = out + t * k;
@@ -191,6 +227,9 @@ static void apply_M(const ckm_admm_ws *w, const double *x, double *out)
             rs += xt[j];
         for (size_t j = 0; j < k; j++)
             ot[j] = 3.0 * xt[j] + rs + w->u[t] * w->g[j];
+        if (w->uq)
+            for (size_t j = 0; j < k; j++)
+                ot[j] += w->uq[t] * w->gq[j];
         for (size_t i = w->a_start[t]; i < w->a_start[t + 1]; i++) {
             const double *vb = w->v + cl[2 * w->a_list[i] + 1] * k;
             double c = dot(vb, xt, k);
@@ -248,7 +287,7 @@ static void apply_prec(const ckm_admm_ws *w, const double *x, double *z)
 }
 
 /* Preconditioned CG for M y = rhs from the current y; at most 2(k + 1) + 20 steps (the
- * exact-arithmetic bound is k + 1). */
+ * exact-arithmetic bound is k + 1, 2k + 1 with capacities). */
 static void solve_y(ckm_admm_ws *w)
 {
     size_t sk = w->sk, k = w->k;
@@ -388,10 +427,11 @@ static void admm_start(ckm_admm_ws *w, const int32_t *start)
     memset(w->mu, 0, s * sizeof(double));
     memset(w->nu, 0, k * sizeof(double));
     memset(w->eta, 0, (m ? m : 1) * sizeof(double));
-    for (size_t j = 0; j < k; j++) {
-        w->sz[j] = 0.0;
-        for (size_t t = 0; t < s; t++)
-            w->sz[j] += w->u[t] * w->y[t * k + j];
+    row_sums(w, w->y);
+    memcpy(w->sz, w->g, k * sizeof(double));
+    if (w->uq) {
+        memset(w->nq, 0, k * sizeof(double));
+        memcpy(w->sq, w->gq, k * sizeof(double));
     }
 }
 
@@ -403,13 +443,18 @@ static double multipliers(ckm_admm_ws *w, double rho)
     size_t s = w->s, k = w->k, sk = w->sk, m = r->n_cl;
     const size_t *cl = r->cl;
     double res = 0.0;
+    row_sums(w, w->y);
     for (size_t j = 0; j < k; j++) {
-        double uy = 0.0;
-        for (size_t t = 0; t < s; t++)
-            uy += w->u[t] * w->y[t * k + j];
+        double uy = w->g[j];
         w->sz[j] = fmin((double)r->hi[j] / w->wnorm, fmax((double)r->lo[j] / w->wnorm, uy + w->nu[j] / rho));
         w->nu[j] += rho * (uy - w->sz[j]);
         res = fmax(res, fabs(uy - w->sz[j]) * w->wnorm);
+    }
+    for (size_t j = 0; w->uq && j < k; j++) {
+        double qy = w->gq[j], lo = (r->cap_lo[j] - r->cap_tol) / w->qnorm, hi = (r->cap_hi[j] + r->cap_tol) / w->qnorm;
+        w->sq[j] = fmin(hi, fmax(lo, qy + w->nq[j] / rho));
+        w->nq[j] += rho * (qy - w->sq[j]);
+        res = fmax(res, fabs(qy - w->sq[j]) * w->qnorm / w->qmean);
     }
     for (size_t t = 0; t < s; t++) {
         double rs = -1.0;
@@ -482,6 +527,8 @@ ckm_error ckm_admm_iterate(ckm_admm_ws *w, const ckm_context *ctx, const ckm_adm
                 size_t i = t * k + j;
                 w->rhs[i] = (-w->D[i] / scale - w->l1[i] - w->l2[i] - w->l3[i] - w->mu[t] - w->u[t] * w->nu[j]) / rho +
                             w->p[i] + w->q[i] + w->v[i] + 1.0 + w->u[t] * w->sz[j];
+                if (w->uq)
+                    w->rhs[i] += w->uq[t] * (w->sq[j] - w->nq[j] / rho);
             }
         for (size_t e = 0; e < m; e++) {
             double *ra = w->rhs + cl[2 * e] * k;

@@ -3,9 +3,11 @@
  * (docs/formulations.md, src/algo/admm_iterate.c): on small constrained instances, from a
  * deliberately poor feasible start, the iterates converge to a binary point (box copy p
  * within 1e-4 of 0/1), the primal residual of every reformulated constraint (copies, one cluster
- * per group, sizes, bilinear cannot-links) falls below 1e-4, the rounded labels satisfy
- * all constraints, the final continuous objective equals the SSE of those labels, and it
- * is lower than the start's. Same input => same iterates.
+ * per group, sizes, bilinear cannot-links, and capacities in the cases that set them: demands
+ * 1-3, every load within 2 of the start's range) falls below 1e-4, the rounded labels satisfy
+ * all constraints (the public checker, loads included), the final continuous objective
+ * equals the SSE of those labels, and it is lower than the start's. Same input => same
+ * iterates.
  * Internal-contract test (includes src headers).
  */
 #include "../check.h"
@@ -38,7 +40,18 @@ static double sse_of(const double *X, size_t n, size_t d, size_t k, const int32_
     return f;
 }
 
-static void run_case(int inst)
+/* The poor feasible start of the header on r's groups: contiguous blocks, cannot-links
+ * mended by a shift. */
+static void poor_start(const ckm_reduced *r, size_t k, int32_t *start)
+{
+    for (size_t t = 0; t < r->s; t++)
+        start[t] = (int32_t)(t * k / r->s);
+    for (size_t e = 0; e < r->n_cl; e++)
+        if (start[r->cl[2 * e]] == start[r->cl[2 * e + 1]])
+            start[r->cl[2 * e + 1]] = (start[r->cl[2 * e + 1]] + 1) % (int32_t)k;
+}
+
+static void run_case(int inst, bool caps)
 {
     size_t n = 24 + (size_t)inst % 3 * 6, k = 2 + (size_t)inst % 3, d = 2;
     double X[36 * 2];
@@ -59,19 +72,31 @@ static void run_case(int inst)
     ckm_reduced *r = NULL;
     int infeasible = 0;
     char why[256];
+    int32_t start[36], lab[36], lab2[36], full[36];
+    if (caps) { /* demands 1-3; capacities: the start's loads widened by 2 (the start stays feasible) */
+        double q[36], lo = INFINITY, hi = 0.0, load[4] = {0, 0, 0, 0};
+        for (size_t i = 0; i < n; i++)
+            q[i] = 1.0 + (double)(i % 3);
+        CHECK(ckm_problem_set_demands(p, q, &err) == CKM_OK);
+        CHECK(ckm_reduce(p, &r, &infeasible, why, sizeof why, &err) == CKM_OK && r);
+        poor_start(r, k, start);
+        for (size_t i = 0; i < n; i++)
+            load[start[r->comp[i]]] += q[i];
+        for (size_t j = 0; j < k; j++) {
+            lo = fmin(lo, load[j]);
+            hi = fmax(hi, load[j]);
+        }
+        ckm_reduced_free(r);
+        r = NULL;
+        CHECK(ckm_problem_set_capacity_range(p, lo - 4.0, hi + 4.0, &err) == CKM_OK);
+    }
     CHECK(ckm_reduce(p, &r, &infeasible, why, sizeof why, &err) == CKM_OK && !infeasible);
     if (!r) {
         ckm_problem_free(p);
         return;
     }
     /* a feasible but poor start: contiguous blocks of groups (the true groups alternate) */
-    int32_t start[36], lab[36], lab2[36], full[36];
-    for (size_t t = 0; t < r->s; t++)
-        start[t] = (int32_t)(t * k / r->s);
-    /* make it satisfy the cannot-links: pairs are across true groups, relabel if equal */
-    for (size_t e = 0; e < r->n_cl; e++)
-        if (start[r->cl[2 * e]] == start[r->cl[2 * e + 1]])
-            start[r->cl[2 * e + 1]] = (start[r->cl[2 * e + 1]] + 1) % (int32_t)k;
+    poor_start(r, k, start);
     ckm_settings set;
     ckm_settings_default(&set);
     ckm_context ctx = {.s = &set, .start = ckm_now(), .deadline = INFINITY, .max_iter = 100};
@@ -100,8 +125,8 @@ static void run_case(int inst)
     /* deterministic */
     CHECK(ckm_admm_iterate(w, &ctx, &par, start, lab2, &info2, NULL, NULL, &err) == CKM_OK);
     CHECK(info2.iterations == info.iterations && memcmp(lab, lab2, r->s * sizeof(int32_t)) == 0);
-    printf("case %d: n %zu k %zu groups %zu: %d iterations, objective %.6f (start %.6f), rho %.1f, binary gap %.2g\n",
-           inst, n, k, r->s, info.iterations, info.objective, sse0, info.rho, info.binary_gap);
+    printf("case %d%s: n %zu k %zu groups %zu: %d iterations, objective %.6f (start %.6f), rho %.1f, binary gap %.2g\n",
+           inst, caps ? " (capacities)" : "", n, k, r->s, info.iterations, info.objective, sse0, info.rho, info.binary_gap);
     ckm_admm_ws_free(w);
     ckm_reduced_free(r);
     ckm_problem_free(p);
@@ -109,7 +134,9 @@ static void run_case(int inst)
 
 int main(void)
 {
-    for (int inst = 0; inst < 6; inst++)
-        run_case(inst);
+    for (int inst = 0; inst < 6; inst++) {
+        run_case(inst, false);
+        run_case(inst, true);
+    }
     return ck_report();
 }
