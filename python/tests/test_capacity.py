@@ -62,10 +62,10 @@ def test_brute_force_tiny():
         assert km.inertia_ >= best - 1e-9 * (1 + best)
 
 
-@pytest.mark.parametrize("algorithm", ["bckm", "admm"])
-def test_bckm_and_admm_carry_the_capacities(algorithm):
-    """bckm and admm take capacities too: their labels keep them by the independent checker and by the test's own
-    sums, and the inertia is the SSE of those labels."""
+@pytest.mark.parametrize("algorithm", ["bckm", "admm", "ipc"])
+def test_other_algorithms_carry_the_capacities(algorithm):
+    """bckm, admm and ipc take capacities too: their labels keep them by the independent checker and by the test's
+    own sums, and the inertia is the SSE of those labels (ipc's certified bound below it)."""
     X, q = _blobs(seed=6)
     lo, hi = 0.93 * q.sum() / 3, 1.07 * q.sum() / 3
     km = ConstrainedKMeans(3, algorithm=algorithm, capacity_min=lo, capacity_max=hi, n_init=2, random_state=1,
@@ -76,6 +76,8 @@ def test_bckm_and_admm_carry_the_capacities(algorithm):
     loads = np.bincount(km.labels_, weights=q, minlength=3)
     np.testing.assert_allclose(km.loads_, loads, rtol=1e-12)
     assert np.all(loads >= lo - 1e-9 * q.sum()) and np.all(loads <= hi + 1e-9 * q.sum())
+    if algorithm == "ipc":
+        assert km.lower_bound_ is not None and km.lower_bound_ <= km.inertia_ * (1 + 1e-9)
 
 
 def test_errors():

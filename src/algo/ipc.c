@@ -296,7 +296,7 @@ static ckm_error cut_rounds(ipc_run *run, ckm_sdp *sdp, const ckm_ipc_opts *o, c
         ckm_cut_stats cs;
         if ((rc = ckm_sdp_separate(sdp, &crng, par->threads, IPC_CUTS_PER_ROUND, &cs, err)) != CKM_OK)
             return rc;
-        size_t added = cs.added_pair + cs.added_triangle + cs.added_clique + cs.added_size;
+        size_t added = cs.added_pair + cs.added_triangle + cs.added_clique + cs.added_size + cs.added_capacity;
         if (added == 0)
             break;
         int rounds = ++stats->rounds;
@@ -307,9 +307,10 @@ static ckm_error cut_rounds(ipc_run *run, ckm_sdp *sdp, const ckm_ipc_opts *o, c
         if ((rc = solve_sdp(run, sdp, par, si, err)) != CKM_OK)
             return rc;
         ckm_ctx_log(ctx, 1,
-                    "ipc: cut round %d: +%zu pair +%zu triangle +%zu clique +%zu size, -%zu inactive, %zu active; safe bound "
-                    "%.10g (%d iterations, %llu CG steps, %.2f s)",
-                    rounds, cs.added_pair, cs.added_triangle, cs.added_clique, cs.added_size, cs.removed, cs.active,
+                    "ipc: cut round %d: +%zu pair +%zu triangle +%zu clique +%zu size +%zu capacity, -%zu inactive, %zu "
+                    "active; safe bound %.10g (%d iterations, %llu CG steps, %.2f s)",
+                    rounds, cs.added_pair, cs.added_triangle, cs.added_clique, cs.added_size, cs.added_capacity,
+                    cs.removed, cs.active,
                     si->lower_bound, si->iterations, (unsigned long long)si->cg_steps, ckm_now() - t0);
         /* stalled: the last IPC_PATIENCE rounds together raised the bound by too little */
         hist[rounds % (IPC_PATIENCE + 1)] = si->lower_bound; /* the bound is monotone (best seen) */
@@ -479,7 +480,8 @@ const ckm_algo ckm_algorithm_ipc = {
     .info = {.name = "ipc",
              .summary = "IPC-k-means (Piccialli et al. 2022): SDP-seeded BLPKM with a safe SDP lower bound and certified "
                         "gap",
-             .honours = CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS,
+             .honours = CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS |
+                        CKM_HONOURS_CAPACITIES,
              .proves_optimality = 1,
              .default_max_iter = 100,
              .traits = CKM_TRAIT_OWN_THREADS},

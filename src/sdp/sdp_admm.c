@@ -57,6 +57,7 @@ void ckm_sdp_free(ckm_sdp *p)
     free(p->bstart);
     free(p->bent);
     free(p->btype);
+    free(p->dem);
     free(p->eigwork);
     ckm_sdp_cutsys_free(&p->sys);
     free(p);
@@ -150,6 +151,26 @@ static bool cluster_mass_range(const ckm_reduced *r, double *c_min, double *c_ma
     return ok;
 }
 
+/* The capacity rows' data (sdp_cuts.c): the group demands and the loosest bounds over
+ * clusters with the checker's tolerance. false on allocation failure. */
+static bool capacity_data(ckm_sdp *p, const ckm_reduced *r)
+{
+    if (!r->has_caps)
+        return true;
+    if (!(p->dem = ckm_alloc_array(r->s, sizeof(double))))
+        return false;
+    memcpy(p->dem, r->demand, r->s * sizeof(double));
+    p->cap_lo = INFINITY;
+    p->cap_hi = 0.0;
+    for (size_t j = 0; j < r->k; j++) {
+        p->cap_lo = fmin(p->cap_lo, r->cap_lo[j]);
+        p->cap_hi = fmax(p->cap_hi, r->cap_hi[j]);
+    }
+    p->cap_lo = fmax(0.0, p->cap_lo - r->cap_tol);
+    p->cap_hi += r->cap_tol;
+    return true;
+}
+
 static ckm_error solve_loop(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_params *par, ckm_sdp_info *info,
                             const ckm_status *poll_why, ckm_err *err);
 
@@ -206,7 +227,7 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, const ckm_context *ctx, ckm_sdp *
         memcpy(p->cl, r->cl, 2 * p->nl * sizeof(size_t));
     for (size_t e = 0; e < p->nl; e++)
         p->is_cl[p->cl[2 * e] * s + p->cl[2 * e + 1]] = p->is_cl[p->cl[2 * e + 1] * s + p->cl[2 * e]] = 1;
-    if (!cluster_mass_range(r, &p->c_min, &p->c_max)) {
+    if (!cluster_mass_range(r, &p->c_min, &p->c_max) || !capacity_data(p, r)) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory");
         goto done;
     }

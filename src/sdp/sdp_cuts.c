@@ -7,6 +7,12 @@
  *             cluster C, and Z_ab = 1/|C| >= 1/c_max)
  *   size      1/c_max <= Z_ii <= 1/c_min                 (Z_ii = 1/|C(i)|; c_min, c_max bound every
  *             cluster's point count from the size bounds and the group weights, sdp_admm.c)
+ *   capacity  U Z_ii - sum_b Q_b Z_ib >= 0  and  sum_b Q_b Z_ib - L Z_ii >= 0   (capacities:
+ *             Q_b a group's demand; Z_ib = 1/M(C) for b in i's cluster C of mass M, else 0,
+ *             so sum_b Q_b Z_ib = load(C(i)) Z_ii, and L <= load <= U for L = min_j L_j - tau,
+ *             U = max_j U_j + tau: per-cluster bounds cannot be attached to a group of
+ *             unknown cluster. s + 1 terms a row, far more than the others; the Jacobi block
+ *             of its apex i takes it)
  * Terms on cannot-link entries are dropped (Z = 0 there). In X, Z_ab = X_ab / (v_a v_b); each
  * row is scaled to unit Frobenius norm (||B||^2 = sum g_ii^2 + sum_{i<j} g_ij^2 / 2).
  * This file: the maps B and B* of the rows and adding a row. The refresh after the rows

@@ -62,6 +62,9 @@ struct ckm_sdp {
     /* cluster-size information: clique right-hand side and the size rows */
     double c_max;        /* upper bound on any cluster's point count */
     double c_min;        /* lower bound on any cluster's point count (>= 1) */
+    /* capacities (sdp_cuts.c's capacity rows): group demands, or NULL; the loosest bounds
+     * over clusters, with the checker's tolerance: min_j L_j - tau (>= 0), max_j U_j + tau */
+    double *dem, cap_lo, cap_hi;
     unsigned char *is_cl; /* s*s: 1 for lifted cannot-link entries */
     /* cuts */
     size_t nb;           /* active cut rows */
@@ -69,7 +72,7 @@ struct ckm_sdp {
     ckm_cut_entry *bent; /* entries of all rows */
     size_t bent_cap;
     double *d, *u, *r, *t, *bx; /* per row: rhs, dual, nonneg. dual copy, slack, B(.) scratch / solve_yu's fixed part */
-    unsigned char *btype;       /* 0 pair, 1 triangle, 2 clique, 3 size, 4 inherited */
+    unsigned char *btype;       /* 0 pair, 1 triangle, 2 clique, 3 size, 4 inherited, 5 capacity */
     ckm_cutsys sys;      /* the (y, u) system's solver state (sdp_cutsys.c) */
     double *wk;          /* m: scratch of ckm_sdp_kinv */
 };

@@ -17,7 +17,9 @@
  * Zhat to the current set, k times; only for k <= 10, longer rows are not separated). The
  * most violated of each kind are taken in turn until max_add or CKM_SDP_MAX_CUTS active
  * rows. Cuts whose slack exceeds 1e-6 with r = 0 are removed first (inactive).
- * Rows are added through ckm_sdp_add_row and the system refreshed by ckm_sdp_cuts_changed
+ * Capacity rows (with capacities): both sides for every group, the violation divided by the
+ * row's norm in Z (so a row of demands in the thousands competes with the unit rows). Rows
+ * are added through ckm_sdp_add_row and the system refreshed by ckm_sdp_cuts_changed
  * (sdp_cuts.c).
  */
 #include "sdp_impl.h"
@@ -294,6 +296,39 @@ static bool size_candidates(const ckm_sdp *p, const double *Zc, cand_list *L)
     return ok;
 }
 
+/* The capacity row of group i, side b (0: U Z_ii - sum Q_b Z_ib >= 0, 1: sum Q_b Z_ib - L Z_ii
+ * >= 0) as Z-coefficients on (i, x) for every group x; returns its value on Zc. */
+static double capacity_row(const ckm_sdp *p, const double *Zc, size_t i, size_t b, double *zc)
+{
+    size_t s = p->s;
+    double v = 0.0, sign = b == 0 ? -1.0 : 1.0;
+    for (size_t x = 0; x < s; x++) {
+        zc[x] = sign * p->dem[x];
+        if (x == i)
+            zc[x] += b == 0 ? p->cap_hi : -p->cap_lo;
+        v += zc[x] * Zc[i * s + x];
+    }
+    return v;
+}
+
+/* capacity rows violated by more than the tolerance, per unit of row norm (b as above) */
+static bool capacity_candidates(const ckm_sdp *p, const double *Zc, double *zc, cand_list *L)
+{
+    bool ok = true;
+    for (size_t i = 0; p->dem && i < p->s && ok; i++)
+        for (size_t b = 0; b < 2 && ok; b++) {
+            if ((b == 0 && !isfinite(p->cap_hi)) || (b == 1 && !(p->cap_lo > 0.0)))
+                continue; /* no maximum; no minimum (Z >= 0 holds it) */
+            double v = capacity_row(p, Zc, i, b, zc), norm = 0.0;
+            for (size_t x = 0; x < p->s; x++)
+                norm += (x == i ? 1.0 : 0.5) * zc[x] * zc[x];
+            norm = sqrt(norm);
+            if (norm > 0.0 && -v / norm > VIOL_TOL)
+                ok = push(L, (cand){-v / norm, i, b, 0});
+        }
+    return ok;
+}
+
 /* cliques of k + 1 groups: greedy from every start (not for k > 10: rows too long); the
  * members of candidate a are (*cliques)[a (k + 1) ..], sorted, each set once */
 static bool clique_candidates(const ckm_sdp *p, const double *Zc, cand_list *L, size_t **cliques)
@@ -345,12 +380,20 @@ static bool clique_candidates(const ckm_sdp *p, const double *Zc, cand_list *L, 
 }
 
 /* the terms (ti, tj, zc) and right-hand side of candidate c of a kind (0 pair, 1 triangle,
- * 2 clique, 3 size); returns the number of terms */
-static size_t row_terms(const ckm_sdp *p, int kind, cand c, const size_t *cliques, size_t *ti, size_t *tj, double *zc,
-                        double *rhs)
+ * 2 clique, 3 size, 4 capacity); returns the number of terms */
+static size_t row_terms(const ckm_sdp *p, const double *Zc, int kind, cand c, const size_t *cliques, size_t *ti,
+                        size_t *tj, double *zc, double *rhs)
 {
     size_t nt = 0, q1 = p->k + 1;
     *rhs = 0.0;
+    if (kind == 4) {
+        capacity_row(p, Zc, c.a, c.b, zc);
+        for (size_t x = 0; x < p->s; x++) {
+            ti[x] = c.a;
+            tj[x] = x;
+        }
+        return p->s;
+    }
     if (kind == 0) {
         ti[0] = tj[0] = c.a;
         zc[0] = 1.0;
@@ -390,55 +433,62 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, int threads, size_t max_add
     size_t s = p->s;
     memset(st, 0, sizeof *st);
     st->removed = remove_inactive(p);
-    cand_list L[4] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
-    size_t *cliques = NULL, added = 0;
-    double *Zc = ckm_alloc_array(s * s, sizeof(double));
-    bool ok = Zc != NULL;
+    enum { KINDS = 5 };
+    cand_list L[KINDS] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
+    size_t *cliques = NULL, added = 0, nbuf = s > CKM_SDP_ROW_MAX_TERMS ? s : CKM_SDP_ROW_MAX_TERMS;
+    double *Zc = ckm_alloc_array(s * s, sizeof(double)), *zc = ckm_alloc_array(nbuf, sizeof(double));
+    size_t *ti = ckm_alloc_array(nbuf, sizeof(size_t)), *tj = ckm_alloc_array(nbuf, sizeof(size_t));
+    bool ok = Zc && zc && ti && tj;
     if (ok) /* Zc = Zhat with the cannot-link entries 0, exactly symmetric */
         for (size_t i = 0; i < s; i++)
             for (size_t j = 0; j <= i; j++)
                 Zc[i * s + j] = Zc[j * s + i] = p->is_cl[i * s + j] ? 0.0 : zhat(p, i, j);
     ok = ok && pairs_triangles(p, Zc, rng, threads, max_add, L) && size_candidates(p, Zc, &L[3]) &&
-         clique_candidates(p, Zc, &L[2], &cliques);
+         clique_candidates(p, Zc, &L[2], &cliques) && capacity_candidates(p, Zc, zc, &L[4]);
     if (!ok) {
-        for (int kind = 0; kind < 4; kind++)
+        for (int kind = 0; kind < KINDS; kind++)
             free(L[kind].v);
         free(cliques);
         free(Zc);
+        free(zc);
+        free(ti);
+        free(tj);
         return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory separating cuts");
     }
-    for (int kind = 0; kind < 4; kind++) {
+    for (int kind = 0; kind < KINDS; kind++) {
         if (L[kind].n > 1)
             qsort(L[kind].v, L[kind].n, sizeof(cand), by_viol_desc);
         if (L[kind].n)
             st->max_violation = fmax(st->max_violation, L[kind].v[0].viol);
     }
     /* take the most violated of each kind in turn */
-    size_t next[4] = {0, 0, 0, 0};
-    size_t ti[CKM_SDP_ROW_MAX_TERMS], tj[CKM_SDP_ROW_MAX_TERMS];
-    double zc[CKM_SDP_ROW_MAX_TERMS];
-    size_t *count[4] = {&st->added_pair, &st->added_triangle, &st->added_clique, &st->added_size};
+    size_t next[KINDS] = {0, 0, 0, 0, 0};
+    size_t *count[KINDS] = {&st->added_pair, &st->added_triangle, &st->added_clique, &st->added_size,
+                            &st->added_capacity};
     bool more = true;
     while (more && added < max_add && p->nb < CKM_SDP_MAX_CUTS && ok) {
         more = false;
-        for (int kind = 0; kind < 4 && added < max_add && p->nb < CKM_SDP_MAX_CUTS && ok; kind++) {
+        for (int kind = 0; kind < KINDS && added < max_add && p->nb < CKM_SDP_MAX_CUTS && ok; kind++) {
             if (next[kind] >= L[kind].n)
                 continue;
             more = true;
             double rhs;
-            size_t nt = row_terms(p, kind, L[kind].v[next[kind]++], cliques, ti, tj, zc, &rhs);
+            size_t nt = row_terms(p, Zc, kind, L[kind].v[next[kind]++], cliques, ti, tj, zc, &rhs);
             size_t before = p->nb;
-            ok = ckm_sdp_add_row(p, ti, tj, zc, nt, rhs, (unsigned char)kind);
+            ok = ckm_sdp_add_row(p, ti, tj, zc, nt, rhs, (unsigned char)(kind == 4 ? 5 : kind));
             if (p->nb > before) {
                 added++;
                 (*count[kind])++;
             }
         }
     }
-    for (int kind = 0; kind < 4; kind++)
+    for (int kind = 0; kind < KINDS; kind++)
         free(L[kind].v);
     free(cliques);
     free(Zc);
+    free(zc);
+    free(ti);
+    free(tj);
     if (!ok)
         return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory adding cuts");
     st->active = p->nb;
