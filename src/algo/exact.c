@@ -1,6 +1,8 @@
 /*
  * exact.c -- `exact`: the PC-SOS-SDP branch-and-cut (Piccialli, Russo Russo & Sudoso 2022,
- * Algorithm 2), extended to cluster-size bounds.
+ * Algorithm 2), extended to cluster-size bounds and capacities (each node's problem carries
+ * the root's demands and capacity bounds: its check is the capacity step's MILP, its bound
+ * the SDP with capacity rows, sdp_cuts.c).
  *   node     the root problem plus branching decisions, kept as must-/cannot-links on
  *            POINTS; its reduced problem comes from the same preprocessing as the root
  *            (ckm_reduce: must-link groups, lifted cannot-links, the k = 2 rule that merges
@@ -184,7 +186,8 @@ static double rel_gap(double ub, double lb, double tss)
 }
 
 /* The node's problem: the root's groups (must-link chains), its lifted cannot-links, its size
- * bounds, and the decisions. A decision that contradicts another is an infeasible node. */
+ * bounds, its demands and capacities, and the decisions. A decision that contradicts another
+ * is an infeasible node. */
 static ckm_error node_problem(const ckm_reduced *root, const bb_node *node, ckm_problem **out, int *contradiction,
                               ckm_err *err)
 {
@@ -203,6 +206,8 @@ static ckm_error node_problem(const ckm_reduced *root, const bb_node *node, ckm_
         rc = ckm_problem_set_sizes(p, root->lo, root->hi, err);
     if (rc == CKM_OK && root->w)
         rc = ckm_problem_set_weights(p, root->w, err);
+    if (rc == CKM_OK && root->has_caps && (rc = ckm_problem_set_demands(p, root->q, err)) == CKM_OK)
+        rc = ckm_problem_set_capacities(p, root->cap_lo, root->cap_hi, err);
     for (size_t q = 0; q < node->ndec && rc == CKM_OK; q++) {
         rc = ckm_problem_add_pair(p, node->dec[q].i, node->dec[q].j, node->dec[q].type, err);
         if (rc == CKM_ERR_INVALID) { /* the same pair with the opposite type */
@@ -934,7 +939,8 @@ const ckm_algo ckm_algorithm_exact = {
     .info = {.name = "exact",
              .summary = "PC-SOS-SDP branch-and-cut (Piccialli et al. 2022): global optimum with a proof, or a certified "
                         "gap at a limit",
-             .honours = CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS,
+             .honours = CKM_HONOURS_MUST_LINK | CKM_HONOURS_CANNOT_LINK | CKM_HONOURS_SIZE_BOUNDS |
+                        CKM_HONOURS_CAPACITIES,
              .proves_optimality = 1,
              .default_max_iter = 100,
              .traits = CKM_TRAIT_SEARCH | CKM_TRAIT_OWN_THREADS},

@@ -516,6 +516,7 @@ static ckm_reduced *reduced_new(const ckm_problem *p)
         r->has_caps = ckm_problem_has_capacities(p);
         r->cap_lo = p->cap_lo;
         r->cap_hi = p->cap_hi;
+        r->q = p->q;
         r->cap_tol = ckm_problem_capacity_tol(p);
     }
     return r;

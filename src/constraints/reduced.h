@@ -66,6 +66,7 @@ typedef struct ckm_reduced {
     int has_caps;         /* capacity bounds set (the problem's cap_lo / cap_hi) */
     double *demand;       /* s group demands Q_t when has_caps, else NULL */
     const double *cap_lo, *cap_hi; /* k capacity bounds (borrowed from the problem), or NULL */
+    const double *q;      /* n point demands (borrowed from the problem), or NULL: all 1 */
     double cap_tol;       /* ckm_problem_capacity_tol: 1e-9 of the total demand */
 } ckm_reduced;
 
