@@ -53,12 +53,10 @@ typedef struct brk {
 struct ckm_price {
     size_t s, k, nrow;
     double *p, *pbest;  /* nrow prices (capacities, then sizes) and the best g's */
-    double *v;          /* s k: v_tj */
-    double *rc;         /* s k: rc_tj at the best g's prices */
-    int32_t *arg, *arg2; /* s: argmin of v_t., and the second */
+    double *v;          /* s k: v_tj; at the end of a step, in place, rc_tj */
+    int32_t *arg, *arg2; /* s: argmin of v_t. (the labelling handed to the rounds), and the second */
     double *bv, *sv;    /* s: min and second min */
     brk *b;             /* s scratch */
-    int32_t *guess;     /* s: the argmin labels handed to the rounds */
 };
 
 void ckm_price_free(ckm_price *P)
@@ -68,13 +66,11 @@ void ckm_price_free(ckm_price *P)
     free(P->p);
     free(P->pbest);
     free(P->v);
-    free(P->rc);
     free(P->arg);
     free(P->arg2);
     free(P->bv);
     free(P->sv);
     free(P->b);
-    free(P->guess);
     free(P);
 }
 
@@ -90,14 +86,12 @@ ckm_price *ckm_price_new(const ckm_reduced *r)
     P->p = ckm_calloc_array(P->nrow, sizeof(double));
     P->pbest = ckm_calloc_array(P->nrow, sizeof(double));
     P->v = ckm_alloc_array(s * k, sizeof(double));
-    P->rc = ckm_alloc_array(s * k, sizeof(double));
     P->arg = ckm_alloc_array(s, sizeof(int32_t));
     P->arg2 = ckm_alloc_array(s, sizeof(int32_t));
     P->bv = ckm_alloc_array(s, sizeof(double));
     P->sv = ckm_alloc_array(s, sizeof(double));
     P->b = ckm_alloc_array(s, sizeof(brk));
-    P->guess = ckm_alloc_array(s, sizeof(int32_t));
-    if (!P->p || !P->pbest || !P->v || !P->rc || !P->arg || !P->arg2 || !P->bv || !P->sv || !P->b || !P->guess) {
+    if (!P->p || !P->pbest || !P->v || !P->arg || !P->arg2 || !P->bv || !P->sv || !P->b) {
         ckm_price_free(P);
         return NULL;
     }
@@ -106,9 +100,9 @@ ckm_price *ckm_price_new(const ckm_reduced *r)
 
 double ckm_price_bytes(const ckm_reduced *r)
 {
-    /* v and rc (16) and the fixer's: states (1), compact map (8), queue (8 (k+1)/k) per
-       (t, j); per group about 60 bytes */
-    return 33.0 * (double)r->s * (double)r->k + 60.0 * (double)r->s;
+    /* v, then rc in its place (8), and the fixer's: states (1), compact map (8), queue
+       (8 (k+1)/k) per (t, j); per group about 60 bytes */
+    return 25.0 * (double)r->s * (double)r->k + 60.0 * (double)r->s;
 }
 
 /* Row rho's coefficient of group t and its bounds. */
@@ -214,13 +208,11 @@ static double select_reach(brk *b, size_t n, double need)
 
 /* Maximise g over row rho's price, the others fixed (the header's rule), and update v and
  * the groups' minima. */
-static void coordinate(ckm_price *P, const ckm_reduced *r, size_t rho, double margin)
+static void coordinate(ckm_price *P, const ckm_reduced *r, size_t rho)
 {
     size_t s = P->s, k = P->k, j = rho % k;
     double L, U, old = P->p[rho];
     bounds(r, rho, &L, &U);
-    L += margin;
-    U -= margin;
     double below = 0.0, at_or_below = 0.0, tol = rho < k ? r->cap_tol : 0.0;
     for (size_t t = 0; t < s; t++) {
         double a = coef(r, rho, t), u = P->v[t * k + j] + a * old;
@@ -283,7 +275,7 @@ static double ascend(ckm_price *P, const ckm_reduced *r, const double *cost, con
     size_t n = 0;
     while (n < 400 && !ckm_bk_limits_reached(lim)) {
         for (size_t rho = 0; rho < P->nrow; rho++)
-            coordinate(P, r, rho, 0.0);
+            coordinate(P, r, rho);
         n++;
         g = refresh(P, r, cost); /* from scratch: no drift from the updates */
         if (g > best) {
@@ -313,9 +305,8 @@ ckm_error ckm_price_solve(ckm_price *P, const ckm_reduced *r, const double *cost
     res->bound = g;
     res->price_route = 1;
     res->price_sweeps = sweeps;
-    for (size_t t = 0; t < s; t++)
+    for (size_t t = 0; t < s; t++) /* rc in v's place: the next step refreshes v from its costs */
         for (size_t j = 0; j < k; j++)
-            P->rc[t * k + j] = P->v[t * k + j] - P->bv[t];
-    memcpy(P->guess, P->arg, s * sizeof(int32_t));
-    return ckm_assign_fix_core(r, cost, P->rc, g, P->guess, true, start, lim, labels, res, err);
+            P->v[t * k + j] -= P->bv[t];
+    return ckm_assign_fix_core(r, cost, P->v, g, P->arg, true, start, lim, labels, res, err);
 }

@@ -260,55 +260,70 @@ static void fix_cluster(lsearch *L, cand *c, size_t j, int dir)
     }
 }
 
+/* The search state over lab (its clusters' loads and sizes) and a candidate buffer of s
+ * entries; NULL on allocation failure (then nothing is held). */
+static cand *ls_open(lsearch *L, const ckm_reduced *r, const double *cost, const size_t *inc_start, const size_t *inc,
+                     int32_t *lab)
+{
+    *L = (lsearch){r, cost, inc_start, inc, lab, ckm_calloc_array(r->k, sizeof(double)),
+                   ckm_calloc_array(r->k, sizeof(double))};
+    cand *c = ckm_alloc_array(r->s, sizeof(cand));
+    if (!L->load || !L->size || !c) {
+        free(L->load);
+        free(L->size);
+        free(c);
+        return NULL;
+    }
+    for (size_t t = 0; t < r->s; t++) {
+        L->load[lab[t]] += r->demand[t];
+        L->size[lab[t]] += (double)r->weight[t];
+    }
+    return c;
+}
+
+static void ls_close(lsearch *L, cand *c)
+{
+    free(L->load);
+    free(L->size);
+    free(c);
+}
+
 bool ckm_cap_repair(const ckm_reduced *r, const double *cost, const size_t *inc_start, const size_t *inc, int32_t *lab)
 {
-    size_t s = r->s, k = r->k;
-    lsearch L = {r, cost, inc_start, inc, lab, ckm_calloc_array(k, sizeof(double)),
-                 ckm_calloc_array(k, sizeof(double))};
-    cand *c = ckm_alloc_array(s, sizeof(cand));
-    bool ok = L.load && L.size && c, held = false;
-    for (size_t t = 0; ok && t < s; t++) {
-        L.load[lab[t]] += r->demand[t];
-        L.size[lab[t]] += (double)r->weight[t];
-    }
-    for (int pass = 0; ok && pass < 3 && !held; pass++) {
-        for (size_t j = 0; j < k; j++)
+    lsearch L;
+    cand *c = ls_open(&L, r, cost, inc_start, inc, lab);
+    if (!c)
+        return false;
+    bool held = false;
+    for (int pass = 0; pass < 3 && !held; pass++) {
+        for (size_t j = 0; j < r->k; j++)
             if (state(&L, j) != 0)
                 fix_cluster(&L, c, j, state(&L, j));
         held = true;
-        for (size_t j = 0; j < k && held; j++)
+        for (size_t j = 0; j < r->k && held; j++)
             held = state(&L, j) == 0;
     }
     for (size_t e = 0; held && e < r->n_cl; e++)
         held = lab[r->cl[2 * e]] != lab[r->cl[2 * e + 1]];
-    free(L.load);
-    free(L.size);
-    free(c);
+    ls_close(&L, c);
     return held;
 }
 
 bool ckm_cap_local_search(const ckm_reduced *r, const double *cost, const size_t *inc_start, const size_t *inc,
                           const ckm_bk_limits *lim, int32_t *lab, size_t *moves)
 {
-    size_t s = r->s, k = r->k;
-    lsearch L = {r, cost, inc_start, inc, lab, ckm_calloc_array(k, sizeof(double)),
-                 ckm_calloc_array(k, sizeof(double))};
-    cand *c = ckm_alloc_array(s, sizeof(cand));
-    bool ok = L.load && L.size && c;
-    for (size_t t = 0; ok && t < s; t++) {
-        L.load[lab[t]] += r->demand[t];
-        L.size[lab[t]] += (double)r->weight[t];
-    }
+    lsearch L;
+    cand *c = ls_open(&L, r, cost, inc_start, inc, lab);
     *moves = 0;
-    for (int sweep = 0; ok && sweep < 100; sweep++) {
+    if (!c)
+        return false;
+    for (int sweep = 0; sweep < 100; sweep++) {
         size_t made = move_pass(&L);
         made += swap_pass(&L, c);
         *moves += made;
         if (made == 0 || ckm_bk_limits_reached(lim)) /* one sweep at least: it is cheap */
             break;
     }
-    free(L.load);
-    free(L.size);
-    free(c);
-    return ok;
+    ls_close(&L, c);
+    return true;
 }
