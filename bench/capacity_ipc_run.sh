@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # capacity_ipc_run.sh [CKM] -- a certified gap for capacitated clustering (issue 36): the
-# districting data of capacity_run.sh (2-D blobs, sd 1.5, log-normal demands, loads within
-# +-5 % of the mean, seed 3636) at sizes ipc's dense SDP handles, clustered by ipc (its safe
+# districting data of capacity_run.sh (bench/districting.py: 2-D blobs, sd 1.5, log-normal
+# demands, loads within +-5 % of the mean, seed 3636) at sizes ipc's dense SDP handles, clustered by ipc (its safe
 # lower bound with the SDP's capacity rows, and its labels) and by blpkm (10 k-means++
 # restarts, the default 2 s step limit), both with --time-limit TIMEOUT (default 600).
 # Per size: wall time, peak RSS, SSE of each, ipc's certified lower bound, and the gap of
@@ -10,6 +10,7 @@
 # /tmp/ckm-capacity-ipc).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/time_v.sh"
 ckm=${1:-$root/build/ckm}
 work=${CKM_BENCH_WORK:-/tmp/ckm-capacity-ipc}
 sizes=${SIZES:-"500:5 1000:10"}
@@ -23,22 +24,10 @@ echo "n,k,ipc_exit,ipc_wall_s,ipc_peak_mb,ipc_sse,ipc_bound,blpkm_exit,blpkm_wal
   echo "| n | k | ipc wall s | ipc peak MB | ipc SSE | ipc certified bound | blpkm (10 restarts) wall s | blpkm SSE | gap of the better SSE to the bound |"
   echo "|---|---|---|---|---|---|---|---|---|"
 } >"$md.tmp"
-secs() { grep "Elapsed (wall clock)" "$1" | awk '{print $NF}' | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }'; }
 for nk in $sizes; do
   IFS=: read -r n k <<<"$nk"
   X=$work/X_${n}_${k}.npy q=$work/q_${n}_${k}.txt
-  read -r lo hi < <(/usr/bin/python3 - "$X" "$q" "$n" "$k" <<'PY'
-import sys, numpy as np
-X, q, n, k = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-rng = np.random.default_rng(3636)
-C = rng.uniform(-10, 10, (k, 2)); y = rng.integers(0, k, n)
-np.save(X, C[y] + rng.normal(0, 1.5, (n, 2)))
-d = rng.lognormal(0.0, 1.0, n)
-np.savetxt(q, d, fmt="%.10g")
-t = np.loadtxt(q).sum() / k
-print(repr(0.95 * t), repr(1.05 * t))
-PY
-)
+  read -r lo hi < <(/usr/bin/python3 "$root/bench/districting.py" "$X" "$q" "$n" "$k")
   set +e
   /usr/bin/time -v "$ckm" cluster "$X" -k "$k" -a ipc --demands "$q" --min-capacity "$lo" --max-capacity "$hi" -t "$tl" \
     -r "$work/ipc_${n}_${k}.json" >"$work/ipc_${n}_${k}.out" 2>"$work/ipc_${n}_${k}.log"
@@ -47,8 +36,8 @@ PY
     --max-capacity "$hi" -t "$tl" -r "$work/blp_${n}_${k}.json" >"$work/blp_${n}_${k}.out" 2>"$work/blp_${n}_${k}.log"
   be=$?
   set -e
-  iw=$(secs "$work/ipc_${n}_${k}.log") bw=$(secs "$work/blp_${n}_${k}.log")
-  rss=$(grep "Maximum resident" "$work/ipc_${n}_${k}.log" | awk '{printf "%.0f", $NF / 1024}')
+  iw=$(tv_wall "$work/ipc_${n}_${k}.log") bw=$(tv_wall "$work/blp_${n}_${k}.log")
+  rss=$(tv_peak_mb "$work/ipc_${n}_${k}.log")
   read -r isse ib bsse gap < <(/usr/bin/python3 -c "
 import json
 i = json.load(open('$work/ipc_${n}_${k}.json')); b = json.load(open('$work/blp_${n}_${k}.json'))

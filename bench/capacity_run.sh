@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# capacity_run.sh [CKM] -- issue 36's synthetic districting: n points in 2-D (k Gaussian
+# capacity_run.sh [CKM] -- issue 36's synthetic districting (bench/districting.py): n points in 2-D (k Gaussian
 # blobs, sd 1.5, centers uniform in [-10, 10]^2, so neighbouring districts overlap),
 # log-normal demands (numpy lognormal(0, 1), seed 3636) and capacities +-5 % of the mean
 # load, blpkm with one k-means++ restart (`--n-init 1 --init kmeans++`). Per size: exit code,
@@ -14,6 +14,7 @@
 # (default /tmp/ckm-capacity).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/time_v.sh"
 ckm=${1:-$root/build/ckm}
 work=${CKM_BENCH_WORK:-/tmp/ckm-capacity}
 sizes=${SIZES:-"2000:10:0 5000:20:0 2000:10:2 5000:20:2 20000:50:2 100000:50:2"}
@@ -31,17 +32,7 @@ for nks in $sizes; do
   IFS=: read -r n k step <<<"$nks"
   step=${step:-2}
   X=$work/X_${n}_${k}.npy q=$work/q_${n}_${k}.txt
-  if [[ ! -s $q ]]; then
-    /usr/bin/python3 - "$X" "$q" "$n" "$k" <<'PY'
-import sys, numpy as np
-X, q, n, k = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-rng = np.random.default_rng(3636)
-C = rng.uniform(-10, 10, (k, 2)); y = rng.integers(0, k, n)
-np.save(X, C[y] + rng.normal(0, 1.5, (n, 2)))
-np.savetxt(q, rng.lognormal(0.0, 1.0, n), fmt="%.10g")
-PY
-  fi
-  read -r lo hi < <(/usr/bin/python3 -c "import numpy as np,sys; t=np.loadtxt('$q').sum()/$k; print(repr(0.95*t), repr(1.05*t))")
+  read -r lo hi < <(/usr/bin/python3 "$root/bench/districting.py" "$X" "$q" "$n" "$k")
   set +e
   /usr/bin/time -v "$ckm" cluster "$X" -k "$k" -a blpkm --init kmeans++ --n-init 1 --demands "$q" \
     --min-capacity "$lo" --max-capacity "$hi" --soft-step-limit "$step" -t "$tl" -vv -o "$work/lab_${n}_${k}.txt" \
@@ -52,8 +43,8 @@ PY
   chk=$?
   km=$("$ckm" cluster "$X" -k "$k" --n-init 1 --seed 0 | awk '/^  SSE/ {print $2}')
   set -e
-  wall=$(grep "Elapsed (wall clock)" "$work/log_${n}_${k}.txt" | awk '{print $NF}' | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
-  rss=$(grep "Maximum resident" "$work/log_${n}_${k}.txt" | awk '{printf "%.0f", $NF / 1024}')
+  wall=$(tv_wall "$work/log_${n}_${k}.txt")
+  rss=$(tv_peak_mb "$work/log_${n}_${k}.txt")
   sse=$(awk '/^  SSE/ {print $2}' "$work/out_${n}_${k}.txt")
   read -r lmin lmax < <(/usr/bin/python3 -c "
 import json; d = json.load(open('$work/rep_${n}_${k}.json')); l = d.get('loads') or [float('nan')]

@@ -16,6 +16,7 @@
 # (unquoted, for example "--max-iter 4").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/time_v.sh"
 ckm=${1:-$root/build/ckm}
 old=${2:-}
 n=${N:-60000} d=${D:-20} k=${K:-100} ncl=${NCL:-1000000} nml=${NML:-10000}
@@ -68,8 +69,8 @@ for b in "${!bins[@]}"; do
     -o "$work/labels_$b.txt" >"$work/out_$b.txt" 2>"$work/log_$b.txt"
   code=$?
   set -e
-  wall=$(grep "Elapsed (wall clock)" "$work/log_$b.txt" | awk '{print $NF}' | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
-  rss=$(grep "Maximum resident" "$work/log_$b.txt" | awk '{printf "%.0f", $NF / 1024}')
+  wall=$(tv_wall "$work/log_$b.txt")
+  rss=$(tv_peak_mb "$work/log_$b.txt")
   est=$(grep -oE "memory model: about [0-9]+ MB" "$work/log_$b.txt" | awk -v nd=$((n * d)) '{printf "%.0f", $4 + 8 * nd / 1048576}' || true)
   sse=$(grep -E "^  SSE" "$work/out_$b.txt" | awk '{print $2}' || true)
   viol=$(grep -E "^  violated" "$work/out_$b.txt" | awk '{print $2}' || true)
