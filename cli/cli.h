@@ -99,7 +99,24 @@ int cli_mpi_cluster(const cli_mpi_args *a, ckm_settings *s);
 /* After MPI_Init: ranks other than 0 keep option errors to themselves (cluster_mpi.c). */
 void cli_mpi_quiet_options(void);
 
+/* labelled.c: DATA, its labels (n lines), k (NULL: largest label + 1) and the constraint
+ * options, as `check` and `certify` take them; empty_ok: clusters may be empty unless sizes
+ * say otherwise. EXIT_SOLVED, or the exit code of the (printed) error; the caller frees
+ * *ds, *p (ckm_problem_free) and *labels (ckm_free) either way. */
+typedef struct cli_labelled_args {
+    const char *data, *labels, *k, *cons, *weights, *min, *max, *sizes, *bal, *demands, *mincap, *maxcap, *caps,
+        *label_col;
+    bool empty_ok;
+} cli_labelled_args;
+int cli_labelled_problem(const char *cmd, const cli_labelled_args *a, ckm_dataset **ds, ckm_problem **p,
+                         int32_t **labels, size_t *k);
+
+/* hooks.c: the first SIGINT sets s->should_stop's flag (the second kills); the log on stderr. */
+void cli_catch_sigint(ckm_settings *s);
+void cli_log_stderr(void *user, const char *line);
+
 int cmd_cluster(int argc, char **argv);
+int cmd_certify(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_gen(int argc, char **argv);

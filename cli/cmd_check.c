@@ -106,56 +106,18 @@ int cmd_check(int argc, char **argv)
         return EXIT_USAGE;
     }
     ckm_err err = {CKM_OK, ""};
-    ckm_read_options ro;
-    ckm_read_options_default(&ro);
-    const char *v;
-    if ((v = opts[C_LABEL_COL].value) && !cli_label_column(cmd, v, &ro))
-        return EXIT_USAGE;
-    int code = EXIT_INTERNAL;
+    int code;
     ckm_dataset *ds = NULL;
     ckm_problem *p = NULL;
     ckm_check_report *rep = NULL;
     int32_t *labels = NULL;
-    size_t nl = 0;
-    ckm_error rc;
-    if ((rc = ckm_dataset_read(pos[0], &ro, &ds, &err)) != CKM_OK ||
-        (rc = ckm_labels_read(opts[C_LABELS].value, &labels, &nl, &err)) != CKM_OK) {
-        code = cli_error(cmd, rc, &err);
-        goto done;
-    }
-    if (nl != ds->n) {
-        fprintf(stderr, "ckm check: %s has %zu labels but %s has %zu points\n", opts[C_LABELS].value,
-                nl, pos[0], ds->n);
-        code = EXIT_USAGE;
-        goto done;
-    }
     size_t k = 0;
-    for (size_t i = 0; i < nl; i++)
-        if ((size_t)labels[i] + 1 > k)
-            k = (size_t)labels[i] + 1;
-    if ((v = opts[C_K].value) && !cli_size(cmd, "k", v, &k)) {
-        code = EXIT_USAGE;
-        goto done;
-    }
-    if ((rc = ckm_problem_create(ds->X, ds->n, ds->d, k, &p, &err)) != CKM_OK) {
-        code = cli_error(cmd, rc, &err);
-        goto done;
-    }
-    /* a labelling may legitimately leave clusters empty unless the user bounds sizes */
-    if ((rc = ckm_problem_set_size_range(p, 0, ds->n, &err)) != CKM_OK) {
-        code = cli_error(cmd, rc, &err);
-        goto done;
-    }
-    if (opts[C_WEIGHTS].value && (code = cli_add_weights(cmd, p, opts[C_WEIGHTS].value)) != EXIT_SOLVED)
-        goto done;
-    if (opts[C_CONS].value && (code = cli_add_constraints(cmd, p, opts[C_CONS].value)) != EXIT_SOLVED)
-        goto done;
-    if (!cli_apply_sizes(cmd, p, opts[C_MIN].value, opts[C_MAX].value, opts[C_SIZES].value, opts[C_BAL].value)) {
-        code = EXIT_USAGE;
-        goto done;
-    }
-    if ((code = cli_apply_capacities(cmd, p, opts[C_DEMANDS].value, opts[C_MINCAP].value, opts[C_MAXCAP].value,
-                                     opts[C_CAPS].value)) != EXIT_SOLVED)
+    ckm_error rc;
+    cli_labelled_args la = {pos[0], opts[C_LABELS].value, opts[C_K].value, opts[C_CONS].value, opts[C_WEIGHTS].value,
+                            opts[C_MIN].value, opts[C_MAX].value, opts[C_SIZES].value, opts[C_BAL].value,
+                            opts[C_DEMANDS].value, opts[C_MINCAP].value, opts[C_MAXCAP].value, opts[C_CAPS].value,
+                            opts[C_LABEL_COL].value, true};
+    if ((code = cli_labelled_problem(cmd, &la, &ds, &p, &labels, &k)) != EXIT_SOLVED)
         goto done;
     if ((rc = ckm_check(p, labels, &rep, &err)) != CKM_OK) {
         code = cli_error(cmd, rc, &err);

@@ -1,48 +1,15 @@
 /*
  * cmd_cluster.c -- `ckm cluster DATA -k K ...`: read, build the problem, solve, print a
  * short summary, write labels / centers / JSON report atomically. SIGINT asks the
- * library to stop (a second SIGINT kills the process).
+ * library to stop (a second SIGINT kills the process; hooks.c).
  */
 #include "cli.h"
 
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static volatile sig_atomic_t interrupted = 0;
-
-static void on_sigint(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
-
-static int stop_requested(void *user)
-{
-    (void)user;
-    return interrupted != 0;
-}
-
-/* The first SIGINT asks the solve to stop (s->should_stop); a second one kills. */
-static void catch_sigint(ckm_settings *s)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    s->should_stop = stop_requested;
-}
-
-static void log_stderr(void *user, const char *line)
-{
-    (void)user;
-    fprintf(stderr, "%s\n", line);
-}
 
 /* "  NAME  value": 6 decimals for ordinary magnitudes, 9 significant digits for the tiny and
  * huge objectives of data far from unit scale (which %.6f shows as 0.000000 or 40 digits) */
@@ -342,7 +309,7 @@ static bool outputs_ok(const char *cmd, const cli_opt *opts, const char *data)
  * take (cluster_mpi.c). */
 static int run_mpi(const cli_opt *opts, const char *data, ckm_settings *s, bool quiet)
 {
-    catch_sigint(s);
+    cli_catch_sigint(s);
     const char *no = opts[O_CONS].value      ? "--constraints"
                      : opts[O_WEIGHTS].value ? "--weights"
                      : opts[O_DEMANDS].value ? "--demands"
@@ -456,7 +423,7 @@ int cmd_cluster(int argc, char **argv)
     bool quiet = opts[O_QUIET].value != NULL;
     if (opts[O_VERBOSE].value) {
         s.verbosity = atoi(opts[O_VERBOSE].value); /* 1, 2 or 3 */
-        s.log = log_stderr;
+        s.log = cli_log_stderr;
     }
     if (!outputs_ok(cmd, opts, data))
         return EXIT_USAGE;
@@ -510,7 +477,7 @@ int cmd_cluster(int argc, char **argv)
     if ((code = cli_apply_capacities(cmd, p, opts[O_DEMANDS].value, opts[O_MINCAP].value, opts[O_MAXCAP].value,
                                      opts[O_CAPS].value)) != EXIT_SOLVED)
         goto done;
-    catch_sigint(&s);
+    cli_catch_sigint(&s);
     if ((rc = ckm_solve(p, &s, &res, &err)) != CKM_OK) {
         code = cli_error(cmd, rc, &err);
         goto done;

@@ -17,6 +17,7 @@ static void usage(void)
             "commands:\n"
             "  cluster          cluster a dataset, honouring constraints\n"
             "  check            verify a labelling against constraints, recompute its SSE\n"
+            "  certify          certified lower bound and gap of a labelling, at any scale\n"
             "  assign           assign points to given centers under size bounds (predict)\n"
             "  eval             compare two labellings (ARI, NMI, AMI, Mirkin, Hubert)\n"
             "  gen-constraints  random must/cannot-links from ground-truth labels\n"
@@ -50,6 +51,8 @@ int main(int argc, char **argv)
         return cmd_cluster(argc, argv);
     if (strcmp(c, "check") == 0)
         return cmd_check(argc, argv);
+    if (strcmp(c, "certify") == 0)
+        return cmd_certify(argc, argv);
     if (strcmp(c, "eval") == 0)
         return cmd_eval(argc, argv);
     if (strcmp(c, "assign") == 0)

@@ -697,6 +697,77 @@ CKM_API ckm_error ckm_assign_problem(const ckm_problem *p, const double *centers
                                      char *message, size_t message_len, ckm_err *err);
 
 /* ------------------------------------------------------------------------------------ */
+/* Certificates: a safe lower bound and certified gap for any labelling (docs/certify.md) */
+/* ------------------------------------------------------------------------------------ */
+
+/* After 0.4.0. One subset of the decomposition. */
+typedef struct ckm_certify_subset {
+    size_t points;         /* points in the subset */
+    size_t groups;         /* its must-link groups */
+    double lower_bound;    /* safe lower bound of the subset's constrained MSSC (data units) */
+    double labels_sse;     /* SSE of the given labels restricted to the subset, every cluster with
+                              the subset's own mean: >= the subset's optimum when the labels
+                              satisfy every constraint */
+    ckm_status status;     /* OPTIMAL: the bound reached labels_sse within settings.gap;
+                              FEASIBLE: the SDP's cut rounds ended (no violated cut, stall, or
+                              settings.cut_rounds); TIME_LIMIT / INTERRUPTED: stopped, the bound
+                              is the best safe one so far (or the groups' own scatter when the
+                              SDP never ran); INFEASIBLE: no labelling of the subset exists */
+    int sdp;               /* 1 when the SDP ran; 0: the bound is exact without it (no more
+                              groups than clusters) or the subset was never reached */
+    int cut_rounds;        /* cutting-plane rounds of its SDP */
+    double seconds;        /* wall time of its bound */
+} ckm_certify_subset;
+
+/* After 0.4.0. What ckm_certify proved (library-allocated; members only ever appended). */
+typedef struct ckm_certificate {
+    uint32_t struct_size;  /* sizeof(ckm_certificate) of the library that made it */
+    ckm_status status;     /* OPTIMAL: the labels meet every constraint and the bound proves them
+                              optimal within settings.gap (the one gap rule of ipc and exact);
+                              FEASIBLE: every subset bounded; TIME_LIMIT / INTERRUPTED: some
+                              subsets hold a cheaper bound (still valid); INFEASIBLE: proven that
+                              no labelling meets the constraints (message says why) */
+    size_t n, d, k;
+    size_t groups;         /* must-link groups (kept whole by the split) */
+    int weighted;          /* sample weights set: sse and the bounds are of the weighted SSE */
+    double sse;            /* the labels' SSE, recomputed by ckm_check */
+    size_t violations;     /* the labels' violated constraints (ckm_check) */
+    double lower_bound;    /* sum of the subsets' bounds: <= the SSE of every labelling that
+                              meets the constraints (INFINITY when none does) */
+    double gap;            /* (sse - lower_bound) / sse; NAN when the labels violate a constraint */
+    double labels_split_sse; /* sum of the subsets' labels_sse; sse minus it is what the split
+                              costs the bound at most (the split loss) */
+    size_t subsets;        /* T */
+    size_t *subset_of;     /* n: subset of each point */
+    ckm_certify_subset *subset; /* T entries */
+    double split_s, bound_s, total_s; /* wall times */
+    double memory_mb;      /* the memory model's estimate of the bounds running at once */
+    int workers;           /* subsets bounded at once */
+    ckm_stats stats;       /* sdp_iterations, cut_rounds, cuts_added summed over the subsets */
+    char message[CKM_MESSAGE_LEN];
+} ckm_certificate;
+
+/* After 0.4.0. A safe lower bound on the optimal SSE of p (every hard constraint: must-links,
+ * cannot-links, size and capacity bounds; sample weights) and the certified gap of labels
+ * (n entries in [0, k)), at any scale: the must-link groups are split into `subsets` subsets
+ * that each look like the whole (anticlustering guided by the labels), and the bounds of the
+ * subsets' problems (ipc's safe SDP bound with cuts, several subsets at once on
+ * settings.threads threads) add up to a bound of the whole (Croella, Piccialli & Sudoso 2025).
+ * subsets = 0 chooses T from settings.time_limit_s (what the SDP handles in about half of it)
+ * or, without a limit, subsets of about 400 groups; subsets = 1 is the whole problem's root
+ * bound. Settings used: time_limit_s, threads, seed (the split), cut_rounds, gap,
+ * verbosity / log, should_stop / interrupt. A stop returns the bound reached so far (CKM_OK,
+ * status TIME_LIMIT or INTERRUPTED). Labels that violate constraints are certified too: the
+ * bound holds, the gap is NAN. Errors: labels NULL or out of range, subsets > the number of
+ * groups, soft pairs (CKM_ERR_UNSUPPORTED), out of memory. */
+CKM_API ckm_error ckm_certify(const ckm_problem *p, const int32_t *labels, size_t subsets, const ckm_settings *s,
+                              ckm_certificate **out, ckm_err *err);
+CKM_API void ckm_certificate_free(ckm_certificate *c);
+/* JSON report of a certificate (the subsets' table included, subset_of not); release the
+ * string with ckm_free. */
+CKM_API ckm_error ckm_certificate_to_json(const ckm_certificate *c, char **out, ckm_err *err);
+
+/* ------------------------------------------------------------------------------------ */
 /* Evaluation metrics (labels are arbitrary non-negative integers)                       */
 /* ------------------------------------------------------------------------------------ */
 

@@ -10,7 +10,7 @@ cat <<'HEAD'
 Generated from the tool's own `--help` by `scripts/cli_doc.sh` (`ckm COMMAND --help`
 prints the same, with the library's live defaults). Exit codes: 0 solved, 1 internal
 error, 2 usage/input error, 3 proven infeasible, 4 no feasible labelling found, 5
-`ckm check` found violations, 6 out of memory.
+`ckm check` found violations (`ckm certify`: the labels violate constraints), 6 out of memory.
 HEAD
 section() { # section TITLE ARGS...
   local title=$1
@@ -20,4 +20,4 @@ section() { # section TITLE ARGS...
   printf '```\n'
 }
 section ckm --help
-for c in cluster assign check eval gen-constraints; do section "ckm $c" "$c" --help; done
+for c in cluster assign check certify eval gen-constraints; do section "ckm $c" "$c" --help; done

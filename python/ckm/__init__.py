@@ -14,8 +14,8 @@ except ImportError as exc:  # pragma: no cover - depends on the machine
 
 from ._core import InfeasibleError, NoSolutionError, algorithms, version
 from .estimator import ConstrainedKMeans
-from .helpers import check, generate_constraints, read_constraints
+from .helpers import certify, check, generate_constraints, read_constraints
 
 __version__ = "0.4.0"
-__all__ = ["ConstrainedKMeans", "InfeasibleError", "NoSolutionError", "algorithms", "check",
+__all__ = ["ConstrainedKMeans", "InfeasibleError", "NoSolutionError", "algorithms", "certify", "check",
            "generate_constraints", "read_constraints", "version", "__version__"]

@@ -265,6 +265,16 @@ def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, 
     s.node_limit = node_limit
     s.memory_limit_mb = memory_limit_mb
     s.async_nodes = 1 if async_nodes else 0
+    def call(res, err):
+        return lib.ckm_solve(problem.handle, ctypes.byref(s), ctypes.byref(res), ctypes.byref(err))
+
+    return _run(s, verbose, _lib.Result, call, SolveOutcome, lib.ckm_result_free, (problem, init_centers))
+
+
+def _run(s, verbose, result_type, call, read, free, keep):
+    """call(res, err) on a worker thread with s.interrupt set, so that Ctrl-C stops the library (the first one
+    raises the flag and waits for the answer; a second one leaves at once); returns read(res) or raises the
+    library's error. keep: objects the call borrows, alive until it has returned."""
     flag = ctypes.c_int(0)
     s.interrupt = ctypes.pointer(flag)
     log_cb = None
@@ -280,20 +290,20 @@ def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, 
     done = threading.Event()
 
     def work():
-        res = ctypes.POINTER(_lib.Result)()
+        res = ctypes.POINTER(result_type)()
         err = _lib.Err()
         try:
-            rc = lib.ckm_solve(problem.handle, ctypes.byref(s), ctypes.byref(res), ctypes.byref(err))
+            rc = call(res, err)
             if rc == _lib.OK:
                 try:
-                    box["out"] = SolveOutcome(res)
+                    box["out"] = read(res)
                 finally:
-                    lib.ckm_result_free(res)
+                    free(res)
             else:
                 box["rc"], box["err"] = rc, err
         except BaseException as exc:  # pragma: no cover - ctypes failures only
             box["exc"] = exc
-        box["callbacks"] = (log_cb, s, flag, problem, init_centers)  # alive until the call has returned
+        box["callbacks"] = (log_cb, s, flag, keep)  # alive until the call has returned
         done.set()
 
     th = threading.Thread(target=work, name="ckm-solve", daemon=True)
@@ -316,6 +326,61 @@ def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, 
     if "rc" in box:
         _raise(box["rc"], box["err"])
     return box["out"]
+
+
+class Certificate(dict):
+    """Result of certify(): status, sse, violations, lower_bound, gap (NaN when the labels violate a constraint),
+    labels_split_sse, subsets (T), subset_of (the subset of each point), subset (one dict per subset: points,
+    groups, lower_bound, labels_sse, status, sdp, cut_rounds, seconds), groups, workers, memory_mb, time (split,
+    bound, total), stats, message and report (the library's JSON report). Attribute access works too."""
+
+    __getattr__ = dict.__getitem__
+
+
+def _read_certificate(res):
+    c = res.contents
+    if c.struct_size < ctypes.sizeof(_lib.Certificate):
+        raise RuntimeError("ckm: libckm's ckm_certificate is older than this package's mirror")
+    subsets = []
+    for t in range(c.subsets):
+        q = c.subset[t]
+        subsets.append(dict(points=q.points, groups=q.groups, lower_bound=q.lower_bound, labels_sse=q.labels_sse,
+                            status=lib.ckm_status_string(q.status).decode(), sdp=bool(q.sdp),
+                            cut_rounds=q.cut_rounds, seconds=q.seconds))
+    js = ctypes.c_void_p()
+    err = _lib.Err()
+    report = None
+    if lib.ckm_certificate_to_json(res, ctypes.byref(js), ctypes.byref(err)) == _lib.OK:
+        report = ctypes.string_at(js.value).decode()
+        lib.ckm_free(js)
+    return Certificate(
+        status=lib.ckm_status_string(c.status).decode(), sse=c.sse, violations=int(c.violations),
+        lower_bound=c.lower_bound, gap=c.gap, labels_split_sse=c.labels_split_sse, subsets=int(c.subsets),
+        subset_of=(np.ctypeslib.as_array(c.subset_of, shape=(c.n,)).astype(np.int64) if c.subset_of else None),
+        subset=subsets, groups=int(c.groups), workers=c.workers, memory_mb=c.memory_mb,
+        time=dict(split=c.split_s, bound=c.bound_s, total=c.total_s),
+        stats={name: int(getattr(c.stats, name)) for name in ("sdp_iterations", "cut_rounds", "cuts_added")},
+        message=c.message.decode("utf-8", "replace"), report=report)
+
+
+def certify_problem(problem, labels, subsets=0, time_limit=0.0, cut_rounds=50, gap=1e-4, seed=0, threads=0,
+                    verbose=0):
+    """ckm_certify on a Problem: a Certificate. Ctrl-C returns nothing and raises KeyboardInterrupt (the
+    library stops within a second)."""
+    lab = np.ascontiguousarray(labels, dtype=np.int32)
+    s = _lib.Settings()
+    lib.ckm_settings_default(ctypes.byref(s))
+    s.time_limit_s = time_limit
+    s.cut_rounds = cut_rounds
+    s.gap = gap
+    s.seed = seed
+    s.threads = threads
+
+    def call(res, err):
+        return lib.ckm_certify(problem.handle, _lib.ptr(lab), subsets, ctypes.byref(s), ctypes.byref(res),
+                               ctypes.byref(err))
+
+    return _run(s, verbose, _lib.Certificate, call, _read_certificate, lib.ckm_certificate_free, (problem, lab))
 
 
 def algorithms():

@@ -118,6 +118,38 @@ class Result(ctypes.Structure):
     ]
 
 
+class CertifySubset(ctypes.Structure):
+    _fields_ = [("points", c_size_t), ("groups", c_size_t), ("lower_bound", c_double), ("labels_sse", c_double),
+                ("status", c_int), ("sdp", c_int), ("cut_rounds", c_int), ("seconds", c_double)]
+
+
+class Certificate(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("status", c_int),
+        ("n", c_size_t),
+        ("d", c_size_t),
+        ("k", c_size_t),
+        ("groups", c_size_t),
+        ("weighted", c_int),
+        ("sse", c_double),
+        ("violations", c_size_t),
+        ("lower_bound", c_double),
+        ("gap", c_double),
+        ("labels_split_sse", c_double),
+        ("subsets", c_size_t),
+        ("subset_of", ctypes.POINTER(c_size_t)),
+        ("subset", ctypes.POINTER(CertifySubset)),
+        ("split_s", c_double),
+        ("bound_s", c_double),
+        ("total_s", c_double),
+        ("memory_mb", c_double),
+        ("workers", c_int),
+        ("stats", Stats),
+        ("message", ctypes.c_char * MESSAGE_LEN),
+    ]
+
+
 class Pair(ctypes.Structure):
     _fields_ = [("i", c_size_t), ("j", c_size_t), ("type", c_int), ("line", c_size_t)]
 
@@ -206,6 +238,9 @@ def _load():
         "ckm_result_free": (None, [P(Result)]),
         "ckm_check": (c_int, [c_void_p, c_void_p, P(P(CheckReport)), P(Err)]),
         "ckm_check_report_free": (None, [P(CheckReport)]),
+        "ckm_certify": (c_int, [c_void_p, c_void_p, c_size_t, P(Settings), P(P(Certificate)), P(Err)]),
+        "ckm_certificate_free": (None, [P(Certificate)]),
+        "ckm_certificate_to_json": (c_int, [P(Certificate), P(ctypes.c_void_p), P(Err)]),
         "ckm_assign_to_centers": (c_int, [c_void_p, c_size_t, c_size_t, c_void_p, c_size_t, c_void_p, c_void_p,
                                           c_int, c_void_p, P(c_double), c_void_p, P(c_int), P(Err)]),
         "ckm_assign_problem": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, P(c_double), P(c_int), P(c_int),

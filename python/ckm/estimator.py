@@ -11,7 +11,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from . import _lib
-from ._core import InfeasibleError, NoSolutionError, Problem, _bounds, _raise, algorithms, solve
+from ._core import InfeasibleError, NoSolutionError, Problem, _bounds, _raise, algorithms, certify_problem, solve
 
 
 def _assign(X, centers, size_min, size_max):
@@ -124,6 +124,14 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         exact with n_jobs > 1: an asynchronous node pool (a worker takes the best open node as soon as it is
         free) instead of synchronous batches; faster when node times differ, but the nodes processed, and
         the labelling among equal optima, then depend on timing (random_state no longer fixes them).
+    certify : bool, default=False
+        After fitting, certify the labels whatever the algorithm (``ckm.certify``, docs/certify.md): a safe
+        lower bound on the constrained optimum from SDP bounds of subsets that each resemble the whole, so
+        ``lower_bound_`` and ``gap_`` are set for every algorithm (the higher of the algorithm's own bound and
+        the certificate's), and ``certificate_`` holds the certificate (a dict). Not with soft pairs.
+    certify_time_limit : float or None, default=None
+        Seconds for the certificate (the bound reached by then is kept); None = no limit (subsets of about
+        400 groups each).
     random_state : int, RandomState or None, default=None
         An int is the library's seed, so results equal ``ckm cluster --seed`` for the same int.
     n_jobs : int or None, default=None
@@ -138,12 +146,14 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     preprocess_s, solve_s, check_s, total_s), sizes_, algorithm_ (the one "auto" chose), message_;
     with soft pairs also penalty_ (P times the confidence of the violated soft pairs), objective_ (inertia_ +
     penalty_, what was minimised), soft_penalty_ (P used) and soft_violated_ ((must-link, cannot-link) counts);
-    loads_ (each cluster's total demand when ``fit`` got demand, else None).
+    loads_ (each cluster's total demand when ``fit`` got demand, else None); certificate_ (with certify=True,
+    else None).
     """
 
     def __init__(self, n_clusters=8, *, algorithm="auto", must_link=None, cannot_link=None, soft_must_link=None,
                  soft_cannot_link=None, soft_penalty=None, soft_step_limit=2.0, size_min=None, size_max=None, capacity_min=None, capacity_max=None, init="auto", n_init=10, lloyd="auto", precision="double", max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, node_limit=None,
-                 memory_limit_mb=None, async_nodes=False, random_state=None, n_jobs=None, verbose=0):
+                 memory_limit_mb=None, async_nodes=False, certify=False, certify_time_limit=None, random_state=None,
+                 n_jobs=None, verbose=0):
         self.n_clusters = n_clusters
         self.algorithm = algorithm
         self.must_link = must_link
@@ -167,6 +177,8 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.node_limit = node_limit
         self.memory_limit_mb = memory_limit_mb
         self.async_nodes = async_nodes
+        self.certify = certify
+        self.certify_time_limit = certify_time_limit
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
@@ -214,6 +226,14 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
             raise ValueError("memory_limit_mb=%r must be None or a finite number of MB > 0" % (self.memory_limit_mb,))
         if not isinstance(self.async_nodes, (bool, np.bool_)):
             raise ValueError("async_nodes=%r must be True or False" % (self.async_nodes,))
+        if not isinstance(self.certify, (bool, np.bool_)):
+            raise ValueError("certify=%r must be True or False" % (self.certify,))
+        if self.certify and (self.soft_must_link is not None or self.soft_cannot_link is not None):
+            raise ValueError("certify=True bounds the SSE under hard constraints; soft pairs are not certified")
+        if self.certify_time_limit is not None and (not isinstance(self.certify_time_limit, numbers.Real) or
+                                                    not (np.isfinite(self.certify_time_limit) and
+                                                         self.certify_time_limit > 0)):
+            raise ValueError("certify_time_limit=%r must be None or a number of seconds > 0" % (self.certify_time_limit,))
         if self.n_jobs is not None and (not isinstance(self.n_jobs, numbers.Integral) or
                                         not (self.n_jobs == -1 or 1 <= self.n_jobs <= 256)):
             raise ValueError("n_jobs=%r must be None, -1 or an integer in [1, 256]" % (self.n_jobs,))
@@ -272,6 +292,12 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
                         soft_step_limit=float(self.soft_step_limit),
                         node_limit=int(self.node_limit or 0), memory_limit_mb=float(self.memory_limit_mb or 0.0),
                         async_nodes=bool(self.async_nodes))
+            cert = None
+            if self.certify and out.has_labels:
+                cert = certify_problem(problem, out.labels, time_limit=float(self.certify_time_limit or 0.0),
+                                       gap=float(self.gap), seed=self._seed(),
+                                       threads=0 if self.n_jobs in (None, -1) else int(self.n_jobs),
+                                       verbose=self.verbose)
         finally:
             problem.close()
         self.status_ = out.status
@@ -294,8 +320,13 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.soft_penalty_ = float(out.soft_penalty)
         self.soft_violated_ = out.soft_violated
         self.n_iter_ = int(out.iterations)
-        self.lower_bound_ = float(out.lower_bound) if np.isfinite(out.lower_bound) else None
-        self.gap_ = float(out.gap) if np.isfinite(out.gap) else None
+        lb = max(out.lower_bound, cert["lower_bound"]) if cert is not None else out.lower_bound
+        self.lower_bound_ = float(lb) if np.isfinite(lb) else None
+        if cert is not None and np.isfinite(lb):
+            self.gap_ = 0.0 if out.sse <= 0.0 else max(0.0, float((out.sse - lb) / out.sse))
+        else:
+            self.gap_ = float(out.gap) if np.isfinite(out.gap) else None
+        self.certificate_ = cert
         self.sizes_ = out.sizes
         self.timings_ = out.time
         self.loads_ = None if demand is None else np.bincount(out.labels, weights=demand, minlength=self.n_clusters)

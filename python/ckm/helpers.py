@@ -6,7 +6,7 @@ import os
 import numpy as np
 
 from . import _lib
-from ._core import Problem, _raise
+from ._core import certify_problem, Problem, _raise
 from ._lib import lib
 
 
@@ -60,6 +60,20 @@ def generate_constraints(y, count, ml_fraction=-1.0, random_state=0):
                                                                      float(ml_fraction), int(random_state), out, err))
 
 
+def _labelled(X, labels, n_clusters):
+    """X as C-contiguous float64 (n, d), labels as int32 (n,), k (n_clusters, or max(labels) + 1)."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError("X must be 2-dimensional, got shape %s" % (X.shape,))
+    lab = np.asarray(labels)
+    if lab.shape != (X.shape[0],):
+        raise ValueError("labels must have %d entries, got shape %s" % (X.shape[0], lab.shape))
+    if lab.size and not np.issubdtype(lab.dtype, np.integer):
+        raise ValueError("labels must be integers, got dtype %s" % lab.dtype)
+    k = int(n_clusters) if n_clusters is not None else int(lab.max()) + 1
+    return X, np.ascontiguousarray(lab, dtype=np.int32), k
+
+
 class CheckReport(dict):
     """Result of check(): ok, sse, sizes, loads (each cluster's total demand; 1 per point without demand),
     must_link_violated, cannot_link_violated, size_violated, capacity_violated, label_invalid and violations
@@ -77,14 +91,7 @@ def check(X, labels, must_link=None, cannot_link=None, size_min=None, size_max=N
     ((m, 3) rows (i, j, confidence)) are counted, not violations: soft_must_link_violated,
     soft_cannot_link_violated, soft_violated_confidence. capacity_min / capacity_max bound each cluster's
     total demand (needs demand), within 1e-9 of the total demand."""
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError("X must be 2-dimensional, got shape %s" % (X.shape,))
-    lab = np.asarray(labels)
-    if lab.shape != (X.shape[0],):
-        raise ValueError("labels must have %d entries, got shape %s" % (X.shape[0], lab.shape))
-    k = int(n_clusters) if n_clusters is not None else int(lab.max()) + 1
-    lab32 = np.ascontiguousarray(lab, dtype=np.int32)
+    X, lab32, k = _labelled(X, labels, n_clusters)
     problem = Problem(X, k, must_link, cannot_link, size_min if size_min is not None else 0, size_max,
                       sample_weight, soft_must_link, soft_cannot_link, demand, capacity_min, capacity_max)
     rep = ctypes.POINTER(_lib.CheckReport)()
@@ -117,5 +124,31 @@ def check(X, labels, must_link=None, cannot_link=None, size_min=None, size_max=N
                           soft_violated_confidence=r.soft_violated_confidence)
         lib.ckm_check_report_free(rep)
         return out
+    finally:
+        problem.close()
+
+
+def certify(X, labels, n_clusters=None, must_link=None, cannot_link=None, size_min=None, size_max=None,
+            sample_weight=None, demand=None, capacity_min=None, capacity_max=None, subsets=0, time_limit=None,
+            cut_rounds=50, gap=1e-4, random_state=0, n_jobs=None, verbose=0):
+    """A safe lower bound on the optimal (weighted) SSE of X into n_clusters clusters under the constraints,
+    and the certified gap (SSE - bound) / SSE of labels, which may come from any tool (as `ckm certify`;
+    docs/certify.md). The points are split into subsets that each resemble the whole (must-link groups kept
+    whole) and the subsets' SDP bounds add up to a bound of the whole. subsets: T (0 = chosen from time_limit,
+    or subsets of about 400 groups; 1 = the whole problem's root bound). Without size bounds every cluster is
+    non-empty, as in ConstrainedKMeans. Returns a Certificate (a dict): lower_bound, gap, sse, status ("optimal"
+    when the gap is within `gap`, "feasible", "time limit", "infeasible"), subset_of, subset, ... Labels that
+    violate a constraint get the bound and gap NaN."""
+    X, lab, k = _labelled(X, labels, n_clusters)
+    if lab.size and lab.min() < 0:
+        raise ValueError("labels must be non-negative integers")
+    if random_state is not None and not isinstance(random_state, (int, np.integer)):
+        raise ValueError("random_state must be an int (the split's seed) or None")
+    problem = Problem(X, k, must_link, cannot_link, size_min, size_max, sample_weight, None, None, demand,
+                      capacity_min, capacity_max)
+    try:
+        return certify_problem(problem, lab, subsets=int(subsets), time_limit=float(time_limit or 0.0),
+                               cut_rounds=int(cut_rounds), gap=float(gap), seed=int(random_state or 0),
+                               threads=0 if n_jobs in (None, -1) else int(n_jobs), verbose=verbose)
     finally:
         problem.close()

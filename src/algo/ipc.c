@@ -318,7 +318,7 @@ static ckm_error cut_rounds(ipc_run *run, ckm_sdp *sdp, const ckm_ipc_opts *o, c
             si->lower_bound - hist[(rounds - IPC_PATIENCE) % (IPC_PATIENCE + 1)] <= IPC_STALL * fabs(si->lower_bound))
             break;
         /* a better incumbent closes the gap sooner (and lets the solver stop at it) */
-        if (rounds % IPC_HEURISTIC_EVERY == 0 && !run->stopped &&
+        if (rounds % IPC_HEURISTIC_EVERY == 0 && !run->stopped && !o->bound_only &&
             ((rc = ipc_heuristic(run, sdp, out, err)) != CKM_OK || run->infeasible))
             return rc;
     }
@@ -367,7 +367,11 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
         rc = ckm_fail(err, CKM_ERR_NOMEM, "ipc: out of memory");
         goto done;
     }
-    if ((rc = ckm_assign_init(&asg, r, err)) != CKM_OK)
+    if (o->bound_only && (k == 1 || s <= k)) {
+        rc = ckm_fail(err, CKM_ERR_INTERNAL, "ipc: a bound-only node needs k >= 2 and more groups than clusters");
+        goto done;
+    }
+    if (!o->bound_only && (rc = ckm_assign_init(&asg, r, err)) != CKM_OK)
         goto done;
     if (k == 1 || s == k) {
         rc = single_partition(&run, out, err);
@@ -390,7 +394,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     ckm_ctx_log(ctx, 1, "ipc: SDP safe bound %.10g after %d iterations (%s%s, %.2f s)", si.lower_bound, si.iterations,
                 si.converged ? "converged" : "not converged", stats->inherited ? ", inherited cuts" : "",
                 ckm_now() - t0);
-    if (o->heuristic_first && !run.stopped && !closed(&run, si.lower_bound, tol))
+    if (o->heuristic_first && !o->bound_only && !run.stopped && !closed(&run, si.lower_bound, tol))
         if ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible)
             goto done;
     if ((rc = cut_rounds(&run, sdp, o, &par, &si, stats, t0, out, err)) != CKM_OK || run.infeasible)
@@ -406,7 +410,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
         ckm_ctx_log(ctx, 1, "ipc: final solve: safe bound %.10g (%d iterations, %s, %.2f s)", si.lower_bound,
                     si.iterations, si.converged ? "converged" : "not converged", ckm_now() - t0);
     }
-    if ((stats->rounds > 0 || !o->heuristic_first) && !run.stopped &&
+    if ((stats->rounds > 0 || !o->heuristic_first) && !o->bound_only && !run.stopped &&
         !closed(&run, si.lower_bound, tol))
         if ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible)
             goto done;

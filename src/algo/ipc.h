@@ -28,6 +28,9 @@ typedef struct ckm_ipc_opts {
     bool keep_sdp;               /* hand the relaxation to the caller (branching, export) */
     int sdp_threads;             /* threads the SDP's projection may use (ckm_sdp_params.threads;
                                     0 or 1: one) */
+    bool bound_only;             /* the bound alone (certify.c): no IPC-k-means, no BLPKM
+                                    iteration, no LP model; needs k >= 2 and s > k; opts.incumbent
+                                    (an upper bound known elsewhere) still stops the SDP at it */
 } ckm_ipc_opts;
 
 typedef struct ckm_ipc_stats {

@@ -124,6 +124,21 @@ static void json_string(sbuf *b, const char *name, const char *s)
     sb_printf(b, "\",\n");
 }
 
+/* End a JSON object whose last member ends in ",\n": drop that comma, close the brace, hand
+ * the string to *out (or fail for a buffer that could not grow). */
+static ckm_error json_close(sbuf *b, char **out, ckm_err *err)
+{
+    if (!b->failed && b->len >= 2)
+        b->len -= 2;
+    sb_printf(b, "\n}\n");
+    if (b->failed) {
+        free(b->p);
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    }
+    *out = b->p;
+    return CKM_OK;
+}
+
 ckm_error ckm_result_to_json(const ckm_result *r, const char *extra_json, char **out, ckm_err *err)
 {
     sbuf b = {0};
@@ -175,14 +190,44 @@ ckm_error ckm_result_to_json(const ckm_result *r, const char *extra_json, char *
     if (extra_json && *extra_json)
         sb_printf(&b, "  %s,\n", extra_json);
     json_string(&b, "message", r->message);
-    /* drop the trailing comma of the last member */
-    if (!b.failed && b.len >= 2)
-        b.len -= 2;
-    sb_printf(&b, "\n}\n");
-    if (b.failed) {
-        free(b.p);
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    return json_close(&b, out, err);
+}
+
+ckm_error ckm_certificate_to_json(const ckm_certificate *c, char **out, ckm_err *err)
+{
+    sbuf b = {0};
+    sb_printf(&b, "{\n");
+    json_string(&b, "status", ckm_status_string(c->status));
+    json_string(&b, "ckm_version", ckm_version());
+    sb_printf(&b, "  \"n\": %zu,\n  \"d\": %zu,\n  \"k\": %zu,\n  \"groups\": %zu,\n", c->n, c->d, c->k, c->groups);
+    sb_printf(&b, "  \"weighted\": %s,\n", c->weighted ? "true" : "false");
+    json_number(&b, "sse", c->sse, true);
+    sb_printf(&b, "  \"violations\": %zu,\n", c->violations);
+    if (c->lower_bound == INFINITY) /* proven infeasible: no labelling, every bound holds */
+        sb_printf(&b, "  \"lower_bound\": \"inf\",\n");
+    else
+        json_number(&b, "lower_bound", c->lower_bound, true);
+    json_number(&b, "gap", c->gap, true);
+    json_number(&b, "labels_split_sse", c->labels_split_sse, true);
+    sb_printf(&b, "  \"subsets\": %zu,\n  \"workers\": %d,\n", c->subsets, c->workers);
+    json_number(&b, "memory_mb", c->memory_mb, true);
+    sb_printf(&b, "  \"timings\": {\"split\": %.6f, \"bound\": %.6f, \"total\": %.6f},\n", c->split_s, c->bound_s,
+              c->total_s);
+    sb_printf(&b, "  \"stats\": {\"sdp_iterations\": %llu, \"cut_rounds\": %llu, \"cuts_added\": %llu},\n",
+              (unsigned long long)c->stats.sdp_iterations, (unsigned long long)c->stats.cut_rounds,
+              (unsigned long long)c->stats.cuts_added);
+    sb_printf(&b, "  \"subset\": [");
+    for (size_t t = 0; c->subset && t < c->subsets; t++) {
+        const ckm_certify_subset *q = &c->subset[t];
+        sb_printf(&b, "%s\n    {\"points\": %zu, \"groups\": %zu, \"lower_bound\": ", t ? "," : "", q->points,
+                  q->groups);
+        sb_printf(&b, isfinite(q->lower_bound) ? "%.17g" : "null", q->lower_bound);
+        sb_printf(&b, ", \"labels_sse\": ");
+        sb_printf(&b, isfinite(q->labels_sse) ? "%.17g" : "null", q->labels_sse);
+        sb_printf(&b, ", \"status\": \"%s\", \"sdp\": %s, \"cut_rounds\": %d, \"seconds\": %.6f}",
+                  ckm_status_string(q->status), q->sdp ? "true" : "false", q->cut_rounds, q->seconds);
     }
-    *out = b.p;
-    return CKM_OK;
+    sb_printf(&b, "%s],\n", c->subsets ? "\n  " : "");
+    json_string(&b, "message", c->message);
+    return json_close(&b, out, err);
 }

@@ -1,0 +1,209 @@
+/*
+ * cmd_certify.c -- `ckm certify DATA --labels FILE -k K ...`: a safe lower bound on the
+ * constrained optimum and the certified gap of a labelling from anywhere (ckm_certify,
+ * docs/certify.md). Prints the SSE, the bound, the gap and the subsets; writes the JSON
+ * report and the subset of each point atomically. SIGINT returns the bound reached so far.
+ */
+#include "cli.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+enum { F_LABELS, F_K, F_CONS, F_WEIGHTS, F_MIN, F_MAX, F_SIZES, F_BAL, F_DEMANDS, F_MINCAP, F_MAXCAP, F_CAPS,
+       F_SUBSETS, F_TIME, F_CUTS, F_GAP, F_SEED, F_THREADS, F_REPORT, F_SUBSETS_OUT, F_LABEL_COL, F_VERBOSE, F_QUIET,
+       F_HELP, F_COUNT };
+
+static const cli_opt certify_options[F_COUNT] = {
+    [F_LABELS] = {"labels", 0, "FILE", "the labelling to certify: one 0-based cluster id per line (or .npy)", NULL},
+    [F_K] = {"k", 'k', "K", "number of clusters (default: largest label + 1)", NULL},
+    [F_CONS] = {"constraints", 'c', "FILE", "must/cannot-link file (hard pairs only)", NULL},
+    [F_WEIGHTS] = {"weights", 'w', "FILE", "sample weights, one per line: the bound is of the weighted SSE", NULL},
+    [F_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
+    [F_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
+    [F_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
+    [F_BAL] = {"balanced", 0, NULL, "sizes floor(n/K)..ceil(n/K) for every cluster", NULL},
+    [F_DEMANDS] = {"demands", 0, "FILE", "demand of each point, one per line (> 0)", NULL},
+    [F_MINCAP] = {"min-capacity", 0, "X", "every cluster's total demand is at least X (needs --demands)", NULL},
+    [F_MAXCAP] = {"max-capacity", 0, "X", "every cluster's total demand is at most X (needs --demands)", NULL},
+    [F_CAPS] = {"capacities", 0, "FILE", "per-cluster capacity bounds: K lines 'lo hi' (hi may be inf)", NULL},
+    [F_SUBSETS] = {"subsets", 0, "T", "split into T subsets (1 = the whole problem's root bound; default: chosen "
+                                      "from --time-limit, or subsets of about 400 groups)", NULL},
+    [F_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; the bound reached by then is reported", NULL},
+    [F_CUTS] = {"cut-rounds", 0, "N", "cutting-plane rounds of each subset's SDP (default 50)", NULL},
+    [F_GAP] = {"gap", 0, "X", "a subset's SDP stops when its bound is within X of the labels' SSE there "
+                              "(default 0.0001)", NULL},
+    [F_SEED] = {"seed", 's', "S", "seed of the split (same input + seed = same subsets)", NULL},
+    [F_THREADS] = {"threads", 'j', "N", "subsets bounded at once, 0..256 (0 = the cores this process may use); "
+                                        "OpenBLAS runs 1 thread", NULL},
+    [F_REPORT] = {"report", 'r', "FILE", "write a JSON report (bound, gap, every subset)", NULL},
+    [F_SUBSETS_OUT] = {"subsets-out", 0, "FILE", "write the subset of each point, one per line (FILE.npy: numpy)",
+                       NULL},
+    [F_LABEL_COL] = {"label-column", 'l', "IDX|last", "column of DATA to exclude as ground truth", NULL},
+    [F_VERBOSE] = {"verbose", 'v', NULL, "progress on stderr (-vv: each subset's SDP too)", NULL},
+    [F_QUIET] = {"quiet", 'q', NULL, "print nothing on success", NULL},
+    [F_HELP] = {"help", 'h', NULL, "show this help", NULL},
+};
+
+static void usage(const cli_opt *opts)
+{
+    printf("usage: ckm certify DATA --labels FILE [-k K] [constraint options] [--subsets T] [-t SEC]\n\n"
+           "A safe lower bound on the optimal SSE under the given constraints, and the\n"
+           "certified gap (SSE - bound) / SSE of the labelling, for any n: the points are\n"
+           "split into subsets that each resemble the whole (must-link groups kept whole),\n"
+           "and the subsets' SDP bounds add up to a bound of the whole (docs/certify.md).\n"
+           "Labels from any tool; ones that violate a constraint get the bound but no gap.\n\noptions:\n");
+    cli_print_options(opts, F_COUNT);
+    printf("exit codes: 0 certified (also when stopped: the bound so far), 2 usage/input error,\n"
+           "            3 proven infeasible, 5 the labels violate constraints (bound still given),\n"
+           "            6 out of memory\n");
+}
+
+static bool parse_settings(const char *cmd, const cli_opt *opts, ckm_settings *s, size_t *subsets)
+{
+    const char *v;
+    if ((v = opts[F_SUBSETS].value) && !cli_size(cmd, "subsets", v, subsets))
+        return false;
+    if (opts[F_SUBSETS].value && *subsets == 0) {
+        fprintf(stderr, "ckm %s: --subsets must be at least 1\n", cmd);
+        return false;
+    }
+    if ((v = opts[F_TIME].value) && !cli_double(cmd, "time-limit", v, 0.0, &s->time_limit_s))
+        return false;
+    if ((v = opts[F_CUTS].value) && !cli_int(cmd, "cut-rounds", v, 0, CLI_INT_MAX, &s->cut_rounds))
+        return false;
+    if ((v = opts[F_GAP].value) && !cli_double(cmd, "gap", v, 0.0, &s->gap))
+        return false;
+    if (!(s->gap < 1.0)) {
+        fprintf(stderr, "ckm %s: --gap: '%s' is not below 1 (a relative gap in [0, 1))\n", cmd, v);
+        return false;
+    }
+    if ((v = opts[F_SEED].value) && !cli_u64(cmd, "seed", v, &s->seed))
+        return false;
+    if ((v = opts[F_THREADS].value) && !cli_int(cmd, "threads", v, 0, CKM_MAX_THREADS, &s->threads))
+        return false;
+    cli_cap_blas_threads(1); /* each worker's eigensolver runs on one core */
+    if (opts[F_VERBOSE].value) {
+        s->verbosity = atoi(opts[F_VERBOSE].value);
+        s->log = cli_log_stderr;
+    }
+    return true;
+}
+
+static void print_certificate(const char *data, const ckm_certificate *c)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("ckm %s: certify on %s (n = %zu, d = %zu, k = %zu, %zu groups)\n", ckm_version(), data, c->n, c->d, c->k,
+           c->groups);
+    printf("  status       %s%s%s\n", ckm_status_string(c->status), c->message[0] ? " - " : "", c->message);
+    printf("  %-12s %.10g%s\n", c->weighted ? "weighted SSE" : "SSE", c->sse,
+           c->violations ? " (the labels violate constraints)" : "");
+    printf("  lower bound  %.10g\n", c->lower_bound);
+    if (isfinite(c->gap))
+        printf("  gap          %.4g %%\n", 100.0 * c->gap);
+    printf("  subsets      %zu on %d thread%s (split %.2f s, bounds %.2f s)\n", c->subsets, c->workers,
+           c->workers == 1 ? "" : "s", c->split_s, c->bound_s);
+    printf("  time         %.3f s, peak memory %.0f MB\n", c->total_s, (double)ru.ru_maxrss / 1024.0);
+}
+
+/* the report and the subsets file, each atomic; EXIT_SOLVED or the (printed) error's code */
+static int write_outputs(const char *cmd, const cli_opt *opts, const ckm_certificate *c)
+{
+    ckm_err err = {CKM_OK, ""};
+    ckm_error rc;
+    if (opts[F_REPORT].value) {
+        char *json = NULL;
+        if ((rc = ckm_certificate_to_json(c, &json, &err)) != CKM_OK ||
+            (rc = ckm_write_file_atomic(opts[F_REPORT].value, json, strlen(json), &err)) != CKM_OK) {
+            ckm_free(json);
+            return cli_error(cmd, rc, &err);
+        }
+        ckm_free(json);
+    }
+    if (opts[F_SUBSETS_OUT].value && c->subset_of) {
+        int32_t *sub = malloc(c->n * sizeof(int32_t));
+        if (!sub) {
+            fprintf(stderr, "ckm %s: out of memory for the subsets file\n", cmd);
+            return EXIT_NOMEM;
+        }
+        for (size_t i = 0; i < c->n; i++)
+            sub[i] = (int32_t)c->subset_of[i];
+        rc = ckm_write_labels(opts[F_SUBSETS_OUT].value, sub, c->n, &err);
+        free(sub);
+        if (rc != CKM_OK)
+            return cli_error(cmd, rc, &err);
+    }
+    return EXIT_SOLVED;
+}
+
+static bool outputs_ok(const char *cmd, const cli_opt *opts, const char *data)
+{
+    const char *inputs[] = {data,           opts[F_LABELS].value,  opts[F_CONS].value,   opts[F_WEIGHTS].value,
+                            opts[F_SIZES].value, opts[F_DEMANDS].value, opts[F_CAPS].value};
+    const char *r = opts[F_REPORT].value, *o = opts[F_SUBSETS_OUT].value;
+    if (!cli_output_ok(cmd, r, inputs, 7) || !cli_output_ok(cmd, o, inputs, 7))
+        return false;
+    if (r && o && strcmp(r, o) == 0) {
+        fprintf(stderr, "ckm %s: two outputs name the same file '%s'\n", cmd, r);
+        return false;
+    }
+    return true;
+}
+
+int cmd_certify(int argc, char **argv)
+{
+    const char *cmd = "certify";
+    cli_opt opts[F_COUNT];
+    memcpy(opts, certify_options, sizeof opts);
+    const char *pos[1];
+    size_t npos, subsets = 0;
+    if (!cli_parse(cmd, argc, argv, 2, opts, F_COUNT, pos, 1, &npos))
+        return EXIT_USAGE;
+    if (opts[F_HELP].value) {
+        usage(opts);
+        return EXIT_SOLVED;
+    }
+    if (npos != 1 || !opts[F_LABELS].value) {
+        fprintf(stderr, "ckm certify: need DATA and --labels FILE (see 'ckm certify --help')\n");
+        return EXIT_USAGE;
+    }
+    ckm_settings s;
+    ckm_settings_default(&s);
+    if (!parse_settings(cmd, opts, &s, &subsets) || !outputs_ok(cmd, opts, pos[0]))
+        return EXIT_USAGE;
+    ckm_dataset *ds = NULL;
+    ckm_problem *p = NULL;
+    int32_t *labels = NULL;
+    ckm_certificate *c = NULL;
+    size_t k = 0;
+    cli_labelled_args la = {pos[0], opts[F_LABELS].value, opts[F_K].value, opts[F_CONS].value, opts[F_WEIGHTS].value,
+                            opts[F_MIN].value, opts[F_MAX].value, opts[F_SIZES].value, opts[F_BAL].value,
+                            opts[F_DEMANDS].value, opts[F_MINCAP].value, opts[F_MAXCAP].value, opts[F_CAPS].value,
+                            opts[F_LABEL_COL].value, false};
+    int code = cli_labelled_problem(cmd, &la, &ds, &p, &labels, &k);
+    if (code != EXIT_SOLVED)
+        goto done;
+    cli_catch_sigint(&s);
+    ckm_err err = {CKM_OK, ""};
+    ckm_error rc = ckm_certify(p, labels, subsets, &s, &c, &err);
+    if (rc != CKM_OK) {
+        code = cli_error(cmd, rc, &err);
+        goto done;
+    }
+    if ((code = write_outputs(cmd, opts, c)) != EXIT_SOLVED)
+        goto done;
+    if (c->status == CKM_STATUS_INFEASIBLE)
+        fprintf(stderr, "ckm certify: infeasible: %s\n", c->message);
+    else if (!opts[F_QUIET].value || c->violations)
+        print_certificate(pos[0], c);
+    code = c->status == CKM_STATUS_INFEASIBLE ? EXIT_INFEASIBLE : c->violations ? EXIT_VIOLATIONS : EXIT_SOLVED;
+done:
+    ckm_certificate_free(c);
+    ckm_problem_free(p);
+    ckm_dataset_free(ds);
+    ckm_free(labels);
+    return code;
+}

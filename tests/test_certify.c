@@ -1,0 +1,448 @@
+/*
+ * test_certify.c -- ckm_certify (docs/certify.md) against independent truth:
+ *   soundness   on tiny instances (n <= 10, k <= 3) with random pairs, size bounds, sample
+ *               weights and capacities, the decomposed bound never exceeds the brute-force
+ *               optimum, for every subset count T and several split seeds; on 36 points it
+ *               never exceeds the optimum exact proves;
+ *   T = 1       the bound equals ipc's root bound (same relaxation, no cut rounds);
+ *   split       must-link groups stay whole, subsets differ by at most one group, the split's
+ *               identity SSE = sum of restricted SSEs + loss (loss >= 0), same seed same split;
+ *   stops       an interrupt before anything and a tiny time limit give valid bounds and the
+ *               stop status; refusals of bad input with a message; infeasible problems;
+ *               labels that violate constraints (bound, no gap); the JSON report.
+ */
+#include "check.h"
+#include "oracle.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static double unif(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+typedef struct inst {
+    int n, k, np;
+    double X[2 * 12], w[12], q[12];
+    oracle_pair pairs[24];
+    size_t lo[3], hi[3];
+    double cap_lo[3], cap_hi[3];
+    bool weighted, capacitated;
+} inst;
+
+/* every labelling meeting the constraints; the least weighted SSE (INFINITY: none), its labels */
+static double brute(const inst *in, int32_t *best)
+{
+    int32_t lab[12];
+    long total = 1;
+    for (int i = 0; i < in->n; i++)
+        total *= in->k;
+    double opt = INFINITY;
+    for (long code = 0; code < total; code++) {
+        long c = code;
+        size_t size[3] = {0, 0, 0};
+        double load[3] = {0, 0, 0};
+        for (int i = 0; i < in->n; i++) {
+            lab[i] = (int32_t)(c % in->k);
+            c /= in->k;
+            size[lab[i]]++;
+            load[lab[i]] += in->q[i];
+        }
+        bool ok = true;
+        for (int j = 0; j < in->k && ok; j++)
+            ok = size[j] >= in->lo[j] && size[j] <= in->hi[j] &&
+                 (!in->capacitated || (load[j] >= in->cap_lo[j] - 1e-9 && load[j] <= in->cap_hi[j] + 1e-9));
+        for (int e = 0; e < in->np && ok; e++)
+            ok = (lab[in->pairs[e].i] == lab[in->pairs[e].j]) == (in->pairs[e].ml != 0);
+        if (!ok)
+            continue;
+        double sse;
+        if (ckm_sse_weighted(in->X, in->weighted ? in->w : NULL, (size_t)in->n, 2, lab, (size_t)in->k, &sse, NULL) !=
+            CKM_OK)
+            continue;
+        if (sse < opt) {
+            opt = sse;
+            memcpy(best, lab, (size_t)in->n * sizeof(int32_t));
+        }
+    }
+    return opt;
+}
+
+static ckm_problem *build(const inst *in)
+{
+    ckm_problem *p = oracle_problem(in->X, in->n, 2, in->k, in->pairs, in->np, in->lo, in->hi);
+    if (!p)
+        return NULL;
+    if (in->weighted && ckm_problem_set_weights(p, in->w, NULL) != CKM_OK)
+        CHECK(0);
+    if (in->capacitated && (ckm_problem_set_demands(p, in->q, NULL) != CKM_OK ||
+                            ckm_problem_set_capacities(p, in->cap_lo, in->cap_hi, NULL) != CKM_OK))
+        CHECK(0);
+    return p;
+}
+
+static void draw(inst *in, int round)
+{
+    memset(in, 0, sizeof *in);
+    in->n = 6 + (int)(unif() * 5); /* 6..10 */
+    in->k = 2 + (int)(unif() * 2);
+    in->np = oracle_random_instance(unif, in->n, round % 3 == 0 ? 0 : (int)(unif() * 5), in->X, in->pairs);
+    for (int i = 0; i < in->n; i++) {
+        in->w[i] = 0.5 + 2.0 * unif();
+        in->q[i] = 1.0 + (double)(int)(unif() * 3);
+    }
+    in->weighted = round % 2 == 1;
+    for (int j = 0; j < in->k; j++) {
+        in->lo[j] = round % 4 == 2 ? 2 : 1;
+        in->hi[j] = round % 4 == 2 ? (size_t)in->n / 2 + 1 : (size_t)in->n;
+    }
+    in->capacitated = round % 5 == 4;
+    if (in->capacitated) {
+        double Q = 0;
+        for (int i = 0; i < in->n; i++)
+            Q += in->q[i];
+        for (int j = 0; j < in->k; j++) {
+            in->cap_lo[j] = 0.6 * Q / in->k;
+            in->cap_hi[j] = 1.5 * Q / in->k;
+        }
+    }
+}
+
+static ckm_certificate *certify(const ckm_problem *p, const int32_t *lab, size_t T, uint64_t seed, int cuts,
+                                ckm_error *rc)
+{
+    ckm_settings s;
+    ckm_settings_default(&s);
+    s.seed = seed;
+    s.threads = 2;
+    s.cut_rounds = cuts;
+    ckm_certificate *c = NULL;
+    ckm_err err = {CKM_OK, ""};
+    *rc = ckm_certify(p, lab, T, &s, &c, &err);
+    if (*rc != CKM_OK)
+        fprintf(stderr, "certify: %s\n", err.message);
+    return c;
+}
+
+/* the decomposed bound never exceeds the optimum; the split's identity holds */
+static void soundness_tiny(void)
+{
+    int rounds = 0, feasible = 0, sdp_subsets = 0, tight = 0;
+    for (int round = 0; round < 60; round++) {
+        inst in;
+        draw(&in, round);
+        int32_t best[12];
+        double opt = brute(&in, best);
+        ckm_problem *p = build(&in);
+        if (!p)
+            continue;
+        rounds++;
+        int32_t lab[12];
+        bool feas = isfinite(opt);
+        for (int i = 0; i < in.n; i++) /* the optimum, or (infeasible) any labels */
+            lab[i] = feas ? best[i] : (int32_t)(i % in.k);
+        feasible += feas;
+        for (size_t T = 1; T <= 3; T++)
+            for (uint64_t seed = 0; seed < 2; seed++) {
+                ckm_error rc;
+                ckm_certificate *c = certify(p, lab, T, seed, round % 2 ? 50 : 0, &rc);
+                CHECK(rc == CKM_OK && c);
+                if (!c)
+                    continue;
+                if (!feas) {
+                    CHECK(c->status == CKM_STATUS_INFEASIBLE || c->violations > 0);
+                    ckm_certificate_free(c);
+                    continue;
+                }
+                double scale = 1e-7 * (1.0 + opt);
+                CHECK(c->lower_bound <= opt + scale);
+                if (!(c->lower_bound <= opt + scale))
+                    fprintf(stderr, "  round %d T %zu seed %llu: bound %.12g > optimum %.12g\n", round, T,
+                            (unsigned long long)seed, c->lower_bound, opt);
+                CHECK(c->violations == 0 && isfinite(c->gap));
+                CHECK(c->subsets == T);
+                CHECK(c->labels_split_sse <= c->sse + 1e-9 * (1.0 + c->sse)); /* the loss is >= 0 */
+                double sum = 0;
+                for (size_t t = 0; t < T; t++) {
+                    sum += c->subset[t].lower_bound;
+                    sdp_subsets += c->subset[t].sdp;
+                }
+                CHECK_NEAR(sum, c->lower_bound, 1e-9 * (1.0 + opt));
+                tight += T == 1 && c->lower_bound >= opt - 1e-4 * (1.0 + opt);
+                ckm_certificate_free(c);
+            }
+        ckm_problem_free(p);
+    }
+    printf("tiny: %d instances (%d feasible), %d subsets bounded by the SDP, T = 1 tight on %d\n", rounds, feasible,
+           sdp_subsets, tight);
+    CHECK(rounds >= 50 && feasible >= 30 && sdp_subsets >= 100);
+}
+
+/* blobs: n points around k centers (sd), labels = nearest true center */
+static void blobs(size_t n, size_t k, double sd, double *X, int32_t *lab)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i % k;
+        double u1 = unif() + 1e-12, u2 = unif();
+        double r = sd * sqrt(-2 * log(u1));
+        X[2 * i] = 4.0 * (double)j + r * cos(6.283185307179586 * u2);
+        X[2 * i + 1] = 3.0 * (double)(j % 2) + r * sin(6.283185307179586 * u2);
+        lab[i] = (int32_t)j;
+    }
+}
+
+/* 36 points, k = 3, with pairs: the bound at T = 2, 3, 4 never exceeds exact's optimum */
+static void soundness_exact(void)
+{
+    double X[72];
+    int32_t lab[36];
+    for (int rep = 0; rep < 2; rep++) {
+        blobs(36, 3, 1.2, X, lab);
+        ckm_problem *p = NULL;
+        CHECK(ckm_problem_create(X, 36, 2, 3, &p, NULL) == CKM_OK);
+        for (int e = 0; e < 6; e++) {
+            size_t i = (size_t)(unif() * 36), j = (size_t)(unif() * 36);
+            if (i != j)
+                ckm_problem_add_pair(p, i, j, lab[i] == lab[j] ? CKM_MUST_LINK : CKM_CANNOT_LINK, NULL);
+        }
+        ckm_settings s;
+        ckm_settings_default(&s);
+        s.algorithm[0] = 0;
+        strcpy(s.algorithm, "exact");
+        s.threads = 1;
+        ckm_result *res = NULL;
+        CHECK(ckm_solve(p, &s, &res, NULL) == CKM_OK && res && res->status == CKM_STATUS_OPTIMAL);
+        if (!res || res->status != CKM_STATUS_OPTIMAL) {
+            ckm_result_free(res);
+            ckm_problem_free(p);
+            continue;
+        }
+        for (size_t T = 2; T <= 4; T++) {
+            ckm_error rc;
+            ckm_certificate *c = certify(p, res->labels, T, (uint64_t)rep, 50, &rc);
+            CHECK(rc == CKM_OK && c && c->lower_bound <= res->lower_bound * (1 + 1e-7) && c->lower_bound > 0);
+            if (c)
+                printf("36 points, T = %zu: bound %.6f, exact's optimum %.6f (gap %.3g %%)\n", T, c->lower_bound,
+                       res->sse, 100 * c->gap);
+            ckm_certificate_free(c);
+        }
+        ckm_result_free(res);
+        ckm_problem_free(p);
+    }
+}
+
+/* T = 1: the whole problem's root bound, as ipc computes it (no cut rounds, one thread);
+ * labels violating a pair make certify's run the same relaxation without an incumbent */
+static void whole_problem(void)
+{
+    double X[80];
+    int32_t lab[40];
+    blobs(40, 3, 1.5, X, lab);
+    ckm_problem *p = NULL;
+    CHECK(ckm_problem_create(X, 40, 2, 3, &p, NULL) == CKM_OK);
+    CHECK(ckm_problem_add_pair(p, 0, 1, CKM_MUST_LINK, NULL) == CKM_OK); /* labels 0 and 1 differ */
+    CHECK(ckm_problem_add_pair(p, 2, 5, CKM_CANNOT_LINK, NULL) == CKM_OK);
+    ckm_settings s;
+    ckm_settings_default(&s);
+    strcpy(s.algorithm, "ipc");
+    s.cut_rounds = 0;
+    s.threads = 1;
+    s.n_init = 1;
+    ckm_result *res = NULL;
+    CHECK(ckm_solve(p, &s, &res, NULL) == CKM_OK && res);
+    ckm_certificate *c = NULL;
+    s.threads = 1;
+    CHECK(ckm_certify(p, lab, 1, &s, &c, NULL) == CKM_OK && c);
+    if (c && res) {
+        CHECK(c->violations > 0 && isnan(c->gap));
+        CHECK_NEAR(c->lower_bound, res->lower_bound, 1e-9 * res->lower_bound);
+        printf("T = 1: certify %.10f, ipc root %.10f\n", c->lower_bound, res->lower_bound);
+    }
+    ckm_certificate_free(c);
+    ckm_result_free(res);
+    ckm_problem_free(p);
+}
+
+/* n blob points (k blobs, sd) as a problem; X and the true labels malloc'ed into *X, *lab */
+static ckm_problem *blob_problem(size_t n, size_t k, double sd, double **X, int32_t **lab)
+{
+    *X = malloc(2 * n * sizeof(double));
+    *lab = malloc(n * sizeof(int32_t));
+    blobs(n, k, sd, *X, *lab);
+    ckm_problem *p = NULL;
+    CHECK(ckm_problem_create(*X, n, 2, k, &p, NULL) == CKM_OK);
+    return p;
+}
+
+/* the split: groups whole, balanced counts, determinism, identity with the loss */
+static void split(void)
+{
+    enum { N = 400 };
+    double *X;
+    int32_t *lab;
+    ckm_problem *p = blob_problem(N, 4, 1.0, &X, &lab);
+    for (size_t i = 0; i + 10 < N; i += 40) /* must-link chains i, i+4, i+8 (same blob) */
+        CHECK(ckm_problem_add_pair(p, i, i + 4, CKM_MUST_LINK, NULL) == CKM_OK &&
+              ckm_problem_add_pair(p, i + 4, i + 8, CKM_MUST_LINK, NULL) == CKM_OK);
+    ckm_settings s;
+    ckm_settings_default(&s);
+    s.cut_rounds = 0;
+    s.seed = 7;
+    ckm_certificate *a = NULL, *b = NULL;
+    CHECK(ckm_certify(p, lab, 5, &s, &a, NULL) == CKM_OK && a);
+    CHECK(ckm_certify(p, lab, 5, &s, &b, NULL) == CKM_OK && b);
+    if (a && b) {
+        CHECK(memcmp(a->subset_of, b->subset_of, N * sizeof(size_t)) == 0);
+        CHECK(a->lower_bound == b->lower_bound);
+        bool whole = true;
+        for (size_t i = 0; i + 10 < N; i += 40)
+            whole &= a->subset_of[i] == a->subset_of[i + 4] && a->subset_of[i + 4] == a->subset_of[i + 8];
+        CHECK(whole);
+        size_t gmin = SIZE_MAX, gmax = 0;
+        for (size_t t = 0; t < 5; t++) {
+            gmin = a->subset[t].groups < gmin ? a->subset[t].groups : gmin;
+            gmax = a->subset[t].groups > gmax ? a->subset[t].groups : gmax;
+        }
+        CHECK(a->groups == N - 20 && gmax - gmin <= 1);
+        /* SSE = sum of restricted SSEs + loss, loss >= 0; recompute the restricted SSEs */
+        double sum = 0;
+        for (size_t t = 0; t < 5; t++)
+            sum += a->subset[t].labels_sse;
+        CHECK_NEAR(sum, a->labels_split_sse, 1e-9 * a->sse);
+        CHECK(a->labels_split_sse <= a->sse && a->labels_split_sse > 0.99 * a->sse);
+        printf("split: 5 subsets of %zu-%zu groups, loss %.4g %% of the SSE, bound %.6f, gap %.3g %%\n", gmin, gmax,
+               100 * (a->sse - a->labels_split_sse) / a->sse, a->lower_bound, 100 * a->gap);
+        double mine = 0;
+        for (size_t t = 0; t < 5; t++) {
+            int32_t sub[N];
+            size_t m = 0;
+            double Xs[2 * N];
+            for (size_t i = 0; i < N; i++)
+                if (a->subset_of[i] == t) {
+                    Xs[2 * m] = X[2 * i];
+                    Xs[2 * m + 1] = X[2 * i + 1];
+                    sub[m++] = lab[i];
+                }
+            double v;
+            CHECK(ckm_sse(Xs, m, 2, sub, 4, &v, NULL) == CKM_OK);
+            mine += v;
+            CHECK_NEAR(v, a->subset[t].labels_sse, 1e-9 * v);
+        }
+        CHECK_NEAR(mine, a->labels_split_sse, 1e-9 * mine);
+    }
+    ckm_certificate_free(a);
+    ckm_certificate_free(b);
+    ckm_problem_free(p);
+    free(X);
+    free(lab);
+}
+
+static int stop_now(void *u)
+{
+    (void)u;
+    return 1;
+}
+
+/* stops: an interrupt before anything, then a time limit far below the work */
+static void stops(void)
+{
+    enum { N = 3000 };
+    double *X;
+    int32_t *lab;
+    ckm_problem *p = blob_problem(N, 3, 1.5, &X, &lab);
+    CHECK(ckm_problem_add_pair(p, 0, 3, CKM_MUST_LINK, NULL) == CKM_OK);
+    double opt_ub;
+    CHECK(ckm_sse(X, N, 2, lab, 3, &opt_ub, NULL) == CKM_OK);
+    ckm_settings s;
+    ckm_settings_default(&s);
+    s.should_stop = stop_now;
+    ckm_certificate *c = NULL;
+    CHECK(ckm_certify(p, lab, 4, &s, &c, NULL) == CKM_OK && c);
+    if (c) {
+        CHECK(c->status == CKM_STATUS_INTERRUPTED);
+        CHECK(c->lower_bound >= 0 && c->lower_bound <= opt_ub);
+        printf("interrupted at once: bound %.6g (the groups' scatter), %s\n", c->lower_bound, c->message);
+    }
+    ckm_certificate_free(c);
+    ckm_settings_default(&s);
+    s.time_limit_s = 0.3;
+    c = NULL;
+    CHECK(ckm_certify(p, lab, 2, &s, &c, NULL) == CKM_OK && c);
+    if (c) {
+        CHECK(c->status == CKM_STATUS_TIME_LIMIT || c->status == CKM_STATUS_FEASIBLE ||
+              c->status == CKM_STATUS_OPTIMAL);
+        CHECK(c->lower_bound >= 0 && c->lower_bound <= opt_ub * (1 + 1e-9));
+        printf("time limit 0.3 s: %s, bound %.6g, gap %.3g %%\n", ckm_status_string(c->status), c->lower_bound,
+               100 * c->gap);
+    }
+    ckm_certificate_free(c);
+    ckm_problem_free(p);
+    free(X);
+    free(lab);
+}
+
+/* refusals with a message; infeasible problems; JSON */
+static void refusals(void)
+{
+    double X[20] = {0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 1, 6, 1, 7, 1, 8, 1, 9, 1};
+    int32_t lab[10] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
+    ckm_problem *p = NULL;
+    CHECK(ckm_problem_create(X, 10, 2, 2, &p, NULL) == CKM_OK);
+    ckm_certificate *c = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_certify(p, NULL, 0, NULL, &c, &err) == CKM_ERR_INVALID && !c && strstr(err.message, "labels"));
+    int32_t bad[10] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 2};
+    CHECK(ckm_certify(p, bad, 0, NULL, &c, &err) == CKM_ERR_INVALID && strstr(err.message, "point 9"));
+    CHECK(ckm_certify(p, lab, 11, NULL, &c, &err) == CKM_ERR_INVALID && strstr(err.message, "groups"));
+    ckm_settings s;
+    ckm_settings_default(&s);
+    s.gap = 1.5;
+    CHECK(ckm_certify(p, lab, 1, &s, &c, &err) == CKM_ERR_INVALID && strstr(err.message, "gap"));
+    CHECK(ckm_problem_add_soft_pair(p, 0, 9, CKM_MUST_LINK, 0.5, NULL) == CKM_OK);
+    CHECK(ckm_certify(p, lab, 1, NULL, &c, &err) == CKM_ERR_UNSUPPORTED && strstr(err.message, "soft"));
+    ckm_problem_free(p);
+    /* k = 2 and a cannot-link triangle: infeasible, proven in preprocessing */
+    CHECK(ckm_problem_create(X, 10, 2, 2, &p, NULL) == CKM_OK);
+    ckm_problem_add_pair(p, 0, 1, CKM_CANNOT_LINK, NULL);
+    ckm_problem_add_pair(p, 1, 2, CKM_CANNOT_LINK, NULL);
+    ckm_problem_add_pair(p, 0, 2, CKM_CANNOT_LINK, NULL);
+    CHECK(ckm_certify(p, lab, 0, NULL, &c, &err) == CKM_OK && c && c->status == CKM_STATUS_INFEASIBLE &&
+          c->lower_bound == INFINITY && c->violations > 0 && c->message[0]);
+    char *json = NULL;
+    CHECK(c && ckm_certificate_to_json(c, &json, NULL) == CKM_OK && strstr(json, "\"status\": \"infeasible\"") &&
+          strstr(json, "\"lower_bound\": \"inf\""));
+    ckm_free(json);
+    ckm_certificate_free(c);
+    ckm_problem_free(p);
+    /* a feasible run's report names every subset */
+    CHECK(ckm_problem_create(X, 10, 2, 2, &p, NULL) == CKM_OK);
+    c = NULL;
+    CHECK(ckm_certify(p, lab, 2, NULL, &c, NULL) == CKM_OK && c && c->violations == 0);
+    json = NULL;
+    CHECK(c && ckm_certificate_to_json(c, &json, NULL) == CKM_OK && strstr(json, "\"subsets\": 2") &&
+          strstr(json, "\"subset\": [") && strstr(json, "\"labels_sse\""));
+    if (c)
+        printf("10 points, T = 2: %s, bound %.6f, SSE %.6f\n", ckm_status_string(c->status), c->lower_bound, c->sse);
+    ckm_free(json);
+    ckm_certificate_free(c);
+    ckm_problem_free(p);
+}
+
+int main(void)
+{
+    soundness_tiny();
+    soundness_exact();
+    whole_problem();
+    split();
+    stops();
+    refusals();
+    return ck_report();
+}
