@@ -144,7 +144,7 @@ static ckm_error subset_sdp(cert_job *J, size_t t, const ckm_context *sctx, ckm_
         rec->status = CKM_STATUS_INFEASIBLE;
         pthread_mutex_lock(&J->lock);
         if (!J->infeasible)
-            snprintf(J->c->message, sizeof J->c->message, "infeasible: subset %zu: %s", t, reason);
+            snprintf(J->c->message, sizeof J->c->message, "infeasible: subset %zu: %.400s", t, reason);
         J->infeasible = 1;
         pthread_mutex_unlock(&J->lock);
         goto done;

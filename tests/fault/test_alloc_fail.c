@@ -4,7 +4,7 @@
  * allocation made by libckm's objects (linked statically into it) goes through the wrappers
  * below; COIN-OR, OpenBLAS and libc allocate on their own and are not failed.
  * For each operation (readers, problem building, ckm_solve with kmeans, blpkm, sizeflow,
- * cop, bckm, admm, ipc, exact, and blpkm with capacities) and n = 1, 2, ...: the n-th allocation fails; the call must
+ * cop, bckm, admm, ipc, exact, blpkm with capacities, and ckm_certify) and n = 1, 2, ...: the n-th allocation fails; the call must
  * return CKM_ERR_NOMEM with a message (never crash, never another code, never a result),
  * and the inputs must stay usable: the same call without injection then gives the
  * reference result. The loop ends at the first n the operation completes without reaching.
@@ -193,6 +193,36 @@ static ckm_error op_solve(void *vctx, ckm_err *err, double *fp)
     return rc;
 }
 
+/* ckm_certify of labels i % 3 on the instance of op_solve, in two subsets (one thread) */
+static ckm_error op_certify(void *vctx, ckm_err *err, double *fp)
+{
+    const solve_ctx *c = vctx;
+    ckm_problem *p = NULL;
+    ckm_error rc = ckm_problem_create(c->X, c->n, c->d, c->k, &p, err);
+    for (size_t q = 0; rc == CKM_OK && q < c->npairs; q++)
+        rc = ckm_problem_add_pair(p, (size_t)c->pairs[3 * q], (size_t)c->pairs[3 * q + 1],
+                                  c->pairs[3 * q + 2] > 0 ? CKM_MUST_LINK : CKM_CANNOT_LINK, err);
+    int32_t lab[64];
+    for (size_t i = 0; i < c->n; i++)
+        lab[i] = (int32_t)(i % c->k);
+    ckm_certificate *cert = NULL;
+    if (rc == CKM_OK) {
+        ckm_settings s;
+        ckm_settings_default(&s);
+        s.threads = 1;
+        s.cut_rounds = 3;
+        rc = ckm_certify(p, lab, 2, &s, &cert, err);
+    }
+    if (rc == CKM_OK) {
+        *fp = cert->lower_bound;
+        for (size_t i = 0; i < c->n; i++)
+            *fp += 1e-3 * (double)cert->subset_of[i] * (double)(i + 1);
+    }
+    ckm_certificate_free(cert);
+    ckm_problem_free(p);
+    return rc;
+}
+
 int main(void)
 {
     snprintf(path_iris, sizeof path_iris, "%s/data/iris.csv", CKM_SOURCE_DIR);
@@ -214,7 +244,7 @@ int main(void)
     solve_ctx base = {X, 12, 2, 3, pairs, 4, 1, 12, "kmeans", 2, 0};
     const char *algos[] = {"kmeans", "blpkm", "cop", "sizeflow", "bckm", "admm", "ipc", "exact"};
     solve_ctx ctxs[9];
-    op ops[5 + 9] = {{"read points (iris)", op_read_points, path_iris},
+    op ops[5 + 9 + 1] = {{"read points (iris)", op_read_points, path_iris},
                      {"read PC-SOS-SDP points", op_read_points, path_pcsos},
                      {"read KEEL points", op_read_points, path_keel},
                      {"read constraints", op_read_constraints, NULL},
@@ -239,6 +269,7 @@ int main(void)
     ctxs[8] = ctxs[1]; /* blpkm, pairs, sizes 3..5, and capacities */
     ctxs[8].caps = 1;
     ops[5 + 8] = (op){"solve blpkm with capacities", op_solve, &ctxs[8]};
+    ops[5 + 9] = (op){"certify (2 subsets)", op_certify, &base};
     long total = 0;
     for (size_t q = 0; q < sizeof ops / sizeof ops[0]; q++)
         total += exercise(&ops[q]);
