@@ -351,7 +351,14 @@ static int stop_now(void *u)
     return 1;
 }
 
-/* stops: an interrupt before anything, then a time limit far below the work */
+/* a stop request after `after` polls (one thread: the polls come in a fixed order) */
+static int stop_after(void *u)
+{
+    long *left = u;
+    return --*left < 0;
+}
+
+/* stops: an interrupt before anything, one after some subsets, then a time limit far below the work */
 static void stops(void)
 {
     enum { N = 3000 };
@@ -370,6 +377,26 @@ static void stops(void)
         CHECK(c->status == CKM_STATUS_INTERRUPTED);
         CHECK(c->lower_bound >= 0 && c->lower_bound <= opt_ub);
         printf("interrupted at once: bound %.6g (the groups' scatter), %s\n", c->lower_bound, c->message);
+    }
+    ckm_certificate_free(c);
+    ckm_settings_default(&s);
+    long left = 20000;
+    s.should_stop = stop_after;
+    s.stop_user = &left;
+    s.threads = 1;
+    s.cut_rounds = 2;
+    c = NULL;
+    CHECK(ckm_certify(p, lab, 20, &s, &c, NULL) == CKM_OK && c);
+    if (c) {
+        size_t bounded = 0, stopped = 0;
+        for (size_t t = 0; t < c->subsets; t++) {
+            bounded += c->subset[t].status == CKM_STATUS_OPTIMAL || c->subset[t].status == CKM_STATUS_FEASIBLE;
+            stopped += c->subset[t].status == CKM_STATUS_INTERRUPTED;
+        }
+        CHECK(c->status == CKM_STATUS_INTERRUPTED && bounded > 0 && stopped > 0);
+        CHECK(c->lower_bound <= opt_ub && c->lower_bound > 0.05 * opt_ub);
+        printf("interrupted after %zu of 20 subsets: bound %.6g, gap %.3g %%\n", bounded, c->lower_bound,
+               100 * c->gap);
     }
     ckm_certificate_free(c);
     ckm_settings_default(&s);

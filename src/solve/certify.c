@@ -257,7 +257,9 @@ static ckm_error bound_all(const ckm_context *ctx, const ckm_problem *p, const d
         bool halted = rec->status == CKM_STATUS_TIME_LIMIT || rec->status == CKM_STATUS_INTERRUPTED;
         stopped += halted;
         sdp += (size_t)(rec->sdp && !halted);
-        if (halted && c->status == CKM_STATUS_FEASIBLE)
+        if (rec->status == CKM_STATUS_INTERRUPTED) /* a stop request outranks the time shares */
+            c->status = CKM_STATUS_INTERRUPTED;
+        else if (halted && c->status == CKM_STATUS_FEASIBLE)
             c->status = rec->status;
     }
     if (J.infeasible) {
