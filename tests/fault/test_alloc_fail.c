@@ -153,14 +153,21 @@ typedef struct solve_ctx {
     int caps; /* demands 1 + i % 3 and loads within [6, 10] (docs/capacities.md) */
 } solve_ctx;
 
+/* the points and pairs of c as a problem (*p: NULL until created) */
+static ckm_error paired_problem(const solve_ctx *c, ckm_problem **p, ckm_err *err)
+{
+    ckm_error rc = ckm_problem_create(c->X, c->n, c->d, c->k, p, err);
+    for (size_t q = 0; rc == CKM_OK && q < c->npairs; q++)
+        rc = ckm_problem_add_pair(*p, (size_t)c->pairs[3 * q], (size_t)c->pairs[3 * q + 1],
+                                  c->pairs[3 * q + 2] > 0 ? CKM_MUST_LINK : CKM_CANNOT_LINK, err);
+    return rc;
+}
+
 static ckm_error op_solve(void *vctx, ckm_err *err, double *fp)
 {
     const solve_ctx *c = vctx;
     ckm_problem *p = NULL;
-    ckm_error rc = ckm_problem_create(c->X, c->n, c->d, c->k, &p, err);
-    for (size_t q = 0; rc == CKM_OK && q < c->npairs; q++)
-        rc = ckm_problem_add_pair(p, (size_t)c->pairs[3 * q], (size_t)c->pairs[3 * q + 1],
-                                  c->pairs[3 * q + 2] > 0 ? CKM_MUST_LINK : CKM_CANNOT_LINK, err);
+    ckm_error rc = paired_problem(c, &p, err);
     if (rc == CKM_OK && (c->lo != 1 || c->hi != c->n))
         rc = ckm_problem_set_size_range(p, c->lo, c->hi, err);
     if (rc == CKM_OK && c->caps) {
@@ -198,10 +205,7 @@ static ckm_error op_certify(void *vctx, ckm_err *err, double *fp)
 {
     const solve_ctx *c = vctx;
     ckm_problem *p = NULL;
-    ckm_error rc = ckm_problem_create(c->X, c->n, c->d, c->k, &p, err);
-    for (size_t q = 0; rc == CKM_OK && q < c->npairs; q++)
-        rc = ckm_problem_add_pair(p, (size_t)c->pairs[3 * q], (size_t)c->pairs[3 * q + 1],
-                                  c->pairs[3 * q + 2] > 0 ? CKM_MUST_LINK : CKM_CANNOT_LINK, err);
+    ckm_error rc = paired_problem(c, &p, err);
     int32_t lab[64];
     for (size_t i = 0; i < c->n; i++)
         lab[i] = (int32_t)(i % c->k);
