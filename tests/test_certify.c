@@ -352,6 +352,7 @@ static int stop_now(void *u)
 }
 
 /* a stop request after `after` polls (one thread: the polls come in a fixed order) */
+#define POLLS 1200
 static int stop_after(void *u)
 {
     long *left = u;
@@ -380,25 +381,35 @@ static void stops(void)
     }
     ckm_certificate_free(c);
     ckm_settings_default(&s);
-    long left = 20000;
-    s.should_stop = stop_after;
-    s.stop_user = &left;
-    s.threads = 1;
-    s.cut_rounds = 2;
-    c = NULL;
-    CHECK(ckm_certify(p, lab, 20, &s, &c, NULL) == CKM_OK && c);
-    if (c) {
-        size_t bounded = 0, stopped = 0;
-        for (size_t t = 0; t < c->subsets; t++) {
-            bounded += c->subset[t].status == CKM_STATUS_OPTIMAL || c->subset[t].status == CKM_STATUS_FEASIBLE;
-            stopped += c->subset[t].status == CKM_STATUS_INTERRUPTED;
+    { /* a stop after some subsets: 600 points in 12 subsets of 50 */
+        double *X2;
+        int32_t *lab2;
+        ckm_problem *p2 = blob_problem(600, 3, 1.5, &X2, &lab2);
+        double ub2;
+        CHECK(ckm_sse(X2, 600, 2, lab2, 3, &ub2, NULL) == CKM_OK);
+        long left = POLLS;
+        s.should_stop = stop_after;
+        s.stop_user = &left;
+        s.threads = 1;
+        s.cut_rounds = 0;
+        c = NULL;
+        CHECK(ckm_certify(p2, lab2, 12, &s, &c, NULL) == CKM_OK && c);
+        if (c) {
+            size_t bounded = 0, stopped = 0;
+            for (size_t t = 0; t < c->subsets; t++) {
+                bounded += c->subset[t].status == CKM_STATUS_OPTIMAL || c->subset[t].status == CKM_STATUS_FEASIBLE;
+                stopped += c->subset[t].status == CKM_STATUS_INTERRUPTED;
+            }
+            CHECK(c->status == CKM_STATUS_INTERRUPTED && bounded > 0 && stopped > 0);
+            CHECK(c->lower_bound <= ub2 && c->lower_bound > 0.05 * ub2);
+            printf("interrupted after %zu of 12 subsets: bound %.6g, gap %.3g %%\n", bounded, c->lower_bound,
+                   100 * c->gap);
         }
-        CHECK(c->status == CKM_STATUS_INTERRUPTED && bounded > 0 && stopped > 0);
-        CHECK(c->lower_bound <= opt_ub && c->lower_bound > 0.05 * opt_ub);
-        printf("interrupted after %zu of 20 subsets: bound %.6g, gap %.3g %%\n", bounded, c->lower_bound,
-               100 * c->gap);
+        ckm_certificate_free(c);
+        ckm_problem_free(p2);
+        free(X2);
+        free(lab2);
     }
-    ckm_certificate_free(c);
     ckm_settings_default(&s);
     s.time_limit_s = 0.3;
     c = NULL;
