@@ -102,12 +102,20 @@ ckm_error ckm_constraints_write(const char *path, const ckm_constraints *c, ckm_
     return sb_commit(&b, path, err);
 }
 
-static void json_number(sbuf *b, const char *name, double v, bool comma)
+/* a number in full precision, or null when it is not finite */
+static void json_value(sbuf *b, double v)
 {
     if (isfinite(v))
-        sb_printf(b, "  \"%s\": %.17g%s\n", name, v, comma ? "," : "");
+        sb_printf(b, "%.17g", v);
     else
-        sb_printf(b, "  \"%s\": null%s\n", name, comma ? "," : "");
+        sb_printf(b, "null");
+}
+
+static void json_number(sbuf *b, const char *name, double v, bool comma)
+{
+    sb_printf(b, "  \"%s\": ", name);
+    json_value(b, v);
+    sb_printf(b, "%s\n", comma ? "," : "");
 }
 
 static void json_string(sbuf *b, const char *name, const char *s)
@@ -221,9 +229,9 @@ ckm_error ckm_certificate_to_json(const ckm_certificate *c, char **out, ckm_err 
         const ckm_certify_subset *q = &c->subset[t];
         sb_printf(&b, "%s\n    {\"points\": %zu, \"groups\": %zu, \"lower_bound\": ", t ? "," : "", q->points,
                   q->groups);
-        sb_printf(&b, isfinite(q->lower_bound) ? "%.17g" : "null", q->lower_bound);
+        json_value(&b, q->lower_bound);
         sb_printf(&b, ", \"labels_sse\": ");
-        sb_printf(&b, isfinite(q->labels_sse) ? "%.17g" : "null", q->labels_sse);
+        json_value(&b, q->labels_sse);
         sb_printf(&b, ", \"status\": \"%s\", \"sdp\": %s, \"cut_rounds\": %d, \"seconds\": %.6f}",
                   ckm_status_string(q->status), q->sdp ? "true" : "false", q->cut_rounds, q->seconds);
     }

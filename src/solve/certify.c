@@ -29,6 +29,7 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,23 @@ static void lists_free(cert_lists *L)
     free(L->bound);
 }
 
+/* Counting sort of items 0..count-1 by key[item] < T (SIZE_MAX: left out) into CSR form:
+ * the items of key t are items[start[t] .. start[t + 1]), ascending. start: T + 1 zeros. */
+static void bucket(const size_t *key, size_t count, size_t T, size_t *start, size_t *items)
+{
+    for (size_t q = 0; q < count; q++)
+        if (key[q] != SIZE_MAX)
+            start[key[q] + 1]++;
+    for (size_t t = 0; t < T; t++)
+        start[t + 1] += start[t];
+    for (size_t q = 0; q < count; q++) /* start[t] is the cursor of key t, shifted back below */
+        if (key[q] != SIZE_MAX)
+            items[start[key[q]]++] = q;
+    for (size_t t = T; t > 0; t--)
+        start[t] = start[t - 1];
+    start[0] = 0;
+}
+
 static ckm_error build_lists(const ckm_problem *p, const ckm_reduced *r, const size_t *gsub, size_t T,
                              size_t *subset_of, cert_lists *L, ckm_err *err)
 {
@@ -63,35 +81,21 @@ static ckm_error build_lists(const ckm_problem *p, const ckm_reduced *r, const s
     L->incumbent = ckm_alloc_array(T, sizeof(double));
     L->scatter = ckm_calloc_array(T, sizeof(double));
     L->bound = ckm_calloc_array(T, sizeof(double));
-    if (!L->pt_start || !L->pts || !L->pr_start || !L->prs || !L->groups || !L->incumbent || !L->scatter || !L->bound)
+    size_t *pair_sub = ckm_alloc_array(p->n_pairs ? p->n_pairs : 1, sizeof(size_t));
+    if (!L->pt_start || !L->pts || !L->pr_start || !L->prs || !L->groups || !L->incumbent || !L->scatter ||
+        !L->bound || !pair_sub) {
+        free(pair_sub);
         return ckm_fail(err, CKM_ERR_NOMEM, "certify: out of memory for the subsets' lists");
+    }
     for (size_t a = 0; a < r->s; a++)
         L->groups[gsub[a]]++;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         subset_of[i] = gsub[r->comp[i]];
-        L->pt_start[subset_of[i] + 1]++;
-    }
-    for (size_t t = 0; t < T; t++)
-        L->pt_start[t + 1] += L->pt_start[t];
-    size_t *fill = L->pr_start; /* borrowed as cursor, rebuilt below */
-    for (size_t i = 0, t; i < n; i++) {
-        t = subset_of[i];
-        L->pts[L->pt_start[t] + fill[t + 1]++] = i; /* ascending: i increases */
-    }
-    memset(L->pr_start, 0, (T + 1) * sizeof(size_t));
-    for (size_t q = 0; q < p->n_pairs; q++)
-        if (subset_of[p->pairs[q].i] == subset_of[p->pairs[q].j])
-            L->pr_start[subset_of[p->pairs[q].i] + 1]++;
-    for (size_t t = 0; t < T; t++)
-        L->pr_start[t + 1] += L->pr_start[t];
-    size_t *cur = ckm_alloc_array(T, sizeof(size_t));
-    if (!cur)
-        return ckm_fail(err, CKM_ERR_NOMEM, "certify: out of memory");
-    memcpy(cur, L->pr_start, T * sizeof(size_t));
-    for (size_t q = 0; q < p->n_pairs; q++)
-        if (subset_of[p->pairs[q].i] == subset_of[p->pairs[q].j])
-            L->prs[cur[subset_of[p->pairs[q].i]]++] = q;
-    free(cur);
+    bucket(subset_of, n, T, L->pt_start, L->pts);
+    for (size_t q = 0; q < p->n_pairs; q++) /* a pair across subsets is dropped */
+        pair_sub[q] = subset_of[p->pairs[q].i] == subset_of[p->pairs[q].j] ? subset_of[p->pairs[q].i] : SIZE_MAX;
+    bucket(pair_sub, p->n_pairs, T, L->pr_start, L->prs);
+    free(pair_sub);
     return CKM_OK;
 }
 
@@ -230,6 +234,8 @@ static ckm_error bound_all(const ckm_context *ctx, const ckm_problem *p, const d
                   .pts = L->pts, .pr_start = L->pr_start, .prs = L->prs, .incumbent = L->incumbent,
                   .scatter = L->scatter, .groups = L->groups, .bound = L->bound, .c = c, .workers = c->workers,
                   .rc = CKM_OK};
+    for (size_t a = 0; r->has_caps && a < r->s; a++)
+        J.demand_total += r->demand[a];
     atomic_init(&J.next, 0);
     pthread_mutex_init(&J.lock, NULL);
     double t0 = ckm_now();

@@ -56,6 +56,7 @@ typedef struct cert_job {
     const size_t *pr_start, *prs;     /* CSR: pairs (indices into p->pairs) inside each subset */
     const double *incumbent;          /* T: restricted SSE of the labels, or INFINITY */
     const double *scatter;            /* T: the groups' own scatter */
+    double demand_total;              /* sum of the demands (capacities only; 1 per point without) */
     const size_t *groups;             /* T: groups of each subset */
     double *bound;                    /* T: out, scaled units */
     ckm_certificate *c;

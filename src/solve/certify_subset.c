@@ -57,12 +57,10 @@ static ckm_error subset_capacities(const cert_job *J, size_t t, ckm_problem *sub
 {
     const ckm_problem *p = J->p;
     size_t k = p->k;
-    double Q = 0.0, Qt = 0.0;
-    for (size_t i = 0; i < p->n; i++)
-        Q += p->q ? p->q[i] : 1.0;
+    double Q = J->demand_total, Qt = 0.0;
     for (size_t a = J->pt_start[t]; a < J->pt_start[t + 1]; a++)
         Qt += p->q ? p->q[J->pts[a]] : 1.0;
-    double tol = 2.0 * ckm_problem_capacity_tol(p);
+    double tol = 2.0 * J->r->cap_tol;
     double lo[k], hi[k];
     for (size_t j = 0; j < k; j++) {
         lo[j] = lower ? fmax(0.0, p->cap_lo[j] - (Q - Qt) - tol) : 0.0;
