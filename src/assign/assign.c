@@ -8,7 +8,7 @@
  * Integrality test on the LP vertex: every y within 1e-6 of 0 or 1.
  */
 #include "assign.h"
-#include "transport.h"
+#include "transport_types.h"
 #include "core.h"
 
 #include <limits.h>

@@ -52,6 +52,7 @@
 #include "assign_cg.h"
 #include "core.h"
 #include "transport.h"
+#include "transport_points.h"
 
 #include <limits.h>
 #include <math.h>
@@ -342,8 +343,8 @@ static ckm_error first_prices(struct ckm_cg *cg, const ckm_reduced *r, const ckm
                 unit[t * k + j] = cg->cost[t * k + j] / (double)r->weight[t];
         rc = ckm_transport_solve_lim(s, k, unit, lo, hi, lim, NULL, price, lab, &infeasible, &ts, err);
     } else {
-        ckm_points_problem pp = {cg->ms, s, r->d, cg->cs, k, lo, hi};
-        ckm_points_opts o = ckm_points_defaults(k);
+        ckm_transport_points_problem pp = {cg->ms, s, r->d, cg->cs, k, lo, hi};
+        ckm_transport_points_opts o = ckm_transport_points_defaults(k);
         o.threads = cg->threads;
         o.lim = lim;
         o.cache = cg->tcache;

@@ -24,7 +24,7 @@
 #include "assign_cg.h"
 #include "core.h"
 #include "objective.h"
-#include "transport.h"
+#include "transport_points.h"
 
 #include <math.h>
 #include <stdlib.h>

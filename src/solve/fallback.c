@@ -21,7 +21,8 @@
 #include "centers.h"
 #include "blp_lloyd.h"
 #include "seeding.h"
-#include "transport.h"
+#include "greedy_sizes.h"
+#include "transport_points.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -62,7 +63,7 @@ static ckm_error unpaired(const ckm_context *ctx, const ckm_reduced *r, const do
     ckm_bk_limits lim = {ctx->deadline, NULL, NULL}; /* the grace (ctx is the fallback's) */
     bool stopped = false;
     ckm_error rc =
-        ckm_greedy_sizes(r->mean, n, r->d, C, k, r->lo, r->hi, ctx->s->threads, &lim, out->labels, &stopped, err);
+        ckm_transport_greedy(r->mean, n, r->d, C, k, r->lo, r->hi, ctx->s->threads, &lim, out->labels, &stopped, err);
     if (rc != CKM_OK)
         return rc;
     if (stopped) {
@@ -90,8 +91,8 @@ static ckm_error unpaired(const ckm_context *ctx, const ckm_reduced *r, const do
     /* points without must-links (the caller's condition): the groups are the points, so the
        transportation route from points applies; at the deadline it gives up, leaving the
        greedy labels */
-    ckm_points_problem pp = {r->mean, n, r->d, C, k, r->lo, r->hi};
-    ckm_points_opts o = ckm_points_defaults(k);
+    ckm_transport_points_problem pp = {r->mean, n, r->d, C, k, r->lo, r->hi};
+    ckm_transport_points_opts o = ckm_transport_points_defaults(k);
     o.threads = ctx->s->threads;
     o.lim = &lim;
     rc = ckm_transport_points(&pp, &o, price, exact, &infeasible, &ts, err);

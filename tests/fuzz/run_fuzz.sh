@@ -18,7 +18,7 @@ work=$(cd "$work" && pwd)
 cc=${CKM_FUZZ_CC:-clang}
 flags=(-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
        -I"$src/include")
-for d in core data constraints objective algo assign backend sdp; do flags+=(-I"$src/src/$d"); done
+for d in core data constraints objective transport assign lloyd algo solve backend sdp; do flags+=(-I"$src/src/$d"); done
 deps=$(pkg-config --cflags --libs openblas lapacke)
 # library objects: the readers and the option parser reach only these four layers (the
 # link fails if that changes), so the solvers, COIN-OR's C++ and the SDP are not built here

@@ -1,5 +1,5 @@
 /*
- * test_auction.c -- the auction of src/assign/auction.c, which only supplies starting prices
+ * test_auction.c -- the auction of src/transport/auction.c, which only supplies starting prices
  * for SSP, judged by what it promises: its prices p are dual feasible and, when every phase
  * ends with every point placed (n < 512: no tail), their dual value
  *   D(p) = sum_i min_j (c_ij - p_j) + sum_j (p_j >= 0 ? p_j lo_j : p_j hi_j)
@@ -13,6 +13,7 @@
  */
 #include "../check.h"
 #include "objective.h"
+#include "auction.h"
 #include "transport.h"
 
 #include <stdint.h>

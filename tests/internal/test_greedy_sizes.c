@@ -1,5 +1,5 @@
 /*
- * test_greedy_sizes.c -- the greedy sized labelling (src/assign/greedy_sizes.c), the stop
+ * test_greedy_sizes.c -- the greedy sized labelling (src/transport/greedy_sizes.c), the stop
  * fallback's fast answer: every size bound met on random instances (counted here), the
  * nearest center when no bound binds (brute force), the labels of the rule computed by brute
  * force under tight bounds, the hand-solved case where the regret
@@ -10,7 +10,7 @@
 #include "../check.h"
 #include "backend.h"
 #include "objective.h"
-#include "transport.h"
+#include "greedy_sizes.h"
 
 #include <stdint.h>
 
@@ -82,14 +82,14 @@ static void test_random(void)
         for (size_t j = 0; shi < n; j = (j + 1) % k)
             hi[j]++, shi++;
         bool stopped = true;
-        CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &stopped, &err) == CKM_OK);
+        CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &stopped, &err) == CKM_OK);
         CHECK(!stopped);
         bad += !sizes_ok(l, n, k, lo, hi);
         /* no bound binds: each point's nearest center (up to near-ties, which the float
            products may round either way: within about (d + 8) 2^-23 (||y'||^2 + ||c'||^2)) */
         for (size_t j = 0; j < k; j++)
             lo[j] = 0, hi[j] = n;
-        CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1, NULL, l, &stopped, &err) == CKM_OK);
+        CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1, NULL, l, &stopped, &err) == CKM_OK);
         for (size_t i = 0; i < n; i++) {
             double gap;
             size_t b = nearest(Y + i * d, C, k, d, &gap);
@@ -181,7 +181,7 @@ static void test_vs_reference(void)
         if (!reference(Y, n, d, C, k, lo, hi, r, 1e-5))
             continue;
         bool stopped = true;
-        CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &stopped, &err) == CKM_OK && !stopped);
+        CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &stopped, &err) == CKM_OK && !stopped);
         compared++;
         differ += memcmp(l, r, n * sizeof *l) != 0;
     }
@@ -199,7 +199,7 @@ static void test_regret_order(void)
     size_t lo[2] = {1, 1}, hi[2] = {1, 1};
     int32_t l[2] = {-1, -1};
     bool stopped = true;
-    CHECK(ckm_greedy_sizes(Y, 2, 1, C, 2, lo, hi, 1, NULL, l, &stopped, &err) == CKM_OK);
+    CHECK(ckm_transport_greedy(Y, 2, 1, C, 2, lo, hi, 1, NULL, l, &stopped, &err) == CKM_OK);
     CHECK(!stopped && l[0] == 1 && l[1] == 0);
 }
 
@@ -224,7 +224,7 @@ static void test_blobs(void)
         Y[2 * i + 1] = C[2 * j + 1] + unif() - 0.5;
     }
     bool stopped = true;
-    CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 2, NULL, l, &stopped, &err) == CKM_OK && !stopped);
+    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 2, NULL, l, &stopped, &err) == CKM_OK && !stopped);
     int wrong = 0;
     for (size_t i = 0; i < n; i++)
         wrong += (size_t)l[i] != (i * 3) % k;
@@ -266,7 +266,7 @@ static void test_integer_vs_reference(void)
         }
         CHECK(reference(Y, n, d, C, k, lo, hi, r, 0.0));
         bool stopped = true;
-        CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &stopped, &err) == CKM_OK && !stopped);
+        CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &stopped, &err) == CKM_OK && !stopped);
         CHECK(memcmp(l, r, n * sizeof *l) == 0);
         CHECK(sizes_ok(l, n, k, lo, hi));
         free(Y), free(C), free(l), free(r), free(lo), free(hi);
@@ -297,8 +297,8 @@ static void test_large(void)
     for (size_t j = 0; j < k; j++)
         lo[j] = hi[j] = n / k;
     bool stopped = true;
-    CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1, NULL, l1, &stopped, &err) == CKM_OK && !stopped);
-    CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 2, NULL, l2, &stopped, &err) == CKM_OK && !stopped);
+    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1, NULL, l1, &stopped, &err) == CKM_OK && !stopped);
+    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 2, NULL, l2, &stopped, &err) == CKM_OK && !stopped);
     CHECK(memcmp(l1, l2, n * sizeof *l1) == 0);
     size_t *cnt = calloc(k, sizeof *cnt);
     int off = 0;
@@ -310,14 +310,14 @@ static void test_large(void)
     free(cnt);
     ckm_bk_limits past = {0.0, NULL, NULL};
     stopped = false;
-    CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 2, &past, l2, &stopped, &err) == CKM_OK && stopped);
+    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 2, &past, l2, &stopped, &err) == CKM_OK && stopped);
     int calls = 0;
     ckm_bk_limits cb = {INFINITY, stop_now, &calls};
     stopped = false;
-    CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1, &cb, l2, &stopped, &err) == CKM_OK && stopped && calls == 1);
+    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1, &cb, l2, &stopped, &err) == CKM_OK && stopped && calls == 1);
     /* bounds that cannot hold n points: a precondition broken, an internal error */
     lo[0] = n + 1;
-    CHECK(ckm_greedy_sizes(Y, n, d, C, k, lo, hi, 1, NULL, l2, &stopped, &err) == CKM_ERR_INTERNAL);
+    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1, NULL, l2, &stopped, &err) == CKM_ERR_INTERNAL);
 done:
     free(Y), free(C), free(l1), free(l2), free(lo), free(hi);
 }

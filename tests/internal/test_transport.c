@@ -1,5 +1,5 @@
 /*
- * test_transport.c -- the transportation solver (src/assign/transport.c) against
+ * test_transport.c -- the transportation solver (src/transport/transport.c) against
  * enumeration on tiny instances and against CLP on random medium ones (same optimal
  * objective), with its dual certificate verified every time; infeasible bounds,
  * degenerate cases (identical points, lo = hi, k = 1, k = n), warm starts. The route without
@@ -14,6 +14,7 @@
 #include "backend.h"
 #include "objective.h"
 #include "transport.h"
+#include "transport_points.h"
 
 #include <stdint.h>
 
@@ -23,8 +24,8 @@ static ckm_error points_ex(const double *Y, size_t n, size_t d, const double *C,
                            ckm_transport_cache *cache, double *price, int32_t *labels, int *infeasible,
                            ckm_transport_stats *stats, ckm_err *err)
 {
-    ckm_points_problem pp = {Y, n, d, C, k, lo, hi};
-    ckm_points_opts o = {threads, lim, cache, matrix_max, cand};
+    ckm_transport_points_problem pp = {Y, n, d, C, k, lo, hi};
+    ckm_transport_points_opts o = {threads, lim, cache, matrix_max, cand};
     return ckm_transport_points(&pp, &o, price, labels, infeasible, stats, err);
 }
 

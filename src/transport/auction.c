@@ -28,7 +28,7 @@
  * (free stack) bytes.
  */
 #include "core.h"
-#include "transport.h"
+#include "auction.h"
 
 #include <math.h>
 #include <stdio.h>

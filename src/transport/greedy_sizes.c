@@ -37,7 +37,7 @@
  * k open-list indices, one block of float products per thread.
  */
 #include "core.h"
-#include "transport.h"
+#include "greedy_sizes.h"
 
 #include "objective.h"
 
@@ -197,7 +197,7 @@ static double center_value(const double *c, double cnorm, const double *y, size_
     return cnorm - 2.0 * ((a[0] + a[1]) + (a[2] + a[3]));
 }
 
-ckm_error ckm_greedy_sizes(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
+ckm_error ckm_transport_greedy(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
                            const size_t *hi, int threads, const ckm_bk_limits *lim, int32_t *labels, bool *stopped,
                            ckm_err *err)
 {

@@ -27,6 +27,7 @@
  * list heads 16 k^2 bytes, all in a workspace (transport_ws.h) that a caller may keep
  * between solves, with the sample's costs (n k / 8) and its own workspace.
  */
+#include "auction.h"
 #include "core.h"
 #include "transport.h"
 #include "transport_ws.h"

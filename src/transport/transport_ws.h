@@ -14,7 +14,7 @@
 #ifndef CKM_TRANSPORT_WS_H
 #define CKM_TRANSPORT_WS_H
 
-#include "transport.h"
+#include "transport_types.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,6 +49,15 @@ struct ckm_transport_ws {
     size_t slab_cap;
     struct ckm_transport_ws *sub;       /* the sample's own solve */
 };
+
+/* The solver's buffers, kept between solves of one shape: with one
+ * workspace, Lloyd steps after the first allocate nothing. NULL wherever a workspace is
+ * taken: the call allocates and frees its own. */
+typedef struct ckm_transport_ws ckm_transport_ws;
+ckm_transport_ws *ckm_transport_ws_new(void); /* NULL when out of memory */
+void ckm_transport_ws_free(ckm_transport_ws *ws);
+/* Bytes the workspace has allocated over its life (0 for NULL). */
+size_t ckm_transport_ws_bytes(const ckm_transport_ws *ws);
 
 /* Buffers for n points, k clusters and move lists of L entries; false when out of memory
  * (then the workspace holds what it held, still valid for ckm_transport_ws_free). The

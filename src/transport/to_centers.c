@@ -1,5 +1,5 @@
 /*
- * predict.c -- ckm_assign_to_centers: size-bounded assignment of points to fixed centers
+ * to_centers.c -- ckm_assign_to_centers: size-bounded assignment of points to fixed centers
  *   min sum_i ||x_i - c_l(i)||^2  s.t.  lo_j <= |C_j| <= hi_j,
  * the transportation problem of transport.h on the squared-distance matrix (dgemm), or the
  * same LP through CLP for comparison (its optimal vertex is integral: the matrix is
@@ -8,7 +8,7 @@
 #include "backend.h"
 #include "core.h"
 #include "objective.h"
-#include "transport.h"
+#include "transport_points.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -133,8 +133,8 @@ ckm_error ckm_assign_to_centers(const double *X, size_t n, size_t d, const doubl
         if (!infeasible)
             rc = assign_lp(n, k, cost, lo, hi, labels, err);
     } else {
-        ckm_points_problem pp = {X, n, d, centers, k, lo, hi};
-        ckm_points_opts o = ckm_points_defaults(k);
+        ckm_transport_points_problem pp = {X, n, d, centers, k, lo, hi};
+        ckm_transport_points_opts o = ckm_transport_points_defaults(k);
         rc = ckm_transport_points(&pp, &o, pr, labels, &infeasible, NULL, err);
     }
     if (rc != CKM_OK)

@@ -46,9 +46,11 @@
  * one block of costs per thread + 8 k (d + 1) doubles of epochs + the solver's O(n + k^2 L)
  * (transport.c) + the auction's 20 n (auction.c).
  */
+#include "auction.h"
 #include "core.h"
 #include "objective.h"
 #include "transport.h"
+#include "transport_points.h"
 #include "transport_ws.h"
 
 #include <cblas.h>
@@ -611,8 +613,8 @@ static ckm_error widen(pricing *pr, size_t n, size_t k, ckm_err *err)
     return CKM_OK;
 }
 
-static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const ckm_points_problem *pp, const double *ynorm,
-                            const double *cnorm, const ckm_points_opts *o, double *price, int32_t *labels,
+static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const ckm_transport_points_problem *pp, const double *ynorm,
+                            const double *cnorm, const ckm_transport_points_opts *o, double *price, int32_t *labels,
                             ckm_transport_stats *st, ckm_err *err)
 {
     const double *Y = pp->Y, *C = pp->C;
@@ -726,12 +728,12 @@ done:
 
 static bool limits_hit(const void *lim) { return ckm_bk_limits_reached(lim); }
 
-ckm_points_opts ckm_points_defaults(size_t k)
+ckm_transport_points_opts ckm_transport_points_defaults(size_t k)
 {
-    return (ckm_points_opts){0, NULL, NULL, CKM_TRANSPORT_MATRIX_MAX, k <= 256 ? CAND_SMALL_K : CAND_MIN};
+    return (ckm_transport_points_opts){0, NULL, NULL, CKM_TRANSPORT_MATRIX_MAX, k <= 256 ? CAND_SMALL_K : CAND_MIN};
 }
 
-ckm_error ckm_transport_points(const ckm_points_problem *pp, const ckm_points_opts *o, double *price, int32_t *labels,
+ckm_error ckm_transport_points(const ckm_transport_points_problem *pp, const ckm_transport_points_opts *o, double *price, int32_t *labels,
                                int *infeasible, ckm_transport_stats *stats, ckm_err *err)
 {
     const double *Y = pp->Y, *C = pp->C;

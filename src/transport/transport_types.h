@@ -1,0 +1,43 @@
+/*
+ * transport_types.h -- the types every file of src/transport shares (no functions): the
+ * solver's statistics, its workspace handle (transport_ws.h has the buffers) and the size
+ * up to which the n x k costs are stored. Prefix ckm_transport_.
+ */
+#ifndef CKM_TRANSPORT_TYPES_H
+#define CKM_TRANSPORT_TYPES_H
+
+#include "backend.h"
+#include "ckm.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The solver's buffers, kept between solves of one shape (transport_ws.h): with one
+ * workspace, Lloyd steps after the first allocate nothing. NULL wherever a workspace is
+ * taken: the call allocates and frees its own. */
+typedef struct ckm_transport_ws ckm_transport_ws;
+
+typedef struct ckm_transport_stats {
+    size_t augmentations; /* shortest-path augmentations performed */
+    size_t searches;      /* Dijkstra searches (each serves one or more augmentations) */
+    size_t backward;      /* of which backward, from the deficits */
+    size_t moves;         /* points moved between clusters by augmentations */
+    size_t clamped;       /* negative reduced costs (rounding) clamped to 0 in the searches */
+    size_t passes;        /* ckm_transport_points: pricing rounds (each prices the rows in doubt) */
+    size_t rows_priced;   /* ckm_transport_points: rows whose k costs were computed, summed
+                             over the rounds (n per full pass) */
+    size_t widened;       /* ckm_transport_points: times the candidate lists were doubled */
+    size_t repriced;      /* ckm_transport_points: passes that found arcs the lists lacked */
+    size_t quick;         /* ckm_transport_points: optimality shown without a second pass */
+    size_t bids;          /* auction.c: bids made for starting prices */
+    size_t auction_phases; /* auction.c: completed epsilon phases */
+    int stopped;          /* the limits stopped the solve: labels and prices are unusable */
+    double seconds;
+} ckm_transport_stats;
+
+/* Up to this many costs (2 GiB) ckm_transport_points stores the n x k matrix: the fast
+ * route, whose time is bounded by the matrix solver's. */
+#define CKM_TRANSPORT_MATRIX_MAX ((size_t)1 << 28)
+
+#endif
