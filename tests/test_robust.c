@@ -269,10 +269,10 @@ static void threads_and_memory(void)
     r = NULL;
     ckm_problem_free(p);
     /* blpkm on 10^6 points with k = 10^4 and the euclidean distance: even the restricted
-     * assignment model of the column generation (assign_cg.c) keeps the s x k costs twice
+     * assignment model of the column generation (route_restricted.c) keeps the s x k costs twice
      * with it, ~160 GB by the memory model, and is refused before anything large is
      * allocated (the full model's 10^10 columns are never considered); with squared
-     * distances the costs come from the centers (assign_cg_costs.c), and k = 10^5 is
+     * distances the costs come from the centers (restricted_costs.c), and k = 10^5 is
      * refused by the model's own bitsets (25 GB) */
     const size_t n = 1000000;
     double *Y = malloc(n * sizeof(double));

@@ -148,7 +148,7 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
         rc = ckm_fail(err, CKM_ERR_NOMEM, "admm: out of memory");
         goto done;
     }
-    if ((rc = ckm_assign_init(&a.asg, r, err)) != CKM_OK ||
+    if ((rc = ckm_assign_init(&a.asg, r, NULL, err)) != CKM_OK ||
         (rc = ckm_seeder_init(&a.seeder, r, set->threads, err)) != CKM_OK ||
         (rc = ckm_admm_ws_init(&a.ws, r, err)) != CKM_OK)
         goto done;
@@ -179,7 +179,7 @@ static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
 {
     (void)dist;
     (void)threads;
-    return 80.0 * (double)r->s * (double)r->k + ckm_assign_bytes(r);
+    return 80.0 * (double)r->s * (double)r->k + ckm_assign_bytes(r, NULL);
 }
 
 /* the registry row (src/solve/registry.c lists it) */

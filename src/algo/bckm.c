@@ -10,7 +10,7 @@
  *                constraints, of which these are more). For binary V
  *                the penalty is exactly rho+ (1 - S) where V = 1 and rho- S where V = 0 (as
  *                0 <= S <= 1), so the gamma variables of (13) are eliminated and (13) is the
- *                LP of assign.c with costs Y - rho+ [V = 1] + rho- [V = 0] (scaled by w_t
+ *                LP of assign.h with costs Y - rho+ [V = 1] + rho- [V = 0] (scaled by w_t
  *                per group: every member carries its own penalty);
  *           (15) V_tj = 0 if rho-_tj S_tj <= rho+_tj (1 - S_tj), else 1;
  *           (16) rho- *= kappa where V = 0, rho+ *= kappa where V = 1 (kappa = 1.1);
@@ -19,7 +19,7 @@
  *           flips, e.g. cannot-link triangles whose points prefer one cluster). Whenever
  *           the final V is not a labelling that satisfies every constraint, the step is
  *           finished by the exact assignment (CLP, then CBC) with costs Y and counted. With
- *           capacities the LP is rarely integral and this step (assign_fix.c, under the
+ *           capacities the LP is rarely integral and this step (src/assign/fix.c, under the
  *           step limit, blp_lloyd.c) decides most outer iterations.
  *   init    unconstrained k-means on the groups (greedy k-means++ seeds, Lloyd to a fixed
  *           point), as the paper initialises from k-means; with bounds that differ between
@@ -258,8 +258,9 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
         rc = ckm_fail(err, CKM_ERR_NOMEM, "bckm: out of memory");
         goto done;
     }
-    /* capacities: the full model (the price route has no LP for the rounds) */
-    if ((rc = ckm_assign_init_kind(&w.asg, r, r->has_caps ? CKM_MODEL_FULL : CKM_MODEL_AUTO, err)) != CKM_OK ||
+    /* a route with an LP relaxation for the rounds (the chooser's, asked for one) */
+    ckm_assign_want want = {.route = NULL, .lp = true, .centers = false};
+    if ((rc = ckm_assign_init(&w.asg, r, &want, err)) != CKM_OK ||
         (rc = ckm_seeder_init(&w.seeder, r, set->threads, err)) != CKM_OK)
         goto done;
     ckm_status why;
@@ -276,13 +277,14 @@ done:
     return rc;
 }
 
-/* the LP/MILP model (the LP steps and the exact step when it stalls; with capacities always
- * the full one) */
+/* the LP/MILP model (the LP steps and the exact step when it stalls) on a route with an LP
+ * relaxation */
 static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
 {
     (void)dist;
     (void)threads;
-    return r->has_caps ? ckm_assign_bytes_full(r) : ckm_assign_bytes(r);
+    ckm_assign_want want = {.route = NULL, .lp = true, .centers = false};
+    return ckm_assign_bytes(r, &want);
 }
 
 /* the registry row (src/solve/registry.c lists it) */

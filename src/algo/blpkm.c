@@ -19,15 +19,18 @@
  * slack per soft pair (assign.h) and the iteration minimises SSE + P sum c [violated]; the
  * center step leaves the penalty unchanged and cannot raise the SSE part, so the total
  * still decreases monotonically, and restarts are compared on it. A step may stop at
- * settings.soft_step_limit_s with CBC's best labels; a model too large to build
- * (ckm_assign_local) gets 1-opt local-search steps instead (blp_lloyd.c).
+ * settings.soft_step_limit_s with CBC's best labels; a model too large to build gets 1-opt
+ * local-search steps instead (the local route, src/assign/route_local.c).
  * Capacities (docs/capacities.md): the assignment model gains the rows
  * cap_lo_j <= sum_t Q_t y_tj <= cap_hi_j (a generalized assignment problem: the LP is rarely
- * integral; reduced-cost fixing and CBC prove each step, assign_fix.c), on the full model
- * (assign.c); a step past settings.soft_step_limit_s uses CBC's best labels, as with soft pairs.
+ * integral; reduced-cost fixing and CBC prove each step, src/assign/fix.c); a step past
+ * settings.soft_step_limit_s uses CBC's best labels, as with soft pairs.
+ * The step's route (full model, restricted model, prices, local search) is the assignment
+ * step's chooser's (src/assign/choose.c).
  */
 #include "algo.h"
 #include "assign.h"
+#include "model.h"
 #include "centers.h"
 #include "blp_lloyd.h"
 #include "seeding.h"
@@ -40,12 +43,12 @@
 typedef struct blpkm_run {
     const ckm_context *ctx;
     const ckm_reduced *r;
-    ckm_assign *asg;   /* NULL: local-search steps (ckm_assign_local) */
+    ckm_assign *asg;
     ckm_seeder seeder;
     ckm_init init;
     double *C, *wsum, *cost;
     int32_t *cur, *kept;
-    size_t lp_steps, mip_steps, cut_steps, priced_steps, price_steps;
+    size_t steps, lp_steps, mip_steps, proven_steps, cut_steps;
 } blpkm_run;
 
 /* One restart: seeds (matched to the size slots), the BLPKM iteration, its labels. */
@@ -63,10 +66,10 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
     rc = ckm_blp_lloyd(ctx, b->r, &job, &st, out, err);
     if (rc != CKM_OK)
         return rc;
+    b->steps += st.steps;
     b->lp_steps += st.lp_steps;
     b->mip_steps += st.mip_steps;
-    b->priced_steps += st.priced_steps;
-    b->price_steps += st.price_steps;
+    b->proven_steps += st.proven_steps;
     b->cut_steps += st.cut_steps;
     rt->end = st.infeasible;
     rt->stopped = st.stopped;
@@ -79,11 +82,37 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
     return CKM_OK;
 }
 
-/* Steps from the centers, no s x k cost matrix (ckm_assign_solve_centers): squared distances
- * past sizeflow's matrix limit on the restricted model. */
-static bool by_centers(const ckm_reduced *r, ckm_distance dist)
+/* What blpkm needs of the assignment steps: costs from the centers only for squared
+ * distances. */
+static ckm_assign_want want(ckm_distance dist)
 {
-    return dist == CKM_DISTANCE_SQEUCLIDEAN && !ckm_assign_local(r) && ckm_assign_by_centers(r);
+    ckm_assign_want w = {.route = NULL, .lp = false, .centers = dist == CKM_DISTANCE_SQEUCLIDEAN};
+    return w;
+}
+
+/* The run's summary in out->message (after: "time limit after " or ""): how the steps were
+ * solved, what the route says of its own, the steps the step limit cut. */
+static void summary(const blpkm_run *b, const ckm_assign *asg, const char *after, ckm_algo_out *out)
+{
+    const ckm_route *route = asg->route;
+    size_t len = sizeof out->message;
+    int used = !route->proves
+                   ? snprintf(out->message, len,
+                              "%s%d restart%s; %zu assignment steps by local search (the model, %.3g nonzeros, is "
+                              "too large for CLP/CBC): not proven optimal",
+                              after, out->restarts, out->restarts == 1 ? "" : "s", b->cut_steps,
+                              ckm_model_full_nnz(b->r))
+                   : snprintf(out->message, len, "%s%d restart%s; %zu assignment step%s had an integral LP, %zu needed CBC",
+                              after, out->restarts, out->restarts == 1 ? "" : "s", b->lp_steps,
+                              b->lp_steps == 1 ? "" : "s", b->mip_steps);
+    size_t told = route->summary_proven ? b->proven_steps : b->steps;
+    if (route->proves && route->summary && told > 0 && used > 0 && (size_t)used < len)
+        used += snprintf(out->message + used, len - (size_t)used, "; %zu %s", told, route->summary);
+    if (route->proves && b->cut_steps > 0 && used > 0 && (size_t)used < len)
+        snprintf(out->message + used, len - (size_t)used,
+                 "; %zu stopped at the step limit of %g s (--soft-step-limit; the best labels found by then, not "
+                 "proven optimal)",
+                 b->cut_steps, b->ctx->s->soft_step_limit_s);
 }
 
 static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
@@ -93,60 +122,36 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
     out->lower_bound = -INFINITY;
     ckm_assign asg;
     memset(&asg, 0, sizeof asg);
-    blpkm_run b = {.ctx = ctx, .r = r, .init = set->init == CKM_INIT_KMEANSPP ? CKM_INIT_KMEANSPP : CKM_INIT_RANDOM};
+    blpkm_run b = {.ctx = ctx, .r = r, .asg = &asg,
+                   .init = set->init == CKM_INIT_KMEANSPP ? CKM_INIT_KMEANSPP : CKM_INIT_RANDOM};
+    ckm_assign_want w = want(set->distance);
+    ckm_error rc = ckm_assign_init(&asg, r, &w, err);
+    if (rc != CKM_OK)
+        goto done;
     b.C = ckm_alloc_array(k * d, sizeof(double));
     b.wsum = ckm_alloc_array(k, sizeof(double));
-    bool centers = by_centers(r, set->distance);
-    b.cost = centers ? NULL : ckm_alloc_array(s * k, sizeof(double));
+    b.cost = asg.centers ? NULL : ckm_alloc_array(s * k, sizeof(double));
     b.cur = ckm_alloc_array(s, sizeof(int32_t));
     b.kept = ckm_alloc_array(s, sizeof(int32_t));
-    ckm_error rc = CKM_OK;
-    if (!b.C || !b.wsum || (!centers && !b.cost) || !b.cur || !b.kept) {
+    if (!b.C || !b.wsum || (!asg.centers && !b.cost) || !b.cur || !b.kept) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "blpkm: out of memory");
         goto done;
     }
-    bool local = ckm_assign_local(r);
-    b.asg = local ? NULL : &asg;
-    if ((!local && (rc = ckm_assign_init(&asg, r, err)) != CKM_OK) ||
-        (rc = ckm_seeder_init(&b.seeder, r, set->threads, err)) != CKM_OK)
+    if ((rc = ckm_seeder_init(&b.seeder, r, set->threads, err)) != CKM_OK)
         goto done;
-    if (centers)
+    if (asg.centers)
         ckm_ctx_log(ctx, 2, "blpkm: %zu groups x %zu clusters: the steps' costs come from the centers (no s x k cost "
                             "matrix)",
                     s, k);
-    if (local)
-        ckm_ctx_log(ctx, 1, "blpkm: the assignment model would have %.3g nonzeros (> %.3g): steps by local search, "
-                            "not proven optimal",
-                    ckm_assign_nnz(r), CKM_SOFT_MODEL_MAX_NNZ);
+    ckm_ctx_log(ctx, 1, "blpkm: assignment steps on the %s route%s", asg.route->name,
+                asg.route->proves ? "" : " (the model is too large to build: local search, not proven optimal)");
     ckm_status why;
     out->status = CKM_STATUS_FEASIBLE;
     if ((rc = ckm_run_restarts(ctx, "blpkm", s, restart, &b, out, &why, err)) != CKM_OK ||
         out->status == CKM_STATUS_INFEASIBLE)
         goto done;
     bool stopped = why != CKM_STATUS_FEASIBLE;
-    const char *after = stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit after " : "interrupted after ") : "";
-    int used = local ? snprintf(out->message, sizeof out->message,
-                                "%s%d restart%s; %zu assignment steps by local search (the model, %.3g nonzeros, is "
-                                "too large for CLP/CBC): not proven optimal",
-                                after, out->restarts, out->restarts == 1 ? "" : "s", b.cut_steps, ckm_assign_nnz(r))
-                     : snprintf(out->message, sizeof out->message,
-                                "%s%d restart%s; %zu assignment step%s had an integral LP, %zu needed CBC", after,
-                                out->restarts, out->restarts == 1 ? "" : "s", b.lp_steps, b.lp_steps == 1 ? "" : "s",
-                                b.mip_steps);
-    if (!local && b.priced_steps > 0 && used > 0 && (size_t)used < sizeof out->message)
-        used += snprintf(out->message + used, sizeof out->message - (size_t)used,
-                         "; %zu solved on restricted columns (column generation), each proven optimal for the full "
-                         "model (pricing, reduced-cost fixing)",
-                         b.priced_steps);
-    if (!local && b.price_steps > 0 && used > 0 && (size_t)used < sizeof out->message)
-        used += snprintf(out->message + used, sizeof out->message - (size_t)used,
-                         "; %zu on the price route (capacities: Lagrangian bound, no LP of all s k columns)",
-                         b.price_steps);
-    if (!local && b.cut_steps > 0 && used > 0 && (size_t)used < sizeof out->message)
-        snprintf(out->message + used, sizeof out->message - (size_t)used,
-                 "; %zu stopped at the step limit of %g s (--soft-step-limit; the best labels found by then, not "
-                 "proven optimal)",
-                 b.cut_steps, set->soft_step_limit_s);
+    summary(&b, &asg, stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit after " : "interrupted after ") : "", out);
 done:
     ckm_assign_free(&asg);
     ckm_seeder_free(&b.seeder);
@@ -158,15 +163,13 @@ done:
     return rc;
 }
 
-/* the LP/MILP model (with the s x k costs, or without them: by_centers); with soft pairs past
- * CKM_SOFT_MODEL_MAX_NNZ no model but local-search steps: 8 s k costs + 16 s + 32 per soft
- * pair + 16 k */
+/* the assignment steps' memory (src/assign's memory model: the chosen route's, with the costs
+ * from the centers when it takes them) */
 static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
 {
     (void)threads;
-    if (ckm_assign_local(r))
-        return 8.0 * (double)r->s * (double)r->k + 16.0 * (double)r->s + 32.0 * (double)r->n_soft + 16.0 * (double)r->k;
-    return by_centers(r, dist) ? ckm_assign_bytes_centers(r) : ckm_assign_bytes(r);
+    ckm_assign_want w = want(dist);
+    return ckm_assign_bytes(r, &w);
 }
 
 /* the registry row (src/solve/registry.c lists it) */

@@ -213,7 +213,7 @@ static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
 {
     (void)dist;
     (void)threads;
-    return ckm_assign_bytes(r);
+    return ckm_assign_bytes(r, NULL);
 }
 
 /* the registry row (src/solve/registry.c lists it) */

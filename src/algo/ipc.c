@@ -371,7 +371,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
         rc = ckm_fail(err, CKM_ERR_INTERNAL, "ipc: a bound-only node needs k >= 2 and more groups than clusters");
         goto done;
     }
-    if (!o->bound_only && (rc = ckm_assign_init(&asg, r, err)) != CKM_OK)
+    if (!o->bound_only && (rc = ckm_assign_init(&asg, r, NULL, err)) != CKM_OK)
         goto done;
     if (k == 1 || s == k) {
         rc = single_partition(&run, out, err);
@@ -470,7 +470,7 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
 double ckm_bytes_ipc(const ckm_reduced *r, int threads)
 {
     (void)threads;
-    return 120.0 * (double)r->s * (double)r->s + ckm_assign_bytes(r);
+    return 120.0 * (double)r->s * (double)r->s + ckm_assign_bytes(r, NULL);
 }
 
 static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)

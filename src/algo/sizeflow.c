@@ -15,7 +15,7 @@
  * member lists may grow, and candidate lists that must widen (test_transport: alloc_case).
  * With must-links the groups have weights > 1 and the assignment is no longer a
  * transportation problem (it is NP-hard in general: bin packing); those steps go to the
- * exact LP/MILP model of assign.c (CLP, then CBC), and the result message says so.
+ * exact LP/MILP model of assign.h (CLP, then CBC), and the result message says so.
  */
 #include "algo.h"
 #include "assign.h"
@@ -97,10 +97,12 @@ static ckm_error step(sizeflow_run *f, ckm_restart *rt, bool have, int it, ckm_a
                  : ckm_blp_step_centers(ctx, &f->asg, f->C, start, f->lab, &ar, &st, out, err);
     if (rc != CKM_OK)
         return rc;
-    if (st == CKM_STEP_OK)
-        ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: assignment total %.10g (%s, %.3f s%s)", rt->rs + 1, it + 1,
-                    ar.objective, ar.used_mip ? "CBC" : "LP integral", ar.seconds,
-                    ar.restricted ? ", restricted columns, proven" : "");
+    if (st == CKM_STEP_OK) {
+        char how[240];
+        ckm_assign_describe(&ar, r, how, sizeof how);
+        ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: assignment total %.10g (%s, %s route, %.3f s%s)", rt->rs + 1,
+                    it + 1, ar.objective, ar.used_mip ? "CBC" : "LP integral", ar.route->name, ar.seconds, how);
+    }
     if (st == CKM_STEP_INFEASIBLE) {
         rt->end = *done = true;
     } else if (st == CKM_STEP_STOP) {
@@ -175,7 +177,8 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
     /* the s x k costs are stored only for the MILP route below sizeflow's matrix limit; the
        transportation route prices from the points (transport_points.c: no n x k matrix once
        n k > 2^28), and so does the MILP route past it (ckm_assign_by_centers) */
-    bool centers = f.weighted && ckm_assign_by_centers(r);
+    ckm_assign_want want = {.route = NULL, .lp = false, .centers = true};
+    bool centers = f.weighted && ckm_assign_by_centers(r, &want);
     f.cost = !f.weighted || centers ? NULL : ckm_mul_ok(s, k, &sk) ? ckm_alloc_array(sk, sizeof(double)) : NULL;
     f.price = ckm_alloc_array(k, sizeof(double));
     f.C0 = ckm_alloc_array(k * d, sizeof(double));
@@ -191,7 +194,7 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
     if ((rc = ckm_seeder_init(&f.seeder, r, set->threads, err)) != CKM_OK ||
         (rc = ckm_shift_tol(r, set->tol, &f.tol, err)) != CKM_OK)
         goto done;
-    if (f.weighted && (rc = ckm_assign_init(&f.asg, r, err)) != CKM_OK)
+    if (f.weighted && (rc = ckm_assign_init(&f.asg, r, &want, err)) != CKM_OK)
         goto done;
     ckm_status why;
     if ((rc = ckm_run_restarts(ctx, "sizeflow", s, restart, &f, out, &why, err)) != CKM_OK ||
@@ -218,7 +221,7 @@ done:
 }
 
 /* With must-links the LP/MILP route with the stored costs (8 s k + the model; past the matrix
- * limit the model's costs from the centers, ckm_assign_bytes_centers); else the
+ * limit the model's costs from the centers, ckm_assign_by_centers); else the
  * transportation route: the s x k cost matrix 8 s k while s k <= 2^28, with the costs of
  * every 8th row (s k) and that sample's own move lists (its starting prices; kept, like the
  * matrix, from one Lloyd step to the next), else (12 C + 22) s of candidate arcs and their
@@ -229,8 +232,9 @@ static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
     (void)dist;
     (void)threads;
     double d = (double)r->d, k = (double)r->k, s = (double)r->s;
+    ckm_assign_want want = {.route = NULL, .lp = false, .centers = true};
     if (r->s < r->n)
-        return ckm_assign_by_centers(r) ? ckm_assign_bytes_centers(r) : 8.0 * s * k + ckm_assign_bytes(r);
+        return (ckm_assign_by_centers(r, &want) ? 0.0 : 8.0 * s * k) + ckm_assign_bytes(r, &want);
     bool matrix = s * k <= 268435456.0;
     double L = (double)ckm_transport_list_len(r->k, !matrix), C = k <= 256.0 ? 16.0 : 32.0;
     double arcs = matrix ? 9.0 * s * k + k * k * (12.0 * L + 25.0) + 2.0 * s : (12.0 * C + 22.0) * s + 64.0 * k * (d + 1.0);

@@ -1,6 +1,6 @@
 /*
  * cap_local.c -- repair and improvement of labellings of an assignment step with capacity
- * rows (assign.h).
+ * rows (cap_local.h).
  *
  * Repair (ckm_cap_repair; the labelling may break size and capacity rows, and
  * cannot-links, which no move here mends: such a labelling is not repaired): cluster by cluster, a cluster above a
@@ -30,8 +30,10 @@
  * is made even past the step's deadline: it costs little next to the step).
  * Cost per sweep O(s k + s log s + pairs incident to the groups).
  */
-#include "assign.h"
+#include "cap_local.h"
 #include "core.h"
+#include "incidence.h"
+#include "route.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -325,5 +327,29 @@ bool ckm_cap_local_search(const ckm_reduced *r, const double *cost, const size_t
             break;
     }
     ls_close(&L, c);
+    return true;
+}
+
+bool ckm_cap_best(const ckm_reduced *r, const double *cost, const size_t *inc_start, const size_t *inc,
+                  const int32_t *const *pool, size_t n, const ckm_bk_limits *lim, int32_t *best, size_t *moves,
+                  bool *nomem)
+{
+    const int32_t *pick = NULL;
+    double least = INFINITY;
+    *nomem = false;
+    for (size_t i = 0; i < n; i++) {
+        double f = pool[i] ? ckm_step_total(r, cost, pool[i]) : INFINITY;
+        if (pool[i] && (!pick || f < least)) {
+            pick = pool[i];
+            least = f;
+        }
+    }
+    if (!pick)
+        return false;
+    memcpy(best, pick, r->s * sizeof(int32_t));
+    size_t moved = 0;
+    if (!ckm_cap_local_search(r, cost, inc_start, inc, lim, best, &moved))
+        return !(*nomem = true);
+    *moves += moved;
     return true;
 }

@@ -1,9 +1,11 @@
 /*
  * soft_local.c -- 1-opt local search on a labelling of the assignment model with soft pairs
- * (assign.h), used to give CBC a good first labelling within a step budget.
+ * (soft_local.h), used to give CBC a good first labelling within a step budget, and as the
+ * local route's step.
  *   objective  F(l) = sum_t cost[t, l_t] + P sum_e |w_e| [e violated by l]
  *   move       group t to cluster j when it keeps every hard row (no cannot-linked group in
- *              j, sizes of l_t and j within their bounds) and lowers F by more than 1e-12 |F|
+ *              j, sizes and loads of l_t and j within their bounds) and lowers F by more than
+ *              1e-12 |F|
  *   sweeps     groups in index order, until a sweep moves none (at most 100 sweeps) or the
  *              deadline passes (checked every 4096 groups)
  * F never increases, so the result is at least as good as the given feasible labelling and
@@ -12,8 +14,9 @@
  * Cost per sweep: O(s k + pairs incident to the groups) with incidence lists built once
  * (ckm_incidence).
  */
-#include "assign.h"
 #include "core.h"
+#include "incidence.h"
+#include "soft_local.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -28,7 +31,7 @@
 bool ckm_soft_trivial_start(const ckm_reduced *r, const double *cost, int32_t *lab)
 {
     size_t s = r->s, k = r->k;
-    if (r->n_cl > 0 || r->has_sizes || s < k)
+    if (r->n_cl > 0 || r->has_sizes || r->has_caps || s < k)
         return false;
     size_t *count = ckm_calloc_array(k, sizeof(size_t));
     if (!count)
@@ -57,19 +60,31 @@ bool ckm_soft_trivial_start(const ckm_reduced *r, const double *cost, int32_t *l
     return true;
 }
 
+/* Moving group t from cluster a to b keeps both clusters' loads within their capacities (the
+ * checker's tolerance r->cap_tol, as cap_local.c). */
+static bool loads_hold(const ckm_reduced *r, const double *load, size_t t, size_t a, size_t b)
+{
+    if (!r->has_caps)
+        return true;
+    double q = r->demand[t];
+    return load[a] - q >= r->cap_lo[a] - r->cap_tol && load[b] + q <= r->cap_hi[b] + r->cap_tol;
+}
+
 bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, double deadline, int32_t *lab, size_t *moves)
 {
     size_t s = r->s, k = r->k;
     size_t *ss = NULL, *sadj = NULL, *cs = NULL, *cadj = NULL;
     size_t *size = ckm_calloc_array(k, sizeof(size_t));
-    double *delta = ckm_alloc_array(k, sizeof(double));
+    double *delta = ckm_alloc_array(k, sizeof(double)), *load = ckm_calloc_array(k, sizeof(double));
     unsigned char *blocked = ckm_alloc_array(k, 1);
-    bool ok = size && delta && blocked && ckm_incidence(s, r->n_soft, r->soft, &ss, &sadj) &&
+    bool ok = size && delta && load && blocked && ckm_incidence(s, r->n_soft, r->soft, &ss, &sadj) &&
               ckm_incidence(s, r->n_cl, r->cl, &cs, &cadj);
     *moves = 0;
     if (ok) {
-        for (size_t t = 0; t < s; t++)
+        for (size_t t = 0; t < s; t++) {
             size[lab[t]] += r->weight[t];
+            load[lab[t]] += r->has_caps ? r->demand[t] : 0.0;
+        }
         double scale = 0.0;
         for (size_t t = 0; t < s; t++)
             scale += fabs(cost[t * k + (size_t)lab[t]]);
@@ -101,7 +116,7 @@ bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, double dead
                 size_t best = from;
                 for (size_t j = 0; j < k; j++) {
                     if (j == from || blocked[j] || size[from] - r->weight[t] < r->lo[from] ||
-                        size[j] + r->weight[t] > r->hi[j])
+                        size[j] + r->weight[t] > r->hi[j] || !loads_hold(r, load, t, from, j))
                         continue;
                     if (delta[j] < delta[best] - 1e-12 * (scale + fabs(delta[best])))
                         best = j;
@@ -109,6 +124,10 @@ bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, double dead
                 if (best != from) {
                     size[from] -= r->weight[t];
                     size[best] += r->weight[t];
+                    if (r->has_caps) {
+                        load[from] -= r->demand[t];
+                        load[best] += r->demand[t];
+                    }
                     lab[t] = (int32_t)best;
                     moved++;
                 }
@@ -120,6 +139,7 @@ bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, double dead
     }
     free(size);
     free(delta);
+    free(load);
     free(blocked);
     free(ss);
     free(sadj);

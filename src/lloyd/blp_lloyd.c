@@ -1,13 +1,14 @@
 /*
  * blp_lloyd.c -- the BLPKM_CC iteration (Baumann 2020): Lloyd's iteration whose assignment
- * step is the binary linear program of assign.c, solved to optimality (CLP, then CBC) on
- * must-link groups: group costs, the remaining time of the run, and the translation of
+ * step is the binary linear program of assign.h, solved to optimality on one of its routes
+ * (CLP, then CBC) on must-link groups: group costs, the remaining time of the run, and the translation of
  * the solver outcome into the run's status (ckm_blp_step), and the iteration built on it
  * (ckm_blp_lloyd). Shared by blpkm, ipc, bckm, admm, sizeflow (with must-links) and the stop
  * fallback. ("exact" names only the branch-and-cut, src/algo/exact.c.)
  */
 #include "blp_lloyd.h"
 #include "centers.h"
+#include "soft_local.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -35,27 +36,6 @@ void ckm_group_costs(const ckm_reduced *r, ckm_distance dist, const double *C, d
         }
 }
 
-/* A step without the model (asg = NULL, ckm_assign_local): start (the kept labels, else a
- * trivial labelling) improved by 1-opt moves; reported as a step stopped at its budget. */
-static ckm_error local_step(const ckm_context *ctx, const ckm_reduced *r, const double *cost, const int32_t *start,
-                            int32_t *labels, ckm_assign_result *ar, ckm_err *err)
-{
-    double t0 = ckm_now();
-    memset(ar, 0, sizeof *ar);
-    size_t moves;
-    if (start)
-        memcpy(labels, start, r->s * sizeof(int32_t));
-    else if (!ckm_soft_trivial_start(r, cost, labels))
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for a first labelling");
-    if (!ckm_soft_local_search(r, cost, ctx->deadline, labels, &moves))
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the local search");
-    ar->objective = ckm_assign_total(r, cost, labels);
-    ar->status = CKM_BK_LIMIT_FEASIBLE;
-    ar->cut = 1;
-    ar->seconds = ckm_now() - t0;
-    return CKM_OK;
-}
-
 ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_blp_job *job, ckm_lloyd_stats *st,
                         ckm_algo_out *out, ckm_err *err)
 {
@@ -78,18 +58,15 @@ ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_
         ckm_step step;
         step = CKM_STEP_OK;
         const int32_t *start = st->have ? kept : NULL;
-        ckm_error rc = !asg  ? local_step(ctx, r, cost, start, cur, &ar, err)
-                       : cost ? ckm_blp_step(ctx, asg, cost, start, cur, &ar, &step, out, err)
-                              : ckm_blp_step_centers(ctx, asg, C, start, cur, &ar, &step, out, err);
+        ckm_error rc = cost ? ckm_blp_step(ctx, asg, cost, start, cur, &ar, &step, out, err)
+                            : ckm_blp_step_centers(ctx, asg, C, start, cur, &ar, &step, out, err);
         if (rc != CKM_OK)
             return rc;
-        if (asg && ar.restricted)
-            st->priced_steps++;
-        if (asg && ar.price_route)
-            st->price_steps++;
-        if (asg && ar.used_mip)
+        st->steps++;
+        st->proven_steps += ar.status == CKM_BK_OPTIMAL;
+        if (ar.used_mip)
             st->mip_steps++;
-        else if (asg && ar.status == CKM_BK_OPTIMAL) /* an LP stopped by a limit had no vertex */
+        else if (ar.status == CKM_BK_OPTIMAL) /* an LP stopped by a limit had no vertex */
             st->lp_steps++;
         if (step == CKM_STEP_INFEASIBLE) {
             st->infeasible = true;
@@ -107,16 +84,11 @@ ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_
             st->have = true;
             ckm_group_means(r, kept, C, job->wsum);
         }
-        char cols[160] = "";
-        if (ar.has_bound)
-            snprintf(cols, sizeof cols, ", bound %.10g (%s), %.3g %% above it, %zu moves and swaps", ar.bound,
-                     ar.price_route ? "prices" : "LP", 100.0 * (ar.objective - ar.bound) / fmax(fabs(ar.bound), 1e-300),
-                     ar.local_moves);
-        if (ar.columns > 0)
-            snprintf(cols, sizeof cols, ", %zu of %zu columns, %zu groups placed by prices (%zu lifted), %d pricing passes, %d LPs%s",
-                     ar.columns, r->s * r->k, ar.placed, ar.lifted, ar.pricing, ar.lp_solves, ar.restricted ? ", proven" : "");
+        char cols[240];
+        ckm_assign_describe(&ar, r, cols, sizeof cols);
         ckm_ctx_log(ctx, 2, "%s restart %d iter %d: assignment total %.10g (%s, %.3f s%s)", job->name, job->rs + 1, it + 1,
-                    ar.objective, !asg ? "local search" : ar.used_mip ? "CBC" : "LP integral", ar.seconds, cols);
+                    ar.objective, !asg->route->proves ? "local search" : ar.used_mip ? "CBC" : "LP integral", ar.seconds,
+                    cols);
         if (ar.status == CKM_BK_LIMIT_FEASIBLE && ar.cut) {
             st->cut_steps++; /* the step's own budget: its best labels, and on */
         } else if (ar.status == CKM_BK_LIMIT_FEASIBLE) {
@@ -138,7 +110,7 @@ ckm_error ckm_blp_step(const ckm_context *ctx, ckm_assign *asg, const double *co
     /* with soft pairs and a step budget CBC gets a good first labelling: the given one (or a
      * trivial one) after 1-opt local search (soft_local.c) */
     int32_t *own = NULL;
-    if (asg->r->n_soft > 0 && ctx->s->soft_step_limit_s > 0.0 &&
+    if (asg->r->n_soft > 0 && asg->route->proves && ctx->s->soft_step_limit_s > 0.0 &&
         (own = ckm_alloc_array(asg->r->s, sizeof(int32_t))) != NULL) {
         bool have = start ? (memcpy(own, start, asg->r->s * sizeof(int32_t)), true) : ckm_soft_trivial_start(asg->r, cost, own);
         size_t moves;
@@ -166,15 +138,15 @@ static ckm_error solve(const ckm_context *ctx, ckm_assign *asg, const double *co
 }
 
 /* The step on the costs cost (s x k), or, with cost NULL, on those of the centers C
- * (ckm_assign_solve_centers: the restricted model, squared distances). */
+ * (ckm_assign_solve_centers: asg->centers, squared distances). */
 static ckm_error mip_step(const ckm_context *ctx, ckm_assign *asg, const double *cost, const double *C,
                           const int32_t *start, int32_t *labels, ckm_assign_result *ar, ckm_step *step,
                           ckm_algo_out *out, ckm_err *err)
 {
     /* with soft pairs or capacities (NP-hard steps) a step may get its own budget
      * (settings.soft_step_limit_s): at it CBC's best labelling is used; one that found none by
-     * then goes on to the run's deadline */
-    double budget = asg->r->n_soft > 0 || asg->r->has_caps ? ctx->s->soft_step_limit_s : 0.0;
+     * then goes on to the run's deadline. A route that proves nothing is not held to it. */
+    double budget = (asg->r->n_soft > 0 || asg->r->has_caps) && asg->route->proves ? ctx->s->soft_step_limit_s : 0.0;
     double step_deadline = budget > 0.0 ? fmin(ctx->deadline, ckm_now() + budget) : ctx->deadline;
     ckm_bk_limits lim = {step_deadline, ctx->s->should_stop, ctx->s->stop_user};
     ckm_error rc = solve(ctx, asg, cost, C, start, &lim, labels, ar, err);
@@ -191,7 +163,7 @@ static ckm_error mip_step(const ckm_context *ctx, ckm_assign *asg, const double 
         ar->seconds += spent;
         own_budget = false;
     }
-    ar->cut = own_budget && ar->status == CKM_BK_LIMIT_FEASIBLE;
+    ar->cut = ar->cut || (own_budget && ar->status == CKM_BK_LIMIT_FEASIBLE);
     ckm_ctx_count(ctx, CKM_COUNT_LP, (uint64_t)ar->lp_solves);
     ckm_ctx_count(ctx, CKM_COUNT_MIP, (uint64_t)ar->used_mip);
     ckm_ctx_count(ctx, CKM_COUNT_MIP_NODES, ar->mip_nodes > 0 ? (uint64_t)ar->mip_nodes : 0);

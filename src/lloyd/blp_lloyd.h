@@ -26,14 +26,14 @@ ckm_error ckm_blp_step(const ckm_context *ctx, ckm_assign *asg, const double *co
                          ckm_err *err);
 
 /* The same step with the costs of the centers C (k*d) computed where needed, no s x k
- * matrix (ckm_assign_solve_centers: asg restricted, squared distances). */
+ * matrix (ckm_assign_solve_centers: asg->centers, squared distances). */
 ckm_error ckm_blp_step_centers(const ckm_context *ctx, ckm_assign *asg, const double *C, const int32_t *start,
                                int32_t *labels, ckm_assign_result *ar, ckm_step *step, ckm_algo_out *out,
                                ckm_err *err);
 
-/* The BLPKM_CC iteration from the centers in job->C (k*d): cost -> exact assignment (warm-
- * started from the kept labels; job->asg = NULL: 1-opt local search from them instead, for a
- * model with soft pairs too large to build, ckm_assign_local) -> means of the new labels,
+/* The BLPKM_CC iteration from the centers in job->C (k*d): cost -> assignment step on
+ * job->asg's route (warm-started from the kept labels; on the local route, 1-opt local search
+ * from them) -> means of the new labels,
  * until the assignment total does not strictly decrease (the previous labels are kept) or
  * job->max_iter iterations. job->kept (s) receives the best labels (valid when st->have),
  * job->C their means. Logs at verbosity 2 as "NAME restart R iter I". */
@@ -43,15 +43,15 @@ typedef struct ckm_lloyd_stats {
     bool stopped;       /* time limit / interrupt: why says which */
     bool infeasible;    /* proven: out->status and out->message are set */
     ckm_status why;
+    size_t steps;               /* assignment steps taken (on job->asg's route) */
     size_t lp_steps, mip_steps; /* steps solved by an integral LP vertex / that ran CBC */
-    size_t price_steps;         /* of these, capacity steps on the price route (assign_price.c) */
-    size_t priced_steps;        /* of these, solved on the restricted model (assign_cg.c) and
-                                   proven optimal for the full one */
-    size_t cut_steps;   /* ended by settings.soft_step_limit_s (soft pairs): not proven optimal */
+    size_t proven_steps;        /* steps proven optimal for the whole model */
+    size_t cut_steps;   /* ended by settings.step_limit_s, or by a route that proves nothing
+                           (local search): not proven optimal */
 } ckm_lloyd_stats;
 
 typedef struct ckm_blp_job {
-    ckm_assign *asg;     /* the model (ckm_assign_init on r), or NULL: local-search steps */
+    ckm_assign *asg;     /* the step's route and state (ckm_assign_init on r) */
     ckm_distance dist;   /* the assignment costs' distance */
     int max_iter;
     const char *name;    /* log lines: "NAME restart rs+1 iter I" */
@@ -59,7 +59,7 @@ typedef struct ckm_blp_job {
     double *C;           /* k*d: in the start, out the means of kept */
     int32_t *kept;       /* s: out, the best labels */
     double *wsum, *cost; /* scratch: k, s*k; cost NULL: the steps take the centers instead
-                            (ckm_assign_solve_centers; asg restricted, squared distances) */
+                            (ckm_assign_solve_centers: asg->centers, squared distances) */
     int32_t *cur;        /* scratch: s */
 } ckm_blp_job;
 

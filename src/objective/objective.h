@@ -175,7 +175,7 @@ void ckm_yinyang_assigned(const double *Y, const double *ynorm, size_t s, size_t
 ckm_error ckm_sqdist_matrix(const double *Y, size_t m, size_t d, const double *C, size_t k, double *out, int threads,
                             ckm_err *err);
 /* The same with the centers' squared norms cnorm (k) given: no allocation, so no error
- * (assign_cg_costs.c's blocks of costs). */
+ * (restricted_costs.c's blocks of costs). */
 void ckm_sqdist_rows(const double *Y, size_t m, size_t d, const double *C, const double *cnorm, size_t k, double *out,
                      int threads);
 /* The same, asking stop(stop_ctx) before each run of blocks of about 2^23 entries (10^6 x 100

@@ -44,7 +44,7 @@ static ckm_error step(const ckm_reduced *r, const double *C, const ckm_settings 
     size_t sk;
     if (!ckm_mul_ok(r->s, r->k, &sk))
         return ckm_fail(err, CKM_ERR_NOMEM, "assignment: %zu groups x %zu clusters overflows", r->s, r->k);
-    double need = (double)sk * 8.0 + ckm_assign_bytes(r), have = ckm_memory_available();
+    double need = (double)sk * 8.0 + ckm_assign_bytes(r, NULL), have = ckm_memory_available();
     if (have >= 0.0 && need > have)
         return ckm_fail(err, CKM_ERR_NOMEM,
                         "assignment to centers would need about %.0f MB for %zu groups x %zu clusters, %zu lifted "
@@ -58,7 +58,7 @@ static ckm_error step(const ckm_reduced *r, const double *C, const ckm_settings 
         for (size_t j = 0; j < r->k; j++)
             cost[t * r->k + j] *= r->mass[t];
     ckm_assign a;
-    if (rc == CKM_OK && (rc = ckm_assign_init(&a, r, err)) == CKM_OK) {
+    if (rc == CKM_OK && (rc = ckm_assign_init(&a, r, NULL, err)) == CKM_OK) {
         rc = ckm_assign_solve(&a, cost, NULL, lim, lab, res, err);
         ckm_assign_free(&a);
     }

@@ -146,18 +146,18 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
             note(out, "%s (%.2f s)", how, ckm_now() - t0);
         goto done;
     }
-    /* a model with soft pairs too large to build: local-search steps, as blpkm takes them;
+    /* the steps on blpkm's route (a model with soft pairs too large to build: local search);
      * past sizeflow's matrix limit the steps' costs come from the centers, as blpkm's do */
-    bool local = ckm_assign_local(r), centers = !local && ckm_assign_by_centers(r);
-    if (!centers && !(cost = ckm_alloc_array(r->s * k, sizeof(double)))) {
+    ckm_assign_want want = {.route = NULL, .lp = false, .centers = true};
+    if ((rc = ckm_assign_init(&asg, r, &want, err)) != CKM_OK)
+        goto done;
+    if (!asg.centers && !(cost = ckm_alloc_array(r->s * k, sizeof(double)))) {
         rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the stop fallback's %zu x %zu costs", r->s, k);
         goto done;
     }
-    if (!local && (rc = ckm_assign_init(&asg, r, err)) != CKM_OK)
-        goto done;
     ckm_lloyd_stats st;
     ckm_algo_out tmp = *out; /* a proof of infeasibility becomes the run's outcome */
-    ckm_blp_job job = {.asg = local ? NULL : &asg, .dist = CKM_DISTANCE_SQEUCLIDEAN, .max_iter = grace.max_iter,
+    ckm_blp_job job = {.asg = &asg, .dist = CKM_DISTANCE_SQEUCLIDEAN, .max_iter = grace.max_iter,
                        .name = "fallback", .C = C, .kept = out->labels, .wsum = wsum, .cost = cost, .cur = cur};
     if ((rc = ckm_blp_lloyd(&grace, r, &job, &st, &tmp, err)) != CKM_OK)
         goto done;

@@ -6,7 +6,7 @@
  *   driver     24 n + 8 s d + 8 k d (+ 8 n d for a rescaled copy, scale.c; + 2 s d + 32 s
  *              from d = 32: k-means++'s bf16 copy and its bounds, seeding.c)
  *   algorithm  its registry row's estimate (ckm_algo.bytes), written next to its code in
- *              src/algo (the LP/MILP model's share: ckm_assign_bytes, assign.c)
+ *              src/algo (the assignment step's share: ckm_assign_bytes, src/assign/assign.h)
  * Available memory: ckm_memory_available (core/alloc.c); unknown (no refusal) when it
  * cannot be read.
  */

@@ -64,7 +64,7 @@ int main(void)
         }
         ckm_assign a;
         ckm_err err = {CKM_OK, ""};
-        CHECK(ckm_assign_init(&a, &r, &err) == CKM_OK);
+        CHECK(ckm_assign_init(&a, &r, NULL, &err) == CKM_OK);
         int32_t labels[8];
         ckm_assign_result res;
         CHECK(ckm_assign_solve(&a, cost, NULL, NULL, labels, &res, &err) == CKM_OK);

@@ -58,7 +58,7 @@ static void test_lp(void)
     CHECK_NEAR(x[1], 1.2, 1e-9);
     CHECK_NEAR(res.objective, -2.8, 1e-9);
     /* duals by hand: both rows tight, A'y = c: y1 + 3 y2 = -1, 2 y1 + y2 = -1, so
-     * y = (-2/5, -1/5) (<= 0 at upper bounds; the pricing of assign_cg.c relies on the sign) */
+     * y = (-2/5, -1/5) (<= 0 at upper bounds; the pricing of route_restricted.c relies on the sign) */
     CHECK_NEAR(y[0], -0.4, 1e-9);
     CHECK_NEAR(y[1], -0.2, 1e-9);
     /* infeasible: x + y >= 7 on top */
@@ -278,7 +278,7 @@ static void test_lp_stop(void)
 }
 
 /* Rows of transport_lp's x: every supply row sums to 1 and demand row to 2 (within 1e-7),
- * 0 <= x <= 1 within 1e-5 (CLP's tolerances after its perturbation; assign.c reads labels
+ * 0 <= x <= 1 within 1e-5 (CLP's tolerances after its perturbation; route_full.c reads labels
  * at 1e-6 and 0.5) */
 static int transport_feasible(const transport_lp *t, const double *x)
 {

@@ -11,7 +11,7 @@
  */
 #include "../check.h"
 #include "assign.h"
-#include "assign_cg.h"
+#include "restricted.h"
 #include "blp_lloyd.h"
 #include "centers.h"
 
@@ -69,9 +69,10 @@ static void one_case(int weighted)
     ckm_lloyd_stats stats[2];
     for (int route = 0; route < 2; route++) {
         ckm_assign asg;
-        CHECK(ckm_assign_init_kind(&asg, r, CKM_MODEL_RESTRICTED, &err) == CKM_OK && asg.cg);
+        ckm_assign_want want = {"restricted", false, true};
+        CHECK(ckm_assign_init(&asg, r, &want, &err) == CKM_OK && asg.state);
         if (route == 1)
-            asg.cg->blk_rows = 50; /* several blocks of rows per pass */
+            ((struct ckm_cg *)asg.state)->blk_rows = 50; /* several blocks of rows per pass */
         double C[K * D], wsum[K];
         for (size_t j = 0; j < K; j++) /* the same first centers: points 0, 100, ... */
             memcpy(C + j * D, X + j * 100 * D, D * sizeof(double));
@@ -84,7 +85,7 @@ static void one_case(int weighted)
         memset(&out, 0, sizeof out);
         CHECK(ckm_blp_lloyd(&ctx, r, &job, &stats[route], &out, &err) == CKM_OK);
         CHECK(stats[route].have && !stats[route].stopped && !stats[route].infeasible);
-        CHECK(stats[route].priced_steps == stats[route].lp_steps + stats[route].mip_steps);
+        CHECK(stats[route].proven_steps == stats[route].lp_steps + stats[route].mip_steps);
         sse[route] = ckm_group_sse(r, labels[route], C, wsum);
         free(cost);
         free(cur);

@@ -1,5 +1,5 @@
 /*
- * assign_cg_costs.c -- the restricted step's costs cost_tj: the caller's s x k matrix, or,
+ * restricted_costs.c -- the restricted step's costs cost_tj: the caller's s x k matrix, or,
  * where that matrix is not stored (implicit costs, squared distances only: issue 37, "no
  * dense n x k cost matrix past sizeflow's limit"), computed from the groups' means m_t,
  * masses W_t and the centers c_j of the step:
@@ -21,8 +21,8 @@
  * cache of first_prices' transportation problem from the shifted means (tcache: candidate
  * clusters per group kept across the steps, as sizeflow's Lloyd steps keep them).
  */
-#include "assign_cg.h"
 #include "core.h"
+#include "restricted_costs.h"
 #include "objective.h"
 #include "transport_points.h"
 
@@ -133,5 +133,5 @@ double ckm_cg_total(const struct ckm_cg *cg, const ckm_reduced *r, const int32_t
     double f = 0.0;
     for (size_t t = 0; t < r->s; t++)
         f += ckm_cg_cost(cg, r, t, (size_t)labels[t]);
-    return f;
+    return f + ckm_soft_cost(r, labels);
 }

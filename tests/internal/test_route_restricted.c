@@ -1,5 +1,5 @@
 /*
- * test_assign_cg.c -- the restricted assignment step (src/assign/assign_cg.c, column
+ * test_route_restricted.c -- the restricted assignment step (src/assign/route_restricted.c, column
  * generation) against independent truth:
  *   - tiny problems (5-7 groups, 5-6 clusters): enumeration of every labelling, with
  *     random weights, cannot-links and size bounds, and costs built so that each group's
@@ -7,11 +7,11 @@
  *     every group while every cluster needs points; counted, and required to occur;
  *   - medium problems (300 groups, 12 clusters, squared distances to random centers,
  *     size bounds, 600 cannot-links, or 30 so that most groups are placed by the size
- *     prices): the full model of assign.c, which has every column and every cannot-link
+ *     prices): the full model of route_full.c, which has every column and every cannot-link
  *     row, for the MILP optimum and for the LP relaxation's value; the same step from the
  *     centers (ckm_assign_solve_centers, no s x k matrix), once with the data at 1e6 from
  *     the origin, for the MILP optimum.
- * Groups placed by the prices (assign_cg.c's decomposition) and placed groups that pricing
+ * Groups placed by the prices (route_restricted.c's decomposition) and placed groups that pricing
  * lifts back into the LP are counted, and required to occur, in both sets.
  *   - a cannot-link triangle the transportation labels break, by hand (optimum 1005).
  * Every restricted optimum must say it was proven (res.restricted) and its labels must
@@ -19,13 +19,26 @@
  */
 #include "../check.h"
 #include "assign.h"
-#include "assign_cg.h"
+#include "restricted.h"
 #include "reduced.h"
 #include "reduced_fixture.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const ckm_assign_want RESTRICTED = {"restricted", false, true}, FULL = {"full", false, false};
+
+/* the restricted route's state behind a handle */
+static struct ckm_cg *cg_of(const ckm_assign *a)
+{
+    return a->state;
+}
+
+static bool on_restricted(const ckm_assign_result *res)
+{
+    return res->route && strcmp(res->route->name, "restricted") == 0;
+}
 
 static uint64_t st = 37;
 static double unif(void) { return ck_unif(&st); }
@@ -111,7 +124,7 @@ static void tiny(void)
         ckm_reduced r = fixture_reduced(p.s, p.k, p.n, p.weight, p.n_cl, p.cl, p.lo, p.hi);
         ckm_assign a;
         ckm_err err = {CKM_OK, ""};
-        CHECK(ckm_assign_init_kind(&a, &r, CKM_MODEL_RESTRICTED, &err) == CKM_OK && a.cg != NULL);
+        CHECK(ckm_assign_init(&a, &r, &RESTRICTED, &err) == CKM_OK && cg_of(&a) != NULL);
         ckm_assign_result res;
         CHECK(ckm_assign_solve(&a, p.cost, NULL, NULL, lab, &res, &err) == CKM_OK);
         if (isinf(best)) {
@@ -121,12 +134,12 @@ static void tiny(void)
             continue;
         }
         optimal++;
-        CHECK(res.status == CKM_BK_OPTIMAL && res.restricted == 1);
+        CHECK(res.status == CKM_BK_OPTIMAL && on_restricted(&res));
         CHECK_NEAR(res.objective, best, 1e-9);
         CHECK_NEAR(value_of(&p, lab), best, 1e-9);
         via_mip += res.used_mip;
-        placed += res.placed > 0;
-        lifted += res.lifted > 0;
+        placed += res.stat[CKM_RESTRICTED_PLACED] > 0;
+        lifted += res.stat[CKM_RESTRICTED_LIFTED] > 0;
         for (size_t t = 0; t < p.s; t++)
             if (!among_cheapest(&p, t, opt[t])) {
                 outside++;
@@ -135,8 +148,8 @@ static void tiny(void)
         /* from the optimum as the start (CBC's start and a first column): the same value */
         int32_t again[7];
         CHECK(ckm_assign_solve(&a, p.cost, opt, NULL, again, &res, &err) == CKM_OK);
-        replaced += res.replaced;
-        CHECK(res.status == CKM_BK_OPTIMAL && res.restricted == 1);
+        replaced += (int)res.stat[CKM_RESTRICTED_REPLACED];
+        CHECK(res.status == CKM_BK_OPTIMAL && on_restricted(&res));
         CHECK_NEAR(res.objective, best, 1e-9);
         ckm_assign_free(&a);
     }
@@ -168,16 +181,16 @@ static void from_centers(const inst *p, ckm_reduced r, const double *M, const do
     r.mass = mass;
     ckm_assign a;
     ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_assign_init_kind(&a, &r, CKM_MODEL_RESTRICTED, &err) == CKM_OK && a.cg != NULL);
-    a.cg->blk_rows = 7; /* 43 blocks of rows, the last one short */
+    CHECK(ckm_assign_init(&a, &r, &RESTRICTED, &err) == CKM_OK && cg_of(&a) != NULL);
+    cg_of(&a)->blk_rows = 7; /* 43 blocks of rows, the last one short */
     int32_t lab[400], again[400];
     ckm_assign_result res;
     CHECK(ckm_assign_solve_centers(&a, C, 1, NULL, NULL, lab, &res, &err) == CKM_OK);
-    CHECK(res.status == CKM_BK_OPTIMAL && res.restricted == 1);
+    CHECK(res.status == CKM_BK_OPTIMAL && on_restricted(&res));
     CHECK_NEAR(res.objective, optimum, 1e-9 * optimum);
     CHECK_NEAR(value_of((inst *)p, lab), optimum, 1e-9 * optimum);
     CHECK(ckm_assign_solve_centers(&a, C, 1, lab, NULL, again, &res, &err) == CKM_OK);
-    CHECK(res.status == CKM_BK_OPTIMAL && res.restricted == 1);
+    CHECK(res.status == CKM_BK_OPTIMAL && on_restricted(&res));
     CHECK_NEAR(value_of((inst *)p, again), optimum, 1e-9 * optimum);
     ckm_assign_free(&a);
 }
@@ -192,7 +205,7 @@ static void medium(void)
         p.k = 12;
         p.n = 0;
         /* it = 4: the data far from the origin (1e6), where ||m||^2 - 2 m.c + ||c||^2 without
-           the shift of assign_cg_costs.c would lose about 1e-4 of each cost */
+           the shift of restricted_costs.c would lose about 1e-4 of each cost */
         double C[12 * 4], off = it == 4 ? 1e6 : 0.0;
         for (size_t j = 0; j < p.k; j++)
             for (int q = 0; q < 4; q++)
@@ -218,27 +231,28 @@ static void medium(void)
         ckm_reduced r = fixture_reduced(p.s, p.k, p.n, p.weight, p.n_cl, p.cl, p.lo, p.hi);
         ckm_assign full, cg;
         ckm_err err = {CKM_OK, ""};
-        CHECK(ckm_assign_init_kind(&full, &r, CKM_MODEL_FULL, &err) == CKM_OK && full.cg == NULL);
-        CHECK(ckm_assign_init_kind(&cg, &r, CKM_MODEL_RESTRICTED, &err) == CKM_OK && cg.cg != NULL);
+        CHECK(ckm_assign_init(&full, &r, &FULL, &err) == CKM_OK && strcmp(full.route->name, "full") == 0);
+        CHECK(ckm_assign_init(&cg, &r, &RESTRICTED, &err) == CKM_OK && cg_of(&cg) != NULL);
         int32_t lf[400], lc[400];
         ckm_assign_result rf, rc;
         CHECK(ckm_assign_solve(&full, p.cost, NULL, NULL, lf, &rf, &err) == CKM_OK && rf.status == CKM_BK_OPTIMAL);
         CHECK(ckm_assign_solve(&cg, p.cost, NULL, NULL, lc, &rc, &err) == CKM_OK && rc.status == CKM_BK_OPTIMAL);
-        CHECK(rc.restricted == 1 && (it >= 6 || rc.columns < p.s * p.k)); /* few pairs: the MILP may take every column */
+        CHECK(on_restricted(&rc) && (it >= 6 || rc.stat[CKM_RESTRICTED_COLUMNS] < p.s * p.k)); /* few pairs: the MILP may take every column */
         CHECK_NEAR(rc.objective, rf.objective, 1e-9 * rf.objective);
         CHECK_NEAR(value_of(&p, lc), rf.objective, 1e-9 * rf.objective);
         from_centers(&p, r, M, C, mass, rf.objective);
         via_mip += rc.used_mip;
-        placed += rc.placed > 0;
-        lifted += rc.lifted > 0;
+        placed += rc.stat[CKM_RESTRICTED_PLACED] > 0;
+        lifted += rc.stat[CKM_RESTRICTED_LIFTED] > 0;
         /* the LP relaxation (bckm's ckm_assign_lp): the same value */
         ckm_bk_status sf, sc;
         CHECK(ckm_assign_lp(&full, p.cost, NULL, x_full, &sf, &err) == CKM_OK && sf == CKM_BK_OPTIMAL);
         CHECK(ckm_assign_lp(&cg, p.cost, NULL, x_cg, &sc, &err) == CKM_OK && sc == CKM_BK_OPTIMAL);
         CHECK_NEAR(lp_value(&p, x_cg), lp_value(&p, x_full), 1e-9 * lp_value(&p, x_full));
-        printf("medium %d: optimum %.6f, %zu of %zu columns, %zu groups placed by prices (%zu lifted), %d pricing "
+        printf("medium %d: optimum %.6f, %zu of %zu columns, %zu groups placed by prices (%zu lifted), %zu pricing "
                "passes, %s\n",
-               it, rc.objective, rc.columns, p.s * p.k, rc.placed, rc.lifted, rc.pricing,
+               it, rc.objective, rc.stat[CKM_RESTRICTED_COLUMNS], p.s * p.k, rc.stat[CKM_RESTRICTED_PLACED],
+               rc.stat[CKM_RESTRICTED_LIFTED], rc.stat[CKM_RESTRICTED_PRICING],
                rc.used_mip ? "CBC" : "LP integral");
         ckm_assign_free(&full);
         ckm_assign_free(&cg);
@@ -255,7 +269,7 @@ static void medium(void)
  * 1 together in cluster 0; most groups are placed by the prices and the LP must move two
  * groups. By hand: cluster 0 holds at most one of 0, 1, 7, so one group pays 1000 to enter
  * it and one of 0, 1 pays 5 to leave: the optimum is 1005. (Placing by the start after the
- * transportation labels' placement left the LP infeasible, res.replaced, is not reached
+ * transportation labels' placement left the LP infeasible, res.stat[CKM_RESTRICTED_REPLACED], is not reached
  * here: the ties of the transportation prices leave the LP a way to move.) */
 static void triangle(inst *pp)
 {
@@ -283,19 +297,19 @@ static void pairs_across_placement(void)
     ckm_reduced r = fixture_reduced(p.s, p.k, p.n, p.weight, p.n_cl, p.cl, p.lo, p.hi);
     ckm_assign a;
     ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_assign_init_kind(&a, &r, CKM_MODEL_RESTRICTED, &err) == CKM_OK && a.cg != NULL);
+    CHECK(ckm_assign_init(&a, &r, &RESTRICTED, &err) == CKM_OK && cg_of(&a) != NULL);
     int32_t start[8] = {0, 1, 0, 1, 2, 2, 3, 3}, lab[8];
     ckm_assign_result res;
     CHECK(ckm_assign_solve(&a, p.cost, start, NULL, lab, &res, &err) == CKM_OK);
-    CHECK(res.status == CKM_BK_OPTIMAL && res.restricted == 1);
-    CHECK(res.placed >= 4);
+    CHECK(res.status == CKM_BK_OPTIMAL && on_restricted(&res));
+    CHECK(res.stat[CKM_RESTRICTED_PLACED] >= 4);
     CHECK_NEAR(res.objective, 1005.0, 1e-12);
     CHECK_NEAR(value_of(&p, lab), 1005.0, 1e-12);
     ckm_assign_free(&a);
 }
 
 /* A model that outgrows what the memory model counted is built only when the memory it
- * needs beyond the largest model so far is available (assign_cg_model.c, check_growth):
+ * needs beyond the largest model so far is available (restricted_model.c, check_growth):
  * with 1 kB available and nothing counted, the step is refused with CKM_ERR_NOMEM and a
  * message that says why; with 1 GB it is solved, to the same optimum as above. */
 static void growth_refused(void)
@@ -307,16 +321,16 @@ static void growth_refused(void)
     for (int roomy = 0; roomy < 2; roomy++) {
         ckm_assign a;
         ckm_err err = {CKM_OK, ""};
-        CHECK(ckm_assign_init_kind(&a, &r, CKM_MODEL_RESTRICTED, &err) == CKM_OK && a.cg != NULL);
-        CHECK(a.cg->model_high > 0.0); /* the counted model */
-        a.cg->model_high = 0.0;
-        a.cg->avail = roomy ? 1e9 : 1e3;
+        CHECK(ckm_assign_init(&a, &r, &RESTRICTED, &err) == CKM_OK && cg_of(&a) != NULL);
+        CHECK(cg_of(&a)->model_high > 0.0); /* the counted model */
+        cg_of(&a)->model_high = 0.0;
+        cg_of(&a)->avail = roomy ? 1e9 : 1e3;
         ckm_assign_result res;
         ckm_error rc = ckm_assign_solve(&a, p.cost, start, NULL, lab, &res, &err);
         if (roomy) {
             CHECK(rc == CKM_OK && res.status == CKM_BK_OPTIMAL);
             CHECK_NEAR(res.objective, 1005.0, 1e-12);
-            CHECK(a.cg->model_high > 0.0);
+            CHECK(cg_of(&a)->model_high > 0.0);
         } else {
             CHECK(rc == CKM_ERR_NOMEM);
             CHECK(strstr(err.message, "restricted assignment model grew to") != NULL);

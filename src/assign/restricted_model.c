@@ -1,14 +1,16 @@
 /*
- * assign_cg_model.c -- the restricted assignment model's storage and construction, shared
- * by its LP rounds (assign_cg.c) and its MILP (assign_cg_mip.c): grow-only buffers, the
- * CLP model of the active columns (ckm_cg_build: group rows only for the groups neither
- * placed nor fixed, numbered by row_of; size rows S .. S + k - 1 with the placed or fixed
- * weight off their bounds; a cannot-link row only where both columns are active, keyed
- * e k + j ascending), the last optimal model kept for the next round's basis (warm_basis),
- * and reduced costs under the last LP's duals extended to every group (cg->u, cg->v).
+ * restricted_model.c -- the restricted route's storage and model, shared by its LP rounds and
+ * its MILP (route_restricted.c): grow-only buffers, the CLP model of the active columns
+ * (ckm_cg_build through model.h: group rows only for the groups not placed, numbered by
+ * row_of; the placed weight off the size rows; a cannot-link row only where both columns are
+ * active, keyed e k + j ascending), the last optimal model kept for the next round's basis
+ * (warm_basis), and reduced costs under the last LP's duals extended to every group (cg->u,
+ * cg->v).
  */
-#include "assign_cg.h"
 #include "core.h"
+#include "incidence.h"
+#include "restricted_costs.h"
+#include "restricted_model.h"
 
 #include <limits.h>
 #include <math.h>
@@ -23,29 +25,17 @@ void ckm_cg_free(struct ckm_cg *cg)
     free(cg->v_prev);
     free(cg->gcol);
     free(cg->cj);
-    free(cg->col_start);
-    free(cg->row_index);
-    free(cg->value);
-    free(cg->obj);
-    free(cg->clo);
-    free(cg->chi);
-    free(cg->rlo);
-    free(cg->rhi);
+    free(cg->held);
+    ckm_model_free(&cg->m);
     free(cg->x);
     free(cg->dual);
-    free(cg->start);
     free(cg->basis);
-    free(cg->fill);
-    free(cg->rkey);
     free(cg->bas);
     free(cg->pcj);
     free(cg->prc);
     free(cg->pgcol);
     free(cg->prkey);
     free(cg->pbas);
-    free(cg->fixed);
-    free(cg->fixed_w);
-    free(cg->row_of);
     free(cg->agg);
     free(cg->lifted);
     free(cg->agg_w);
@@ -60,7 +50,7 @@ void ckm_cg_free(struct ckm_cg *cg)
     free(cg);
 }
 
-/* CLP's bytes for a model of nnz entries and cols columns (the fit of assign.c's model). */
+/* CLP's bytes for a model of nnz entries and cols columns (the fit of route_full.c's model). */
 static double model_bytes(double nnz, double cols)
 {
     return 190.0 * nnz + 175.0 * cols;
@@ -93,7 +83,7 @@ struct ckm_cg *ckm_cg_new(const ckm_reduced *r, int implicit)
         !(cg->pgcol = ckm_alloc_array(r->s + 1, sizeof(size_t))) ||
         !(cg->rc_best = ckm_alloc_array(r->s * CG_ADD, sizeof(double))) ||
         !(cg->j_best = ckm_alloc_array(r->s * CG_ADD, sizeof(int32_t))) ||
-        !(cg->row_of = ckm_alloc_array(r->s, sizeof(size_t))) || !(cg->prow_of = ckm_alloc_array(r->s, sizeof(size_t))) ||
+        !(cg->held = ckm_alloc_array(r->s, sizeof(int32_t))) || !(cg->prow_of = ckm_alloc_array(r->s, sizeof(size_t))) ||
         !(cg->agg = ckm_alloc_array(r->s, sizeof(int32_t))) || !(cg->lifted = ckm_calloc_array(r->s, 1)) ||
         !(cg->agg_w = ckm_calloc_array(r->k, sizeof(double))) || !(cg->u = ckm_calloc_array(r->s, sizeof(double))) ||
         !(cg->v = ckm_calloc_array(r->k, sizeof(double))) ||
@@ -109,7 +99,7 @@ struct ckm_cg *ckm_cg_new(const ckm_reduced *r, int implicit)
 double ckm_cg_bytes(const ckm_reduced *r, int implicit)
 {
     /* the step's costs: with the matrix, the s x k costs twice (the step's, first_prices'
-     * per-point copy); implicit (assign_cg_costs.c), the shifted means and their norms, one
+     * per-point copy); implicit (restricted_costs.c), the shifted means and their norms, one
      * block of costs, and first_prices' transportation problem from those means
      * (transport_points.c past its matrix: 12 s C + 22 s of candidates, C = 16 for k <= 256,
      * else 32, and its auction's 20 s); then the bitsets, the cannot-link incidence, 33
@@ -131,68 +121,28 @@ static bool grow(void **p, size_t need, size_t sz)
     return true;
 }
 
-static bool reserve(struct ckm_cg *cg, size_t cols, size_t rows, size_t nnz)
+/* The LP's buffers for cols columns (the y clusters too) and rows rows. */
+static bool reserve(struct ckm_cg *cg, size_t cols, size_t rows)
 {
-    if (cols >= cg->cap_cols) { /* >=: col_start needs cols + 1 even with no column (every group placed) */
+    if (cols >= cg->cap_cols) { /* >=: never a NULL buffer, even with no column (every group placed) */
         size_t c = cols + cols / 2 + 1;
-        if (!grow((void **)&cg->cj, c, sizeof(int32_t)) || !grow((void **)&cg->col_start, c + 1, sizeof(int)) ||
-            !grow((void **)&cg->obj, c, sizeof(double)) || !grow((void **)&cg->clo, c, sizeof(double)) ||
-            !grow((void **)&cg->chi, c, sizeof(double)) || !grow((void **)&cg->x, c, sizeof(double)) ||
-            !grow((void **)&cg->start, c, sizeof(double)) || !grow((void **)&cg->fill, c, sizeof(size_t)))
+        if (!grow((void **)&cg->cj, c, sizeof(int32_t)) || !grow((void **)&cg->x, c, sizeof(double)))
             return false;
         cg->cap_cols = c;
         cg->cap_rows = 0; /* the basis spans columns and rows */
     }
     if (rows > cg->cap_rows) {
         size_t q = rows + rows / 2;
-        if (!grow((void **)&cg->rlo, q, sizeof(double)) || !grow((void **)&cg->rhi, q, sizeof(double)) ||
-            !grow((void **)&cg->dual, q, sizeof(double)) || !grow((void **)&cg->basis, cg->cap_cols + q, 1) ||
-            !grow((void **)&cg->bas, cg->cap_cols + q, 1) || !grow((void **)&cg->rkey, q, sizeof(size_t)))
+        if (!grow((void **)&cg->dual, q, sizeof(double)) || !grow((void **)&cg->basis, cg->cap_cols + q, 1) ||
+            !grow((void **)&cg->bas, cg->cap_cols + q, 1))
             return false;
         cg->cap_rows = q;
-    }
-    if (nnz >= cg->cap_nnz) {
-        size_t z = nnz + nnz / 2 + 1;
-        if (!grow((void **)&cg->row_index, z, sizeof(int)) || !grow((void **)&cg->value, z, sizeof(double)))
-            return false;
-        cg->cap_nnz = z;
     }
     return true;
 }
 
-/* The cannot-link rows (a, b, j) with both columns active, numbered from row0 in a fixed
- * order (pairs, then clusters ascending): counted into cnt (per column), or, with cnt NULL,
- * written at fill[column]++ into ri / val with their keys in cg->rkey. Returns how many. */
-static size_t cl_rows(struct ckm_cg *cg, const ckm_reduced *r, size_t row0, size_t *cnt, int *ri, double *val,
-                      size_t *fill)
-{
-    size_t row = row0;
-    for (size_t e = 0; e < r->n_cl; e++) {
-        size_t a = r->cl[2 * e], b = r->cl[2 * e + 1];
-        for (size_t w = 0; w < cg->words; w++) {
-            uint64_t m = cg->on[a * cg->words + w] & cg->on[b * cg->words + w];
-            while (m) {
-                int32_t j = (int32_t)(64 * w + (size_t)__builtin_ctzll(m));
-                m &= m - 1;
-                long ca = ckm_cg_col(cg, a, j), cb = ckm_cg_col(cg, b, j);
-                if (cnt) {
-                    cnt[ca]++;
-                    cnt[cb]++;
-                } else {
-                    cg->rkey[row - row0] = e * r->k + (size_t)j;
-                    val[fill[ca]] = val[fill[cb]] = 1.0;
-                    ri[fill[ca]++] = (int)row;
-                    ri[fill[cb]++] = (int)row;
-                }
-                row++;
-            }
-        }
-    }
-    return row - row0;
-}
-
 /* The previous optimal basis carried over (phase 2, columns only added since): old columns
- * and rows keep their status, new cannot-link rows' slacks are basic (dual 0), and a new
+ * and rows keep their status, new pair rows' slacks are basic (dual 0), and a new
  * column sits at its upper bound 1 when its reduced cost under the old duals is negative
  * (it was priced in for that), else at 0. A group the prices had placed at f and pricing
  * lifted into the LP gets its row nonbasic and column f basic (rc_tf = 0 by the implied
@@ -205,10 +155,10 @@ static size_t cl_rows(struct ckm_cg *cg, const ckm_reduced *r, size_t row0, size
  * the new columns at 0, and 4-6 s by the dual one from the argmin basis. */
 static void warm_basis(struct ckm_cg *cg, const ckm_reduced *r, size_t cols, size_t rows)
 {
-    size_t s = r->s, k = r->k, S = cg->S, pS = cg->pS;
+    size_t s = r->s, k = r->k, S = cg->m.S, pS = cg->pS;
     unsigned char *st = cg->basis;
     for (size_t t = 0; t < s; t++) {
-        if (cg->row_of[t] == SIZE_MAX)
+        if (cg->m.row_of[t] == SIZE_MAX)
             continue;
         size_t p = cg->pgcol[t];
         bool new_row = cg->prow_of[t] == SIZE_MAX;
@@ -219,24 +169,24 @@ static void warm_basis(struct ckm_cg *cg, const ckm_reduced *r, size_t cols, siz
             else if (new_row && cg->cj[c] == cg->agg[t])
                 st[c] = CKM_LP_BASIC;
             else
-                st[c] = ckm_cg_reduced(cg, r, cg->obj[c], t, (size_t)cg->cj[c]) < 0.0 ? CKM_LP_AT_UPPER : CKM_LP_AT_LOWER;
+                st[c] = ckm_cg_reduced(cg, r, cg->m.obj[c], t, (size_t)cg->cj[c]) < 0.0 ? CKM_LP_AT_UPPER : CKM_LP_AT_LOWER;
         }
-        st[cols + cg->row_of[t]] = new_row ? CKM_LP_AT_LOWER : cg->pbas[cg->pcols + cg->prow_of[t]];
+        st[cols + cg->m.row_of[t]] = new_row ? CKM_LP_AT_LOWER : cg->pbas[cg->pcols + cg->prow_of[t]];
     }
     for (size_t j = 0; j < k; j++)
         st[cols + S + j] = cg->pbas[cg->pcols + pS + j];
-    size_t p = 0, np = cg->prows - pS - k;
-    for (size_t q = 0; q < rows - S - k; q++) {
-        while (p < np && cg->prkey[p] < cg->rkey[q])
+    size_t p = 0, np = cg->prows - pS - k, nq = rows - S - k;
+    for (size_t q = 0; q < nq; q++) {
+        while (p < np && cg->prkey[p] < cg->m.pkey[q])
             p++;
-        st[cols + S + k + q] = p < np && cg->prkey[p] == cg->rkey[q] ? cg->pbas[cg->pcols + pS + k + p] : CKM_LP_BASIC;
+        st[cols + S + k + q] = p < np && cg->prkey[p] == cg->m.pkey[q] ? cg->pbas[cg->pcols + pS + k + p] : CKM_LP_BASIC;
     }
 }
 
 /* Keep the model just solved to optimality (phase 2) for warm_basis. */
 bool ckm_cg_keep(struct ckm_cg *cg, const ckm_reduced *r)
 {
-    size_t ncl = cg->rows - cg->S - r->k;
+    size_t npair = cg->rows - cg->m.S - r->k;
     if (cg->cols >= cg->cap_pcols) { /* >=: never a NULL buffer, even with no column */
         if (!grow((void **)&cg->pcj, cg->cols + 1, sizeof(int32_t)) || !grow((void **)&cg->prc, cg->cols + 1, sizeof(double)))
             return false;
@@ -244,30 +194,32 @@ bool ckm_cg_keep(struct ckm_cg *cg, const ckm_reduced *r)
         cg->cap_prows = 0;
     }
     if (cg->rows > cg->cap_prows) {
-        if (!grow((void **)&cg->prkey, cg->rows, sizeof(size_t)) /* ncl <= rows, whatever S */ || !grow((void **)&cg->pbas, cg->cap_pcols + cg->rows, 1))
+        if (!grow((void **)&cg->prkey, cg->rows, sizeof(size_t)) /* npair <= rows, whatever S */ ||
+            !grow((void **)&cg->pbas, cg->cap_pcols + cg->rows, 1))
             return false;
         cg->cap_prows = cg->rows;
     }
     memcpy(cg->pcj, cg->cj, cg->cols * sizeof(int32_t));
     memcpy(cg->pgcol, cg->gcol, (r->s + 1) * sizeof(size_t));
-    memcpy(cg->prkey, cg->rkey, ncl * sizeof(size_t));
+    memcpy(cg->prkey, cg->m.pkey, npair * sizeof(size_t));
     memcpy(cg->pbas, cg->bas, cg->cols + cg->rows);
-    memcpy(cg->prow_of, cg->row_of, r->s * sizeof(size_t));
-    cg->pS = cg->S;
+    memcpy(cg->prow_of, cg->m.row_of, r->s * sizeof(size_t));
+    cg->pS = cg->m.S;
     cg->pcols = cg->cols;
     cg->prows = cg->rows;
     cg->warm = 1;
     return true;
 }
 
-/* The kept model's reduced costs rc = c - A' y (cannot-link rows included), for rc_any;
+/* The kept model's reduced costs rc = c - A' y (cannot-link rows included), for ckm_cg_rc;
  * called once the LP is final, while the model built is still the kept one. */
 void ckm_cg_kept_rc(struct ckm_cg *cg)
 {
+    const ckm_model *m = &cg->m;
     for (size_t c = 0; c < cg->pcols; c++) {
-        double v = cg->obj[c];
-        for (int p = cg->col_start[c]; p < cg->col_start[c + 1]; p++)
-            v -= cg->value[p] * cg->dual[cg->row_index[p]];
+        double v = m->obj[c];
+        for (int p = m->col_start[c]; p < m->col_start[c + 1]; p++)
+            v -= m->value[p] * cg->dual[m->row_index[p]];
         cg->prc[c] = v;
     }
 }
@@ -277,7 +229,7 @@ void ckm_cg_kept_rc(struct ckm_cg *cg)
  * it (no rows of its own there). */
 double ckm_cg_rc(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t t, size_t j)
 {
-    long col = ckm_cg_find(cg->pcj, cg->pgcol[t], cg->pgcol[t + 1], (int32_t)j);
+    long col = ckm_cluster_find(cg->pcj, cg->pgcol[t], cg->pgcol[t + 1], (int32_t)j);
     return col >= 0 ? cg->prc[col] : ckm_cg_reduced(cg, r, c, t, j);
 }
 
@@ -300,9 +252,10 @@ static ckm_error check_growth(struct ckm_cg *cg, size_t cols, size_t rows, size_
     return CKM_OK;
 }
 
-/* Build the restricted model: y columns (the step's costs, or 0 in phase 1), in phase 1 also
- * the artificials (cost 1). CKM_ERR_NOMEM on allocation failure, int overflow or a model
- * that outgrows the memory (check_growth). */
+/* Build the restricted model (model.h's rows on the active columns, the placed groups held at
+ * their cluster): y columns at the step's costs, or 0 in phase 1 with the artificials. Then
+ * the basis the dual simplex starts from: the last optimal one carried over (warm_basis),
+ * else the argmin basis. */
 ckm_error ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, int phase1, ckm_err *err)
 {
     static const char nomem[] = "out of memory for the restricted assignment model";
@@ -310,87 +263,42 @@ ckm_error ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, int phase1, ckm_
     for (size_t t = 0; t < s; t++) {
         cg->gcol[t] = ycols;
         ycols += ckm_cg_bits(cg->on + t * cg->words, cg->words);
+        cg->held[t] = ckm_cg_placed(cg, t);
     }
     cg->gcol[s] = ycols;
-    size_t S = 0; /* group rows: those of the groups neither placed nor fixed */
-    for (size_t t = 0; t < s; t++)
-        cg->row_of[t] = ckm_cg_placed(cg, t) < 0 ? S++ : SIZE_MAX;
-    size_t art = phase1 ? S + k : 0, cols = ycols + art;
-    if (!reserve(cg, cols, 0, 0))
+    if (!reserve(cg, ycols, 0))
         return ckm_fail(err, CKM_ERR_NOMEM, nomem);
     for (size_t t = 0, c = 0; t < s; t++)
         for (size_t j = 0; j < k; j++)
-            if (ON(cg, t, j))
+            if (ckm_cg_on(cg, t, j))
                 cg->cj[c++] = (int32_t)j;
-    /* entries per column: 2 (its group row, its size row) + its cannot-link rows */
-    size_t *cnt = cg->fill;
-    for (size_t c = 0; c < ycols; c++)
-        cnt[c] = 2;
-    size_t ncl = cl_rows(cg, r, S + k, cnt, NULL, NULL, NULL), rows = S + k + ncl, nnz = 0;
-    if (rows > INT_MAX / 2 || ycols > INT_MAX / 4 || !reserve(cg, cols, rows, 0))
+    ckm_colset cs = {cg->gcol, cg->cj, cg->held};
+    bool too_large;
+    if (!ckm_model_build(&cg->m, r, &cs, phase1 != 0, &too_large))
         return ckm_fail(err, CKM_ERR_NOMEM, nomem);
-    for (size_t c = 0; c < ycols; c++) {
-        cg->col_start[c] = (int)nnz;
-        nnz += cnt[c];
-    }
-    if (nnz + art > INT_MAX / 2)
-        return ckm_fail(err, CKM_ERR_NOMEM, nomem);
-    ckm_error rc = check_growth(cg, cols, rows, nnz + art, err);
+    ckm_model *m = &cg->m;
+    ckm_error rc = check_growth(cg, m->cols, m->rows, m->nnz, err);
     if (rc != CKM_OK)
         return rc;
-    if (!reserve(cg, cols, rows, nnz + art))
+    if (!reserve(cg, m->cols, m->rows))
         return ckm_fail(err, CKM_ERR_NOMEM, nomem);
     for (size_t t = 0; t < s; t++)
-        for (size_t c = cg->gcol[t]; c < cg->gcol[t + 1]; c++) {
-            size_t p = (size_t)cg->col_start[c];
-            cg->row_index[p] = (int)cg->row_of[t];
-            cg->row_index[p + 1] = (int)(S + (size_t)cg->cj[c]);
-            cg->value[p] = 1.0;
-            cg->value[p + 1] = (double)r->weight[t];
-            cg->fill[c] = p + 2;
-            cg->obj[c] = phase1 ? 0.0 : ckm_cg_cost(cg, r, t, (size_t)cg->cj[c]);
-            cg->clo[c] = 0.0;
-            cg->chi[c] = 1.0;
-        }
-    cl_rows(cg, r, S + k, NULL, cg->row_index, cg->value, cg->fill);
-    for (size_t t = 0; t < S; t++)
-        cg->rlo[t] = cg->rhi[t] = 1.0;
-    const double *shift = cg->fixed_on ? cg->fixed_w : cg->agg_on ? cg->agg_w : NULL; /* weight placed or fixed */
-    for (size_t j = 0; j < k; j++) {
-        double w = shift ? shift[j] : 0.0;
-        cg->rlo[S + j] = fmax(0.0, (double)r->lo[j] - w);
-        cg->rhi[S + j] = (double)r->hi[j] - w;
-    }
-    for (size_t q = 0; q < art; q++) { /* a_t in group row q < S, b_j in row S + j up to its minimum */
-        size_t c = ycols + q;
-        cg->col_start[c] = (int)(nnz + q);
-        cg->row_index[nnz + q] = (int)q;
-        cg->value[nnz + q] = 1.0;
-        cg->obj[c] = 1.0;
-        cg->clo[c] = 0.0;
-        cg->chi[c] = q < S ? 1.0 : cg->rlo[q];
-    }
-    cg->col_start[cols] = (int)(nnz + art);
-    for (size_t q = S + k; q < rows; q++) {
-        cg->rlo[q] = -CKM_BK_INF;
-        cg->rhi[q] = 1.0;
-    }
-    if (cg->warm && !phase1 && !cg->fixed_on && !cg->lifts)
-        warm_basis(cg, r, cols, rows);
+        for (size_t c = cg->gcol[t]; c < cg->gcol[t + 1]; c++)
+            m->obj[c] = phase1 ? 0.0 : ckm_cg_cost(cg, r, t, (size_t)cg->cj[c]);
+    if (cg->warm && !phase1 && !cg->lifts)
+        warm_basis(cg, r, m->cols, m->rows);
     else
-        ckm_argmin_basis(cg->obj, cg->gcol, s, k, S, cols, rows, cg->basis);
-    cg->cols = cols;
-    cg->rows = rows;
+        ckm_argmin_basis(m->obj, cg->gcol, s, k, m->S, m->cols, m->rows, cg->basis);
+    cg->cols = m->cols;
+    cg->rows = m->rows;
     cg->ycols = ycols;
-    cg->S = S;
+    cg->S = m->S;
     return CKM_OK;
 }
 
 ckm_lp ckm_cg_model(const struct ckm_cg *cg)
 {
-    ckm_lp lp = {(int)cg->cols, (int)cg->rows, cg->obj, cg->clo, cg->chi, cg->rlo, cg->rhi,
-                 cg->col_start, cg->row_index, cg->value, cg->basis, cg->bas};
-    return lp;
+    return ckm_model_lp(&cg->m, cg->basis, cg->bas);
 }
 
 /* Labels from the restricted 0/1 point; false when some y is fractional. */

@@ -1,9 +1,9 @@
 /*
- * test_assign_price.c -- the price route of capacity steps (assign_price.c), its repair and
+ * test_route_priced.c -- the price route of capacity steps (route_priced.c), its repair and
  * local search (cap_local.c), against independent truth:
  *   - tiny problems (5-8 groups, k = 2-3, real demands, capacities, size bounds, cannot-links,
  *     group weights): enumeration of every labelling gives the optimum; the price route
- *     (forced with CKM_MODEL_PRICE, no limits) must reach it (status OPTIMAL, same total) or
+ *     (forced by naming the route "priced", no limits) must reach it (status OPTIMAL, same total) or
  *     report INFEASIBLE exactly when no labelling exists, its bound g must never exceed the
  *     optimum, and its labels must keep every row by this file's own check;
  *   - the local search from the worst feasible labelling stays feasible, never costs more,
@@ -16,12 +16,18 @@
  */
 #include "../check.h"
 #include "assign.h"
+#include "cap_local.h"
+#include "incidence.h"
+#include "route_priced.h"
 #include "reduced.h"
 #include "reduced_fixture.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+static const ckm_assign_want PRICED = {"priced", false, false}, FULL = {"full", false, false};
 
 static uint64_t st = 36;
 static double unif(void) { return ck_unif(&st); }
@@ -132,10 +138,10 @@ static void tiny(void)
         ckm_assign a;
         ckm_err err = {CKM_OK, ""};
         ckm_assign_result res;
-        CHECK(ckm_assign_init_kind(&a, &in.r, CKM_MODEL_PRICE, &err) == CKM_OK);
-        CHECK(a.price != NULL);
+        CHECK(ckm_assign_init(&a, &in.r, &PRICED, &err) == CKM_OK);
+        CHECK(strcmp(a.route->name, "priced") == 0);
         CHECK(ckm_assign_solve(&a, in.cost, NULL, NULL, labels, &res, &err) == CKM_OK);
-        CHECK(res.price_route == 1 && res.has_bound == 1);
+        CHECK(strcmp(res.route->name, "priced") == 0 && res.has_bound == 1);
         if (isinf(best)) {
             infeasible++;
             CHECK(res.status == CKM_BK_INFEASIBLE);
@@ -210,15 +216,15 @@ static void medium(void)
     ckm_assign full, price;
     ckm_assign_result rf, rp;
     int32_t lf[300], lp[300];
-    CHECK(ckm_assign_init_kind(&full, &in.r, CKM_MODEL_FULL, &err) == CKM_OK);
-    CHECK(ckm_assign_init_kind(&price, &in.r, CKM_MODEL_PRICE, &err) == CKM_OK);
+    CHECK(ckm_assign_init(&full, &in.r, &FULL, &err) == CKM_OK);
+    CHECK(ckm_assign_init(&price, &in.r, &PRICED, &err) == CKM_OK);
     CHECK(ckm_assign_solve(&full, in.cost, NULL, NULL, lf, &rf, &err) == CKM_OK);
     CHECK(ckm_assign_solve(&price, in.cost, NULL, NULL, lp, &rp, &err) == CKM_OK);
     CHECK(rf.status == CKM_BK_OPTIMAL && rp.status == CKM_BK_OPTIMAL);
     CHECK(feasible(&in, lf) && feasible(&in, lp));
     CHECK_NEAR(total(&in, lp), total(&in, lf), 1e-9 * total(&in, lf));
     printf("medium: optimum %.6f, LP %.6f, prices' bound %.6f after %zu sweeps\n", total(&in, lf), rf.bound,
-           rp.bound, rp.price_sweeps);
+           rp.bound, rp.stat[CKM_PRICED_SWEEPS]);
     if (rf.has_bound) { /* the LP was fractional: weak duality, and the ascent's quality */
         CHECK(rp.bound <= rf.bound + 1e-7 * fabs(rf.bound));
         CHECK(rp.bound >= rf.bound - 1e-3 * fabs(rf.bound));

@@ -1,13 +1,15 @@
 /*
- * assign_cg.c -- the assignment step of assign.h on a restricted set of columns, with a
- * proof that its optimum is the full model's (column generation; issue 37).
+ * route_restricted.c -- the restricted route: the assignment step (assign.h) on a restricted
+ * set of columns, with a proof that its optimum is the full model's (column generation;
+ * issue 37). Taken by the chooser past CKM_RESTRICTED_FROM_NNZ nonzeros without soft pairs or
+ * capacities, k >= 4.
  *
  * Restricted model. Columns y_tj only for the active (t, j) (a bitset, s x k): rows
  *   t:         sum_{j active} y_tj = 1                       (dual u_t)
  *   s + j:     lo_j <= sum_{t active} w_t y_tj <= hi_j          (dual v_j)
  *   cannot-link (a, b), cluster j, only where (a, j) AND (b, j) are active:
  *              y_aj + y_bj <= 1                               (dual pi_abj <= 0)
- * The full model (assign.c) has every column and every cannot-link row. A full row whose
+ * The full model (route_full.c) has every column and every cannot-link row. A full row whose
  * columns are not both active is slack at the restricted optimum (one column at 0, the other
  * <= 1), so the restricted duals extended by 0 are dual feasible for the full LP exactly
  * when every omitted column prices out:
@@ -49,13 +51,20 @@
  * of CLP's own optimality test (1e-7 on scaled reduced costs) and well below it, less the
  * rounding of costs computed from the centers (ckm_cg_tol).
  */
-#include "assign_cg.h"
 #include "core.h"
+#include "fix.h"
+#include "incidence.h"
+#include "model.h"
+#include "restricted.h"
+#include "restricted_costs.h"
+#include "restricted_model.h"
 #include "transport.h"
 #include "transport_points.h"
+#include "transport_types.h"
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,10 +95,10 @@ static void keep_least(double *key, int32_t *jj, int *m, int cap, double v, int3
 static void extend_duals(struct ckm_cg *cg, const ckm_reduced *r, int phase1)
 {
     size_t k = r->k;
-    memcpy(cg->v, cg->dual + cg->S, k * sizeof(double));
+    memcpy(cg->v, cg->dual + cg->m.S, k * sizeof(double));
     for (size_t t = 0; t < r->s; t++) {
         int32_t f = ckm_cg_placed(cg, t);
-        cg->u[t] = f < 0 ? cg->dual[cg->row_of[t]]
+        cg->u[t] = f < 0 ? cg->dual[cg->m.row_of[t]]
                          : (phase1 ? 0.0 : ckm_cg_cost(cg, r, t, (size_t)f)) - (double)r->weight[t] * cg->v[f];
     }
 }
@@ -104,7 +113,7 @@ static void lift(struct ckm_cg *cg, const ckm_reduced *r, size_t t)
     cg->agg_w[f] -= (double)r->weight[t];
     cg->npl--;
     cg->lifts++;
-    SET_ON(cg, t, (size_t)f);
+    ckm_cg_set_on(cg, t, (size_t)f);
 }
 
 /* One pricing pass: activate per group the CG_ADD most negative omitted columns (phase 1:
@@ -137,7 +146,7 @@ static size_t price(struct ckm_cg *cg, const ckm_reduced *r, const ckm_bk_limits
             continue;
         int m = 0;
         for (size_t j = 0; j < k; j++) {
-            if (ON(cg, t, j) || (int32_t)j == f)
+            if (ckm_cg_on(cg, t, j) || (int32_t)j == f)
                 continue;
             double c = phase1 ? 0.0 : row[j], rc = ckm_cg_reduced(cg, r, c, t, j);
             if (rc >= 0.0 || rc >= -ckm_cg_tol(cg, r, c, t, j))
@@ -147,7 +156,7 @@ static size_t price(struct ckm_cg *cg, const ckm_reduced *r, const ckm_bk_limits
         if (m > 0 && f >= 0)
             lift(cg, r, t);
         for (int q = 0; q < m; q++) {
-            SET_ON(cg, t, (size_t)jb[q]);
+            ckm_cg_set_on(cg, t, (size_t)jb[q]);
             for (size_t i = cg->inc_start[t]; i < cg->inc_start[t + 1]; i++) { /* a partner placed there */
                 size_t b = ckm_pair_other(r->cl, cg->inc[i], t);
                 if (ckm_cg_placed(cg, b) == jb[q])
@@ -268,7 +277,7 @@ static void place_by_prices(struct ckm_cg *cg, const ckm_reduced *r, const int32
         bool apart = cg->inc_start[t + 1] - cg->inc_start[t] <= CG_PLACE_PAIRS;
         for (size_t i = cg->inc_start[t]; i < cg->inc_start[t + 1] && apart; i++) {
             size_t b = ckm_pair_other(r->cl, cg->inc[i], t);
-            apart = !(guide && guide[b] == f) && !ON(cg, b, (size_t)f);
+            apart = !(guide && guide[b] == f) && !ckm_cg_on(cg, b, (size_t)f);
         }
         if (!apart)
             continue;
@@ -380,9 +389,9 @@ static void first_columns(struct ckm_cg *cg, const ckm_reduced *r, const int32_t
         for (size_t j = 0; j < k; j++)
             keep_least(key, jj, &m, (int)q, row[j] - (double)r->weight[t] * cg->v_prev[j], (int32_t)j);
         for (int p = 0; p < m; p++)
-            SET_ON(cg, t, (size_t)jj[p]);
+            ckm_cg_set_on(cg, t, (size_t)jj[p]);
         if (start)
-            SET_ON(cg, t, (size_t)start[t]);
+            ckm_cg_set_on(cg, t, (size_t)start[t]);
         cg->rc_best[t * CG_ADD] = m > 0 ? key[0] : 0.0; /* m >= 1: k >= 1 */
         cg->j_best[t * CG_ADD] = m > 0 ? jj[0] : 0;
         cg->rc_best[t * CG_ADD + 1] = m > 1 ? key[1] : cg->rc_best[t * CG_ADD]; /* k = 1: a tie, never placed */
@@ -425,7 +434,7 @@ static ckm_error relax(struct ckm_cg *cg, const ckm_reduced *r, const ckm_bk_lim
             return CKM_OK;
         }
         extend_duals(cg, r, phase1);
-        res->pricing++;
+        res->stat[CKM_RESTRICTED_PRICING]++;
         if (!phase1 && !ckm_cg_keep(cg, r))
             return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
         /* phase 1 prices the placed groups only when the LP's own have nothing left: its
@@ -461,19 +470,44 @@ static void keep_size_duals(struct ckm_cg *cg, const ckm_reduced *r)
     memcpy(cg->v_prev, cg->v, r->k * sizeof(double));
 }
 
-/* The step on the costs set (ckm_cg_use_matrix / ckm_cg_use_centers). */
-static ckm_error solve(ckm_assign *a, const int32_t *start, const ckm_bk_limits *lim, int32_t *labels,
-                       ckm_assign_result *res, ckm_err *err)
+/* The fixing's view of the step (fix.h): its costs, and reduced costs under the final LP's
+ * duals, which stay dual feasible for the full model as every omitted column priced out. */
+typedef struct cg_src {
+    struct ckm_cg *cg;
+    const ckm_reduced *r;
+} cg_src;
+
+static void cg_row(void *u, size_t t, const double **cost, double *rc, double *tol)
 {
-    struct ckm_cg *cg = a->cg;
-    const ckm_reduced *r = a->r;
+    cg_src *c = u;
+    const double *row = ckm_cg_cost_row(c->cg, c->r, t);
+    *cost = row;
+    for (size_t j = 0; j < c->r->k; j++) {
+        rc[j] = ckm_cg_rc(c->cg, c->r, row[j], t, j);
+        tol[j] = ckm_cg_tol(c->cg, c->r, row[j], t, j);
+    }
+}
+
+static double cg_total(void *u, const int32_t *labels)
+{
+    cg_src *c = u;
+    return ckm_cg_total(c->cg, c->r, labels);
+}
+
+/* The step on the costs set (ckm_cg_use_matrix / ckm_cg_use_centers): the restricted LP to
+ * the full LP's optimum z_lp, its labels when the vertex is integral, else the fixing from
+ * z_lp and the final duals, which never builds the full model (at 60,000 x 20, k = 100,
+ * 10^6 cannot-links the first step's CBC models had 1834-6234 columns of the 5,000,300). */
+static ckm_error solve(struct ckm_cg *cg, const ckm_reduced *r, const int32_t *start, const ckm_bk_limits *lim,
+                       int32_t *labels, ckm_assign_result *res, ckm_err *err)
+{
     int32_t *guide = NULL; /* the transportation labels: the placement's guide */
     ckm_error rc = first_prices(cg, r, lim, &guide, err);
     if (rc != CKM_OK)
         return rc;
     first_columns(cg, r, start ? start : guide);
     for (size_t t = 0; start && guide && t < r->s; t++)
-        SET_ON(cg, t, (size_t)guide[t]);
+        ckm_cg_set_on(cg, t, (size_t)guide[t]);
     place_by_prices(cg, r, guide ? guide : start);
     ckm_bk_status st;
     double z_lp = 0.0;
@@ -481,7 +515,7 @@ static ckm_error solve(ckm_assign *a, const int32_t *start, const ckm_bk_limits 
     if (rc == CKM_OK && st == CKM_BK_INFEASIBLE && start && guide) {
         /* the transportation labels, cannot-links left out, left the restricted LP without
          * a point: place by the start instead, which is in the model (so the LP feasible) */
-        res->replaced = 1;
+        res->stat[CKM_RESTRICTED_REPLACED] = 1;
         first_columns(cg, r, start);
         place_by_prices(cg, r, start);
         rc = relax(cg, r, lim, 0, &st, &z_lp, res, err);
@@ -492,50 +526,48 @@ static ckm_error solve(ckm_assign *a, const int32_t *start, const ckm_bk_limits 
     res->status = st;
     if (st == CKM_BK_OPTIMAL) {
         keep_size_duals(cg, r);
-        if (ckm_cg_labels(cg, r->s, labels)) {
-            res->restricted = 1;
-        } else {
+        res->has_bound = 1;
+        res->bound = z_lp;
+        if (!ckm_cg_labels(cg, r->s, labels)) {
             ckm_cg_kept_rc(cg);
-            if ((rc = ckm_cg_proven_mip(cg, r, start, lim, z_lp, labels, res, err)) != CKM_OK)
+            cg_src c = {cg, r};
+            ckm_fix_src src = {r, &c, cg_row, cg_total};
+            if ((rc = ckm_fix_rounds(&src, z_lp, start, lim, labels, res, err)) != CKM_OK)
                 return rc;
         }
     }
-    res->columns = ckm_cg_bits(cg->on, r->s * cg->words);
-    res->placed = cg->npl;
+    res->stat[CKM_RESTRICTED_COLUMNS] = ckm_cg_bits(cg->on, r->s * cg->words);
+    res->stat[CKM_RESTRICTED_PLACED] = cg->npl;
     for (size_t t = 0; t < r->s; t++)
-        res->lifted += cg->lifted[t];
+        res->stat[CKM_RESTRICTED_LIFTED] += cg->lifted[t];
     cg->agg_on = 0;
     return CKM_OK;
 }
 
-ckm_error ckm_cg_solve(ckm_assign *a, const double *cost, const int32_t *start, const ckm_bk_limits *lim,
-                       int32_t *labels, ckm_assign_result *res, ckm_err *err)
+static ckm_error restricted_solve(void *state, const ckm_reduced *r, const ckm_step_costs *c, const int32_t *start,
+                                  const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, ckm_err *err)
 {
-    ckm_cg_use_matrix(a->cg, cost);
-    return solve(a, start, lim, labels, res, err);
+    struct ckm_cg *cg = state;
+    if (c->cost) {
+        ckm_cg_use_matrix(cg, c->cost);
+    } else {
+        if (!cg->implicit && !ckm_cg_costs_new(cg, r))
+            return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the assignment step's costs from the centers");
+        ckm_cg_use_centers(cg, r, c->C);
+        cg->threads = c->threads;
+    }
+    return solve(cg, r, start, lim, labels, res, err);
 }
 
-ckm_error ckm_cg_solve_centers(ckm_assign *a, const double *C, int threads, const int32_t *start,
-                               const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, ckm_err *err)
+static double restricted_total(void *state, const ckm_reduced *r, const int32_t *labels)
 {
-    struct ckm_cg *cg = a->cg;
-    if (!cg->implicit && !ckm_cg_costs_new(cg, a->r))
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the assignment step's costs from the centers");
-    ckm_cg_use_centers(cg, a->r, C);
-    cg->threads = threads;
-    return solve(a, start, lim, labels, res, err);
+    return ckm_cg_total(state, r, labels);
 }
 
-double ckm_cg_objective(const ckm_assign *a, const int32_t *labels)
+static ckm_error restricted_lp(void *state, const ckm_reduced *r, const double *cost, const ckm_bk_limits *lim,
+                               double *x, ckm_bk_status *status, ckm_err *err)
 {
-    return ckm_cg_total(a->cg, a->r, labels);
-}
-
-ckm_error ckm_cg_lp(ckm_assign *a, const double *cost, const ckm_bk_limits *lim, double *x, ckm_bk_status *status,
-                    ckm_err *err)
-{
-    struct ckm_cg *cg = a->cg;
-    const ckm_reduced *r = a->r;
+    struct ckm_cg *cg = state;
     ckm_assign_result res;
     memset(&res, 0, sizeof res);
     ckm_cg_use_matrix(cg, cost);
@@ -555,10 +587,66 @@ ckm_error ckm_cg_lp(ckm_assign *a, const double *cost, const ckm_bk_limits *lim,
             int32_t f = ckm_cg_placed(cg, t);
             if (f >= 0)
                 x[t * r->k + (size_t)f] = 1.0;
-            for (size_t c = cg->gcol[t]; c < cg->gcol[t + 1]; c++)
-                x[t * r->k + (size_t)cg->cj[c]] = cg->x[c];
+            for (size_t q = cg->gcol[t]; q < cg->gcol[t + 1]; q++)
+                x[t * r->k + (size_t)cg->cj[q]] = cg->x[q];
         }
     }
     cg->agg_on = 0;
     return rc;
 }
+
+static ckm_error restricted_init(void **state, const ckm_reduced *r, ckm_err *err)
+{
+    *state = ckm_cg_new(r, 0);
+    return *state ? CKM_OK : ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the restricted assignment model");
+}
+
+static void restricted_free(void *state)
+{
+    ckm_cg_free(state);
+}
+
+static double restricted_bytes(const ckm_reduced *r, bool by_centers)
+{
+    return ckm_cg_bytes(r, by_centers ? 1 : 0);
+}
+
+static void restricted_describe(const ckm_assign_result *res, const ckm_reduced *r, char *buf, size_t len)
+{
+    snprintf(buf, len, ", %zu of %zu columns, %zu groups placed by prices (%zu lifted), %zu pricing passes, %d LPs%s",
+             res->stat[CKM_RESTRICTED_COLUMNS], r->s * r->k, res->stat[CKM_RESTRICTED_PLACED],
+             res->stat[CKM_RESTRICTED_LIFTED], res->stat[CKM_RESTRICTED_PRICING], res->lp_solves,
+             res->status == CKM_BK_OPTIMAL ? ", proven" : "");
+}
+
+static bool restricted_takes(const ckm_reduced *r)
+{
+    return r->n_soft == 0 && !r->has_caps;
+}
+
+/* no soft pairs or capacities, k >= 4 and a full model of at least CKM_RESTRICTED_FROM_NNZ
+   nonzeros */
+static bool restricted_applies(const ckm_reduced *r, bool lp)
+{
+    (void)lp;
+    return restricted_takes(r) && r->k >= 4 && ckm_model_full_nnz(r) >= CKM_RESTRICTED_FROM_NNZ;
+}
+
+const ckm_route ckm_route_restricted = {
+    .name = "restricted",
+    .applies = restricted_applies,
+    .takes = restricted_takes,
+    .bytes = restricted_bytes,
+    .by_centers_from = CKM_TRANSPORT_MATRIX_MAX,
+    .init = restricted_init,
+    .solve = restricted_solve,
+    .lp = restricted_lp,
+    .total = restricted_total,
+    .free = restricted_free,
+    .proves = true,
+    .bound_name = "LP",
+    .describe = restricted_describe,
+    .summary = "solved on restricted columns (column generation), each proven optimal for the full model (pricing, "
+               "reduced-cost fixing)",
+    .summary_proven = true,
+};

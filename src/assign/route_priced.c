@@ -1,5 +1,5 @@
 /*
- * assign_price.c -- the price route of capacity steps (assign.h, ckm_assign_priced): the
+ * route_priced.c -- the priced route of capacity steps (route.h): the
  * step's bound and first labelling from Lagrangian prices on the capacity and size rows, in
  * O(s k) memory and time per sweep, instead of CLP on the full model's s k columns (at
  * 10^5 groups, k = 50, CLP had not solved the first step's LP in 250 s; bench/README.md).
@@ -13,7 +13,7 @@
  *   cost(l) = sum_t v_t,l(t) + sum_j (p_j load_j + pi_j size_j)
  *          >= g(p, pi) + sum_t rc_t,l(t),    rc_tj = v_tj - min_i v_ti >= 0,
  * because x z >= h(x; L, U) for every z in [L, U]. So g is a lower bound on the step's
- * optimum for any prices, and rc are reduced costs for which assign_fix.c's fixing is
+ * optimum for any prices, and rc are reduced costs for which the fixing (fix.h) is
  * valid: a labelling that beats an incumbent of cost z_inc uses no column with
  * rc > z_inc - g. Every number used is recomputed from the costs and the prices (never a
  * solver's value), so the bound is as safe as the prices are finite.
@@ -31,17 +31,23 @@
  * 400 sweeps or a limit; the best g seen, and its prices, are kept. The prices carry over
  * to the next step (the centers move little), so later steps take few sweeps.
  *
- * Then assign_fix.c's rounds (CBC on the columns with rc within the gap) prove the step
+ * Then the fixing's rounds (fix.h: CBC on the columns with rc within the gap) prove the step
  * optimal or return the best labelling at a limit. Their incumbent is the cheapest of the
  * previous step's labels, the argmin labels repaired, and the LP on the columns of small rc
- * rounded and repaired (lp_guess there), improved by moves and swaps (cap_local.c). The
+ * rounded and repaired (ckm_fix_lp_guess), improved by moves and swaps (cap_local.h). The
  * argmin labels alone break rows by far more than a rounding: near-optimal prices leave
  * many groups within a hair of a tie.
  */
-#include "assign.h"
+#include "cap_local.h"
 #include "core.h"
+#include "fix.h"
+#include "incidence.h"
+#include "model.h"
+#include "route.h"
+#include "route_priced.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,17 +56,20 @@ typedef struct brk {
     double a; /* coefficient */
 } brk;
 
-struct ckm_price {
+typedef struct ckm_price {
     size_t s, k, nrow;
     double *p, *pbest;  /* nrow prices (capacities, then sizes) and the best g's */
     double *v;          /* s k: v_tj; at the end of a step, in place, rc_tj */
     int32_t *arg, *arg2; /* s: argmin of v_t. (the labelling handed to the rounds), and the second */
     double *bv, *sv;    /* s: min and second min */
     brk *b;             /* s scratch */
-};
+    int32_t *lp, *best; /* s: the LP guess, the incumbent */
+    size_t *inc_start, *inc; /* cannot-link incidence */
+} ckm_price;
 
-void ckm_price_free(ckm_price *P)
+static void price_free(void *state)
 {
+    ckm_price *P = state;
     if (!P)
         return;
     free(P->p);
@@ -71,14 +80,19 @@ void ckm_price_free(ckm_price *P)
     free(P->bv);
     free(P->sv);
     free(P->b);
+    free(P->lp);
+    free(P->best);
+    free(P->inc_start);
+    free(P->inc);
     free(P);
 }
 
-ckm_price *ckm_price_new(const ckm_reduced *r)
+static ckm_error price_init(void **state, const ckm_reduced *r, ckm_err *err)
 {
     ckm_price *P = calloc(1, sizeof *P);
+    *state = P;
     if (!P)
-        return NULL;
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the capacity step's prices");
     size_t s = r->s, k = r->k;
     P->s = s;
     P->k = k;
@@ -91,15 +105,17 @@ ckm_price *ckm_price_new(const ckm_reduced *r)
     P->bv = ckm_alloc_array(s, sizeof(double));
     P->sv = ckm_alloc_array(s, sizeof(double));
     P->b = ckm_alloc_array(s, sizeof(brk));
-    if (!P->p || !P->pbest || !P->v || !P->arg || !P->arg2 || !P->bv || !P->sv || !P->b) {
-        ckm_price_free(P);
-        return NULL;
-    }
-    return P;
+    P->lp = ckm_alloc_array(s, sizeof(int32_t));
+    P->best = ckm_alloc_array(s, sizeof(int32_t));
+    if (!P->p || !P->pbest || !P->v || !P->arg || !P->arg2 || !P->bv || !P->sv || !P->b || !P->lp || !P->best ||
+        !ckm_incidence(s, r->n_cl, r->cl, &P->inc_start, &P->inc))
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the capacity step's prices");
+    return CKM_OK;
 }
 
-double ckm_price_bytes(const ckm_reduced *r)
+static double price_bytes(const ckm_reduced *r, bool by_centers)
 {
+    (void)by_centers;
     /* v, then rc in its place (8), and the fixer's: states (1), compact map (8), queue
        (8 (k+1)/k) per (t, j); per group about 60 bytes */
     return 25.0 * (double)r->s * (double)r->k + 60.0 * (double)r->s;
@@ -294,19 +310,65 @@ static double ascend(ckm_price *P, const ckm_reduced *r, const double *cost, con
     return best;
 }
 
-ckm_error ckm_price_solve(ckm_price *P, const ckm_reduced *r, const double *cost, const int32_t *start,
-                          const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, ckm_err *err)
+static ckm_error price_solve(void *state, const ckm_reduced *r, const ckm_step_costs *c, const int32_t *start,
+                             const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, ckm_err *err)
 {
+    ckm_price *P = state;
+    const double *cost = c->cost;
     size_t s = P->s, k = P->k, sweeps = 0;
     for (size_t rho = 0; rho < P->nrow; rho++)
         if (!isfinite(P->p[rho]))
             P->p[rho] = 0.0;
     double g = ascend(P, r, cost, lim, &sweeps);
+    res->has_bound = 1;
     res->bound = g;
-    res->price_route = 1;
-    res->price_sweeps = sweeps;
+    res->stat[CKM_PRICED_SWEEPS] = sweeps;
     for (size_t t = 0; t < s; t++) /* rc in v's place: the next step refreshes v from its costs */
         for (size_t j = 0; j < k; j++)
             P->v[t * k + j] -= P->bv[t];
-    return ckm_assign_fix_core(r, cost, P->v, g, P->arg, true, start, lim, labels, res, err);
+    /* the incumbent: the caller's labels, the argmin labels repaired, the LP on the columns of
+       small rc rounded and repaired -- the cheapest, improved by moves and swaps */
+    ckm_fix_dense d = {r, cost, P->v};
+    ckm_fix_src src = ckm_fix_dense_src(&d);
+    bool guess = ckm_cap_repair(r, cost, P->inc_start, P->inc, P->arg);
+    bool lp = ckm_fix_lp_guess(&src, g, lim, P->lp) && ckm_cap_repair(r, cost, P->inc_start, P->inc, P->lp);
+    const int32_t *cand[] = {start, guess ? P->arg : NULL, lp ? P->lp : NULL};
+    bool nomem = false;
+    bool have = ckm_cap_best(r, cost, P->inc_start, P->inc, cand, 3, lim, P->best, &res->local_moves, &nomem);
+    if (nomem)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the assignment step's local search");
+    return ckm_fix_rounds(&src, g, have ? P->best : NULL, lim, labels, res, err);
 }
+
+static void price_describe(const ckm_assign_result *res, const ckm_reduced *r, char *buf, size_t len)
+{
+    (void)r;
+    snprintf(buf, len, ", %zu sweeps of the prices", res->stat[CKM_PRICED_SWEEPS]);
+}
+
+/* capacities without soft pairs on a model of at least CKM_PRICED_FROM_NNZ nonzeros, for a
+   caller that needs no LP relaxation */
+static bool price_applies(const ckm_reduced *r, bool lp)
+{
+    return !lp && r->has_caps && r->n_soft == 0 && ckm_model_full_nnz(r) >= CKM_PRICED_FROM_NNZ;
+}
+
+static bool price_takes(const ckm_reduced *r)
+{
+    return r->has_caps && r->n_soft == 0;
+}
+
+const ckm_route ckm_route_priced = {
+    .name = "priced",
+    .applies = price_applies,
+    .takes = price_takes,
+    .bytes = price_bytes,
+    .init = price_init,
+    .solve = price_solve,
+    .free = price_free,
+    .proves = true,
+    .bound_name = "prices",
+    .describe = price_describe,
+    .summary = "on the price route (capacities: Lagrangian bound, no LP of all s k columns)",
+    .summary_proven = false,
+};
