@@ -82,7 +82,7 @@ int cli_apply_capacities(const char *cmd, ckm_problem *p, const char *demands, c
         return EXIT_USAGE;
     }
     int rc_demands;
-    if (demands && (rc_demands = cli_add_per_point(cmd, p, demands, "demand", ckm_problem_set_demands)) != EXIT_SOLVED)
+    if (demands && (rc_demands = cli_add_per_point(cmd, p, demands, "demand", 1, ckm_problem_set_demands)) != EXIT_SOLVED)
         return rc_demands;
     double *lo = calloc(k, sizeof *lo), *hi = calloc(k, sizeof *hi);
     int code = EXIT_SOLVED;

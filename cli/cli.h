@@ -54,10 +54,10 @@ bool cli_output_ok(const char *cmd, const char *out, const char *const *inputs, 
 /* --label-column IDX|last into ro; prints the error and returns false when invalid. */
 bool cli_label_column(const char *cmd, const char *v, ckm_read_options *ro);
 
-/* One value per point from path (a 1-column table, exactly n lines), handed to set (which
- * validates it); what names a value in the messages. EXIT_SOLVED or the exit code after
- * printing. */
-int cli_add_per_point(const char *cmd, ckm_problem *p, const char *path, const char *what,
+/* One value per point from path (ckm_values_read: one per line, or a .npy array; > 0, or
+ * >= 0 with allow_zero; exactly n of them), handed to set (which validates it again); what
+ * names a value in the messages. EXIT_SOLVED or the exit code after printing. */
+int cli_add_per_point(const char *cmd, ckm_problem *p, const char *path, const char *what, int allow_zero,
                       ckm_error (*set)(ckm_problem *, const double *, ckm_err *));
 /* --weights FILE: one sample weight per line (finite, > 0), exactly n lines; EXIT_SOLVED or
  * the exit code after printing. */

@@ -22,7 +22,7 @@ static const cli_opt assign_options[A_COUNT] = {
     [A_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
     [A_BAL] = {"balanced", 0, NULL, "sizes floor(n/K)..ceil(n/K)", NULL},
     [A_CONS] = {"constraints", 'c', "FILE", "must/cannot-links ('ML i j' / 'CL i j'), honoured too (blpkm's exact step)", NULL},
-    [A_DEMANDS] = {"demands", 0, "FILE", "demand of each point, one per line (> 0), for the capacity bounds", NULL},
+    [A_DEMANDS] = {"demands", 0, "FILE", "demand of each point, one per line (>= 0; .npy too), for the capacity bounds", NULL},
     [A_MINCAP] = {"min-capacity", 0, "X", "every cluster's total demand is at least X (needs --demands)", NULL},
     [A_MAXCAP] = {"max-capacity", 0, "X", "every cluster's total demand is at most X (needs --demands)", NULL},
     [A_CAPS] = {"capacities", 0, "FILE", "per-cluster capacity bounds: K lines 'lo hi' (hi may be inf) or one exact capacity", NULL},

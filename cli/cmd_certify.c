@@ -25,7 +25,7 @@ static const cli_opt certify_options[F_COUNT] = {
     [F_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
     [F_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
     [F_BAL] = {"balanced", 0, NULL, "sizes floor(n/K)..ceil(n/K) for every cluster", NULL},
-    [F_DEMANDS] = {"demands", 0, "FILE", "demand of each point, one per line (> 0)", NULL},
+    [F_DEMANDS] = {"demands", 0, "FILE", "demand of each point, one per line (>= 0; .npy too)", NULL},
     [F_MINCAP] = {"min-capacity", 0, "X", "every cluster's total demand is at least X (needs --demands)", NULL},
     [F_MAXCAP] = {"max-capacity", 0, "X", "every cluster's total demand is at most X (needs --demands)", NULL},
     [F_CAPS] = {"capacities", 0, "FILE", "per-cluster capacity bounds: K lines 'lo hi' (hi may be inf)", NULL},

@@ -22,7 +22,7 @@ static const cli_opt check_options[C_COUNT] = {
     [C_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
     [C_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
     [C_BAL] = {"balanced", 0, NULL, "sizes floor(n/k)..ceil(n/k) for every cluster", NULL},
-    [C_DEMANDS] = {"demands", 0, "FILE", "demand of each point, one per line (> 0): the clusters' loads are printed", NULL},
+    [C_DEMANDS] = {"demands", 0, "FILE", "demand of each point, one per line (>= 0; .npy too): the clusters' loads are printed", NULL},
     [C_MINCAP] = {"min-capacity", 0, "X", "every cluster's total demand is at least X (needs --demands)", NULL},
     [C_MAXCAP] = {"max-capacity", 0, "X", "every cluster's total demand is at most X (needs --demands)", NULL},
     [C_CAPS] = {"capacities", 0, "FILE", "per-cluster capacity bounds: k lines 'lo hi' (hi may be inf) or one exact capacity", NULL},

@@ -246,34 +246,31 @@ bool cli_label_column(const char *cmd, const char *v, ckm_read_options *ro)
     return true;
 }
 
-int cli_add_per_point(const char *cmd, ckm_problem *p, const char *path, const char *what,
+int cli_add_per_point(const char *cmd, ckm_problem *p, const char *path, const char *what, int allow_zero,
                       ckm_error (*set)(ckm_problem *, const double *, ckm_err *))
 {
     ckm_err err = {CKM_OK, ""};
-    ckm_dataset *w = NULL;
-    ckm_read_options ro;
-    ckm_read_options_default(&ro);
-    ro.format = CKM_FORMAT_DELIMITED; /* one number per line (a 1-column table) */
-    ckm_error rc = ckm_dataset_read(path, &ro, &w, &err);
+    double *v = NULL;
+    size_t n = 0;
+    ckm_error rc = ckm_values_read(path, what, allow_zero, &v, &n, &err);
     if (rc != CKM_OK)
         return cli_error(cmd, rc, &err);
     int code = EXIT_SOLVED;
-    if (w->d != 1 || w->n != ckm_problem_n(p)) {
-        fprintf(stderr, "ckm %s: %s: need one %s per line for each of the %zu points, found %zu line(s) of %zu "
-                        "value(s)\n",
-                cmd, path, what, ckm_problem_n(p), w->n, w->d);
+    if (n != ckm_problem_n(p)) {
+        fprintf(stderr, "ckm %s: %s: need one %s per line for each of the %zu points, found %zu\n", cmd, path, what,
+                ckm_problem_n(p), n);
         code = EXIT_USAGE;
-    } else if ((rc = set(p, w->X, &err)) != CKM_OK) {
+    } else if ((rc = set(p, v, &err)) != CKM_OK) {
         fprintf(stderr, "ckm %s: %s: %s\n", cmd, path, err.message);
         code = EXIT_USAGE;
     }
-    ckm_dataset_free(w);
+    ckm_free(v);
     return code;
 }
 
 int cli_add_weights(const char *cmd, ckm_problem *p, const char *path)
 {
-    return cli_add_per_point(cmd, p, path, "weight", ckm_problem_set_weights);
+    return cli_add_per_point(cmd, p, path, "weight", 0, ckm_problem_set_weights);
 }
 
 int cli_read_centers(const char *cmd, const char *path, size_t k, size_t d, ckm_dataset **out)

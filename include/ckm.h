@@ -310,13 +310,14 @@ CKM_API ckm_error ckm_problem_set_weights(ckm_problem *p, const double *w, ckm_e
 CKM_API const double *ckm_problem_weights(const ckm_problem *p);
 
 /* --- after 0.4.0: capacities (docs/capacities.md) ---
- * A demand q_i > 0 per point (population, workload, tonnage), independent of the sample
+ * A demand q_i >= 0 per point (population, workload, tonnage; 0 for a point that loads no
+ * cluster: a census block without people, an idle machine), independent of the sample
  * weights (which weight the SSE) and of the size bounds (which count points), and capacity
  * bounds L_j <= sum_{i in C_j} q_i <= U_j on each cluster's total demand (its load). Loads
  * are compared with a tolerance of 1e-9 times the total demand (the rounding of a sum of
  * doubles; ckm_check uses the same). Without demands set, every demand is 1. */
-/* Demands q (n entries, each finite and > 0; copied), or NULL to remove them (all 1).
- * Errors: a demand that is 0, negative, NaN or infinite (CKM_ERR_INVALID, naming the row). */
+/* Demands q (n entries, each finite and >= 0; copied), or NULL to remove them (all 1).
+ * Errors: a demand that is negative, NaN or infinite (CKM_ERR_INVALID, naming the row). */
 CKM_API ckm_error ckm_problem_set_demands(ckm_problem *p, const double *q, ckm_err *err);
 /* The demands set, or NULL when none (all 1). */
 CKM_API const double *ckm_problem_demands(const ckm_problem *p);
@@ -807,6 +808,16 @@ CKM_API ckm_error ckm_write_file_atomic(const char *path, const char *data, size
  * .npy file (1-D integer array; detected by its magic). */
 CKM_API ckm_error ckm_labels_read(const char *path, int32_t **labels, size_t *n, ckm_err *err);
 
+/* After 0.4.0. Read one value per point (sample weights: what "weight", allow_zero 0; demands:
+ * "demand", allow_zero 1) from text with one number per line ('#' comments and blank lines
+ * skipped), or from a numpy .npy float array of shape (n,) or (n, 1) (detected by its magic).
+ * Every value must be finite and >= 0, and > 0 unless allow_zero. On success *values holds *n
+ * values (release with ckm_free). Errors: CKM_ERR_IO, CKM_ERR_PARSE naming the file and
+ * line:column (or the .npy element) of a field that is not a finite number, out of range, or
+ * not alone on its line, and an empty file; CKM_ERR_NOMEM. */
+CKM_API ckm_error ckm_values_read(const char *path, const char *what, int allow_zero, double **values, size_t *n,
+                                  ckm_err *err);
+
 /* JSON report of a result. extra_json, when non-NULL, is a string of additional
  * comma-separated JSON members ("\"ari\": 0.9, ...") inserted before the closing brace.
  * Returns a NUL-terminated string in *out; release it with ckm_free. */
@@ -814,7 +825,7 @@ CKM_API ckm_error ckm_result_to_json(const ckm_result *r, const char *extra_json
                              ckm_err *err);
 
 /* Release memory the library handed out as a plain buffer (ckm_result_to_json's string,
- * ckm_labels_read's labels). Accepts NULL. Use it instead of free(): the library and the
+ * ckm_labels_read's labels, ckm_values_read's values). Accepts NULL. Use it instead of free(): the library and the
  * caller may use different allocators (another C runtime, a debug heap, a binding). */
 CKM_API void ckm_free(void *ptr);
 

@@ -9,8 +9,8 @@
  *     maximum;
  *   - algorithms without capacity rows refuse the problem, naming blpkm, bckm, admm, ipc, exact;
  *   - brute force over every labelling of tiny instances (n = 7, k = 2-3, demands integer
- *     or real, capacities around the mean load or equal to it, with and
- *     without pairs and size bounds):
+ *     or real, and a second run where three of the seven demands are 0, capacities around
+ *     the mean load or equal to it, with and without pairs and size bounds):
  *     blpkm, bckm, admm, ipc and exact report "infeasible" exactly when no labelling meets
  *     every constraint; ipc's lower bound (with the SDP's capacity rows) never exceeds the
  *     optimum, and exact proves it (status optimal, SSE within its 1e-4 gap);
@@ -40,12 +40,14 @@ static void api(void)
     CHECK(ckm_problem_has_capacities(p) == 0 && ckm_problem_demands(p) == NULL);
     CHECK(ckm_problem_capacity_bounds(p, 1, &lo, &hi, &E) == CKM_OK && lo == 0.0 && isinf(hi));
     CHECK(ckm_problem_capacity_bounds(p, 2, &lo, &hi, &E) == CKM_ERR_INVALID);
-    double bad[4][4] = {{1, 2, 0, 1}, {1, -1, 1, 1}, {1, 1, NAN, 1}, {INFINITY, 1, 1, 1}};
-    const char *name[4] = {"demand 2 is 0", "demand 1 is -1", "demand 2 is nan", "demand 0 is inf"};
-    for (int c = 0; c < 4; c++) {
+    double bad[3][4] = {{1, -1, 1, 1}, {1, 1, NAN, 1}, {INFINITY, 1, 1, 1}};
+    const char *name[3] = {"demand 1 is -1: demands must be finite and >= 0", "demand 2 is nan", "demand 0 is inf"};
+    for (int c = 0; c < 3; c++) {
         CHECK(ckm_problem_set_demands(p, bad[c], &E) == CKM_ERR_INVALID);
         CHECK_MSG(E, name[c]);
     }
+    double zeros[4] = {1, 2, 0, 0}; /* a point that loads no cluster is legitimate */
+    CHECK(ckm_problem_set_demands(p, zeros, &E) == CKM_OK && ckm_problem_demands(p)[2] == 0.0);
     CHECK(ckm_problem_set_capacity_range(p, -1.0, 3.0, &E) == CKM_ERR_INVALID);
     CHECK_MSG(E, "minimum -1 is not a finite value >= 0");
     CHECK(ckm_problem_set_capacity_range(p, 4.0, 3.0, &E) == CKM_ERR_INVALID);
@@ -257,39 +259,94 @@ static ckm_problem *build(const inst *in, int unit_as_sizes)
     return p;
 }
 
-static void brute_force(void)
+/* A tiny instance of the brute-force runs: n = 7 points, k = 2-3, integer or real demands (with
+ * zeros: three of the seven are 0, points that load no cluster), capacities around the mean
+ * load (or exactly at it), pairs and size bounds on some. */
+static void make_inst(inst *in, int it, bool zeros, uint64_t *st)
 {
-    uint64_t st = 2026;
-    int feasible_n = 0, infeasible_n = 0, optimal_n = 0, capacity_binding = 0, other_optimal[4] = {0, 0, 0, 0};
-    int ipc_proven = 0, ipc_bound_gain = 0;
-    for (int it = 0; it < 90; it++) {
+    memset(in, 0, sizeof *in);
+    in->k = 2 + (size_t)(it % 2);
+    in->hi = N;
+    for (size_t t = 0; t < N * D; t++)
+        in->X[t] = 10.0 * ck_unif(st);
+    double total = 0.0;
+    for (size_t i = 0; i < N; i++) {
+        in->q[i] = it % 3 == 0 ? 0.5 + 4.0 * ck_unif(st) : (double)(1 + (int)(5.0 * ck_unif(st)));
+        if (zeros && (i + (size_t)it) % 7 < 3)
+            in->q[i] = 0.0;
+        total += in->q[i];
+    }
+    double mean = total / (double)in->k, slack = 0.05 + 0.45 * ck_unif(st);
+    for (size_t j = 0; j < in->k; j++) {
+        in->clo[j] = it % 4 == 1 ? 0.0 : floor(mean * (1.0 - slack));
+        in->chi[j] = it % 5 == 2 ? INFINITY : ceil(mean * (1.0 + slack));
+        if (it % 7 == 3) /* every load the mean: often no labelling, and no quick proof */
+            in->clo[j] = in->chi[j] = mean;
+    }
+    if (it % 3 == 1) { /* pairs */
+        in->npairs = 2;
+        in->pi[0] = 0, in->pj[0] = 1, in->pt[0] = CKM_MUST_LINK;
+        in->pi[1] = 2, in->pj[1] = 3, in->pt[1] = CKM_CANNOT_LINK;
+    }
+    if (it % 6 == 5) { /* size bounds too */
+        in->lo = 2;
+        in->hi = 5;
+    }
+}
+
+/* Counts of one brute-force run. */
+typedef struct tally {
+    int feasible, infeasible, optimal, binding, other[4], ipc_proven, ipc_gain;
+} tally;
+
+/* bckm, admm, ipc, exact on instance `it`: a feasible labelling, never below the optimum opt,
+ * or the same infeasibility; ipc's certified lower bound never above the optimum, "optimal"
+ * only when its labels are; exact proven within its 1e-4 gap (on every other instance: its
+ * search costs seconds under the sanitizers). */
+static void others_on(const inst *in, const ckm_problem *p, int it, double opt, double loose_opt, tally *tl)
+{
+    const char *others[] = {"bckm", "admm", "ipc", "exact"};
+    for (int alg = 0; alg < 4; alg++) {
+        if (alg == 3 && it % 2 == 1)
+            continue;
+        ckm_error rc;
+        ckm_result *b = solve(p, others[alg], alg == 3 ? 1 : 3, (uint64_t)it, &rc);
+        CHECK(rc == CKM_OK && b);
+        if (b && !isfinite(opt)) {
+            CHECK(b->status == CKM_STATUS_INFEASIBLE && !b->has_labels);
+        } else if (b) {
+            CHECK(b->has_labels && (b->status == CKM_STATUS_FEASIBLE || (alg >= 2 && b->status == CKM_STATUS_OPTIMAL)));
+            if (alg == 3) {
+                CHECK(b->status == CKM_STATUS_OPTIMAL);
+                CHECK(b->sse <= opt * (1.0 + 1e-4) + 1e-9);
+                CHECK(b->lower_bound <= opt + 1e-7 * (1.0 + opt));
+            }
+            if (b->has_labels) {
+                CHECK(feasible(in, b->labels));
+                CHECK(b->sse >= opt - 1e-9 * (1.0 + opt));
+                tl->other[alg] += b->sse <= opt + 1e-9 * (1.0 + opt);
+            }
+            if (alg == 2) {
+                CHECK(isfinite(b->lower_bound) && b->lower_bound <= opt + 1e-7 * (1.0 + opt));
+                if (b->status == CKM_STATUS_OPTIMAL)
+                    CHECK(b->sse <= opt + 1e-3 * (1.0 + opt));
+                tl->ipc_proven += b->status == CKM_STATUS_OPTIMAL;
+                tl->ipc_gain += isfinite(b->lower_bound) && b->lower_bound > loose_opt + 1e-6 * (1.0 + opt);
+            }
+        }
+        ckm_result_free(b);
+    }
+}
+
+/* blpkm on every instance against brute force, then the other algorithms (others_on). */
+static tally brute_force(int count, uint64_t seed, bool zeros)
+{
+    uint64_t st = seed;
+    tally tl;
+    memset(&tl, 0, sizeof tl);
+    for (int it = 0; it < count; it++) {
         inst in;
-        memset(&in, 0, sizeof in);
-        in.k = 2 + (size_t)(it % 2);
-        in.hi = N;
-        for (size_t t = 0; t < N * D; t++)
-            in.X[t] = 10.0 * ck_unif(&st);
-        double total = 0.0;
-        for (size_t i = 0; i < N; i++) {
-            in.q[i] = it % 3 == 0 ? 0.5 + 4.0 * ck_unif(&st) : (double)(1 + (int)(5.0 * ck_unif(&st)));
-            total += in.q[i];
-        }
-        double mean = total / (double)in.k, slack = 0.05 + 0.45 * ck_unif(&st);
-        for (size_t j = 0; j < in.k; j++) {
-            in.clo[j] = it % 4 == 1 ? 0.0 : floor(mean * (1.0 - slack));
-            in.chi[j] = it % 5 == 2 ? INFINITY : ceil(mean * (1.0 + slack));
-            if (it % 7 == 3) /* every load the mean: often no labelling, and no quick proof */
-                in.clo[j] = in.chi[j] = mean;
-        }
-        if (it % 3 == 1) { /* pairs */
-            in.npairs = 2;
-            in.pi[0] = 0, in.pj[0] = 1, in.pt[0] = CKM_MUST_LINK;
-            in.pi[1] = 2, in.pj[1] = 3, in.pt[1] = CKM_CANNOT_LINK;
-        }
-        if (it % 6 == 5) { /* size bounds too */
-            in.lo = 2;
-            in.hi = 5;
-        }
+        make_inst(&in, it, zeros, &st);
         double opt = brute(&in);
         /* does the capacity matter here? the optimum without it */
         inst loose = in;
@@ -303,62 +360,29 @@ static void brute_force(void)
         ckm_result *r = solve(p, "blpkm", 5, (uint64_t)it, &rc);
         CHECK(rc == CKM_OK && r);
         if (r && !isfinite(opt)) {
-            infeasible_n++;
+            tl.infeasible++;
             CHECK(r->status == CKM_STATUS_INFEASIBLE && !r->has_labels);
         } else if (r) {
-            feasible_n++;
+            tl.feasible++;
             CHECK(r->has_labels && r->status == CKM_STATUS_FEASIBLE);
             if (r->has_labels) {
                 CHECK(feasible(&in, r->labels));
                 CHECK_NEAR(r->sse, sse_of(&in, r->labels), 1e-9 * (1.0 + opt));
                 CHECK(r->sse >= opt - 1e-9 * (1.0 + opt));
-                optimal_n += r->sse <= opt + 1e-9 * (1.0 + opt);
+                tl.optimal += r->sse <= opt + 1e-9 * (1.0 + opt);
             }
-            capacity_binding += loose_opt < opt - 1e-9 * (1.0 + opt);
+            tl.binding += loose_opt < opt - 1e-9 * (1.0 + opt);
         }
-        /* bckm, admm, ipc: a feasible labelling, never below the optimum, or the same
-           infeasibility; ipc's certified lower bound never above the optimum, and "optimal"
-           only when its labels are */
-        const char *others[] = {"bckm", "admm", "ipc", "exact"};
-        for (int alg = 0; alg < 4; alg++) {
-            if (alg == 3 && it % 2 == 1)
-                continue; /* exact on every other instance: its search costs seconds under the sanitizers */
-            ckm_result *b = solve(p, others[alg], alg == 3 ? 1 : 3, (uint64_t)it, &rc);
-            CHECK(rc == CKM_OK && b);
-            if (b && !isfinite(opt)) {
-                CHECK(b->status == CKM_STATUS_INFEASIBLE && !b->has_labels);
-            } else if (b) {
-                CHECK(b->has_labels &&
-                      (b->status == CKM_STATUS_FEASIBLE || (alg >= 2 && b->status == CKM_STATUS_OPTIMAL)));
-                if (alg == 3) { /* exact: proven, and the brute-force optimum within its gap (1e-4) */
-                    CHECK(b->status == CKM_STATUS_OPTIMAL);
-                    CHECK(b->sse <= opt * (1.0 + 1e-4) + 1e-9);
-                    CHECK(b->lower_bound <= opt + 1e-7 * (1.0 + opt));
-                }
-                if (b->has_labels) {
-                    CHECK(feasible(&in, b->labels));
-                    CHECK(b->sse >= opt - 1e-9 * (1.0 + opt));
-                    other_optimal[alg] += b->sse <= opt + 1e-9 * (1.0 + opt);
-                }
-                if (alg == 2) {
-                    CHECK(isfinite(b->lower_bound) && b->lower_bound <= opt + 1e-7 * (1.0 + opt));
-                    if (b->status == CKM_STATUS_OPTIMAL)
-                        CHECK(b->sse <= opt + 1e-3 * (1.0 + opt));
-                    ipc_proven += b->status == CKM_STATUS_OPTIMAL;
-                    ipc_bound_gain += isfinite(b->lower_bound) && b->lower_bound > loose_opt + 1e-6 * (1.0 + opt);
-                }
-            }
-            ckm_result_free(b);
-        }
+        others_on(&in, p, it, opt, loose_opt, &tl);
         ckm_result_free(r);
         ckm_problem_free(p);
     }
-    printf("brute force: %d feasible (%d where the capacities bind, blpkm optimal on %d, bckm on %d, admm on %d, ipc "
+    printf("brute force%s: %d feasible (%d where the capacities bind, blpkm optimal on %d, bckm on %d, admm on %d, ipc "
            "on %d, exact on %d, proven by ipc on %d, ipc's bound above the optimum without capacities on %d), %d "
            "infeasible\n",
-           feasible_n, capacity_binding, optimal_n, other_optimal[0], other_optimal[1], other_optimal[2],
-           other_optimal[3], ipc_proven, ipc_bound_gain, infeasible_n);
-    CHECK(feasible_n >= 30 && infeasible_n >= 5 && capacity_binding >= 15); /* the cases occur */
+           zeros ? " with zero demands" : "", tl.feasible, tl.binding, tl.optimal, tl.other[0], tl.other[1],
+           tl.other[2], tl.other[3], tl.ipc_proven, tl.ipc_gain, tl.infeasible);
+    return tl;
 }
 
 /* unit demands, capacities [lo, hi] = size bounds [lo, hi]: the same problem */
@@ -479,7 +503,10 @@ int main(void)
     checker();
     proofs();
     refusals();
-    brute_force();
+    tally all = brute_force(90, 2026, false);
+    CHECK(all.feasible >= 30 && all.infeasible >= 5 && all.binding >= 15); /* the cases occur */
+    tally zero = brute_force(36, 7, true);
+    CHECK(zero.feasible >= 12 && zero.infeasible >= 2 && zero.binding >= 6);
     unit_demands_are_sizes();
     assign_to_centers();
     return ck_report();

@@ -1,9 +1,9 @@
 /*
  * test_certify.c -- ckm_certify (docs/certify.md) against independent truth:
  *   soundness   on tiny instances (n <= 10, k <= 3) with random pairs, size bounds, sample
- *               weights and capacities, the decomposed bound never exceeds the brute-force
- *               optimum, for every subset count T and several split seeds; on 36 points it
- *               never exceeds the optimum exact proves;
+ *               weights and capacities (some demands 0), the decomposed bound never exceeds
+ *               the brute-force optimum, for every subset count T and several split seeds; on
+ *               36 points it never exceeds the optimum exact proves;
  *   T = 1       the bound equals ipc's root bound (same relaxation, no cut rounds);
  *   split       must-link groups stay whole, subsets differ by at most one group, the split's
  *               identity SSE = sum of restricted SSEs + loss (loss >= 0), same seed same split;
@@ -105,6 +105,8 @@ static void draw(inst *in, int round)
         in->hi[j] = round % 4 == 2 ? (size_t)in->n / 2 + 1 : (size_t)in->n;
     }
     in->capacitated = round % 5 == 4;
+    for (int i = 0; in->capacitated && round % 10 == 9 && i < in->n; i += 3)
+        in->q[i] = 0.0; /* points that load no cluster */
     if (in->capacitated) {
         double Q = 0;
         for (int i = 0; i < in->n; i++)

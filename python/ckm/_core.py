@@ -171,7 +171,7 @@ class Problem:
             self.has_caps = capacity_min is not None or capacity_max is not None
             if self.has_caps and demand is None:
                 raise ValueError("capacity_min / capacity_max bound each cluster's total demand: pass demand (one "
-                                 "value > 0 per point); to bound head counts use size_min / size_max")
+                                 "value >= 0 per point); to bound head counts use size_min / size_max")
             if demand is not None:
                 _set_per_point(handle, demand, n, "demand", lib.ckm_problem_set_demands)
             self.has_demand = demand is not None

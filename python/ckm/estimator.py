@@ -253,7 +253,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         return int(check_random_state(self.random_state).randint(0, 2**31 - 1))
 
     def fit(self, X, y=None, sample_weight=None, demand=None):
-        """Cluster X (n_samples, n_features) under the constraints. y is ignored. demand: one value > 0 per
+        """Cluster X (n_samples, n_features) under the constraints. y is ignored. demand: one value >= 0 per
         point, what capacity_min / capacity_max bound (loads_ reports each cluster's total)."""
         X = self._validate_data(X, dtype=np.float64, order="C", accept_sparse=False, reset=True)
         n = X.shape[0]
@@ -276,9 +276,9 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
             demand = np.asarray(demand, dtype=np.float64)
             if demand.shape != (n,):
                 raise ValueError("demand must have %d entries (one per sample), got shape %s" % (n, demand.shape))
-            if not np.all(np.isfinite(demand)) or np.any(demand <= 0):
-                i = int(np.argmax(~(np.isfinite(demand) & (demand > 0))))
-                raise ValueError("demand[%d] = %g: demands must be finite and > 0" % (i, demand[i]))
+            if not np.all(np.isfinite(demand)) or np.any(demand < 0):
+                i = int(np.argmax(~(np.isfinite(demand) & (demand >= 0))))
+                raise ValueError("demand[%d] = %g: demands must be finite and >= 0" % (i, demand[i]))
         problem = Problem(X, self.n_clusters, self.must_link, self.cannot_link, self.size_min, self.size_max,
                           sample_weight, self.soft_must_link, self.soft_cannot_link, demand, self.capacity_min,
                           self.capacity_max)

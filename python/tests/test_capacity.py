@@ -81,13 +81,32 @@ def test_other_algorithms_carry_the_capacities(algorithm):
         assert km.lower_bound_ is not None and km.lower_bound_ <= km.inertia_ * (1 + 1e-9)
 
 
+def test_zero_demands():
+    """Points with demand 0 (an empty census block, an idle machine) load no cluster: legitimate, and the loads
+    reported and checked leave them out."""
+    X, q = _blobs()
+    q = q.copy()
+    q[::4] = 0.0
+    lo, hi = 0.9 * q.sum() / 3, 1.1 * q.sum() / 3
+    km = ConstrainedKMeans(3, capacity_min=lo, capacity_max=hi, n_init=3, random_state=0).fit(X, demand=q)
+    loads = np.bincount(km.labels_, weights=q, minlength=3)
+    np.testing.assert_allclose(km.loads_, loads, rtol=1e-12)
+    assert np.all(loads >= lo - 1e-9 * q.sum()) and np.all(loads <= hi + 1e-9 * q.sum())
+    rep = ckm.check(X, km.labels_, demand=q, capacity_min=lo, capacity_max=hi)
+    assert rep.ok and rep.capacity_violated == 0
+
+
 def test_errors():
     X, q = _blobs()
     with pytest.raises(ValueError, match="pass demand"):
         ConstrainedKMeans(3, capacity_max=50.0).fit(X)
-    with pytest.raises(ValueError, match=r"demand\[4\] = 0"):
+    with pytest.raises(ValueError, match=r"demand\[4\] = -1: demands must be finite and >= 0"):
         bad = q.copy()
-        bad[4] = 0
+        bad[4] = -1
+        ConstrainedKMeans(3, capacity_max=500.0).fit(X, demand=bad)
+    with pytest.raises(ValueError, match=r"demand\[2\] = nan"):
+        bad = q.copy()
+        bad[2] = np.nan
         ConstrainedKMeans(3, capacity_max=500.0).fit(X, demand=bad)
     with pytest.raises(ValueError, match="capacity_max must hold numbers >= 0"):
         ConstrainedKMeans(3, capacity_max=-1.0).fit(X, demand=q)

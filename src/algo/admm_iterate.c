@@ -177,16 +177,18 @@ ckm_error ckm_admm_ws_init(ckm_admm_ws **out, const ckm_reduced *r, ckm_err *err
         w->u[t] = (double)r->weight[t] / w->wnorm;
         w->mnorm[t] = dot(r->mean + t * w->d, r->mean + t * w->d, w->d);
     }
-    if (r->has_caps) {
+    double qn = 0.0, qs = 0.0;
+    for (size_t t = 0; r->has_caps && t < w->s; t++) {
+        qn += r->demand[t] * r->demand[t];
+        qs += r->demand[t];
+    }
+    /* the capacity block; without it (every demand 0) every load is 0, which preprocessing has
+       checked against the bounds */
+    if (qn > 0.0) {
         if (!(w->uq = ckm_alloc_array(w->s, sizeof(double))) || !(w->nq = ckm_alloc_array(w->k, sizeof(double))) ||
             !(w->sq = ckm_alloc_array(w->k, sizeof(double))) || !(w->gq = ckm_alloc_array(w->k, sizeof(double)))) {
             ckm_admm_ws_free(w);
             return ckm_fail(err, CKM_ERR_NOMEM, "admm: out of memory");
-        }
-        double qn = 0.0, qs = 0.0;
-        for (size_t t = 0; t < w->s; t++) {
-            qn += r->demand[t] * r->demand[t];
-            qs += r->demand[t];
         }
         w->qnorm = sqrt(qn);
         w->qmean = qs / (double)w->s;

@@ -233,7 +233,7 @@ static void coordinate(ckm_price *P, const ckm_reduced *r, size_t rho)
     for (size_t t = 0; t < s; t++) {
         double a = coef(r, rho, t), u = P->v[t * k + j] + a * old;
         double m = (size_t)P->arg[t] == j ? P->sv[t] : P->bv[t];
-        double bt = (u - m) / a;
+        double bt = a != 0.0 ? (u - m) / a : NAN; /* a zero demand loads no row: no breakpoint */
         P->b[t] = (brk){bt, a};
         below += bt < 0.0 ? a : 0.0;
         at_or_below += bt <= 0.0 ? a : 0.0;

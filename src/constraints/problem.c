@@ -104,10 +104,11 @@ ckm_error ckm_problem_pair(const ckm_problem *p, size_t i, ckm_pair *out, ckm_er
     return CKM_OK;
 }
 
-/* Replace *dst by a copy of the n values v, each finite and > 0 (v NULL: none); one, what,
- * hint name a value in the messages ("sample weight", "weights", and a hint or ""). */
-static ckm_error set_positive(size_t n, const double *v, double **dst, const char *one, const char *what,
-                              const char *hint, ckm_err *err)
+/* Replace *dst by a copy of the n values v, each finite and > 0 (>= 0 with zero_ok; v NULL:
+ * none); one, what, hint name a value in the messages ("sample weight", "weights", and a hint
+ * or ""). */
+static ckm_error set_per_point(size_t n, const double *v, bool zero_ok, double **dst, const char *one, const char *what,
+                               const char *hint, ckm_err *err)
 {
     if (!v) {
         free(*dst);
@@ -115,8 +116,9 @@ static ckm_error set_positive(size_t n, const double *v, double **dst, const cha
         return CKM_OK;
     }
     for (size_t i = 0; i < n; i++)
-        if (!isfinite(v[i]) || !(v[i] > 0.0))
-            return ckm_fail(err, CKM_ERR_INVALID, "%s %zu is %g: %s must be finite and > 0%s", one, i, v[i], what, hint);
+        if (!isfinite(v[i]) || !(zero_ok ? v[i] >= 0.0 : v[i] > 0.0))
+            return ckm_fail(err, CKM_ERR_INVALID, "%s %zu is %g: %s must be finite and %s%s", one, i, v[i], what,
+                            zero_ok ? ">= 0" : "> 0", hint);
     double *c = ckm_alloc_array(n, sizeof(double));
     if (!c)
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for %zu %ss", n, one);
@@ -128,7 +130,7 @@ static ckm_error set_positive(size_t n, const double *v, double **dst, const cha
 
 ckm_error ckm_problem_set_weights(ckm_problem *p, const double *w, ckm_err *err)
 {
-    return set_positive(p->n, w, &p->w, "sample weight", "weights",
+    return set_per_point(p->n, w, false, &p->w, "sample weight", "weights",
                         " (drop a row instead of giving it weight 0)", err);
 }
 
@@ -281,7 +283,7 @@ int ckm_problem_has_size_bounds(const ckm_problem *p)
 
 ckm_error ckm_problem_set_demands(ckm_problem *p, const double *q, ckm_err *err)
 {
-    return set_positive(p->n, q, &p->q, "demand", "demands", "", err);
+    return set_per_point(p->n, q, true, &p->q, "demand", "demands", "", err);
 }
 
 const double *ckm_problem_demands(const ckm_problem *p) { return p->q; }
