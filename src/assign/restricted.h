@@ -23,6 +23,7 @@
 #define CG_PLACE_PAIRS 4 /* groups with more cannot-links keep their row (route_restricted.c) */
 
 struct ckm_transport_cache;
+struct ckm_prices;
 
 /* its statistics in ckm_assign_result.stat */
 enum {
@@ -38,9 +39,10 @@ struct ckm_cg {
     size_t words;       /* 64-bit words per group in on */
     uint64_t *on;       /* s * words: active columns */
     double *v_prev;     /* k: size duals of the last step (first columns) */
+    double *p_prev;     /* k: capacity duals of the last step, or the first prices (capacities) */
     /* the current model (model.h) and its LP's buffers (grow-only) */
     ckm_model m;
-    size_t cols, rows, ycols, S, cap_cols, cap_rows;
+    size_t cols, rows, ycols, S, cap0, cap_cols, cap_rows;
     size_t *gcol;       /* s + 1: group t's columns are gcol[t] .. gcol[t+1] */
     int32_t *cj;        /* cols: cluster of a y column */
     int32_t *held;      /* s: ckm_cg_placed at the last build */
@@ -49,7 +51,7 @@ struct ckm_cg {
     unsigned char *bas; /* cols + rows: the optimal basis of the last LP */
     /* the previous model of this step (warm start): its clusters, groups, rows, basis */
     int warm;           /* 1: prev_* hold an optimal phase 2 model with the same rows order */
-    size_t pcols, prows, cap_pcols, cap_prows;
+    size_t pcols, prows, pcap0, cap_pcols, cap_prows;
     int32_t *pcj;
     double *prc;        /* pcols: the reduced costs of the kept model's columns */
     size_t *pgcol, *prkey;
@@ -59,12 +61,21 @@ struct ckm_cg {
     int agg_on;         /* 1 while a step's LP rounds place groups */
     int32_t *agg;       /* s: cluster f where the prices placed group t, -1: never placed */
     unsigned char *lifted; /* s: 1 once pricing took a placed group back into the LP */
-    double *agg_w;      /* k */
+    double *agg_w;      /* k: the placed groups' weight per cluster */
+    double *agg_q;      /* k: and their demand (capacities) */
     size_t npl;         /* groups placed and not lifted */
     size_t lifts;       /* groups the last pricing pass lifted */
-    double *u, *v;      /* s, k: the last LP's duals extended to every group */
+    double *u, *v, *p;  /* s, k, k: the last LP's duals extended to every group (p: capacity
+                           rows, 0 without) */
+    struct ckm_prices *prices; /* capacities with the s x k costs: the Lagrangian prices the
+                           steps start from (prices.h), made by the first such step */
+    int32_t *guess, *best; /* s: the MILP's incumbent (capacities), made when first needed */
     size_t *prow_of, pS; /* the kept model's row_of and S */
     size_t *inc_start, *inc; /* cannot-links incident to each group (incidence.h) */
+    size_t *sinc_start, *sinc; /* soft pairs incident to each group */
+    double *adj;        /* k scratch: a group's soft must-link duals (ckm_cg_soft_adjust) */
+    size_t pycols;      /* the kept model's y columns (its slacks follow them) */
+    size_t *pslack, cap_pslack; /* the kept model's soft pairs with a slack column */
     double *rc_best;    /* s * CG_ADD scratch of the pricing pass (first_columns: each
                            group's two cheapest keys, read by place_by_prices) */
     int32_t *j_best;
@@ -122,10 +133,17 @@ static inline size_t ckm_cg_bits(const uint64_t *row, size_t words)
 }
 
 /* Reduced cost of column (t, j) of cost c (0 in phase 1) under the extended duals (cg->u,
- * cg->v), with no cannot-link term. */
+ * cg->v, cg->p), with no cannot-link term. */
 static inline double ckm_cg_reduced(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t t, size_t j)
 {
-    return c - cg->u[t] - (double)r->weight[t] * cg->v[j];
+    double q = r->has_caps ? r->demand[t] * cg->p[j] : 0.0;
+    return c - cg->u[t] - (double)r->weight[t] * cg->v[j] - q;
+}
+
+/* A group's key under prices v (sizes) and p (capacities): cost - w_t v_j - Q_t p_j. */
+static inline double ckm_cg_key(const ckm_reduced *r, double c, size_t t, size_t j, const double *v, const double *p)
+{
+    return c - (double)r->weight[t] * v[j] - (r->has_caps ? r->demand[t] * p[j] : 0.0);
 }
 
 /* How far a row's cost (a block's, restricted_costs.c) and the single entry's may differ (0

@@ -9,6 +9,7 @@
  */
 #include "core.h"
 #include "incidence.h"
+#include "prices.h"
 #include "restricted_costs.h"
 #include "restricted_model.h"
 
@@ -23,6 +24,12 @@ void ckm_cg_free(struct ckm_cg *cg)
         return;
     free(cg->on);
     free(cg->v_prev);
+    free(cg->p_prev);
+    free(cg->guess);
+    free(cg->best);
+    free(cg->agg_q);
+    free(cg->p);
+    ckm_prices_free(cg->prices);
     free(cg->gcol);
     free(cg->cj);
     free(cg->held);
@@ -43,6 +50,10 @@ void ckm_cg_free(struct ckm_cg *cg)
     free(cg->v);
     free(cg->prow_of);
     free(cg->inc_start);
+    free(cg->sinc_start);
+    free(cg->sinc);
+    free(cg->adj);
+    free(cg->pslack);
     free(cg->inc);
     free(cg->rc_best);
     free(cg->j_best);
@@ -86,8 +97,11 @@ struct ckm_cg *ckm_cg_new(const ckm_reduced *r, int implicit)
         !(cg->held = ckm_alloc_array(r->s, sizeof(int32_t))) || !(cg->prow_of = ckm_alloc_array(r->s, sizeof(size_t))) ||
         !(cg->agg = ckm_alloc_array(r->s, sizeof(int32_t))) || !(cg->lifted = ckm_calloc_array(r->s, 1)) ||
         !(cg->agg_w = ckm_calloc_array(r->k, sizeof(double))) || !(cg->u = ckm_calloc_array(r->s, sizeof(double))) ||
-        !(cg->v = ckm_calloc_array(r->k, sizeof(double))) ||
-        !ckm_incidence(r->s, r->n_cl, r->cl, &cg->inc_start, &cg->inc) || (implicit && !ckm_cg_costs_new(cg, r))) {
+        !(cg->v = ckm_calloc_array(r->k, sizeof(double))) || !(cg->p = ckm_calloc_array(r->k, sizeof(double))) ||
+        !(cg->p_prev = ckm_calloc_array(r->k, sizeof(double))) || !(cg->agg_q = ckm_calloc_array(r->k, sizeof(double))) ||
+        !ckm_incidence(r->s, r->n_cl, r->cl, &cg->inc_start, &cg->inc) ||
+        !ckm_incidence(r->s, r->n_soft, r->soft, &cg->sinc_start, &cg->sinc) ||
+        !(cg->adj = ckm_calloc_array(r->k, sizeof(double))) || (implicit && !ckm_cg_costs_new(cg, r))) {
         ckm_cg_free(cg);
         return NULL;
     }
@@ -173,20 +187,28 @@ static void warm_basis(struct ckm_cg *cg, const ckm_reduced *r, size_t cols, siz
         }
         st[cols + cg->m.row_of[t]] = new_row ? CKM_LP_AT_LOWER : cg->pbas[cg->pcols + cg->prow_of[t]];
     }
+    for (size_t i = 0, q = 0; i < cg->m.slacks; i++) { /* a soft pair's slack: its old status, or 0 */
+        while (q < cg->pcols - cg->pycols && cg->pslack[q] < cg->m.slack_of[i])
+            q++;
+        bool old = q < cg->pcols - cg->pycols && cg->pslack[q] == cg->m.slack_of[i];
+        st[cg->m.ycols + i] = old ? cg->pbas[cg->pycols + q] : CKM_LP_AT_LOWER;
+    }
     for (size_t j = 0; j < k; j++)
         st[cols + S + j] = cg->pbas[cg->pcols + pS + j];
-    size_t p = 0, np = cg->prows - pS - k, nq = rows - S - k;
+    size_t p = 0, np = cg->pcap0 - pS - k, nq = cg->m.cap0 - S - k;
     for (size_t q = 0; q < nq; q++) {
         while (p < np && cg->prkey[p] < cg->m.pkey[q])
             p++;
         st[cols + S + k + q] = p < np && cg->prkey[p] == cg->m.pkey[q] ? cg->pbas[cg->pcols + pS + k + p] : CKM_LP_BASIC;
     }
+    for (size_t j = 0; cg->m.cap0 < rows && j < k; j++) /* capacity rows, the last k */
+        st[cols + cg->m.cap0 + j] = cg->pbas[cg->pcols + cg->pcap0 + j];
 }
 
 /* Keep the model just solved to optimality (phase 2) for warm_basis. */
 bool ckm_cg_keep(struct ckm_cg *cg, const ckm_reduced *r)
 {
-    size_t npair = cg->rows - cg->m.S - r->k;
+    size_t npair = cg->m.cap0 - cg->m.S - r->k;
     if (cg->cols >= cg->cap_pcols) { /* >=: never a NULL buffer, even with no column */
         if (!grow((void **)&cg->pcj, cg->cols + 1, sizeof(int32_t)) || !grow((void **)&cg->prc, cg->cols + 1, sizeof(double)))
             return false;
@@ -204,7 +226,15 @@ bool ckm_cg_keep(struct ckm_cg *cg, const ckm_reduced *r)
     memcpy(cg->prkey, cg->m.pkey, npair * sizeof(size_t));
     memcpy(cg->pbas, cg->bas, cg->cols + cg->rows);
     memcpy(cg->prow_of, cg->m.row_of, r->s * sizeof(size_t));
+    if (cg->m.slacks > cg->cap_pslack) {
+        if (!grow((void **)&cg->pslack, cg->m.slacks, sizeof(size_t)))
+            return false;
+        cg->cap_pslack = cg->m.slacks;
+    }
+    memcpy(cg->pslack, cg->m.slack_of, cg->m.slacks * sizeof(size_t));
+    cg->pycols = cg->m.ycols;
     cg->pS = cg->m.S;
+    cg->pcap0 = cg->m.cap0;
     cg->pcols = cg->cols;
     cg->prows = cg->rows;
     cg->warm = 1;
@@ -226,11 +256,46 @@ void ckm_cg_kept_rc(struct ckm_cg *cg)
 
 /* Reduced cost of (t, j), of cost c, under the duals of the kept (last optimal) LP: its own,
  * with the cannot-link rows' duals, for a column of that LP; ckm_cg_reduced() for one outside
- * it (no rows of its own there). */
-double ckm_cg_rc(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t t, size_t j)
+ * it (no rows of its own there), plus adj[j] (the soft must-link rows it would enter, from
+ * ckm_cg_soft_adjust; NULL: none). */
+double ckm_cg_rc(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t t, size_t j, const double *adj)
 {
     long col = ckm_cluster_find(cg->pcj, cg->pgcol[t], cg->pgcol[t + 1], (int32_t)j);
-    return col >= 0 ? cg->prc[col] : ckm_cg_reduced(cg, r, c, t, j);
+    return col >= 0 ? cg->prc[col] : ckm_cg_reduced(cg, r, c, t, j) + (adj ? adj[j] : 0.0);
+}
+
+/* Row of the model built last with pair-row key key, or SIZE_MAX (the keys ascend). */
+static size_t pair_row(const ckm_model *m, size_t key)
+{
+    size_t lo = 0, hi = m->cap0 - m->pair0;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (m->pkey[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->cap0 - m->pair0 && m->pkey[lo] == key ? m->pair0 + lo : SIZE_MAX;
+}
+
+bool ckm_cg_soft_adjust(const struct ckm_cg *cg, const ckm_reduced *r, size_t t, double *adj)
+{
+    bool any = false;
+    for (size_t i = cg->sinc_start[t]; i < cg->sinc_start[t + 1]; i++) {
+        size_t e = cg->sinc[i], b = ckm_pair_other(r->soft, e, t);
+        if (r->soft_w[e] < 0.0)
+            continue; /* a soft cannot-link row needs both columns: none with (t, j) absent */
+        if (!any)
+            memset(adj, 0, r->k * sizeof(double));
+        any = true;
+        int dir = r->soft[2 * e] == t ? 1 : 0; /* the row where t enters with -1 */
+        for (size_t c = cg->gcol[b]; c < cg->gcol[b + 1]; c++) {
+            size_t row = pair_row(&cg->m, ckm_model_key(r, true, e, (size_t)cg->cj[c], dir));
+            if (row != SIZE_MAX)
+                adj[cg->cj[c]] += cg->dual[row];
+        }
+    }
+    return any;
 }
 
 /* Refuse (CKM_ERR_NOMEM) a model of nnz entries and cols columns that outgrows both what the
@@ -293,6 +358,7 @@ ckm_error ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, int phase1, ckm_
     cg->rows = m->rows;
     cg->ycols = ycols;
     cg->S = m->S;
+    cg->cap0 = m->cap0;
     return CKM_OK;
 }
 
@@ -319,3 +385,39 @@ bool ckm_cg_labels(const struct ckm_cg *cg, size_t s, int32_t *labels)
     }
     return true;
 }
+
+/* Group t's cluster of largest LP value not taken by a labelled cannot-link partner (the
+ * placed cluster for a placed group), or -1 when every one of its columns is taken. */
+static int32_t best_free(const struct ckm_cg *cg, const ckm_reduced *r, size_t t, const int32_t *lab)
+{
+    int32_t f = ckm_cg_placed(cg, t), best = -1;
+    if (f >= 0)
+        return f;
+    double top = -1.0;
+    for (size_t c = cg->gcol[t]; c < cg->gcol[t + 1]; c++) {
+        bool taken = false;
+        for (size_t i = cg->inc_start[t]; i < cg->inc_start[t + 1] && !taken; i++)
+            taken = lab[ckm_pair_other(r->cl, cg->inc[i], t)] == cg->cj[c];
+        if (!taken && cg->x[c] > top) {
+            top = cg->x[c];
+            best = cg->cj[c];
+        }
+    }
+    return best;
+}
+
+bool ckm_cg_round(const struct ckm_cg *cg, const ckm_reduced *r, int32_t *lab)
+{
+    size_t s = r->s;
+    for (size_t t = 0; t < s; t++) { /* the integral groups first */
+        lab[t] = ckm_cg_placed(cg, t);
+        for (size_t c = cg->gcol[t]; c < cg->gcol[t + 1] && lab[t] < 0; c++)
+            if (cg->x[c] >= 1.0 - 1e-6)
+                lab[t] = cg->cj[c];
+    }
+    for (size_t t = 0; t < s; t++)
+        if (lab[t] < 0 && (lab[t] = best_free(cg, r, t, lab)) < 0)
+            return false;
+    return true;
+}
+

@@ -23,8 +23,19 @@ void ckm_cg_kept_rc(struct ckm_cg *cg);
  * that outgrows the memory. */
 ckm_error ckm_cg_build(struct ckm_cg *cg, const ckm_reduced *r, int phase1, ckm_err *err);
 ckm_lp ckm_cg_model(const struct ckm_cg *cg);
-/* Reduced cost of (t, j) of cost c under the duals of the kept (last optimal) LP. */
-double ckm_cg_rc(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t t, size_t j);
+/* Reduced cost of (t, j) of cost c under the duals of the kept (last optimal) LP; adj: the
+ * group's soft must-link duals (ckm_cg_soft_adjust), or NULL. */
+double ckm_cg_rc(const struct ckm_cg *cg, const ckm_reduced *r, double c, size_t t, size_t j, const double *adj);
+/* A column (t, j) outside the model built last still enters the soft must-link rows
+ * y_bj - y_tj - z_e <= 0 of its partners' columns (b, j) in it (coefficient -1): adj[j] (k)
+ * gets the sum of those rows' duals (<= 0), to be added to its reduced cost. false (adj
+ * untouched) when t has no soft must-link pair. */
+bool ckm_cg_soft_adjust(const struct ckm_cg *cg, const ckm_reduced *r, size_t t, double *adj);
+/* The last model's LP point rounded: the integral groups keep their cluster, then each other
+ * group (in index order) takes its column of largest value whose cluster no labelled
+ * cannot-link partner holds. false when some group has no such column. It may break size and
+ * capacity rows (the caller repairs them). */
+bool ckm_cg_round(const struct ckm_cg *cg, const ckm_reduced *r, int32_t *lab);
 /* Labels from the last model's 0/1 point; false when some y is fractional. */
 bool ckm_cg_labels(const struct ckm_cg *cg, size_t s, int32_t *labels);
 

@@ -9,7 +9,9 @@
 /* Keep the cap least keys (ascending, *m of them so far) and their clusters. */
 void ckm_cg_keep_least(double *key, int32_t *jj, int *m, int cap, double v, int32_t j);
 /* The step's first prices into cg->v_prev (and, with capacities, cg->p_prev) and, when the
- * solver that priced them labelled the groups, those labels in *guide (to free). */
+ * solver that priced them labelled the groups, those labels in *guide (to free): with
+ * capacities and the s x k costs the Lagrangian prices (prices.h), else with size bounds the
+ * transportation problem's; otherwise the last step's duals stay. */
 ckm_error ckm_cg_first_prices(struct ckm_cg *cg, const ckm_reduced *r, const ckm_bk_limits *lim, int32_t **guide,
                               ckm_err *err);
 /* First columns: the start label and the CG_Q cheapest by the first prices. */

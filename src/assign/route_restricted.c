@@ -51,10 +51,12 @@
  * of CLP's own optimality test (1e-7 on scaled reduced costs) and well below it, less the
  * rounding of costs computed from the centers (ckm_cg_tol).
  */
+#include "cap_local.h"
 #include "core.h"
 #include "fix.h"
 #include "incidence.h"
 #include "model.h"
+#include "prices.h"
 #include "restricted.h"
 #include "restricted_costs.h"
 #include "restricted_model.h"
@@ -68,31 +70,34 @@
 #include <string.h>
 
 /* The duals of the LP just solved, extended to every group: u_t its group row's dual, or,
- * for a group placed at f (no row), u_t = cost_tf - w_t v_f (0 for the cost in phase 1):
- * the value that makes column (t, f) price at 0, as if it were basic in its own row. With
- * it the extended duals are those of the model where the placed groups have rows holding
- * one column each (their objective is the same: the placed cost sum_t cost_tf plus the
- * LP's, the weight shifted off the size rows returning as w_t v_f), so pricing them is
- * pricing that model's omitted columns. */
+ * for a group placed at f (no row), u_t = cost_tf - w_t v_f - Q_t p_f (0 for the cost in
+ * phase 1): the value that makes column (t, f) price at 0, as if it were basic in its own
+ * row. With it the extended duals are those of the model where the placed groups have rows
+ * holding one column each (their objective is the same: the placed cost sum_t cost_tf plus
+ * the LP's, the weight and demand shifted off the size and capacity rows returning as
+ * w_t v_f + Q_t p_f), so pricing them is pricing that model's omitted columns. */
 static void extend_duals(struct ckm_cg *cg, const ckm_reduced *r, int phase1)
 {
     size_t k = r->k;
     memcpy(cg->v, cg->dual + cg->m.S, k * sizeof(double));
+    if (r->has_caps)
+        memcpy(cg->p, cg->dual + cg->m.cap0, k * sizeof(double));
     for (size_t t = 0; t < r->s; t++) {
         int32_t f = ckm_cg_placed(cg, t);
         cg->u[t] = f < 0 ? cg->dual[cg->m.row_of[t]]
-                         : (phase1 ? 0.0 : ckm_cg_cost(cg, r, t, (size_t)f)) - (double)r->weight[t] * cg->v[f];
+                         : ckm_cg_key(r, phase1 ? 0.0 : ckm_cg_cost(cg, r, t, (size_t)f), t, (size_t)f, cg->v, cg->p);
     }
 }
 
 /* Take placed group t back into the LP: its row returns with column f in it (and whatever
- * pricing adds), its weight onto that column; counted in cg->lifts (the next round then
- * starts from the argmin basis). */
+ * pricing adds), its weight and demand onto that column; counted in cg->lifts (the next round
+ * then starts from the argmin basis). */
 static void lift(struct ckm_cg *cg, const ckm_reduced *r, size_t t)
 {
     int32_t f = cg->agg[t];
     cg->lifted[t] = 1;
     cg->agg_w[f] -= (double)r->weight[t];
+    cg->agg_q[f] -= r->has_caps ? r->demand[t] : 0.0;
     cg->npl--;
     cg->lifts++;
     ckm_cg_set_on(cg, t, (size_t)f);
@@ -116,12 +121,14 @@ static size_t price(struct ckm_cg *cg, const ckm_reduced *r, const ckm_bk_limits
         if (f >= 0 && !placed)
             continue;
         const double *row = ckm_cg_cost_row(cg, r, t);
-        /* a branch-free pass first: when no column, active or not, has c - u_t - w_t v_j below
-           -1e-9 (1 + |u_t|) (<= every column's tolerance), the group has nothing to price (most
-           groups: at 10^6 x 16, k = 300 this pass is a fraction of the full one's time) */
-        double w = (double)r->weight[t], least = INFINITY;
+        /* a branch-free pass first: when no column, active or not, has c - u_t - w_t v_j - Q_t p_j
+           below -1e-9 (1 + |u_t|) (<= every column's tolerance), the group has nothing to price
+           (most groups: at 10^6 x 16, k = 300 this pass is a fraction of the full one's time);
+           a group with soft must-links has its rows' duals too */
+        const double *adj = ckm_cg_soft_adjust(cg, r, t, cg->adj) ? cg->adj : NULL;
+        double w = (double)r->weight[t], dq = r->has_caps ? r->demand[t] : 0.0, least = INFINITY;
         for (size_t j = 0; j < k; j++) {
-            double key = (phase1 ? 0.0 : row[j]) - w * cg->v[j];
+            double key = (phase1 ? 0.0 : row[j]) - w * cg->v[j] - dq * cg->p[j] + (adj ? adj[j] : 0.0);
             least = key < least ? key : least;
         }
         if (least - cg->u[t] >= -1e-9 * (1.0 + fabs(cg->u[t])))
@@ -130,7 +137,7 @@ static size_t price(struct ckm_cg *cg, const ckm_reduced *r, const ckm_bk_limits
         for (size_t j = 0; j < k; j++) {
             if (ckm_cg_on(cg, t, j) || (int32_t)j == f)
                 continue;
-            double c = phase1 ? 0.0 : row[j], rc = ckm_cg_reduced(cg, r, c, t, j);
+            double c = phase1 ? 0.0 : row[j], rc = ckm_cg_reduced(cg, r, c, t, j) + (adj ? adj[j] : 0.0);
             if (rc >= 0.0 || rc >= -ckm_cg_tol(cg, r, c, t, j))
                 continue;
             ckm_cg_keep_least(kb, jb, &m, CG_ADD, phase1 ? row[j] : rc, (int32_t)j); /* smaller is better */
@@ -226,9 +233,12 @@ static ckm_error relax(struct ckm_cg *cg, const ckm_reduced *r, const ckm_bk_lim
     }
 }
 
+/* The step's size and capacity duals: the next step's first prices when nothing better is
+ * at hand. */
 static void keep_size_duals(struct ckm_cg *cg, const ckm_reduced *r)
 {
     memcpy(cg->v_prev, cg->v, r->k * sizeof(double));
+    memcpy(cg->p_prev, cg->p, r->k * sizeof(double));
 }
 
 /* The fixing's view of the step (fix.h): its costs, and reduced costs under the final LP's
@@ -242,9 +252,10 @@ static void cg_row(void *u, size_t t, const double **cost, double *rc, double *t
 {
     cg_src *c = u;
     const double *row = ckm_cg_cost_row(c->cg, c->r, t);
+    const double *adj = ckm_cg_soft_adjust(c->cg, c->r, t, c->cg->adj) ? c->cg->adj : NULL;
     *cost = row;
     for (size_t j = 0; j < c->r->k; j++) {
-        rc[j] = ckm_cg_rc(c->cg, c->r, row[j], t, j);
+        rc[j] = ckm_cg_rc(c->cg, c->r, row[j], t, j, adj);
         tol[j] = ckm_cg_tol(c->cg, c->r, row[j], t, j);
     }
 }
@@ -253,6 +264,27 @@ static double cg_total(void *u, const int32_t *labels)
 {
     cg_src *c = u;
     return ckm_cg_total(c->cg, c->r, labels);
+}
+
+/* The fixing's incumbent for a capacity step with the s x k costs: the cheapest of the
+ * caller's labels and the LP point rounded around the cannot-links (ckm_cg_round) and
+ * repaired (cap_local.h), improved by moves and swaps; without one a step's rounds have no
+ * cap, and a limit leaves them without labels (measured at 10^5 x 8, k = 20, 2 x 10^4
+ * cannot-links, capacities +-5 %: the first step's CBC ran 97 s). Other steps: the caller's. */
+static ckm_error incumbent(struct ckm_cg *cg, const ckm_reduced *r, const int32_t *start, const ckm_bk_limits *lim,
+                           const int32_t **inc, ckm_assign_result *res, ckm_err *err)
+{
+    if (!r->has_caps || !cg->cost)
+        return CKM_OK;
+    if ((!cg->guess && !(cg->guess = ckm_alloc_array(r->s, sizeof(int32_t)))) ||
+        (!cg->best && !(cg->best = ckm_alloc_array(r->s, sizeof(int32_t)))))
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the assignment step's incumbent");
+    bool rounded = ckm_cg_round(cg, r, cg->guess) && ckm_cap_repair(r, cg->cost, cg->inc_start, cg->inc, cg->guess);
+    const int32_t *pool[] = {start, rounded ? cg->guess : NULL};
+    bool nomem = false;
+    if (ckm_cap_best(r, cg->cost, cg->inc_start, cg->inc, pool, 2, lim, cg->best, &res->local_moves, &nomem))
+        *inc = cg->best;
+    return nomem ? ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the assignment step's local search") : CKM_OK;
 }
 
 /* The step on the costs set (ckm_cg_use_matrix / ckm_cg_use_centers): the restricted LP to
@@ -291,9 +323,12 @@ static ckm_error solve(struct ckm_cg *cg, const ckm_reduced *r, const int32_t *s
         res->bound = z_lp;
         if (!ckm_cg_labels(cg, r->s, labels)) {
             ckm_cg_kept_rc(cg);
+            const int32_t *inc = start;
+            if ((rc = incumbent(cg, r, start, lim, &inc, res, err)) != CKM_OK)
+                return rc;
             cg_src c = {cg, r};
             ckm_fix_src src = {r, &c, cg_row, cg_total};
-            if ((rc = ckm_fix_rounds(&src, z_lp, start, lim, labels, res, err)) != CKM_OK)
+            if ((rc = ckm_fix_rounds(&src, z_lp, inc, lim, labels, res, err)) != CKM_OK)
                 return rc;
         }
     }
@@ -367,9 +402,11 @@ static void restricted_free(void *state)
     ckm_cg_free(state);
 }
 
+/* the restricted model's (restricted_model.c), and with capacities and the s x k costs the
+   first prices' (prices.h) */
 static double restricted_bytes(const ckm_reduced *r, bool by_centers)
 {
-    return ckm_cg_bytes(r, by_centers ? 1 : 0);
+    return ckm_cg_bytes(r, by_centers ? 1 : 0) + (r->has_caps && !by_centers ? ckm_prices_bytes(r) : 0.0);
 }
 
 static void restricted_describe(const ckm_assign_result *res, const ckm_reduced *r, char *buf, size_t len)
@@ -382,15 +419,18 @@ static void restricted_describe(const ckm_assign_result *res, const ckm_reduced 
 
 static bool restricted_takes(const ckm_reduced *r)
 {
-    return r->n_soft == 0 && !r->has_caps;
+    (void)r;
+    return true;
 }
 
-/* no soft pairs or capacities, k >= 4 and a full model of at least CKM_RESTRICTED_FROM_NNZ
-   nonzeros */
+/* k >= 4 and a full model of at least CKM_RESTRICTED_FROM_NNZ nonzeros; with capacities,
+   cannot-links or soft pairs too (capacities alone take the priced route, whose bound needs
+   no LP) */
 static bool restricted_applies(const ckm_reduced *r, bool lp)
 {
     (void)lp;
-    return restricted_takes(r) && r->k >= 4 && ckm_model_full_nnz(r) >= CKM_RESTRICTED_FROM_NNZ;
+    return r->k >= 4 && ckm_model_full_nnz(r) >= CKM_RESTRICTED_FROM_NNZ &&
+           (!r->has_caps || r->n_cl > 0 || r->n_soft > 0);
 }
 
 const ckm_route ckm_route_restricted = {

@@ -13,7 +13,11 @@
  *     the origin, for the MILP optimum.
  * Groups placed by the prices (route_restricted.c's decomposition) and placed groups that pricing
  * lifts back into the LP are counted, and required to occur, in both sets.
- *   - a cannot-link triangle the transportation labels break, by hand (optimum 1005).
+ *   - a cannot-link triangle the transportation labels break, by hand (optimum 1005);
+ *   - capacity rows (demands 0..3, a third of them 0) and soft pairs, alone and together,
+ *     with and without cannot-links and sizes: tiny steps against enumeration (the full route
+ *     too), medium ones (120 groups, 6 clusters) against the full route; by hand, a column
+ *     only a soft must-link's dual prices in (optimum 1).
  * Every restricted optimum must say it was proven (res.restricted) and its labels must
  * meet every constraint. Internal-contract test (includes src headers).
  */
@@ -23,6 +27,7 @@
 #include "reduced.h"
 #include "reduced_fixture.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,10 +345,261 @@ static void growth_refused(void)
     }
 }
 
+
+/* ---- capacity and soft rows (model.h) on the restricted model ---- */
+
+/* The rows beyond the fixture: demands, capacities, soft pairs (weights w_e: > 0 soft
+ * must-link, < 0 soft cannot-link) and the penalty P. */
+typedef struct extra {
+    double demand[400], clo[12], chi[12], soft_w[120], P;
+    size_t n_soft, soft[240];
+    bool caps;
+} extra;
+
+static void add_extra(ckm_reduced *r, extra *x)
+{
+    r->has_caps = x->caps;
+    r->demand = x->caps ? x->demand : NULL;
+    r->cap_lo = x->caps ? x->clo : NULL;
+    r->cap_hi = x->caps ? x->chi : NULL;
+    r->cap_tol = 1e-9;
+    r->n_soft = x->n_soft;
+    r->soft = x->soft;
+    r->soft_w = x->soft_w;
+    r->soft_P = x->P;
+    for (size_t j = 0; j < r->k && !r->has_sizes; j++)
+        r->has_sizes = r->lo[j] > 1 || r->hi[j] < r->n;
+}
+
+/* cost + P sum |w_e| [e violated] when lab keeps every hard row (loads within [clo, chi],
+ * 1e-9), else INFINITY: the test's own objective */
+static double total_of(const inst *p, const extra *x, const int32_t *lab)
+{
+    double f = value_of((inst *)p, lab), load[12] = {0};
+    for (size_t t = 0; x->caps && t < p->s; t++)
+        load[lab[t]] += x->demand[t];
+    for (size_t j = 0; x->caps && j < p->k; j++)
+        if (load[j] < x->clo[j] - 1e-9 || load[j] > x->chi[j] + 1e-9)
+            return INFINITY;
+    for (size_t e = 0; e < x->n_soft; e++)
+        if ((lab[x->soft[2 * e]] == lab[x->soft[2 * e + 1]]) != (x->soft_w[e] > 0.0))
+            f += x->P * fabs(x->soft_w[e]);
+    return f;
+}
+
+/* Soft pairs between distinct groups, none on a cannot-link (as preprocessing leaves them). */
+static void random_soft(const inst *p, extra *x, size_t m)
+{
+    x->n_soft = 0;
+    for (size_t q = 0; q < m; q++) {
+        size_t a = (size_t)(unif() * (double)p->s), b = (size_t)(unif() * (double)p->s), bad = a == b;
+        size_t lo = a < b ? a : b, hi = a < b ? b : a;
+        for (size_t e = 0; e < p->n_cl && !bad; e++)
+            bad = p->cl[2 * e] == lo && p->cl[2 * e + 1] == hi;
+        for (size_t e = 0; e < x->n_soft && !bad; e++)
+            bad = x->soft[2 * e] == lo && x->soft[2 * e + 1] == hi;
+        if (bad)
+            continue;
+        x->soft[2 * x->n_soft] = lo;
+        x->soft[2 * x->n_soft + 1] = hi;
+        x->soft_w[x->n_soft++] = (unif() < 0.5 ? 1.0 : -1.0) * (0.2 + 0.8 * unif());
+    }
+}
+
+/* Demands 0..3 (a third of them 0) and capacities around the mean load, +-50-150 %. */
+static void random_caps(const inst *p, extra *x)
+{
+    double total = 0.0;
+    for (size_t t = 0; t < p->s; t++)
+        total += x->demand[t] = unif() < 0.33 ? 0.0 : (double)(1 + (int)(3.0 * unif()));
+    double slack = 0.5 + 1.0 * unif();
+    for (size_t j = 0; j < p->k; j++) {
+        x->clo[j] = total / (double)p->k * (1.0 - slack);
+        x->chi[j] = total / (double)p->k * (1.0 + slack);
+    }
+}
+
+/* Tiny steps with capacities (zero demands among them), soft pairs, or both, with and without
+ * cannot-links and sizes: the restricted route (forced) and the full one reach the optimum
+ * of every labelling's enumeration, or both say infeasible. */
+static void tiny_rows(void)
+{
+    int optimal = 0, infeasible = 0, via_mip = 0, kinds[4] = {0, 0, 0, 0};
+    static inst p;
+    static extra x;
+    for (int it = 0; it < 120; it++) {
+        int kind = it % 4; /* 0 capacities, 1 capacities + cannot-links, 2 soft, 3 soft + capacities */
+        p.s = 6;
+        p.k = 4 + (size_t)(it % 2);
+        p.n = 0;
+        for (size_t t = 0; t < p.s; t++)
+            p.n += p.weight[t] = 1 + (unif() < 0.25 ? 1 : 0);
+        bool skewed = it % 8 < 4; /* clusters 0-2 cheap for every group: the others need the rows' prices */
+        for (size_t t = 0; t < p.s; t++)
+            for (size_t j = 0; j < p.k; j++)
+                p.cost[t * p.k + j] = skewed && j < 3 ? unif() : skewed ? 5.0 + 5.0 * unif() : 10.0 * unif();
+        random_pairs(&p, kind == 1 || (kind == 3 && it % 8 == 3) ? (size_t)(unif() * 5) : 0);
+        for (size_t j = 0; j < p.k; j++) {
+            p.lo[j] = it % 3 == 0 ? 0 : 1;
+            p.hi[j] = it % 5 == 0 ? 3 : p.n;
+        }
+        memset(&x, 0, sizeof x);
+        x.caps = kind != 2;
+        if (x.caps)
+            random_caps(&p, &x);
+        if (kind >= 2)
+            random_soft(&p, &x, 1 + (size_t)(unif() * 5));
+        x.P = 1.0 + 4.0 * unif();
+        double best = INFINITY;
+        int32_t lab[6];
+        size_t total = 1;
+        for (size_t t = 0; t < p.s; t++)
+            total *= p.k;
+        for (size_t code = 0; code < total; code++) {
+            size_t c = code;
+            for (size_t t = 0; t < p.s; t++, c /= p.k)
+                lab[t] = (int32_t)(c % p.k);
+            best = fmin(best, total_of(&p, &x, lab));
+        }
+        ckm_reduced r = fixture_reduced(p.s, p.k, p.n, p.weight, p.n_cl, p.cl, p.lo, p.hi);
+        add_extra(&r, &x);
+        for (int route = 0; route < 2; route++) {
+            ckm_assign a;
+            ckm_err err = {CKM_OK, ""};
+            CHECK(ckm_assign_init(&a, &r, route ? &FULL : &RESTRICTED, &err) == CKM_OK);
+            ckm_assign_result res;
+            CHECK(ckm_assign_solve(&a, p.cost, NULL, NULL, lab, &res, &err) == CKM_OK);
+            if (isinf(best)) {
+                CHECK(res.status == CKM_BK_INFEASIBLE);
+                infeasible += route == 0;
+            } else {
+                CHECK(res.status == CKM_BK_OPTIMAL);
+                CHECK_NEAR(res.objective, best, 1e-9 * (1.0 + best));
+                CHECK_NEAR(total_of(&p, &x, lab), best, 1e-9 * (1.0 + best));
+                optimal += route == 0;
+                via_mip += route == 0 && res.used_mip;
+                kinds[kind] += route == 0;
+            }
+            ckm_assign_free(&a);
+        }
+    }
+    printf("tiny with capacities and soft pairs: %d optimal (%d capacities, %d with cannot-links, %d soft, %d soft "
+           "and capacities; %d via CBC), %d infeasible\n",
+           optimal, kinds[0], kinds[1], kinds[2], kinds[3], via_mip, infeasible);
+    CHECK(kinds[0] >= 15 && kinds[1] >= 10 && kinds[2] >= 15 && kinds[3] >= 10 && via_mip >= 10 && infeasible >= 5);
+}
+
+/* Medium steps (120 groups, 6 clusters, squared distances): capacities +-8 % with 150
+ * cannot-links, and (80 groups) soft pairs (20) with capacities: the restricted route's proven optimum is
+ * the full model's, and its labels keep every row. */
+static void medium_rows(void)
+{
+    static inst p;
+    static extra x;
+    for (int it = 0; it < 4; it++) {
+        p.s = it < 2 ? 120 : 80; /* soft pairs with capacities: the full model's CBC takes a minute at 120 */
+        p.k = 6;
+        p.n = 0;
+        double C[6 * 2];
+        for (size_t q = 0; q < 12; q++)
+            C[q] = 4.0 * unif();
+        for (size_t t = 0; t < p.s; t++) {
+            p.n += p.weight[t] = 1;
+            double P0 = 4.0 * unif(), P1 = 4.0 * unif();
+            for (size_t j = 0; j < p.k; j++)
+                p.cost[t * p.k + j] = (P0 - C[2 * j]) * (P0 - C[2 * j]) + (P1 - C[2 * j + 1]) * (P1 - C[2 * j + 1]);
+        }
+        random_pairs(&p, it < 2 ? 150 : 0);
+        for (size_t j = 0; j < p.k; j++) {
+            p.lo[j] = 1;
+            p.hi[j] = p.n;
+        }
+        memset(&x, 0, sizeof x);
+        x.caps = true;
+        double total = 0.0;
+        for (size_t t = 0; t < p.s; t++)
+            total += x.demand[t] = unif() < 0.1 ? 0.0 : 1.0 + 4.0 * unif();
+        for (size_t j = 0; j < p.k; j++) {
+            x.clo[j] = 0.92 * total / (double)p.k;
+            x.chi[j] = 1.08 * total / (double)p.k;
+        }
+        if (it >= 2)
+            random_soft(&p, &x, 20);
+        x.P = 1.0;
+        ckm_reduced r = fixture_reduced(p.s, p.k, p.n, p.weight, p.n_cl, p.cl, p.lo, p.hi);
+        add_extra(&r, &x);
+        ckm_assign full, cg;
+        ckm_err err = {CKM_OK, ""};
+        CHECK(ckm_assign_init(&full, &r, &FULL, &err) == CKM_OK);
+        CHECK(ckm_assign_init(&cg, &r, &RESTRICTED, &err) == CKM_OK);
+        int32_t lf[400], lc[400];
+        ckm_assign_result rf, rc;
+        CHECK(ckm_assign_solve(&full, p.cost, NULL, NULL, lf, &rf, &err) == CKM_OK && rf.status == CKM_BK_OPTIMAL);
+        CHECK(ckm_assign_solve(&cg, p.cost, NULL, NULL, lc, &rc, &err) == CKM_OK && rc.status == CKM_BK_OPTIMAL);
+        CHECK(on_restricted(&rc) && rc.stat[CKM_RESTRICTED_COLUMNS] < p.s * p.k);
+        CHECK_NEAR(rc.objective, rf.objective, 1e-9 * rf.objective);
+        CHECK_NEAR(total_of(&p, &x, lc), rf.objective, 1e-9 * rf.objective);
+        printf("medium %s: optimum %.6f, %zu of %zu columns, %zu groups placed, %zu pricing passes, %s\n",
+               it < 2 ? "capacities + cannot-links" : "soft pairs + capacities", rc.objective,
+               rc.stat[CKM_RESTRICTED_COLUMNS], p.s * p.k, rc.stat[CKM_RESTRICTED_PLACED],
+               rc.stat[CKM_RESTRICTED_PRICING], rc.used_mip ? "CBC" : "LP integral");
+        ckm_assign_free(&full);
+        ckm_assign_free(&cg);
+    }
+}
+
+/* A column outside the restricted model that only a soft must-link makes worth taking: group
+ * 0 costs 0 in clusters 0-2 (its first columns) and 1 in 3-5, group 1 costs 0 in cluster 5
+ * and 10 elsewhere, a soft must-link between them costs P = 5 when violated, groups 2 and 3
+ * sit in clusters 0-2 (no size bounds). Apart the pair costs 5; group 0 joining cluster 5
+ * costs 1: the optimum is 1, reached only when pricing (0, 5) counts the dual of the row
+ * y_15 - y_05 - z <= 0 that column would enter (ckm_cg_soft_adjust). */
+static void soft_pulls_across(void)
+{
+    static inst p;
+    static extra x;
+    memset(&p, 0, sizeof p);
+    memset(&x, 0, sizeof x);
+    p.s = 4;
+    p.k = 6;
+    p.n = 4;
+    double c[4][6] = {{0, 0, 0, 1, 1, 1}, {10, 10, 10, 10, 10, 0}, {0, 1, 2, 9, 9, 9}, {2, 1, 0, 9, 9, 9}};
+    for (size_t t = 0; t < p.s; t++) {
+        p.weight[t] = 1;
+        for (size_t j = 0; j < p.k; j++)
+            p.cost[t * p.k + j] = c[t][j];
+    }
+    for (size_t j = 0; j < p.k; j++) {
+        p.lo[j] = 0;
+        p.hi[j] = p.n;
+    }
+    x.n_soft = 1;
+    x.soft[0] = 0;
+    x.soft[1] = 1;
+    x.soft_w[0] = 1.0;
+    x.P = 5.0;
+    ckm_reduced r = fixture_reduced(p.s, p.k, p.n, p.weight, p.n_cl, p.cl, p.lo, p.hi);
+    add_extra(&r, &x);
+    for (int route = 0; route < 2; route++) {
+        ckm_assign a;
+        ckm_err err = {CKM_OK, ""};
+        CHECK(ckm_assign_init(&a, &r, route ? &FULL : &RESTRICTED, &err) == CKM_OK);
+        int32_t lab[4];
+        ckm_assign_result res;
+        CHECK(ckm_assign_solve(&a, p.cost, NULL, NULL, lab, &res, &err) == CKM_OK);
+        CHECK(res.status == CKM_BK_OPTIMAL && lab[0] == 5 && lab[1] == 5);
+        CHECK_NEAR(res.objective, 1.0, 1e-12);
+        ckm_assign_free(&a);
+    }
+}
+
 int main(void)
 {
     tiny();
     medium();
+    tiny_rows();
+    medium_rows();
+    soft_pulls_across();
     pairs_across_placement();
     growth_refused();
     return ck_report();
