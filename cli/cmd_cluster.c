@@ -26,7 +26,7 @@ static void print_value(const char *name, double v, const ckm_result *gap_of)
 }
 
 enum { O_K, O_CONS, O_WEIGHTS, O_MIN, O_MAX, O_SIZES, O_BAL, O_DEMANDS, O_MINCAP, O_MAXCAP, O_CAPS, O_ALGO, O_DIST, O_INIT, O_INIT_CENTERS, O_LLOYD, O_PRECISION, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
-       O_CUTS, O_GAP, O_NODES, O_MEMORY, O_ASYNC, O_SOFT_P, O_SOFT_STEP, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
+       O_CUTS, O_GAP, O_NODES, O_MEMORY, O_ASYNC, O_SOFT_P, O_STEP, O_SOFT_STEP, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
        O_STD, O_VERBOSE, O_QUIET, O_HELP, O_COUNT };
 
 static void usage(cli_opt *opts)
@@ -93,7 +93,8 @@ static const cli_opt cluster_options[O_COUNT] = {
     [O_CUTS] = {"cut-rounds", 0, "N", "ipc: cutting-plane rounds after the first SDP solve (0 = none)", NULL},
     [O_GAP] = {"gap", 0, "X", "ipc, exact: relative gap (SSE - bound) / SSE that counts as optimal; exact prunes nodes within it", NULL},
     [O_SOFT_P] = {"soft-penalty", 0, "P", "cost of violating a soft pair of confidence 1, in SSE units (default: the mean squared distance between two points, 2 TSS / n)", NULL},
-    [O_SOFT_STEP] = {"soft-step-limit", 0, "SEC", "blpkm with soft pairs or capacities: seconds an assignment step may spend proving its optimum before CBC's best labels are used (0 = no limit; default 2)", NULL},
+    [O_STEP] = {"step-limit", 0, "SEC", "with soft pairs or capacities: seconds an assignment step may spend proving its optimum before the best labels found are used, with their certified gap (0 = no limit: every step proven; default 2)", NULL},
+    [O_SOFT_STEP] = {"soft-step-limit", 0, "SEC", "the former name of --step-limit", NULL},
     [O_NODES] = {"node-limit", 0, "N", "exact: stop after N branch-and-cut nodes (0 = no limit)", NULL},
     [O_MEMORY] = {"memory-limit", 0, "MB", "exact: memory budget of the search in MB (relaxations + open tree); past it the search stops with the incumbent and its gap (0 = none but the machine's)", NULL},
     [O_ASYNC] = {"async-nodes", 0, NULL, "exact: asynchronous node pool (no worker waits for a slower one; the nodes, and the labelling among equal optima, then depend on timing)", NULL},
@@ -188,7 +189,13 @@ static bool parse_settings(const char *cmd, const cli_opt *opts, ckm_settings *s
     }
     if ((v = opts[O_SOFT_P].value) && !cli_double(cmd, "soft-penalty", v, 0.0, &s->soft_penalty))
         return false;
-    if ((v = opts[O_SOFT_STEP].value) && !cli_double(cmd, "soft-step-limit", v, 0.0, &s->soft_step_limit_s))
+    if (opts[O_STEP].value && opts[O_SOFT_STEP].value) {
+        fprintf(stderr, "ckm %s: give only one of --step-limit, --soft-step-limit (its former name)\n", cmd);
+        return false;
+    }
+    const char *step_name = opts[O_STEP].value ? "step-limit" : "soft-step-limit";
+    if ((v = opts[O_STEP].value ? opts[O_STEP].value : opts[O_SOFT_STEP].value) &&
+        !cli_double(cmd, step_name, v, 0.0, &s->step_limit_s))
         return false;
     if ((v = opts[O_NODES].value) && !cli_int(cmd, "node-limit", v, 0, CLI_INT_MAX, &s->node_limit))
         return false;

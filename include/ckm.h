@@ -15,7 +15,7 @@
  *  - Every *_free function accepts NULL.
  *  - No global mutable state: randomness comes from ckm_settings.seed only, so the same
  *    input and settings give the same output, except where a wall-clock limit ends work
- *    (time_limit_s; with soft pairs or capacities soft_step_limit_s, whose stopped steps the result's
+ *    (time_limit_s; with soft pairs or capacities step_limit_s, whose stopped steps the result's
  *    message counts: set it to 0 for runs reproducible on any machine).
  */
 #ifndef CKM_H
@@ -532,14 +532,20 @@ typedef struct ckm_settings {
                               times sample weight); 0 = the default, the mean squared distance
                               between two points, 2 TSS / n (docs/soft.md); finite, >= 0; one
                               whose pair costs CLP could not take is CKM_ERR_INVALID */
-    double soft_step_limit_s; /* blpkm with soft pairs or capacities: an assignment step is
-                              NP-hard (a max-cut, a generalized assignment); one that has not proven its optimum after
-                              this many seconds uses CBC's best labelling so far (never worse
-                              than the previous step's), and the run goes on; counted in the
-                              result message. Such a step depends on the machine's speed, so
-                              the labels may differ between machines or loads; 0 = no limit
-                              (every step exact, however long, and reproducible); default 2;
-                              finite, >= 0 */
+    union {
+        double step_limit_s;      /* blpkm (and the Lloyd steps of bckm, admm, ipc) with soft
+                                     pairs or capacities: such an assignment step is NP-hard (a
+                                     max-cut, a generalized assignment); one that has not proven
+                                     its optimum after this many seconds uses the best labelling
+                                     found so far (never worse than the previous step's), and
+                                     the run goes on; counted in the result message with the
+                                     largest certified gap of those steps. Such a step depends
+                                     on the machine's speed, so the labels may differ between
+                                     machines or loads; 0 = no limit (every step exact, however
+                                     long, and reproducible); default 2; finite, >= 0 */
+        double soft_step_limit_s; /* the same member under its 0.4.0 name (it always bounded
+                                     capacity steps too) */
+    };
     double memory_limit_mb; /* exact: budget in MB (10^6 bytes) for the search: the
                               relaxations of a batch of nodes plus the open tree (each open
                               node's decisions, its parent's s x s solution and cut pool).

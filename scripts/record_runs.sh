@@ -71,7 +71,8 @@ run assign-iris assign data/iris.csv --centers tests/cli/data/iris_centers.csv -
 run check-iris check data/iris.csv --labels data/iris_labels.txt --constraints data/iris_constraints.txt
 
 # Capacities, soft pairs and the assignment step's large-model routes. Every step proven
-# (--soft-step-limit 0), so no case depends on the machine's speed.
+# (--soft-step-limit 0: the step limit's former name, which every build since 0.4.0 takes), so
+# no case depends on the machine's speed.
 # iris: demands 1..10 (awk), capacities within +-10 % of the mean load; soft pairs: the
 # iris constraints with confidences 0.3..0.9 (and 3 hard ones left hard).
 awk 'NR > 1 {print 1 + ((NR - 2) * 7) % 10}' data/iris.csv >"$out/iris_q.txt"

@@ -111,7 +111,7 @@ static ckm_result *solve(const ckm_problem *p, const char *algo, int n_init, uin
     s.n_init = n_init;
     s.seed = seed;
     s.init = CKM_INIT_KMEANSPP;
-    s.soft_step_limit_s = 0.0; /* every step proven: the results do not depend on the machine's load */
+    s.step_limit_s = 0.0; /* every step proven: the results do not depend on the machine's load */
     ckm_result *r = NULL;
     *rc = ckm_solve(p, &s, &r, &E);
     return r;

@@ -10,7 +10,7 @@
  *   - contradictory (noisy) soft sets never make a run infeasible;
  *   - soft pairs on hard ones (redundant / always violated), opposite soft pairs netting
  *     out (ckm_problem_analyze), the default P = 2 TSS / n (also weighted), P in data
- *     units under rescaling, settings.soft_penalty / soft_step_limit_s checks, algorithms
+ *     units under rescaling, settings.soft_penalty / step_limit_s checks, algorithms
  *     refusing soft pairs;
  *   - local-search steps past the model size limit (12,000 points, 170,000 soft pairs).
  */
@@ -317,12 +317,12 @@ static void test_penalty_settings(void)
     for (int b = 0; b < 3; b++) {
         ckm_settings s;
         ckm_settings_default(&s);
-        CHECK(s.soft_step_limit_s == 2.0);
+        CHECK(s.step_limit_s == 2.0);
         snprintf(s.algorithm, sizeof s.algorithm, "blpkm");
-        s.soft_step_limit_s = bad_limits[b];
+        s.step_limit_s = bad_limits[b];
         ckm_result *rb = NULL;
         CHECK(ckm_solve(p, &s, &rb, &err) == CKM_ERR_INVALID && rb == NULL);
-        CHECK_MSG(err, "soft_step_limit_s");
+        CHECK_MSG(err, "step_limit_s");
     }
     /* a P whose costs CLP would abort on is refused (measured: an assertion with 1e30 on iris) */
     CHECK(solve_soft(p, "blpkm", 1, 1e30, &rc) == NULL && rc == CKM_ERR_INVALID);

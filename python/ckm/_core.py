@@ -234,13 +234,13 @@ PRECISION_CODES = {"double": 0, "single": 1}
 
 def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, time_limit=0.0, gap=1e-4,
           threads=0, verbose=0, init="auto", init_centers=None, lloyd="auto", precision="double", soft_penalty=0.0,
-          soft_step_limit=2.0, node_limit=0, memory_limit_mb=0.0, async_nodes=False):
+          step_limit=2.0, node_limit=0, memory_limit_mb=0.0, async_nodes=False):
     """Run ckm_solve on problem; returns a SolveOutcome. Ctrl-C raises KeyboardInterrupt.
 
     init: "auto" (the algorithm's own), "random" or "k-means++"; init_centers: a C-contiguous float64
     (k, d) array to start from instead (one restart); lloyd: "auto", "plain" or "bounds" (kmeans);
     precision: "double" or "single" (kmeans' distance passes in float32); soft_penalty: P, the cost of violating a
-    soft pair of confidence 1 (0 = the library's default, 2 TSS / n); soft_step_limit: seconds a soft or capacity assignment
+    soft pair of confidence 1 (0 = the library's default, 2 TSS / n); step_limit: seconds a soft or capacity assignment
     step may spend proving its optimum (0 = no limit); node_limit: exact's nodes before it stops (0 = none);
     memory_limit_mb: exact's budget in MB (10^6 bytes) for its open tree and the relaxations of a batch of nodes
     (0 = none but the machine's available memory; docs/memory.md); async_nodes: exact's asynchronous node pool
@@ -261,7 +261,7 @@ def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, 
     s.gap = gap
     s.threads = threads
     s.soft_penalty = soft_penalty
-    s.soft_step_limit_s = soft_step_limit
+    s.step_limit_s = step_limit
     s.node_limit = node_limit
     s.memory_limit_mb = memory_limit_mb
     s.async_nodes = 1 if async_nodes else 0

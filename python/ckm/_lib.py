@@ -64,7 +64,7 @@ class Settings(ctypes.Structure):
         ("precision", c_int),
         # 0.4.0
         ("soft_penalty", c_double),
-        ("soft_step_limit_s", c_double),
+        ("step_limit_s", c_double),  # soft_step_limit_s in 0.4.0: the same member
         ("memory_limit_mb", c_double),
         ("async_nodes", c_int),
     ]

@@ -78,10 +78,14 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     soft_must_link, soft_cannot_link : (m, 3) arrays of rows (i, j, confidence), default=None
         Soft pairs (PCCC, Baumann & Hochbaum 2024): violating one costs ``soft_penalty * confidence`` in the
         objective instead of being forbidden; confidence in (0, 1]. Taken by blpkm ("auto" picks it).
-    soft_step_limit : float, default=2.0
-        blpkm with soft pairs or capacities, whose assignment steps are NP-hard: seconds a step may spend
-        proving its optimum before the best labelling found is used (never worse than the previous step's;
-        counted in ``message_``). 0 = every step proven, and the labels reproducible on any machine.
+    step_limit : float, default=2.0
+        With soft pairs or capacities, whose assignment steps are NP-hard: seconds a step may spend proving its
+        optimum before the best labelling found is used (never worse than the previous step's; counted in
+        ``message_`` with the largest certified gap of such steps). 0 = every step proven, and the labels
+        reproducible on any machine.
+    soft_step_limit : float or None, default=None
+        The former name of ``step_limit`` (it always bounded capacity steps too); when given it is used, with a
+        FutureWarning.
     soft_penalty : float or None, default=None
         P in SSE units; None = the library's default, the mean squared distance between two points (2 TSS / n).
     size_min, size_max : int or n_clusters ints, default=None
@@ -151,7 +155,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, n_clusters=8, *, algorithm="auto", must_link=None, cannot_link=None, soft_must_link=None,
-                 soft_cannot_link=None, soft_penalty=None, soft_step_limit=2.0, size_min=None, size_max=None, capacity_min=None, capacity_max=None, init="auto", n_init=10, lloyd="auto", precision="double", max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, node_limit=None,
+                 soft_cannot_link=None, soft_penalty=None, step_limit=2.0, soft_step_limit=None, size_min=None, size_max=None, capacity_min=None, capacity_max=None, init="auto", n_init=10, lloyd="auto", precision="double", max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, node_limit=None,
                  memory_limit_mb=None, async_nodes=False, certify=False, certify_time_limit=None, random_state=None,
                  n_jobs=None, verbose=0):
         self.n_clusters = n_clusters
@@ -161,6 +165,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.soft_must_link = soft_must_link
         self.soft_cannot_link = soft_cannot_link
         self.soft_penalty = soft_penalty
+        self.step_limit = step_limit
         self.soft_step_limit = soft_step_limit
         self.size_min = size_min
         self.size_max = size_max
@@ -212,10 +217,12 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         if self.soft_penalty is not None and (not isinstance(self.soft_penalty, numbers.Real) or
                                               not (np.isfinite(self.soft_penalty) and self.soft_penalty > 0)):
             raise ValueError("soft_penalty=%r must be None or a finite number > 0" % (self.soft_penalty,))
-        if not isinstance(self.soft_step_limit, numbers.Real) or not (np.isfinite(self.soft_step_limit) and
-                                                                     self.soft_step_limit >= 0):
-            raise ValueError("soft_step_limit=%r must be a finite number of seconds >= 0 (0 = every step proven)"
-                             % (self.soft_step_limit,))
+        if self.soft_step_limit is not None:
+            warnings.warn("soft_step_limit is the former name of step_limit", FutureWarning)
+        name, limit = ("soft_step_limit", self.soft_step_limit) if self.soft_step_limit is not None else \
+            ("step_limit", self.step_limit)
+        if not isinstance(limit, numbers.Real) or not (np.isfinite(limit) and limit >= 0):
+            raise ValueError("%s=%r must be a finite number of seconds >= 0 (0 = every step proven)" % (name, limit))
         if not isinstance(self.gap, numbers.Real) or not 0 <= self.gap < 1:
             raise ValueError("gap=%r must be in [0, 1)" % (self.gap,))
         if self.node_limit is not None and (not isinstance(self.node_limit, numbers.Integral) or
@@ -289,7 +296,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
                         threads=0 if self.n_jobs in (None, -1) else int(self.n_jobs), verbose=self.verbose,
                         init=self.init if isinstance(self.init, str) else "auto", init_centers=centers,
                         lloyd=self.lloyd, precision=self.precision, soft_penalty=float(self.soft_penalty or 0.0),
-                        soft_step_limit=float(self.soft_step_limit),
+                        step_limit=float(self.step_limit if self.soft_step_limit is None else self.soft_step_limit),
                         node_limit=int(self.node_limit or 0), memory_limit_mb=float(self.memory_limit_mb or 0.0),
                         async_nodes=bool(self.async_nodes))
             cert = None

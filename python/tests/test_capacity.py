@@ -70,7 +70,7 @@ def test_other_algorithms_carry_the_capacities(algorithm):
     X, q = _blobs(seed=6)
     lo, hi = 0.93 * q.sum() / 3, 1.07 * q.sum() / 3
     km = ConstrainedKMeans(3, algorithm=algorithm, capacity_min=lo, capacity_max=hi, n_init=2, random_state=1,
-                           soft_step_limit=0.0).fit(X, demand=q)
+                           step_limit=0.0).fit(X, demand=q)
     rep = ckm.check(X, km.labels_, demand=q, capacity_min=lo, capacity_max=hi)
     assert rep.ok and rep.capacity_violated == 0
     assert km.inertia_ == pytest.approx(wsse(X, km.labels_), rel=1e-12)
@@ -135,10 +135,10 @@ def test_same_labels_as_the_cli(tmp_path):
     out = tmp_path / "lab.txt"
     subprocess.run([cli, "cluster", str(tmp_path / "x.csv"), "-k", "3", "-a", "blpkm", "--demands", str(tmp_path / "q.txt"),
                     "--min-capacity", repr(lo), "--max-capacity", repr(hi), "--seed", "4", "--n-init", "2", "-q",
-                    "--soft-step-limit", "0",
+                    "--step-limit", "0",
                     "-o", str(out)], check=True)
     km = ConstrainedKMeans(3, algorithm="blpkm", capacity_min=lo, capacity_max=hi, random_state=4, n_init=2,
-                           soft_step_limit=0.0).fit(X, demand=q)  # proven steps: no dependence on the load
+                           step_limit=0.0).fit(X, demand=q)  # proven steps: no dependence on the load
     np.testing.assert_array_equal(km.labels_, np.loadtxt(out, dtype=int))
 
 
@@ -160,17 +160,20 @@ def test_predict_under_capacities():
 
 
 def test_step_limit_reaches_the_library():
-    """soft_step_limit bounds capacity steps: with a limit far below any CBC run every step after the first
+    """step_limit bounds capacity steps: with a limit far below any CBC run every step after the first
     that needs CBC is cut (and counted in message_); with 0 none is."""
     X, q = _blobs(n=90, seed=6)
     lo, hi = 0.97 * q.sum() / 3, 1.03 * q.sum() / 3
     kw = dict(capacity_min=lo, capacity_max=hi, n_init=1, random_state=2)
-    exact = ConstrainedKMeans(3, soft_step_limit=0.0, **kw).fit(X, demand=q)
+    exact = ConstrainedKMeans(3, step_limit=0.0, **kw).fit(X, demand=q)
     assert "step limit" not in exact.message_
-    cut = ConstrainedKMeans(3, soft_step_limit=1e-9, **kw).fit(X, demand=q)
+    cut = ConstrainedKMeans(3, step_limit=1e-9, **kw).fit(X, demand=q)
     assert "stopped at the step limit" in cut.message_
     for km in (exact, cut):
         loads = np.bincount(km.labels_, weights=q, minlength=3)
         assert np.all(loads >= lo - 1e-9 * q.sum()) and np.all(loads <= hi + 1e-9 * q.sum())
-    with pytest.raises(ValueError, match="soft_step_limit"):
-        ConstrainedKMeans(3, soft_step_limit=-1.0, **kw).fit(X, demand=q)
+    with pytest.raises(ValueError, match="step_limit"):
+        ConstrainedKMeans(3, step_limit=-1.0, **kw).fit(X, demand=q)
+    with pytest.warns(FutureWarning, match="former name of step_limit"):  # the 0.4.0 name still works
+        old = ConstrainedKMeans(3, soft_step_limit=0.0, **kw).fit(X, demand=q)
+    np.testing.assert_array_equal(old.labels_, exact.labels_)

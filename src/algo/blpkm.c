@@ -19,12 +19,12 @@
  * slack per soft pair (assign.h) and the iteration minimises SSE + P sum c [violated]; the
  * center step leaves the penalty unchanged and cannot raise the SSE part, so the total
  * still decreases monotonically, and restarts are compared on it. A step may stop at
- * settings.soft_step_limit_s with CBC's best labels; a model too large to build gets 1-opt
+ * settings.step_limit_s with CBC's best labels; a model too large to build gets 1-opt
  * local-search steps instead (the local route, src/assign/route_local.c).
  * Capacities (docs/capacities.md): the assignment model gains the rows
  * cap_lo_j <= sum_t Q_t y_tj <= cap_hi_j (a generalized assignment problem: the LP is rarely
  * integral; reduced-cost fixing and CBC prove each step, src/assign/fix.c); a step past
- * settings.soft_step_limit_s uses CBC's best labels, as with soft pairs.
+ * settings.step_limit_s uses CBC's best labels, as with soft pairs.
  * The step's route (full model, restricted model, prices, local search) is the assignment
  * step's chooser's (src/assign/choose.c).
  */
@@ -49,6 +49,7 @@ typedef struct blpkm_run {
     double *C, *wsum, *cost;
     int32_t *cur, *kept;
     size_t steps, lp_steps, mip_steps, proven_steps, cut_steps;
+    double cut_gap; /* the largest certified gap of a cut step (-1: none known) */
 } blpkm_run;
 
 /* One restart: seeds (matched to the size slots), the BLPKM iteration, its labels. */
@@ -71,6 +72,7 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
     b->mip_steps += st.mip_steps;
     b->proven_steps += st.proven_steps;
     b->cut_steps += st.cut_steps;
+    b->cut_gap = fmax(b->cut_gap, st.cut_gap);
     rt->end = st.infeasible;
     rt->stopped = st.stopped;
     rt->why = st.why;
@@ -109,10 +111,13 @@ static void summary(const blpkm_run *b, const ckm_assign *asg, const char *after
     if (route->proves && route->summary && told > 0 && used > 0 && (size_t)used < len)
         used += snprintf(out->message + used, len - (size_t)used, "; %zu %s", told, route->summary);
     if (route->proves && b->cut_steps > 0 && used > 0 && (size_t)used < len)
-        snprintf(out->message + used, len - (size_t)used,
-                 "; %zu stopped at the step limit of %g s (--soft-step-limit; the best labels found by then, not "
-                 "proven optimal)",
-                 b->cut_steps, b->ctx->s->soft_step_limit_s);
+        used += snprintf(out->message + used, len - (size_t)used,
+                         "; %zu stopped at the step limit of %g s (--step-limit; the best labels found by then, not "
+                         "proven optimal)",
+                         b->cut_steps, b->ctx->s->step_limit_s);
+    if (route->proves && b->cut_steps > 0 && b->cut_gap >= 0.0 && used > 0 && (size_t)used < len)
+        snprintf(out->message + used, len - (size_t)used, ", each within %.3g %% of its step's certified bound",
+                 100.0 * b->cut_gap);
 }
 
 static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out *out, ckm_err *err)
@@ -122,7 +127,7 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
     out->lower_bound = -INFINITY;
     ckm_assign asg;
     memset(&asg, 0, sizeof asg);
-    blpkm_run b = {.ctx = ctx, .r = r, .asg = &asg,
+    blpkm_run b = {.ctx = ctx, .r = r, .asg = &asg, .cut_gap = -1.0,
                    .init = set->init == CKM_INIT_KMEANSPP ? CKM_INIT_KMEANSPP : CKM_INIT_RANDOM};
     ckm_assign_want w = want(set->distance);
     ckm_error rc = ckm_assign_init(&asg, r, &w, err);

@@ -45,6 +45,7 @@ ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_
     int32_t *cur = job->cur, *kept = job->kept;
     double best_total = INFINITY;
     memset(st, 0, sizeof *st);
+    st->cut_gap = -1.0;
     st->why = CKM_STATUS_FEASIBLE;
     int it = 0;
     for (; it < job->max_iter; it++) {
@@ -91,6 +92,8 @@ ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_
                     cols);
         if (ar.status == CKM_BK_LIMIT_FEASIBLE && ar.cut) {
             st->cut_steps++; /* the step's own budget: its best labels, and on */
+            if (ar.has_bound)
+                st->cut_gap = fmax(st->cut_gap, (ar.objective - ar.bound) / fmax(fabs(ar.bound), 1e-300));
         } else if (ar.status == CKM_BK_LIMIT_FEASIBLE) {
             st->why = ar.stopped ? CKM_STATUS_INTERRUPTED : CKM_STATUS_TIME_LIMIT;
             st->stopped = true;
@@ -110,11 +113,11 @@ ckm_error ckm_blp_step(const ckm_context *ctx, ckm_assign *asg, const double *co
     /* with soft pairs and a step budget CBC gets a good first labelling: the given one (or a
      * trivial one) after 1-opt local search (soft_local.c) */
     int32_t *own = NULL;
-    if (asg->r->n_soft > 0 && asg->route->proves && ctx->s->soft_step_limit_s > 0.0 &&
+    if (asg->r->n_soft > 0 && asg->route->proves && ctx->s->step_limit_s > 0.0 &&
         (own = ckm_alloc_array(asg->r->s, sizeof(int32_t))) != NULL) {
         bool have = start ? (memcpy(own, start, asg->r->s * sizeof(int32_t)), true) : ckm_soft_trivial_start(asg->r, cost, own);
         size_t moves;
-        if (have && ckm_soft_local_search(asg->r, cost, fmin(ctx->deadline, ckm_now() + 0.5 * ctx->s->soft_step_limit_s), own, &moves))
+        if (have && ckm_soft_local_search(asg->r, cost, fmin(ctx->deadline, ckm_now() + 0.5 * ctx->s->step_limit_s), own, &moves))
             start = own;
     }
     ckm_error rc = mip_step(ctx, asg, cost, NULL, start, labels, ar, step, out, err);
@@ -144,9 +147,9 @@ static ckm_error mip_step(const ckm_context *ctx, ckm_assign *asg, const double 
                           ckm_algo_out *out, ckm_err *err)
 {
     /* with soft pairs or capacities (NP-hard steps) a step may get its own budget
-     * (settings.soft_step_limit_s): at it CBC's best labelling is used; one that found none by
+     * (settings.step_limit_s): at it CBC's best labelling is used; one that found none by
      * then goes on to the run's deadline. A route that proves nothing is not held to it. */
-    double budget = (asg->r->n_soft > 0 || asg->r->has_caps) && asg->route->proves ? ctx->s->soft_step_limit_s : 0.0;
+    double budget = (asg->r->n_soft > 0 || asg->r->has_caps) && asg->route->proves ? ctx->s->step_limit_s : 0.0;
     double step_deadline = budget > 0.0 ? fmin(ctx->deadline, ckm_now() + budget) : ctx->deadline;
     ckm_bk_limits lim = {step_deadline, ctx->s->should_stop, ctx->s->stop_user};
     ckm_error rc = solve(ctx, asg, cost, C, start, &lim, labels, ar, err);

@@ -46,6 +46,8 @@ typedef struct ckm_lloyd_stats {
     size_t steps;               /* assignment steps taken (on job->asg's route) */
     size_t lp_steps, mip_steps; /* steps solved by an integral LP vertex / that ran CBC */
     size_t proven_steps;        /* steps proven optimal for the whole model */
+    double cut_gap;     /* the largest (objective - bound) / |bound| of the cut steps with a bound,
+                           or -1: none (their certified step gap) */
     size_t cut_steps;   /* ended by settings.step_limit_s, or by a route that proves nothing
                            (local search): not proven optimal */
 } ckm_lloyd_stats;

@@ -32,7 +32,7 @@ void ckm_settings_default(ckm_settings *s)
     s->gap = 1e-4;
     s->node_limit = 0;
     s->verbosity = 0;
-    s->soft_step_limit_s = 2.0;
+    s->step_limit_s = 2.0;
     s->memory_limit_mb = 0.0;
 }
 
@@ -91,9 +91,9 @@ static ckm_error validate_settings(const ckm_settings *s, const ckm_algo **algo,
     if (!(s->soft_penalty >= 0.0) || !isfinite(s->soft_penalty))
         return ckm_fail(err, CKM_ERR_INVALID, "soft_penalty = %g: need a finite value >= 0 (0 = the default)",
                         s->soft_penalty);
-    if (!(s->soft_step_limit_s >= 0.0) || !isfinite(s->soft_step_limit_s))
-        return ckm_fail(err, CKM_ERR_INVALID, "soft_step_limit_s = %g: need a finite value >= 0 (0 = no limit)",
-                        s->soft_step_limit_s);
+    if (!(s->step_limit_s >= 0.0) || !isfinite(s->step_limit_s))
+        return ckm_fail(err, CKM_ERR_INVALID, "step_limit_s = %g: need a finite value >= 0 (0 = no limit)",
+                        s->step_limit_s);
     if (s->async_nodes != 0 && s->async_nodes != 1)
         return ckm_fail(err, CKM_ERR_INVALID, "async_nodes = %d: need 0 (synchronous batches) or 1 (node pool)",
                         s->async_nodes);
