@@ -1,9 +1,9 @@
 /*
- * cmd_assign.c -- `ckm assign DATA --centers FILE [size options]`: assign points to fixed
- * centers minimising squared distances under size bounds (the "predict" of size-
- * constrained k-means), through ckm_assign_to_centers; with must/cannot-links or
- * capacities (docs/capacities.md), under every one of them through ckm_assign_problem
- * (blpkm's exact assignment step).
+ * cmd_assign.c -- `ckm assign DATA --centers FILE [constraint options]`: assign points to
+ * fixed centers minimising squared distances under every constraint given -- size bounds,
+ * must/cannot-links, capacities (docs/capacities.md) -- through ckm_predict (the "predict" of
+ * constrained k-means); `--method lp` solves a size-bounded problem through CLP instead, for
+ * comparison (ckm_assign_to_centers, the compatibility entry).
  */
 #include "cli.h"
 
@@ -60,30 +60,65 @@ static void print_summary(const ckm_problem *p, const int32_t *labels, size_t n,
     ckm_check_report_free(rep);
 }
 
-/* Under pairs and capacities: ckm_assign_problem (time: --time-limit or NULL). EXIT_SOLVED
- * with labels, or the exit code after printing why not. */
-static int assign_general(const ckm_problem *p, const double *C, const char *time, int32_t *labels, double *objective,
-                          ckm_status *st)
+/* ckm_predict (time: --time-limit or NULL): EXIT_SOLVED with labels, or the exit code after
+ * printing why not. */
+static int predict(const ckm_problem *p, const double *C, const char *time, int32_t *labels, double *objective,
+                   ckm_status *st)
 {
     ckm_settings s;
     ckm_settings_default(&s);
     if (time && !cli_double("assign", "time-limit", time, 0.0, &s.time_limit_s))
         return EXIT_USAGE;
     ckm_err err = {CKM_OK, ""};
-    char why[CKM_MESSAGE_LEN];
-    int have = 0;
-    ckm_error rc = ckm_assign_problem(p, C, &s, labels, objective, &have, st, why, sizeof why, &err);
+    ckm_prediction *r = NULL;
+    ckm_error rc = ckm_predict(p, C, &s, &r, &err);
     if (rc != CKM_OK)
         return cli_error("assign", rc, &err);
-    if (*st == CKM_STATUS_INFEASIBLE) {
-        fprintf(stderr, "ckm assign: infeasible: %s\n", why);
-        return EXIT_INFEASIBLE;
+    int code = EXIT_SOLVED;
+    *st = r->status;
+    if (r->status == CKM_STATUS_INFEASIBLE) {
+        fprintf(stderr, "ckm assign: infeasible: %s\n", r->message);
+        code = EXIT_INFEASIBLE;
+    } else if (!r->has_labels) {
+        fprintf(stderr, "ckm assign: %s: %s\n", ckm_status_string(r->status), r->message);
+        code = EXIT_NO_LABELS;
+    } else {
+        memcpy(labels, r->labels, ckm_problem_n(p) * sizeof(int32_t));
+        *objective = r->objective;
     }
-    if (!have) {
-        fprintf(stderr, "ckm assign: %s: %s\n", ckm_status_string(*st), why);
-        return EXIT_NO_LABELS;
+    ckm_prediction_free(r);
+    return code;
+}
+
+/* --method lp on size bounds alone: the same problem through CLP (ckm_assign_to_centers),
+ * for comparison. */
+static int by_lp(const ckm_problem *p, const ckm_dataset *ds, const double *C, int32_t *labels, double *objective,
+                 ckm_status *st)
+{
+    size_t k = ckm_problem_k(p);
+    size_t *lo = calloc(k, sizeof *lo), *hi = calloc(k, sizeof *hi);
+    int code = EXIT_SOLVED;
+    ckm_err err = {CKM_OK, ""};
+    ckm_error rc = CKM_OK;
+    if (!lo || !hi) {
+        free(lo);
+        free(hi);
+        fprintf(stderr, "ckm assign: out of memory\n");
+        return EXIT_NOMEM;
     }
-    return EXIT_SOLVED;
+    for (size_t j = 0; rc == CKM_OK && j < k; j++)
+        rc = ckm_problem_size_bounds(p, j, &lo[j], &hi[j], &err);
+    if (rc == CKM_OK)
+        rc = ckm_assign_to_centers(ds->X, ds->n, ds->d, C, k, lo, hi, CKM_ASSIGN_LP, labels, objective, NULL, st, &err);
+    if (rc != CKM_OK) {
+        code = cli_error("assign", rc, &err);
+    } else if (*st == CKM_STATUS_INFEASIBLE) {
+        fprintf(stderr, "ckm assign: infeasible: the size bounds cannot hold %zu points in %zu clusters\n", ds->n, k);
+        code = EXIT_INFEASIBLE;
+    }
+    free(lo);
+    free(hi);
+    return code;
 }
 
 /* --method transport|lp (absent: the transportation solver); false after printing. */
@@ -145,7 +180,6 @@ int cmd_assign(int argc, char **argv)
     ckm_dataset *ds = NULL, *cs = NULL;
     ckm_problem *p = NULL;
     int32_t *labels = NULL;
-    size_t *lo = NULL, *hi = NULL;
     int code = EXIT_INTERNAL;
     ckm_error rc;
     if ((rc = ckm_dataset_read(pos[0], &ro, &ds, &err)) != CKM_OK ||
@@ -159,51 +193,36 @@ int cmd_assign(int argc, char **argv)
         goto done;
     }
     size_t k = cs->n;
-    bool sized = opts[A_MIN].value || opts[A_MAX].value || opts[A_SIZES].value || opts[A_BAL].value;
     bool general = opts[A_CONS].value || opts[A_DEMANDS].value || opts[A_MINCAP].value || opts[A_MAXCAP].value ||
                    opts[A_CAPS].value;
-    lo = calloc(k, sizeof *lo);
-    hi = calloc(k, sizeof *hi);
     labels = calloc(ds->n, sizeof *labels);
-    if (!lo || !hi || !labels) {
+    if (!labels) {
         fprintf(stderr, "ckm assign: out of memory\n");
         goto done;
     }
-    for (size_t j = 0; j < k; j++)
-        hi[j] = ds->n; /* no size options: plain nearest center, any k */
-    if (sized || general) {
-        /* the problem object carries and validates the options (it needs k <= n) */
-        if ((rc = ckm_problem_create(ds->X, ds->n, ds->d, k, &p, &err)) != CKM_OK) {
-            code = cli_error(cmd, rc, &err);
-            goto done;
-        }
-        if ((rc = ckm_problem_set_size_range(p, 0, ds->n, &err)) != CKM_OK ||
-            !cli_apply_sizes(cmd, p, opts[A_MIN].value, opts[A_MAX].value, opts[A_SIZES].value, opts[A_BAL].value)) {
-            code = EXIT_USAGE;
-            goto done;
-        }
-        for (size_t j = 0; j < k; j++)
-            (void)ckm_problem_size_bounds(p, j, &lo[j], &hi[j], NULL); /* j < k */
-        if ((opts[A_CONS].value && (code = cli_add_constraints(cmd, p, opts[A_CONS].value)) != EXIT_SOLVED) ||
-            (code = cli_apply_capacities(cmd, p, opts[A_DEMANDS].value, opts[A_MINCAP].value, opts[A_MAXCAP].value,
-                                         opts[A_CAPS].value)) != EXIT_SOLVED)
-            goto done;
-    }
-    double objective = 0.0;
-    ckm_status st;
-    if (general) {
-        code = assign_general(p, cs->X, opts[A_TIME].value, labels, &objective, &st);
-        if (code != EXIT_SOLVED)
-            goto done;
-    } else if ((rc = ckm_assign_to_centers(ds->X, ds->n, ds->d, cs->X, k, lo, hi, method, labels, &objective, NULL,
-                                           &st, &err)) != CKM_OK) {
+    /* the problem object carries and validates the options; minimum sizes 0 unless given (new
+       points: a cluster may get none) */
+    if ((rc = ckm_problem_create(ds->X, ds->n, ds->d, k, &p, &err)) != CKM_OK) {
         code = cli_error(cmd, rc, &err);
         goto done;
-    } else if (st == CKM_STATUS_INFEASIBLE) {
-        fprintf(stderr, "ckm assign: infeasible: the size bounds cannot hold %zu points in %zu clusters\n", ds->n, k);
-        code = EXIT_INFEASIBLE;
+    }
+    if ((rc = ckm_problem_set_size_range(p, 0, ds->n, &err)) != CKM_OK ||
+        !cli_apply_sizes(cmd, p, opts[A_MIN].value, opts[A_MAX].value, opts[A_SIZES].value, opts[A_BAL].value)) {
+        code = EXIT_USAGE;
         goto done;
     }
+    if ((opts[A_CONS].value && (code = cli_add_constraints(cmd, p, opts[A_CONS].value)) != EXIT_SOLVED) ||
+        (code = cli_apply_capacities(cmd, p, opts[A_DEMANDS].value, opts[A_MINCAP].value, opts[A_MAXCAP].value,
+                                     opts[A_CAPS].value)) != EXIT_SOLVED)
+        goto done;
+    double objective = 0.0;
+    ckm_status st;
+    if (method == CKM_ASSIGN_LP && !general)
+        code = by_lp(p, ds, cs->X, labels, &objective, &st);
+    else
+        code = predict(p, cs->X, opts[A_TIME].value, labels, &objective, &st);
+    if (code != EXIT_SOLVED)
+        goto done;
     if (opts[A_OUT].value && (rc = ckm_write_labels(opts[A_OUT].value, labels, ds->n, &err)) != CKM_OK) {
         code = cli_error(cmd, rc, &err);
         goto done;
@@ -212,8 +231,6 @@ int cmd_assign(int argc, char **argv)
         print_summary(p, labels, ds->n, k, objective, st);
     code = EXIT_SOLVED;
 done:
-    free(lo);
-    free(hi);
     free(labels);
     ckm_problem_free(p);
     ckm_dataset_free(ds);

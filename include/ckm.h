@@ -243,8 +243,10 @@ CKM_API ckm_error ckm_sizes_read(const char *path, size_t k, size_t *lo, size_t 
 /* Opaque: points, k, constraints, size bounds. Copies everything it is given. */
 typedef struct ckm_problem ckm_problem;
 
-/* New problem on n points of dimension d (X row-major, finite) with k clusters,
- * 1 <= k <= n. Size bounds default to lo = 1 (no empty cluster), hi = n. */
+/* New problem on n points of dimension d (X row-major, finite) with k >= 1 clusters. Size
+ * bounds default to lo = 1 (no empty cluster), hi = n. A clustering needs k <= n (ckm_solve
+ * and ckm_certify refuse more clusters than points); assigning new points to k given centers
+ * (ckm_predict) may have fewer points than centers, with minimum sizes 0. */
 CKM_API ckm_error ckm_problem_create(const double *X, size_t n, size_t d, size_t k,
                              ckm_problem **out, ckm_err *err);
 /* Like ckm_problem_create, but the problem BORROWS X instead of copying it: X must stay
@@ -668,8 +670,49 @@ CKM_API ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s, ckm_res
 CKM_API void ckm_result_free(ckm_result *r);
 
 /* ------------------------------------------------------------------------------------ */
-/* Assigning points to given centers under size bounds ("predict")                      */
+/* Assigning points to given centers ("predict")                                        */
 /* ------------------------------------------------------------------------------------ */
+
+/* After 0.4.0. What ckm_predict returns (library-allocated; members are only appended). */
+typedef struct ckm_prediction {
+    uint32_t struct_size;  /* sizeof(ckm_prediction) as the library filled it */
+    ckm_status status;     /* OPTIMAL: the labels are optimal for these centers under every
+                              constraint; INFEASIBLE: no labelling meets them (message says
+                              why); TIME_LIMIT / INTERRUPTED: settings.time_limit_s or a stop
+                              came before the proof (labels when one was found by then) */
+    int has_labels;
+    int32_t *labels;       /* n cluster indices (has_labels), else NULL */
+    double objective;      /* sum_i w_i ||x_i - c_l(i)||^2 of the labels, data units (w: the
+                              problem's sample weights, 1 without); NAN without labels */
+    double lower_bound;    /* a proven lower bound on that minimum: the objective when OPTIMAL;
+                              at a limit the step's bound (its LP or its prices) when known;
+                              -INFINITY when none */
+    double *prices;        /* k cluster prices certifying the labels when the transportation
+                              solver assigned them (size bounds only: c_ij - u_i - p_j >= 0 for
+                              every point and cluster, = 0 on the labels, p_j > 0 only at a
+                              minimum, < 0 only at a maximum; docs/formulations.md), else NULL */
+    char route[16];        /* how it was solved: "transport" (no pairs, capacities or weights),
+                              or the assignment step's route ("full", "restricted", "priced") */
+    char message[CKM_MESSAGE_LEN]; /* the reason when infeasible or stopped, else empty */
+    double seconds;
+} ckm_prediction;
+
+/* After 0.4.0. Assign the points of p to the k fixed centers (k*d, data units) -- the predict
+ * of constrained k-means -- minimising sum_i w_i ||x_i - c_l(i)||^2 under EVERY hard
+ * constraint of p: must-links, cannot-links, size bounds and capacities. p may have more
+ * centers than points (set minimum sizes 0: the default minimum 1 cannot then hold). Without
+ * pairs, capacities or sample weights the exact transportation solver assigns the points (size
+ * bounds, any n k: no n x k matrix past 2^28 costs) and certifies them with prices; otherwise
+ * blpkm's exact assignment step on the route its chooser takes (CLP, then CBC when the LP is
+ * fractional; restricted columns with a pricing proof, or Lagrangian prices, on large
+ * models). s (NULL: defaults) gives time_limit_s, should_stop / stop_user / interrupt and
+ * threads. Labels returned have passed ckm_check. Errors: centers not finite, problems with
+ * soft pairs (CKM_ERR_UNSUPPORTED), a model over the available memory (CKM_ERR_NOMEM,
+ * docs/memory.md) before it is built, out of memory. Infeasibility and limits are statuses.
+ * On CKM_OK *out owns a new prediction (ckm_prediction_free). */
+CKM_API ckm_error ckm_predict(const ckm_problem *p, const double *centers, const ckm_settings *s,
+                              ckm_prediction **out, ckm_err *err);
+CKM_API void ckm_prediction_free(ckm_prediction *r);
 
 typedef enum ckm_assign_method {
     CKM_ASSIGN_AUTO = 0,   /* the transportation solver */
@@ -677,31 +720,16 @@ typedef enum ckm_assign_method {
     CKM_ASSIGN_LP          /* the same LP through COIN-OR CLP (for comparison; much slower) */
 } ckm_assign_method;
 
-/* Assign n points (X, n*d) to k fixed centers (k*d) minimising sum_i ||x_i - c_l(i)||^2
- * subject to lo_j <= |C_j| <= hi_j (lo, hi: k entries each, or both NULL for plain
- * nearest-center assignment). labels: n (written unless infeasible). objective: the sum
- * of squared distances of the labels. prices (k, or NULL): the dual certificate of the
- * transportation solver (see docs/formulations.md). *status = CKM_STATUS_OPTIMAL or
- * CKM_STATUS_INFEASIBLE (sum lo > n or sum hi < n). Memory O(n k). */
+/* Kept for binary compatibility (0.2-0.4): ckm_predict on the n points X (n*d) with size
+ * bounds lo_j <= |C_j| <= hi_j only (lo, hi: k entries each, or both NULL for the nearest
+ * center), any k. labels: n (written unless infeasible). objective: the sum of squared
+ * distances of the labels. prices (k, or NULL): the transportation solver's certificate
+ * (zeros with CKM_ASSIGN_LP, which forces the assignment step's full model, CLP). *status =
+ * CKM_STATUS_OPTIMAL or CKM_STATUS_INFEASIBLE (sum lo > n or sum hi < n). */
 CKM_API ckm_error ckm_assign_to_centers(const double *X, size_t n, size_t d, const double *centers,
                                 size_t k, const size_t *lo, const size_t *hi,
                                 ckm_assign_method method, int32_t *labels, double *objective,
                                 double *prices, ckm_status *status, ckm_err *err);
-
-/* After 0.4.0: assign the points of p to fixed centers (k*d, data units) under EVERY hard
- * constraint of p -- must-links, cannot-links, size bounds and capacity bounds -- minimising
- * sum_i w_i ||x_i - c_l(i)||^2 (w: p's sample weights, 1 without). The exact assignment step
- * of blpkm (CLP, then CBC when the LP vertex is fractional), so the labels are optimal for
- * these centers when *status is CKM_STATUS_OPTIMAL. s (NULL: defaults) gives time_limit_s,
- * should_stop / stop_user / interrupt and threads; a limit or stop before the proof leaves
- * CKM_STATUS_TIME_LIMIT or CKM_STATUS_INTERRUPTED, with labels only when CBC had a feasible
- * labelling by then (*has_labels). CKM_STATUS_INFEASIBLE: no labelling meets the constraints
- * (the reason, when a quick proof found it, in message). Labels that are returned have passed
- * ckm_check. Problems with soft pairs: CKM_ERR_UNSUPPORTED. A model over the available memory
- * (docs/memory.md): CKM_ERR_NOMEM before it is built. message: message_len bytes, or NULL. */
-CKM_API ckm_error ckm_assign_problem(const ckm_problem *p, const double *centers, const ckm_settings *s,
-                                     int32_t *labels, double *objective, int *has_labels, ckm_status *status,
-                                     char *message, size_t message_len, ckm_err *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* Certificates: a safe lower bound and certified gap for any labelling (docs/certify.md) */

@@ -18,8 +18,8 @@
  *     its SSE (blpkm's recomputed) never below the brute-force optimum;
  *   - unit demands with capacities equal to size bounds give blpkm the same labels and SSE
  *     from the same seed as the size bounds themselves;
- *   - ckm_assign_problem (fixed centers under pairs, sizes and capacities) against the
- *     brute-force minimum of sum_i ||x_i - c_l(i)||^2 over every feasible labelling, and
+ *   - ckm_predict (fixed centers under pairs, sizes and capacities, some demands 0) against
+ *     the brute-force minimum of sum_i ||x_i - c_l(i)||^2 over every feasible labelling, and
  *     "infeasible" exactly when there is none.
  */
 #include "check.h"
@@ -449,8 +449,10 @@ static void assign_to_centers(void)
             in.X[t] = 10.0 * ck_unif(&st);
         for (size_t t = 0; t < in.k * D; t++)
             C[t] = 10.0 * ck_unif(&st);
-        for (size_t i = 0; i < N; i++)
-            total += in.q[i] = (double)(1 + (int)(5.0 * ck_unif(&st)));
+        for (size_t i = 0; i < N; i++) {
+            in.q[i] = (double)(1 + (int)(5.0 * ck_unif(&st)));
+            total += in.q[i] = it % 4 == 3 && i % 3 == 0 ? 0.0 : in.q[i]; /* some demands 0 */
+        }
         for (size_t j = 0; j < in.k; j++) {
             in.clo[j] = it % 5 == 4 ? total / (double)in.k : floor(0.8 * total / (double)in.k);
             in.chi[j] = it % 5 == 4 ? total / (double)in.k : ceil(1.2 * total / (double)in.k);
@@ -462,21 +464,19 @@ static void assign_to_centers(void)
         }
         double best = assign_brute(&in, C);
         ckm_problem *p = build(&in, 0);
-        int32_t lab[N];
-        double obj;
-        int have;
-        ckm_status status;
-        char why[256];
-        CHECK(ckm_assign_problem(p, C, NULL, lab, &obj, &have, &status, why, sizeof why, &E) == CKM_OK);
-        if (isfinite(best)) {
+        ckm_prediction *r = NULL;
+        CHECK(ckm_predict(p, C, NULL, &r, &E) == CKM_OK && r);
+        if (r && isfinite(best)) {
             solved++;
-            CHECK(status == CKM_STATUS_OPTIMAL && have == 1);
-            CHECK(have && feasible(&in, lab));
-            CHECK_NEAR(obj, best, 1e-9 * (1.0 + best));
-        } else {
+            CHECK(r->status == CKM_STATUS_OPTIMAL && r->has_labels == 1 && strcmp(r->route, "transport") != 0);
+            CHECK(r->has_labels && feasible(&in, r->labels));
+            CHECK_NEAR(r->objective, best, 1e-9 * (1.0 + best));
+            CHECK(r->lower_bound == r->objective && r->prices == NULL);
+        } else if (r) {
             infeasible++;
-            CHECK(status == CKM_STATUS_INFEASIBLE && have == 0 && why[0] != '\0');
+            CHECK(r->status == CKM_STATUS_INFEASIBLE && r->has_labels == 0 && r->labels == NULL && r->message[0] != '\0');
         }
+        ckm_prediction_free(r);
         ckm_problem_free(p);
     }
     printf("assignment to centers: %d optimal, %d infeasible\n", solved, infeasible);
@@ -485,15 +485,12 @@ static void assign_to_centers(void)
     double X[4 * D] = {0, 0, 1, 0, 5, 5, 6, 5}, C[2 * D] = {0, 0, NAN, 5};
     ckm_problem *p = NULL;
     CHECK(ckm_problem_create(X, 4, D, 2, &p, &E) == CKM_OK);
-    int32_t lab[4];
-    double obj;
-    int have;
-    ckm_status status;
-    CHECK(ckm_assign_problem(p, C, NULL, lab, &obj, &have, &status, NULL, 0, &E) == CKM_ERR_INVALID);
+    ckm_prediction *r = NULL;
+    CHECK(ckm_predict(p, C, NULL, &r, &E) == CKM_ERR_INVALID && r == NULL);
     CHECK_MSG(E, "center 1, feature 0 is not finite");
     C[2] = 5.0;
     CHECK(ckm_problem_add_soft_pair(p, 0, 1, CKM_MUST_LINK, 0.5, &E) == CKM_OK);
-    CHECK(ckm_assign_problem(p, C, NULL, lab, &obj, &have, &status, NULL, 0, &E) == CKM_ERR_UNSUPPORTED);
+    CHECK(ckm_predict(p, C, NULL, &r, &E) == CKM_ERR_UNSUPPORTED && r == NULL);
     ckm_problem_free(p);
 }
 

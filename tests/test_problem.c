@@ -17,8 +17,14 @@ int main(void)
     CHECK_MSG(err, "d = 0");
     CHECK(ckm_problem_create(X, 3, 2, 0, &p, &err) == CKM_ERR_INVALID);
     CHECK_MSG(err, "k = 0");
-    CHECK(ckm_problem_create(X, 3, 2, 4, &p, &err) == CKM_ERR_INVALID);
+    /* more clusters than points: a problem of new points for given centers (ckm_predict), but
+       no clustering */
+    CHECK(ckm_problem_create(X, 3, 2, 4, &p, &err) == CKM_OK && p);
+    ckm_result *res = NULL;
+    CHECK(ckm_solve(p, NULL, &res, &err) == CKM_ERR_INVALID && res == NULL);
     CHECK_MSG(err, "k = 4 is larger than the number of points n = 3");
+    ckm_problem_free(p);
+    p = NULL;
     /* n*d overflowing size_t is refused before anything is read */
     CHECK(ckm_problem_create(X, SIZE_MAX / 2, 4, 1, &p, &err) == CKM_ERR_NOMEM);
     CHECK_MSG(err, "overflows");

@@ -88,6 +88,38 @@ static void test_iris(void)
                                     &st, &err) == CKM_ERR_INVALID);
         CHECK(ckm_assign_to_centers(ds->X, 150, 4, r->centers, 3, lo, NULL, CKM_ASSIGN_AUTO, lab, &obj_t, NULL, &st,
                                     &err) == CKM_ERR_INVALID);
+        /* ckm_predict, the one entry: the same optimum by the transportation solver, its prices the
+           certificate (every point's reduced cost c_ij - u_i - p_j >= 0 at its own u_i) */
+        ckm_prediction *pr = NULL;
+        CHECK(ckm_predict(p, r->centers, NULL, &pr, &err) == CKM_OK && pr);
+        if (pr) {
+            CHECK(pr->status == CKM_STATUS_OPTIMAL && strcmp(pr->route, "transport") == 0 && pr->prices);
+            CHECK(fabs(pr->objective - obj_lp) <= 1e-9 * obj_lp && pr->lower_bound == pr->objective);
+            for (size_t i = 0; pr->prices && i < 150; i++) {
+                double u = 0.0, best = INFINITY;
+                for (size_t j = 0; j < 3; j++) {
+                    double c = 0.0;
+                    for (size_t q = 0; q < 4; q++)
+                        c += pow(ds->X[i * 4 + q] - r->centers[j * 4 + q], 2);
+                    if ((int32_t)j == pr->labels[i])
+                        u = c - pr->prices[j];
+                    best = fmin(best, c - pr->prices[j]);
+                }
+                CHECK(u <= best + 1e-9 * (1.0 + fabs(u)));
+            }
+        }
+        ckm_prediction_free(pr);
+        /* fewer points than centers: 2 new points, 3 centers, minimum sizes 0 (predict of a
+           fitted model), each to its nearest center; a clustering of them is refused */
+        ckm_problem *few = NULL;
+        CHECK(ckm_problem_create(ds->X, 2, 4, 3, &few, &err) == CKM_OK && few);
+        CHECK(few && ckm_problem_set_size_range(few, 0, 2, &err) == CKM_OK);
+        CHECK(ckm_predict(few, r->centers, NULL, &pr, &err) == CKM_OK && pr && pr->has_labels);
+        CHECK(pr && pr->status == CKM_STATUS_OPTIMAL && pr->labels[0] == r->labels[0] && pr->labels[1] == r->labels[1]);
+        ckm_prediction_free(pr);
+        ckm_result *none = NULL;
+        CHECK(ckm_solve(few, NULL, &none, &err) == CKM_ERR_INVALID && none == NULL);
+        ckm_problem_free(few);
         free(lab);
     }
     ckm_result_free(r);

@@ -83,6 +83,21 @@ class Stats(ctypes.Structure):
     _fields_ = [(name, c_uint64) for name in STATS_FIELDS]
 
 
+class Prediction(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", c_uint32),
+        ("status", c_int),
+        ("has_labels", c_int),
+        ("labels", ctypes.POINTER(c_int32)),
+        ("objective", c_double),
+        ("lower_bound", c_double),
+        ("prices", ctypes.POINTER(c_double)),
+        ("route", ctypes.c_char * 16),
+        ("message", ctypes.c_char * MESSAGE_LEN),
+        ("seconds", c_double),
+    ]
+
+
 class Result(ctypes.Structure):
     _fields_ = [
         ("struct_size", c_uint32),
@@ -243,8 +258,8 @@ def _load():
         "ckm_certificate_to_json": (c_int, [P(Certificate), P(ctypes.c_void_p), P(Err)]),
         "ckm_assign_to_centers": (c_int, [c_void_p, c_size_t, c_size_t, c_void_p, c_size_t, c_void_p, c_void_p,
                                           c_int, c_void_p, P(c_double), c_void_p, P(c_int), P(Err)]),
-        "ckm_assign_problem": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, P(c_double), P(c_int), P(c_int),
-                                       c_char_p, c_size_t, P(Err)]),
+        "ckm_predict": (c_int, [c_void_p, c_void_p, P(Settings), P(P(Prediction)), P(Err)]),
+        "ckm_prediction_free": (None, [P(Prediction)]),
         "ckm_constraints_read": (c_int, [c_char_p, c_size_t, P(P(Constraints)), P(Err)]),
         "ckm_constraints_generate": (c_int, [c_void_p, c_size_t, c_size_t, c_double, c_uint64, P(P(Constraints)),
                                              P(Err)]),

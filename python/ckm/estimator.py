@@ -14,52 +14,31 @@ from . import _lib
 from ._core import InfeasibleError, NoSolutionError, Problem, _bounds, _raise, algorithms, certify_problem, solve
 
 
-def _assign(X, centers, size_min, size_max):
-    """Nearest center, or the exact size-bounded assignment (ckm_assign_to_centers)."""
-    n, d = X.shape
-    k = centers.shape[0]
-    lo = hi = None
-    if size_min is not None or size_max is not None:
-        lo = _bounds(size_min, k, "size_min", 0)
-        hi = _bounds(size_max, k, "size_max", n)
-    labels = np.empty(n, dtype=np.int32)
-    obj = ctypes.c_double()
-    status = ctypes.c_int()
-    err = _lib.Err()
-    rc = _lib.lib.ckm_assign_to_centers(_lib.ptr(X), n, d, _lib.ptr(centers), k, _lib.ptr(lo), _lib.ptr(hi),
-                                        _lib.ASSIGN_AUTO, _lib.ptr(labels), ctypes.byref(obj), None,
-                                        ctypes.byref(status), ctypes.byref(err))
-    if rc != _lib.OK:
-        _raise(rc, err)
-    if status.value == _lib.STATUS_INFEASIBLE:
-        raise InfeasibleError("no assignment of %d points to %d centers meets the size bounds (sum of minimums %d, "
-                              "sum of maximums %d)" % (n, k, int(lo.sum()), int(hi.sum())))
-    return labels.astype(np.int64)
-
-
-def _assign_capacities(X, centers, size_min, size_max, demand, capacity_min, capacity_max):
-    """The exact assignment to the centers under sizes and capacities (ckm_assign_problem: blpkm's step)."""
+def _predict(X, centers, size_min, size_max, demand=None, capacity_min=None, capacity_max=None):
+    """The exact assignment of X to the centers under the size bounds and capacities given (ckm_predict: the
+    transportation solver for size bounds alone, else blpkm's assignment step); without any, the nearest
+    center. A cluster may get no point unless size_min says otherwise."""
     n = X.shape[0]
     k = centers.shape[0]
-    problem = Problem(X, k, None, None, size_min if size_min is not None else 0, size_max, None, None, None, demand,
+    problem = Problem(X, k, None, None, 0 if size_min is None else size_min, size_max, None, None, None, demand,
                       capacity_min, capacity_max)
     try:
-        labels = np.empty(n, dtype=np.int32)
-        obj = ctypes.c_double()
-        have = ctypes.c_int()
-        status = ctypes.c_int()
-        why = ctypes.create_string_buffer(512)
+        out = ctypes.POINTER(_lib.Prediction)()
         err = _lib.Err()
-        rc = _lib.lib.ckm_assign_problem(problem.handle, _lib.ptr(np.ascontiguousarray(centers)), None,
-                                         _lib.ptr(labels), ctypes.byref(obj), ctypes.byref(have), ctypes.byref(status),
-                                         why, len(why), ctypes.byref(err))
+        rc = _lib.lib.ckm_predict(problem.handle, _lib.ptr(np.ascontiguousarray(centers, dtype=np.float64)), None,
+                                  ctypes.byref(out), ctypes.byref(err))
         if rc != _lib.OK:
             _raise(rc, err)
-        if status.value == _lib.STATUS_INFEASIBLE:
-            raise InfeasibleError(why.value.decode("utf-8", "replace"))
-        if not have.value:
-            raise NoSolutionError(why.value.decode("utf-8", "replace"))
-        return labels.astype(np.int64)
+        try:
+            r = out.contents
+            why = r.message.decode("utf-8", "replace")
+            if r.status == _lib.STATUS_INFEASIBLE:
+                raise InfeasibleError(why)
+            if not r.has_labels:
+                raise NoSolutionError(why)
+            return np.ctypeslib.as_array(r.labels, shape=(n,)).astype(np.int64)
+        finally:
+            _lib.lib.ckm_prediction_free(out)
     finally:
         problem.close()
 
@@ -346,12 +325,10 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     def predict(self, X, size_min=None, size_max=None, demand=None, capacity_min=None, capacity_max=None):
         """Nearest learned center, or with size_min / size_max the exact size-bounded assignment to the learned
         centers (minimum sum of squared distances); with capacity_min / capacity_max (and X's demand) the exact
-        assignment under the capacities too (blpkm's step, CBC)."""
+        assignment under the capacities too (ckm_predict: one entry for every constraint)."""
         check_is_fitted(self, "cluster_centers_")
         X = self._validate_data(X, dtype=np.float64, order="C", reset=False)
-        if demand is not None or capacity_min is not None or capacity_max is not None:
-            return _assign_capacities(X, self.cluster_centers_, size_min, size_max, demand, capacity_min, capacity_max)
-        return _assign(X, self.cluster_centers_, size_min, size_max)
+        return _predict(X, self.cluster_centers_, size_min, size_max, demand, capacity_min, capacity_max)
 
     def transform(self, X):
         """Euclidean distances of each point to each center, (n_samples, n_clusters)."""

@@ -22,9 +22,6 @@ static ckm_error problem_new(const double *X, size_t n, size_t d, size_t k, int 
         return ckm_fail(err, CKM_ERR_INVALID, "points have no features (d = 0)");
     if (k < 1)
         return ckm_fail(err, CKM_ERR_INVALID, "k = %zu: need at least one cluster", k);
-    if (k > n)
-        return ckm_fail(err, CKM_ERR_INVALID, "k = %zu is larger than the number of points n = %zu",
-                        k, n);
     if (k > (size_t)INT32_MAX)
         return ckm_fail(err, CKM_ERR_INVALID, "k = %zu is too large", k);
     size_t nd, kd;
@@ -364,4 +361,11 @@ double ckm_problem_capacity_tol(const ckm_problem *p)
     for (size_t i = 0; i < p->n; i++)
         total += p->q ? p->q[i] : 1.0;
     return 1e-9 * fmax(1.0, total);
+}
+
+ckm_error ckm_problem_check_k(const ckm_problem *p, ckm_err *err)
+{
+    if (p->k > p->n)
+        return ckm_fail(err, CKM_ERR_INVALID, "k = %zu is larger than the number of points n = %zu", p->k, p->n);
+    return CKM_OK;
 }

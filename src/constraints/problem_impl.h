@@ -36,4 +36,8 @@ double ckm_problem_capacity_tol(const ckm_problem *p);
 /* True when some bound differs from the default lo = 1, hi = n. */
 int ckm_problem_has_size_bounds(const ckm_problem *p);
 
+/* A clustering of p needs k <= n (a problem may have more clusters than points when its
+ * points are assigned to given centers, ckm_predict): CKM_ERR_INVALID otherwise. */
+ckm_error ckm_problem_check_k(const ckm_problem *p, ckm_err *err);
+
 #endif

@@ -143,6 +143,9 @@ static ckm_error subset_sses(const ckm_problem *p, const double *X, const ckm_re
 
 static ckm_error check_args(const ckm_problem *p, const int32_t *labels, const ckm_settings *s, ckm_err *err)
 {
+    ckm_error rc = ckm_problem_check_k(p, err);
+    if (rc != CKM_OK)
+        return rc;
     if (!labels)
         return ckm_fail(err, CKM_ERR_INVALID, "certify: labels are required (n entries in [0, k))");
     for (size_t i = 0; i < p->n; i++)

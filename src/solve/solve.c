@@ -378,7 +378,7 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
     }
     const ckm_algo *algo = NULL;
     rc = validate_settings(s_in, &algo, err);
-    if (rc != CKM_OK)
+    if (rc != CKM_OK || (rc = ckm_problem_check_k(p, err)) != CKM_OK)
         return rc;
     ckm_counters counters;
     ckm_counters_init(&counters);

@@ -733,8 +733,9 @@ ckm_transport_points_opts ckm_transport_points_defaults(size_t k)
     return (ckm_transport_points_opts){0, NULL, NULL, CKM_TRANSPORT_MATRIX_MAX, k <= 256 ? CAND_SMALL_K : CAND_MIN};
 }
 
-ckm_error ckm_transport_points(const ckm_transport_points_problem *pp, const ckm_transport_points_opts *o, double *price, int32_t *labels,
-                               int *infeasible, ckm_transport_stats *stats, ckm_err *err)
+ckm_error ckm_transport_points(const ckm_transport_points_problem *pp, const ckm_transport_points_opts *o,
+                               double *price, int32_t *labels, int *infeasible, ckm_transport_stats *stats,
+                               ckm_err *err)
 {
     const double *Y = pp->Y, *C = pp->C;
     size_t n = pp->n, d = pp->d, k = pp->k;

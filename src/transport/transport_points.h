@@ -47,7 +47,8 @@ ckm_transport_points_opts ckm_transport_points_defaults(size_t k);
 
 /* Solved without storing the n x k costs when n k > matrix_max (transport_points.c: pricing
  * passes and SSP on candidate arcs, the same optimum and certificate). */
-ckm_error ckm_transport_points(const ckm_transport_points_problem *pp, const ckm_transport_points_opts *o, double *price, int32_t *labels,
-                               int *infeasible, ckm_transport_stats *stats, ckm_err *err);
+ckm_error ckm_transport_points(const ckm_transport_points_problem *pp, const ckm_transport_points_opts *o,
+                               double *price, int32_t *labels, int *infeasible, ckm_transport_stats *stats,
+                               ckm_err *err);
 
 #endif
