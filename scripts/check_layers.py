@@ -4,9 +4,16 @@
 1. Include arrows: every `#include "x.h"` of a file in src/<folder>/ names a header of the
    same folder or of a folder in a LOWER layer; the layers are the table under "## Layers"
    of docs/architecture.md (the one place they are written).
-2. No circle between files: with OBJECT_DIR (the build's object files, one per source file),
-   file A depends on file B when A's object uses a symbol B's object defines (nm); the
-   strongly connected components of that graph must all be single files.
+2. No circle between files, headers included: with OBJECT_DIR (the build's object files, one
+   per source file). The nodes are a source file together with the header of its stem in its
+   folder (x.c + x.h: the file and its own header), and every other file on its own. A depends
+   on B when a file of A includes a header of B, when A's object uses a symbol B's object
+   defines (nm), or when a header of A names a function or object defined by a file that has a
+   header of its own, B (it declares again what B's header declares: the header then depends
+   on B, whose own header may include it back -- the circle the former assign.h and
+   assign_cg.h made). A folder's shared header that declares the functions of files without
+   headers of their own (core.h, objective.h) is their interface, not a circle. The strongly
+   connected components of that graph must all be single nodes.
 Exit 1 with one line per breach; 0 and a summary otherwise.
 """
 import os
@@ -50,25 +57,72 @@ def include_breaches(src, table):
     return out, len(files)
 
 
-def circles(objdir):
-    objs = []
+def symbols(objdir):
+    """{node: (defined, used)} of the object files, the node named as its source, "folder/x.c"."""
+    out = {}
     for root, _, names in os.walk(objdir):
-        objs += [os.path.join(root, n) for n in names if n.endswith(".o")]
-    defined, used = {}, {}
-    for o in objs:
-        name = os.path.relpath(o, objdir)[:-2]
-        lines = subprocess.run(["nm", "-P", o], capture_output=True, text=True, check=True).stdout.splitlines()
-        used[name] = set()
-        for line in lines:
-            parts = line.split()
-            if len(parts) < 2:
+        for n in names:
+            if not n.endswith(".o"):
                 continue
-            sym, kind = parts[0], parts[1]
-            if kind == "U":
-                used[name].add(sym)
-            elif kind in "TDBRVW" and kind.isupper():
-                defined.setdefault(sym, name)
-    edges = {a: sorted({defined[s] for s in syms if s in defined and defined[s] != a}) for a, syms in used.items()}
+            o = os.path.join(root, n)
+            src = os.path.relpath(o, objdir)[:-2]  # src/folder/x.c
+            lines = subprocess.run(["nm", "-P", o], capture_output=True, text=True, check=True).stdout.splitlines()
+            defined, used = set(), set()
+            for line in lines:
+                parts = line.split()
+                if len(parts) < 2:
+                    continue
+                if parts[1] == "U":
+                    used.add(parts[0])
+                elif parts[1] in "TDBRVW" and parts[1].isupper():
+                    defined.add(parts[0])
+            out[src] = (defined, used)
+    return out
+
+
+def dependency_graph(src, objdir):
+    """The nodes and edges of rule 2, over the library's files of src/."""
+    syms = symbols(objdir)
+    files, where = [], {}
+    for folder in sorted(os.listdir(os.path.join(src, "src"))):
+        for f in sorted(os.listdir(os.path.join(src, "src", folder))):
+            if f.endswith((".c", ".h", ".cpp", ".hpp")):
+                rel = "src/%s/%s" % (folder, f)
+                files.append(rel)
+                where.setdefault(f, rel)
+    stems = {os.path.splitext(f)[0] for f in files if f.endswith((".c", ".cpp"))}
+    owned = {os.path.splitext(f)[0] for f in files if f.endswith((".h", ".hpp"))} & stems
+
+    def node(path):  # a source with its own header, or any other file alone
+        stem = os.path.splitext(path)[0]
+        return stem if stem in owned else path
+
+    owner = {}  # symbol -> node of the file defining it
+    for obj, (defined, _) in syms.items():
+        for sym in defined:
+            owner.setdefault(sym, node(obj))
+    edges = {}
+    for f in files:
+        a = node(f)
+        deps = edges.setdefault(a, set())
+        text = open(os.path.join(src, f), encoding="utf-8").read()
+        for h in re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.M):
+            if os.path.basename(h) in where:
+                deps.add(node(where[os.path.basename(h)]))
+        if f.endswith((".h", ".hpp")):  # what the header names of a file with its own header
+            for name in set(re.findall(r"\b([A-Za-z_]\w*)\b", re.sub(r"/\*.*?\*/", " ", text, flags=re.S))):
+                if name in owner and owner[name] in owned:
+                    deps.add(owner[name])
+        elif f in syms:
+            deps.update(owner[sym] for sym in syms[f][1] if sym in owner)
+    return {a: sorted(d for d in deps if d != a) for a, deps in edges.items()}
+
+
+def circles(src, objdir):
+    edges = dependency_graph(src, objdir)
+    for a in list(edges):
+        for b in edges[a]:
+            edges.setdefault(b, [])
     # Tarjan's strongly connected components (iterative)
     index, low, on, stack, comps, counter = {}, {}, set(), [], [], [0]
     for root in sorted(edges):
@@ -107,7 +161,7 @@ def circles(objdir):
             if work:
                 u = work[-1][0]
                 low[u] = min(low[u], low[v])
-    return ["circle between files: " + " <-> ".join(c) for c in comps], len(objs)
+    return ["circle between files (includes, declarations or calls): " + " <-> ".join(c) for c in comps], len(edges)
 
 
 def main():
@@ -116,9 +170,10 @@ def main():
     bad, nfiles = include_breaches(src, table)
     nobj = 0
     if len(sys.argv) > 2:
-        more, nobj = circles(sys.argv[2])
+        more, nobj = circles(src, sys.argv[2])
         bad += more
-    return report(bad, "layers hold: %d files in %d folders; %d objects without a circle" % (nfiles, len(table), nobj))
+    return report(bad, "layers hold: %d files in %d folders; %d files and headers without a circle (includes, "
+                       "declarations, calls)" % (nfiles, len(table), nobj))
 
 
 def report(bad, summary):

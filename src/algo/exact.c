@@ -40,7 +40,7 @@
  */
 #include "algo.h"
 #include "centers.h"
-#include "exact.h"
+#include "exact_branch.h"
 #include "ipc.h"
 #include "problem_impl.h"
 

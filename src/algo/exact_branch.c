@@ -8,7 +8,7 @@
  * When every score is 0 (an integral-looking X) the pair with the largest Z_ab is split.
  * Cost O(s^3) time, O(s^2) bytes.
  */
-#include "exact.h"
+#include "exact_branch.h"
 #include "core.h"
 
 #include <math.h>

@@ -22,7 +22,8 @@
  * its SDP ran); the maximum of both is kept. Subsets run on `workers` threads, each taking
  * the next subset with a fair share of the time left.
  */
-#include "certify.h"
+#include "certify_split.h"
+#include "certify_subset.h"
 #include "objective.h"
 #include "problem_impl.h"
 #include "solve.h"

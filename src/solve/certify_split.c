@@ -13,7 +13,7 @@
  * subsets and making the best swap that lowers the loss, until a sweep gains less than
  * CERT_STALL of the loss or CERT_SWEEPS sweeps.
  */
-#include "certify.h"
+#include "certify_split.h"
 #include "core.h"
 #include "sdp.h"
 

@@ -8,7 +8,7 @@
  * (ckm_ipc_node, bound_only) when the subset has more groups than clusters, within the
  * subset's fair share of the time left. The workers pull subsets from one atomic counter.
  */
-#include "certify.h"
+#include "certify_subset.h"
 #include "ipc.h"
 #include "problem_impl.h"
 

@@ -16,7 +16,7 @@
  * Cost: seeding O(s k d); without pairs O(n k d) time and O(n k) memory at most; otherwise
  * one assignment step per iteration (the s k costs stored only below sizeflow's matrix limit).
  */
-#include "solve.h"
+#include "fallback.h"
 #include "assign.h"
 #include "centers.h"
 #include "blp_lloyd.h"

@@ -10,7 +10,7 @@
  * Available memory: ckm_memory_available (core/alloc.c); unknown (no refusal) when it
  * cannot be read.
  */
-#include "solve.h"
+#include "memory.h"
 #include "seeding.h"
 
 #include <math.h>

@@ -5,6 +5,8 @@
  *   (ckm_check) -> SSE, sizes and centers recomputed from the labels -> gap.
  * A labelling that fails the checker is never returned: that is CKM_ERR_INTERNAL.
  */
+#include "fallback.h"
+#include "memory.h"
 #include "solve.h"
 #include "objective.h"
 #include "problem_impl.h"

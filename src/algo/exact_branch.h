@@ -1,8 +1,8 @@
 /*
- * exact.h -- the parts of the branch-and-cut (exact.c) that live in their own files.
+ * exact_branch.h -- the branching rule of the branch-and-cut (exact_branch.c; exact.c uses it).
  */
-#ifndef CKM_EXACT_H
-#define CKM_EXACT_H
+#ifndef CKM_EXACT_BRANCH_H
+#define CKM_EXACT_BRANCH_H
 
 #include "ckm.h"
 #include "reduced.h"

@@ -1,0 +1,41 @@
+/*
+ * certify_split.h -- the split of the must-link groups into T subsets that each look like the
+ * whole (anticlustering), and the choice of T (certify_split.c), for ckm_certify (certify.c;
+ * docs/certify.md).
+ */
+#ifndef CKM_CERTIFY_SPLIT_H
+#define CKM_CERTIFY_SPLIT_H
+
+#include "reduced.h"
+
+typedef struct ckm_split_stats {
+    double loss_dealt;  /* split loss after dealing (see ckm_certify_split), SSE units */
+    double loss;        /* after the swaps */
+    int sweeps;
+    size_t swaps;
+} ckm_split_stats;
+
+/* Split r's s groups into T subsets (sub[t] in [0, T) for every group t), given one label per
+ * group (glabel, in [0, k)). Every subset gets floor(s/T) or ceil(s/T) groups, and every
+ * cluster's groups are dealt evenly (counts per subset differ by at most one). Then swaps of
+ * two groups of the same cluster between two subsets lower the split loss
+ *     loss = sum_t sum_j M_tj ||mu_tj - mu_j||^2
+ * (M_tj, mu_tj: mass and weighted mean of cluster j's groups in subset t; mu_j: of all of
+ * cluster j): by the parallel axis theorem the labelling's SSE equals the sum over subsets of
+ * its SSE restricted to each (each cluster with the subset's own mean) plus this loss, so the
+ * swaps raise the subsets' restricted SSEs, which bound their optima from above: the cheap
+ * proxy of how high the subsets' bounds can go. Deterministic for a seed. */
+ckm_error ckm_certify_split(const ckm_reduced *r, const int32_t *glabel, size_t T, uint64_t seed, size_t *sub,
+                            ckm_split_stats *st, ckm_err *err);
+
+/* Subsets for s groups and k clusters when the caller gives none: each subset's SDP root
+ * (about CKM_CERTIFY_ITERATIONS iterations of the solver's cost model,
+ * ckm_sdp_iteration_estimate_s) on `workers` threads within half of time_limit_s
+ * (<= 0: none, then subsets of CKM_CERTIFY_DEFAULT_GROUPS groups), the memory of `workers`
+ * relaxations within mem_bytes (< 0: unknown), at most CKM_SDP_MAX_GROUPS groups each, and
+ * at least 4k + 1 groups each when s allows. */
+#define CKM_CERTIFY_ITERATIONS 1000
+#define CKM_CERTIFY_DEFAULT_GROUPS 400
+size_t ckm_certify_subset_count(size_t s, size_t k, double time_limit_s, int workers, double mem_bytes);
+
+#endif
