@@ -56,7 +56,7 @@ static ckm_error step(ckm_assign *a, const ckm_step_costs *c, const int32_t *sta
 ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *start, const ckm_bk_limits *lim,
                            int32_t *labels, ckm_assign_result *res, ckm_err *err)
 {
-    ckm_step_costs c = {cost, NULL, 1};
+    ckm_step_costs c = {cost, NULL, 1, a->budget_s};
     return step(a, &c, start, lim, labels, res, err);
 }
 
@@ -67,7 +67,7 @@ ckm_error ckm_assign_solve_centers(ckm_assign *a, const double *C, int threads, 
         memset(res, 0, sizeof *res);
         return ckm_fail(err, CKM_ERR_INTERNAL, "assignment step from centers on the %s route", a->route->name);
     }
-    ckm_step_costs c = {NULL, C, threads};
+    ckm_step_costs c = {NULL, C, threads, a->budget_s};
     return step(a, &c, start, lim, labels, res, err);
 }
 

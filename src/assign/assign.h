@@ -25,6 +25,9 @@ typedef struct ckm_assign {
     const ckm_route *route; /* the chooser's (or the caller's named) route */
     void *state;            /* the route's */
     bool centers;           /* the steps take the centers (ckm_assign_solve_centers) */
+    double budget_s;        /* seconds a step's proof may take once it holds a feasible labelling
+                               (route.h, ckm_step_costs.budget_s); 0 (ckm_assign_init's): none.
+                               The caller sets it (settings.step_limit_s for NP-hard steps) */
 } ckm_assign;
 
 /* The route's state for r under w (NULL: no wishes; a named route that cannot take r is

@@ -14,6 +14,7 @@
 #define CKM_ASSIGN_ROUTE_H
 
 #include "backend.h"
+#include "core.h"
 #include "reduced.h"
 
 #include <stdbool.h>
@@ -21,12 +22,28 @@
 #include <stdint.h>
 
 /* A step's costs: the s x k matrix, or (routes with by_centers only) the centers C (k x d)
- * from which cost_tj = W_t ||m_t - c_j||^2 is computed where needed, never stored. */
+ * from which cost_tj = W_t ||m_t - c_j||^2 is computed where needed, never stored; and the
+ * seconds its proof may take. */
 typedef struct ckm_step_costs {
     const double *cost; /* s * k, or NULL: from C */
     const double *C;    /* k * d when cost is NULL */
     int threads;        /* worker threads for work on the costs from C */
+    double budget_s;    /* > 0: once the route holds a feasible labelling (its incumbent, or
+                           the caller's), the proof -- CBC, the fixing's rounds -- may take
+                           this many seconds more before the best labelling is returned
+                           unproven (settings.step_limit_s); finding the first labelling and
+                           the bound is held only to the run's limits. 0: no budget */
 } ckm_step_costs;
+
+/* The limits of a step's proof: the run's, with the deadline brought forward to budget_s
+ * from now when there is a budget. */
+static inline ckm_bk_limits ckm_proof_limits(const ckm_bk_limits *run, double budget_s)
+{
+    ckm_bk_limits l = *run;
+    if (budget_s > 0.0 && ckm_now() + budget_s < l.deadline)
+        l.deadline = ckm_now() + budget_s;
+    return l;
+}
 
 #define CKM_ROUTE_STATS 5
 

@@ -124,7 +124,8 @@ static ckm_error relax(full *f, const ckm_reduced *r, const double *cost, const 
  * incumbent (the caller's labels or the LP point rounded and repaired, improved by moves and
  * swaps), then the rounds. */
 static ckm_error fix_vertex(full *f, const ckm_reduced *r, const double *cost, double z, const int32_t *start,
-                            const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, ckm_err *err)
+                            const ckm_bk_limits *lim, double budget_s, int32_t *labels, ckm_assign_result *res,
+                            ckm_err *err)
 {
     size_t s = r->s, k = r->k;
     for (size_t c = 0; c < s * k; c++) {
@@ -147,12 +148,14 @@ static ckm_error fix_vertex(full *f, const ckm_reduced *r, const double *cost, d
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the assignment step's local search");
     ckm_fix_dense d = {r, cost, f->rc};
     ckm_fix_src src = ckm_fix_dense_src(&d);
-    return ckm_fix_rounds(&src, z, have ? f->best : NULL, lim, labels, res, err);
+    ckm_bk_limits proof = have ? ckm_proof_limits(lim, budget_s) : *lim;
+    return ckm_fix_rounds(&src, z, have ? f->best : NULL, &proof, labels, res, err);
 }
 
-/* CBC on the whole model, warm-started from the caller's feasible labels. */
-static ckm_error whole_mip(full *f, const ckm_reduced *r, const int32_t *start, const ckm_bk_limits *lim,
-                           int32_t *labels, ckm_assign_result *res, ckm_err *err)
+/* CBC on the whole model, warm-started from the caller's feasible labels (then within the
+ * proof's budget). */
+static ckm_error whole_mip(full *f, const ckm_reduced *r, const int32_t *start, const ckm_bk_limits *run,
+                           double budget_s, int32_t *labels, ckm_assign_result *res, ckm_err *err)
 {
     size_t k = r->k, ycols = r->s * k;
     if (start) {
@@ -167,7 +170,8 @@ static ckm_error whole_mip(full *f, const ckm_reduced *r, const int32_t *start, 
     res->used_mip = 1;
     ckm_bk_result br;
     ckm_lp lp = ckm_model_lp(&f->m, f->basis, NULL);
-    ckm_error rc = ckm_bk_mip(&lp, lim, start ? f->start : NULL, f->x, &br, err);
+    ckm_bk_limits lim = start ? ckm_proof_limits(run, budget_s) : *run;
+    ckm_error rc = ckm_bk_mip(&lp, &lim, start ? f->start : NULL, f->x, &br, err);
     if (rc != CKM_OK)
         return rc;
     res->status = br.status;
@@ -195,9 +199,9 @@ static ckm_error full_solve(void *state, const ckm_reduced *r, const ckm_step_co
         res->used_mip = 1;
         res->has_bound = 1;
         res->bound = br.objective;
-        return fix_vertex(f, r, c->cost, br.objective, start, lim, labels, res, err);
+        return fix_vertex(f, r, c->cost, br.objective, start, lim, c->budget_s, labels, res, err);
     }
-    return whole_mip(f, r, start, lim, labels, res, err);
+    return whole_mip(f, r, start, lim, c->budget_s, labels, res, err);
 }
 
 static ckm_error full_lp(void *state, const ckm_reduced *r, const double *cost, const ckm_bk_limits *lim, double *x,

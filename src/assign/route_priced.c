@@ -92,7 +92,8 @@ static ckm_error price_solve(void *state, const ckm_reduced *r, const ckm_step_c
     bool have = ckm_cap_best(r, cost, q->inc_start, q->inc, cand, 3, lim, q->best, &res->local_moves, &nomem);
     if (nomem)
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the assignment step's local search");
-    return ckm_fix_rounds(&src, g, have ? q->best : NULL, lim, labels, res, err);
+    ckm_bk_limits proof = have ? ckm_proof_limits(lim, c->budget_s) : *lim;
+    return ckm_fix_rounds(&src, g, have ? q->best : NULL, &proof, labels, res, err);
 }
 
 static void price_describe(const ckm_assign_result *res, const ckm_reduced *r, char *buf, size_t len)

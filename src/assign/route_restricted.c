@@ -292,7 +292,7 @@ static ckm_error incumbent(struct ckm_cg *cg, const ckm_reduced *r, const int32_
  * z_lp and the final duals, which never builds the full model (at 60,000 x 20, k = 100,
  * 10^6 cannot-links the first step's CBC models had 1834-6234 columns of the 5,000,300). */
 static ckm_error solve(struct ckm_cg *cg, const ckm_reduced *r, const int32_t *start, const ckm_bk_limits *lim,
-                       int32_t *labels, ckm_assign_result *res, ckm_err *err)
+                       double budget_s, int32_t *labels, ckm_assign_result *res, ckm_err *err)
 {
     int32_t *guide = NULL; /* the transportation labels: the placement's guide */
     ckm_error rc = ckm_cg_first_prices(cg, r, lim, &guide, err);
@@ -328,7 +328,8 @@ static ckm_error solve(struct ckm_cg *cg, const ckm_reduced *r, const int32_t *s
                 return rc;
             cg_src c = {cg, r};
             ckm_fix_src src = {r, &c, cg_row, cg_total};
-            if ((rc = ckm_fix_rounds(&src, z_lp, inc, lim, labels, res, err)) != CKM_OK)
+            ckm_bk_limits proof = inc ? ckm_proof_limits(lim, budget_s) : *lim;
+            if ((rc = ckm_fix_rounds(&src, z_lp, inc, &proof, labels, res, err)) != CKM_OK)
                 return rc;
         }
     }
@@ -352,7 +353,7 @@ static ckm_error restricted_solve(void *state, const ckm_reduced *r, const ckm_s
         ckm_cg_use_centers(cg, r, c->C);
         cg->threads = c->threads;
     }
-    return solve(cg, r, start, lim, labels, res, err);
+    return solve(cg, r, start, lim, c->budget_s, labels, res, err);
 }
 
 static double restricted_total(void *state, const ckm_reduced *r, const int32_t *labels)

@@ -146,27 +146,17 @@ static ckm_error mip_step(const ckm_context *ctx, ckm_assign *asg, const double 
                           const int32_t *start, int32_t *labels, ckm_assign_result *ar, ckm_step *step,
                           ckm_algo_out *out, ckm_err *err)
 {
-    /* with soft pairs or capacities (NP-hard steps) a step may get its own budget
-     * (settings.step_limit_s): at it CBC's best labelling is used; one that found none by
-     * then goes on to the run's deadline. A route that proves nothing is not held to it. */
+    /* with soft pairs or capacities (NP-hard steps) a step's proof gets its own budget
+     * (settings.step_limit_s): once the route holds a feasible labelling, CBC may search that
+     * long before the best one is used (route.h); finding the first one and the bound are held
+     * only to the run's deadline. A route that proves nothing is not held to it. */
     double budget = (asg->r->n_soft > 0 || asg->r->has_caps) && asg->route->proves ? ctx->s->step_limit_s : 0.0;
-    double step_deadline = budget > 0.0 ? fmin(ctx->deadline, ckm_now() + budget) : ctx->deadline;
-    ckm_bk_limits lim = {step_deadline, ctx->s->should_stop, ctx->s->stop_user};
+    asg->budget_s = budget;
+    ckm_bk_limits lim = {ctx->deadline, ctx->s->should_stop, ctx->s->stop_user};
     ckm_error rc = solve(ctx, asg, cost, C, start, &lim, labels, ar, err);
     if (rc != CKM_OK)
         return rc;
-    bool own_budget = step_deadline < ctx->deadline && !ar->stopped && ckm_now() < ctx->deadline;
-    if (own_budget && ar->status == CKM_BK_LIMIT_NONE) {
-        double spent = ar->seconds;
-        ckm_ctx_count(ctx, CKM_COUNT_LP, (uint64_t)ar->lp_solves);
-        ckm_ctx_count(ctx, CKM_COUNT_MIP, (uint64_t)ar->used_mip);
-        lim.deadline = ctx->deadline;
-        if ((rc = solve(ctx, asg, cost, C, start, &lim, labels, ar, err)) != CKM_OK)
-            return rc;
-        ar->seconds += spent;
-        own_budget = false;
-    }
-    ar->cut = ar->cut || (own_budget && ar->status == CKM_BK_LIMIT_FEASIBLE);
+    ar->cut = ar->cut || (budget > 0.0 && ar->status == CKM_BK_LIMIT_FEASIBLE && !ar->stopped && ckm_now() < ctx->deadline);
     ckm_ctx_count(ctx, CKM_COUNT_LP, (uint64_t)ar->lp_solves);
     ckm_ctx_count(ctx, CKM_COUNT_MIP, (uint64_t)ar->used_mip);
     ckm_ctx_count(ctx, CKM_COUNT_MIP_NODES, ar->mip_nodes > 0 ? (uint64_t)ar->mip_nodes : 0);
