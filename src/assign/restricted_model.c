@@ -68,17 +68,18 @@ static double model_bytes(double nnz, double cols)
 }
 
 /* The restricted model the memory model counts on: (CG_Q + 1) columns for each group in the
- * LP, G = min(s, 2 m + s / 8) of them (the groups with cannot-links, which the prices may
- * not place, and s / 8 for those lifted or left on a tie or split by a must-link group's
- * weight: twice the 1.5-5.7 % of the groups the LPs held at 10^6 x 16, k = 100, 10^5
- * cannot-links, balanced), and the cannot-link rows of
- * the pairs whose active clusters meet, min(1, 2 (CG_Q + 1)^2 / k) of them, 2 entries a
- * row and 2 a column. A step whose model outgrows it asks for the memory then (ckm_cg_build). */
+ * LP, G = min(s, 2 (m + q) + s / 8) of them (the groups with cannot-links or soft pairs
+ * (q), which the prices may not place or never place (model.h), and s / 8 for those lifted
+ * or left on a tie or split by a must-link group's weight: twice the 1.5-5.7 % of the groups
+ * the LPs held at 10^6 x 16, k = 100, 10^5 cannot-links, balanced), and the pair rows of the
+ * pairs whose active clusters meet, min(1, 2 (CG_Q + 1)^2 / k) of them, 2 entries a row and 2
+ * a column (3 with capacity rows). A step whose model outgrows it asks for the memory then
+ * (ckm_cg_build). */
 static double counted_model(const ckm_reduced *r)
 {
-    double s = (double)r->s, k = (double)r->k, m = (double)r->n_cl, q = CG_Q + 1.0;
+    double s = (double)r->s, k = (double)r->k, m = (double)r->n_cl + (double)r->n_soft, q = CG_Q + 1.0;
     double cols = q * fmin(s, 2.0 * m + s / 8.0), rows = m * fmin(1.0, 2.0 * q * q / k);
-    return model_bytes(2.0 * cols + 2.0 * rows, cols);
+    return model_bytes((r->has_caps ? 3.0 : 2.0) * cols + 2.0 * rows, cols);
 }
 
 struct ckm_cg *ckm_cg_new(const ckm_reduced *r, int implicit)
@@ -116,10 +117,10 @@ double ckm_cg_bytes(const ckm_reduced *r, int implicit)
      * per-point copy); implicit (restricted_costs.c), the shifted means and their norms, one
      * block of costs, and first_prices' transportation problem from those means
      * (transport_points.c past its matrix: 12 s C + 22 s of candidates, C = 16 for k <= 256,
-     * else 32, and its auction's 20 s); then the bitsets, the cannot-link incidence, 33
-     * bytes per group (placement, extended duals, row maps, the transportation labels),
-     * and the restricted model (counted_model) */
-    double s = (double)r->s, k = (double)r->k, m = (double)r->n_cl;
+     * else 32, and its auction's 20 s); then the bitsets, the cannot-link and soft-pair
+     * incidence, 33 bytes per group (placement, extended duals, row maps, the transportation
+     * labels), and the restricted model (counted_model) */
+    double s = (double)r->s, k = (double)r->k, m = (double)r->n_cl + (double)r->n_soft;
     double costs = implicit ? 8.0 * s * ((double)r->d + 1.0) + 8.0 * 1048576.0 + (12.0 * (k <= 256 ? 16 : 32) + 42.0) * s
                             : 16.0 * s * k;
     return costs + s * k / 4.0 + 16.0 * m + 33.0 * s + counted_model(r);
@@ -223,7 +224,8 @@ bool ckm_cg_keep(struct ckm_cg *cg, const ckm_reduced *r)
     }
     memcpy(cg->pcj, cg->cj, cg->cols * sizeof(int32_t));
     memcpy(cg->pgcol, cg->gcol, (r->s + 1) * sizeof(size_t));
-    memcpy(cg->prkey, cg->m.pkey, npair * sizeof(size_t));
+    if (npair) /* m.pkey is NULL without pair rows */
+        memcpy(cg->prkey, cg->m.pkey, npair * sizeof(size_t));
     memcpy(cg->pbas, cg->bas, cg->cols + cg->rows);
     memcpy(cg->prow_of, cg->m.row_of, r->s * sizeof(size_t));
     if (cg->m.slacks > cg->cap_pslack) {
@@ -231,7 +233,8 @@ bool ckm_cg_keep(struct ckm_cg *cg, const ckm_reduced *r)
             return false;
         cg->cap_pslack = cg->m.slacks;
     }
-    memcpy(cg->pslack, cg->m.slack_of, cg->m.slacks * sizeof(size_t));
+    if (cg->m.slacks) /* m.slack_of is NULL without soft rows */
+        memcpy(cg->pslack, cg->m.slack_of, cg->m.slacks * sizeof(size_t));
     cg->pycols = cg->m.ycols;
     cg->pS = cg->m.S;
     cg->pcap0 = cg->m.cap0;

@@ -1,22 +1,32 @@
 /*
  * route_restricted.c -- the restricted route: the assignment step (assign.h) on a restricted
  * set of columns, with a proof that its optimum is the full model's (column generation;
- * issue 37). Taken by the chooser past CKM_RESTRICTED_FROM_NNZ nonzeros without soft pairs or
- * capacities, k >= 4.
+ * issue 37). Taken by the chooser past CKM_RESTRICTED_FROM_NNZ nonzeros, k >= 4, with or
+ * without soft pairs; capacities only beside cannot-links or soft pairs (alone they take the
+ * price route, route_priced.c).
  *
- * Restricted model. Columns y_tj only for the active (t, j) (a bitset, s x k): rows
- *   t:         sum_{j active} y_tj = 1                       (dual u_t)
- *   s + j:     lo_j <= sum_{t active} w_t y_tj <= hi_j          (dual v_j)
+ * Restricted model. Columns y_tj only for the active (t, j) (a bitset, s x k), rows built by
+ * model.c as for the full model (route_full.c), restricted to those columns:
+ *   t:         sum_{j active} y_tj = 1                         (dual u_t)
+ *   s + j:     lo_j <= sum_{t active} w_t y_tj <= hi_j         (dual v_j)
+ *   capacity:  L_j - tau <= sum_{t active} Q_t y_tj <= U_j + tau   (dual p_j)
  *   cannot-link (a, b), cluster j, only where (a, j) AND (b, j) are active:
  *              y_aj + y_bj <= 1                               (dual pi_abj <= 0)
- * The full model (route_full.c) has every column and every cannot-link row. A full row whose
- * columns are not both active is slack at the restricted optimum (one column at 0, the other
- * <= 1), so the restricted duals extended by 0 are dual feasible for the full LP exactly
- * when every omitted column prices out:
- *   rc_tj = cost_tj - u_t - w_t v_j >= 0    (no cannot-link term: its rows are absent)
- * Pricing is one pass over the s x k costs. Negative columns (at most CG_ADD per group, the
- * most negative) are activated and the LP solved again, until none is left: then the
- * restricted LP optimum IS the full LP optimum (the step reports restricted = 1).
+ *   soft cannot-link e = (a, b), where (a, j) and (b, j) are active: y_aj + y_bj - z_e <= 1
+ *   soft must-link e, where (a, j) is active: y_aj - y_bj - z_e <= 0   (dual sigma_ej <= 0)
+ *     (z_e, cost P |w_e|, a column whenever a row of e is; a group with soft pairs is never
+ *     placed, model.h)
+ * A full row whose columns are not both active is slack at the restricted optimum (one
+ * column at 0, the other <= 1), so the restricted duals extended by 0 are dual feasible for
+ * the full LP exactly when every omitted column prices out:
+ *   rc_tj = cost_tj - u_t - w_t v_j - Q_t p_j + sum_{e: (t, j) is b of a soft must-link row}
+ *           sigma_ej >= 0
+ * (no cannot-link term: its rows are absent; an omitted (b, j) would enter a present soft
+ * must-link row with -1, ckm_cg_soft_adjust). Pricing is one pass over the s x k costs.
+ * Negative columns (at most CG_ADD per group, the most negative) are activated and the LP
+ * solved again, until none is left: then the restricted LP optimum IS the full LP optimum
+ * (the step reports restricted = 1). The MILP is proven by the one reduced-cost fixing
+ * (fix.c) on the final duals; the step limit bounds that proof only (route.h).
  * First columns: each group's CG_Q cheapest by cost_tj - w_t v'_j (v' the size duals of the
  * previous step, 0 at first) and the caller's start label.
  * Infeasible restricted LP: phase 1 on the same columns, min the artificials a_t (row t)
@@ -26,6 +36,9 @@
  * with v the prices of the transportation problem of the groups (transport.c, the
  * cannot-links left out; without size bounds, or when that solver cannot, the size duals
  * of the step before): only a choice of columns, nothing is proven from them.
+ * With capacities the keys are cost - w v - Q p, the first prices the price route's Lagrangian
+ * prices (prices.c, cannot-links relaxed) and their argmin labels the guide; a placed group's
+ * demand leaves the capacity rows as its weight leaves the size rows (restricted_place.c).
  * Decomposition (groups placed by the prices): a group whose strictly cheapest cluster f
  * under cost - w v is also its label in the transportation problem's labelling (the guide;
  * without size bounds, the start labelling) gets no row and no column; it sits at f, its
