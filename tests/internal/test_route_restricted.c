@@ -16,7 +16,8 @@
  *   - a cannot-link triangle the transportation labels break, by hand (optimum 1005);
  *   - capacity rows (demands 0..3, a third of them 0) and soft pairs, alone and together,
  *     with and without cannot-links and sizes: tiny steps against enumeration (the full route
- *     too), medium ones (120 groups, 6 clusters) against the full route; by hand, a column
+ *     too), medium ones (120 groups, 6 clusters) against the full route, from the matrix and
+ *     from the centers; by hand, a column
  *     only a soft must-link's dual prices in (optimum 1).
  * Every restricted optimum must say it was proven (res.restricted) and its labels must
  * meet every constraint. Internal-contract test (includes src headers).
@@ -65,17 +66,48 @@ static double value_of(inst *p, const int32_t *lab)
     return f;
 }
 
+typedef struct extra extra;
+static double total_of(const inst *p, const extra *x, const int32_t *lab);
+
+/* Brute force: the least cost over all k^s labellings (value_of, or total_of with x's capacity
+ * rows and soft pairs), INFINITY when none is feasible; opt (if not NULL) gets a least one. */
+static double brute_force(inst *p, const extra *x, int32_t *opt)
+{
+    double best = INFINITY;
+    int32_t lab[8];
+    size_t total = 1;
+    for (size_t t = 0; t < p->s; t++)
+        total *= p->k;
+    for (size_t code = 0; code < total; code++) {
+        size_t c = code;
+        for (size_t t = 0; t < p->s; t++, c /= p->k)
+            lab[t] = (int32_t)(c % p->k);
+        double f = x ? total_of(p, x, lab) : value_of(p, lab);
+        if (f < best) {
+            best = f;
+            if (opt)
+                memcpy(opt, lab, p->s * sizeof(int32_t));
+        }
+    }
+    return best;
+}
+
+/* whether the pair lo < hi is among the m pairs of list (2 m entries, each pair ordered) */
+static bool listed(const size_t *list, size_t m, size_t lo, size_t hi)
+{
+    for (size_t e = 0; e < m; e++)
+        if (list[2 * e] == lo && list[2 * e + 1] == hi)
+            return true;
+    return false;
+}
+
 static void random_pairs(inst *p, size_t m)
 {
     p->n_cl = 0;
     for (size_t q = 0; q < m; q++) {
-        size_t a = (size_t)(unif() * (double)p->s), b = (size_t)(unif() * (double)p->s), dup = 0;
-        if (a == b)
-            continue;
+        size_t a = (size_t)(unif() * (double)p->s), b = (size_t)(unif() * (double)p->s);
         size_t lo = a < b ? a : b, hi = a < b ? b : a;
-        for (size_t e = 0; e < p->n_cl && !dup; e++)
-            dup = p->cl[2 * e] == lo && p->cl[2 * e + 1] == hi;
-        if (dup)
+        if (a == b || listed(p->cl, p->n_cl, lo, hi))
             continue;
         p->cl[2 * p->n_cl] = lo;
         p->cl[2 * p->n_cl + 1] = hi;
@@ -111,21 +143,8 @@ static void tiny(void)
             p.lo[j] = it % 4 == 1 ? 0 : (size_t)(unif() * 2.5);
             p.hi[j] = it % 4 == 1 ? p.n : p.lo[j] + 1 + (size_t)(unif() * 3);
         }
-        double best = INFINITY;
         int32_t lab[7], opt[7];
-        size_t total = 1;
-        for (size_t t = 0; t < p.s; t++)
-            total *= p.k;
-        for (size_t code = 0; code < total; code++) {
-            size_t c = code;
-            for (size_t t = 0; t < p.s; t++, c /= p.k)
-                lab[t] = (int32_t)(c % p.k);
-            double f = value_of(&p, lab);
-            if (f < best) {
-                best = f;
-                memcpy(opt, lab, sizeof lab);
-            }
-        }
+        double best = brute_force(&p, NULL, opt);
         ckm_reduced r = fixture_reduced(p.s, p.k, p.n, p.weight, p.n_cl, p.cl, p.lo, p.hi);
         ckm_assign a;
         ckm_err err = {CKM_OK, ""};
@@ -174,29 +193,30 @@ static double lp_value(const inst *p, const double *x)
 }
 
 /* The same step from the centers (ckm_assign_solve_centers: costs mass_t ||m_t - c_j||^2
- * computed in blocks, never stored): the full model's optimum, proven; from its labels as
- * the start too. */
-static void from_centers(const inst *p, ckm_reduced r, const double *M, const double *C, double *mass,
-                         double optimum)
+ * computed in blocks, never stored; M the groups' d-dimensional means): the full model's
+ * optimum, proven; from its labels as the start too. x: the step's capacity rows and soft
+ * pairs (r carries them too), or NULL. */
+static void from_centers(const inst *p, const extra *x, ckm_reduced r, size_t d, const double *M, const double *C,
+                         double *mass, double optimum)
 {
     for (size_t t = 0; t < p->s; t++)
         mass[t] = (double)p->weight[t];
-    r.d = 4;
+    r.d = d;
     r.mean = M;
     r.mass = mass;
     ckm_assign a;
     ckm_err err = {CKM_OK, ""};
     CHECK(ckm_assign_init(&a, &r, &RESTRICTED, &err) == CKM_OK && cg_of(&a) != NULL);
-    cg_of(&a)->blk_rows = 7; /* 43 blocks of rows, the last one short */
+    cg_of(&a)->blk_rows = 7; /* many blocks of rows, the last one short */
     int32_t lab[400], again[400];
     ckm_assign_result res;
     CHECK(ckm_assign_solve_centers(&a, C, 1, NULL, NULL, lab, &res, &err) == CKM_OK);
     CHECK(res.status == CKM_BK_OPTIMAL && on_restricted(&res));
     CHECK_NEAR(res.objective, optimum, 1e-9 * optimum);
-    CHECK_NEAR(value_of((inst *)p, lab), optimum, 1e-9 * optimum);
+    CHECK_NEAR(x ? total_of(p, x, lab) : value_of((inst *)p, lab), optimum, 1e-9 * optimum);
     CHECK(ckm_assign_solve_centers(&a, C, 1, lab, NULL, again, &res, &err) == CKM_OK);
     CHECK(res.status == CKM_BK_OPTIMAL && on_restricted(&res));
-    CHECK_NEAR(value_of((inst *)p, again), optimum, 1e-9 * optimum);
+    CHECK_NEAR(x ? total_of(p, x, again) : value_of((inst *)p, again), optimum, 1e-9 * optimum);
     ckm_assign_free(&a);
 }
 
@@ -245,7 +265,7 @@ static void medium(void)
         CHECK(on_restricted(&rc) && (it >= 6 || rc.stat[CKM_RESTRICTED_COLUMNS] < p.s * p.k)); /* few pairs: the MILP may take every column */
         CHECK_NEAR(rc.objective, rf.objective, 1e-9 * rf.objective);
         CHECK_NEAR(value_of(&p, lc), rf.objective, 1e-9 * rf.objective);
-        from_centers(&p, r, M, C, mass, rf.objective);
+        from_centers(&p, NULL, r, 4, M, C, mass, rf.objective);
         via_mip += rc.used_mip;
         placed += rc.stat[CKM_RESTRICTED_PLACED] > 0;
         lifted += rc.stat[CKM_RESTRICTED_LIFTED] > 0;
@@ -350,11 +370,11 @@ static void growth_refused(void)
 
 /* The rows beyond the fixture: demands, capacities, soft pairs (weights w_e: > 0 soft
  * must-link, < 0 soft cannot-link) and the penalty P. */
-typedef struct extra {
+struct extra {
     double demand[400], clo[12], chi[12], soft_w[120], P;
     size_t n_soft, soft[240];
     bool caps;
-} extra;
+};
 
 static void add_extra(ckm_reduced *r, extra *x)
 {
@@ -392,13 +412,9 @@ static void random_soft(const inst *p, extra *x, size_t m)
 {
     x->n_soft = 0;
     for (size_t q = 0; q < m; q++) {
-        size_t a = (size_t)(unif() * (double)p->s), b = (size_t)(unif() * (double)p->s), bad = a == b;
+        size_t a = (size_t)(unif() * (double)p->s), b = (size_t)(unif() * (double)p->s);
         size_t lo = a < b ? a : b, hi = a < b ? b : a;
-        for (size_t e = 0; e < p->n_cl && !bad; e++)
-            bad = p->cl[2 * e] == lo && p->cl[2 * e + 1] == hi;
-        for (size_t e = 0; e < x->n_soft && !bad; e++)
-            bad = x->soft[2 * e] == lo && x->soft[2 * e + 1] == hi;
-        if (bad)
+        if (a == b || listed(p->cl, p->n_cl, lo, hi) || listed(x->soft, x->n_soft, lo, hi))
             continue;
         x->soft[2 * x->n_soft] = lo;
         x->soft[2 * x->n_soft + 1] = hi;
@@ -450,17 +466,8 @@ static void tiny_rows(void)
         if (kind >= 2)
             random_soft(&p, &x, 1 + (size_t)(unif() * 5));
         x.P = 1.0 + 4.0 * unif();
-        double best = INFINITY;
         int32_t lab[6];
-        size_t total = 1;
-        for (size_t t = 0; t < p.s; t++)
-            total *= p.k;
-        for (size_t code = 0; code < total; code++) {
-            size_t c = code;
-            for (size_t t = 0; t < p.s; t++, c /= p.k)
-                lab[t] = (int32_t)(c % p.k);
-            best = fmin(best, total_of(&p, &x, lab));
-        }
+        double best = brute_force(&p, &x, NULL);
         ckm_reduced r = fixture_reduced(p.s, p.k, p.n, p.weight, p.n_cl, p.cl, p.lo, p.hi);
         add_extra(&r, &x);
         for (int route = 0; route < 2; route++) {
@@ -490,14 +497,16 @@ static void tiny_rows(void)
 }
 
 /* Medium steps (120 groups, 6 clusters, squared distances): capacities +-8 % with 150
- * cannot-links, and (80 groups) soft pairs (20) with capacities: the restricted route's proven optimum is
- * the full model's, and its labels keep every row. */
+ * cannot-links, and (60 groups) soft pairs (20) with capacities: the restricted route's
+ * proven optimum is the full model's, from the matrix and from the centers, and its labels
+ * keep every row. */
 static void medium_rows(void)
 {
     static inst p;
     static extra x;
+    static double M[120 * 2], mass[120];
     for (int it = 0; it < 4; it++) {
-        p.s = it < 2 ? 120 : 80; /* soft pairs with capacities: the full model's CBC takes a minute at 120 */
+        p.s = it < 2 ? 120 : 60; /* soft pairs with capacities: the full model's CBC takes a minute at 120, the restricted one's fixing 10 s at 80 (sanitized) */
         p.k = 6;
         p.n = 0;
         double C[6 * 2];
@@ -505,7 +514,7 @@ static void medium_rows(void)
             C[q] = 4.0 * unif();
         for (size_t t = 0; t < p.s; t++) {
             p.n += p.weight[t] = 1;
-            double P0 = 4.0 * unif(), P1 = 4.0 * unif();
+            double P0 = M[2 * t] = 4.0 * unif(), P1 = M[2 * t + 1] = 4.0 * unif();
             for (size_t j = 0; j < p.k; j++)
                 p.cost[t * p.k + j] = (P0 - C[2 * j]) * (P0 - C[2 * j]) + (P1 - C[2 * j + 1]) * (P1 - C[2 * j + 1]);
         }
@@ -539,6 +548,7 @@ static void medium_rows(void)
         CHECK(on_restricted(&rc) && rc.stat[CKM_RESTRICTED_COLUMNS] < p.s * p.k);
         CHECK_NEAR(rc.objective, rf.objective, 1e-9 * rf.objective);
         CHECK_NEAR(total_of(&p, &x, lc), rf.objective, 1e-9 * rf.objective);
+        from_centers(&p, &x, r, 2, M, C, mass, rf.objective); /* no s x k matrix, no Lagrangian first prices */
         printf("medium %s: optimum %.6f, %zu of %zu columns, %zu groups placed, %zu pricing passes, %s\n",
                it < 2 ? "capacities + cannot-links" : "soft pairs + capacities", rc.objective,
                rc.stat[CKM_RESTRICTED_COLUMNS], p.s * p.k, rc.stat[CKM_RESTRICTED_PLACED],
