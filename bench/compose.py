@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""bench/compose.py DIR N D K NCL NML NSOFT SEED -- issue 51's composition data: N points in D dims
-(K Gaussian blobs, centers uniform in [-10, 10]^D, sd 2, as bench/pccc's scale runs), their
+"""bench/compose.py DIR N D K NCL NML NSOFT SEED [SD] -- issue 51's composition data: N points in D
+dims (K Gaussian blobs, centers uniform in [-10, 10]^D, sd SD, default 2 as bench/pccc's scale
+runs; 5 makes them overlap heavily), their
 truth, log-normal demands (lognormal(0, 1)), NCL cannot-links across true clusters and NML
 must-links within (hard, all true: feasible together), and NSOFT soft pairs (95 % cannot-links
 across, 5 % must-links within, each flipped with probability 0.1, confidence U(0.5, 1], as
@@ -13,13 +14,14 @@ import sys
 import numpy as np
 
 out, n, d, k, ncl, nml, nsoft, seed = sys.argv[1], *map(int, sys.argv[2:9])
+sd = float(sys.argv[9]) if len(sys.argv) > 9 else 2.0
 os.makedirs(out, exist_ok=True)
 q_path = os.path.join(out, "q.txt")
 if not (os.path.exists(q_path) and os.path.getsize(q_path) > 0):
     rng = np.random.default_rng(seed)
     C = rng.uniform(-10, 10, (k, d))
     y = rng.integers(0, k, n)
-    np.save(os.path.join(out, "X.npy"), C[y] + rng.normal(0, 2.0, (n, d)))
+    np.save(os.path.join(out, "X.npy"), C[y] + rng.normal(0, sd, (n, d)))
     np.savetxt(os.path.join(out, "truth.txt"), y, fmt="%d")
 
     def pairs(m, same):

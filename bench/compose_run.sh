@@ -9,7 +9,8 @@
 # run: rounds alternate which goes first, and the last round has one core kept busy by
 # another process (a busy machine). Per run: wall time, peak RSS (/usr/bin/time -v), exit,
 # status, steps (proven / cut at the step limit), SSE, objective (SSE + soft penalty), the
-# checker's verdict. BIG=1 adds 10^6 x 16, k = 100, 10^5 cannot-links with capacities
+# checker's verdict. KIND=overlap: the blobs with sd 5 (heavily overlapping; data in d5o,
+# results in compose_overlap.csv / .md). BIG=1 adds 10^6 x 16, k = 100, 10^5 cannot-links with capacities
 # (CKM only: OLD did not finish a step there in TL_BIG, default 600 s).
 # Writes bench/results/compose.csv and compose.md; data and builds in CKM_BENCH_WORK
 # (default /tmp/ckm-compose).
@@ -29,9 +30,14 @@ if [[ ! -x $work/old/ckm ]]; then
   git -C "$root" worktree remove --force "$work/oldsrc"
 fi
 old=$work/old/ckm
-d5=$work/d5
-read -r lo hi < <(/usr/bin/python3 "$root/bench/compose.py" "$d5" 100000 8 20 20000 2000 7000 51)
-csv=$root/bench/results/compose.csv md=$root/bench/results/compose.md
+kind=${KIND:-separated}
+case $kind in
+  separated) d5=$work/d5 sd=2 name=compose ;;
+  overlap) d5=$work/d5o sd=5 name=compose_overlap ;;
+  *) echo "KIND is separated or overlap" >&2; exit 2 ;;
+esac
+read -r lo hi < <(/usr/bin/python3 "$root/bench/compose.py" "$d5" 100000 8 20 20000 2000 7000 51 "$sd")
+csv=$root/bench/results/$name.csv md=$root/bench/results/$name.md
 echo "variant,build,round,busy,exit,wall_s,peak_mb,steps,cut,sse,objective,check" >"$csv.tmp"
 # one run: variant build round busy
 one() {
@@ -44,7 +50,7 @@ one() {
     soft) extra=(-c "$d5/soft.txt") ;;
     softcaps) extra=(-c "$d5/soft.txt" --demands "$d5/q.txt" --min-capacity "$lo" --max-capacity "$hi") ;;
   esac
-  local tag=$work/${v}_${b}_$rd
+  local tag=$work/${kind}_${v}_${b}_$rd
   set +e
   /usr/bin/time -v "$bin" cluster "$d5/X.npy" -k 20 -a blpkm --n-init 1 --init kmeans++ -t "$tl" "${extra[@]}" -vv \
     -o "$tag.lab" -r "$tag.json" >"$tag.out" 2>"$tag.log"
@@ -89,12 +95,12 @@ if [[ ${BIG:-0} == 1 ]]; then
   echo "big,new,1,0,$code,$(tv_wall "$tag.log"),$(tv_peak_mb "$tag.log"),$(grep -c "assignment total" "$tag.log" || true),$(grep -oE "[0-9]+ stopped at the step limit" "$tag.out" | awk '{print $1}' || echo 0),$(awk '/^  SSE/ {print $2}' "$tag.out"),-,$chk" >>"$csv.tmp"
 fi
 mv "$csv.tmp" "$csv"
-/usr/bin/python3 - "$csv" "$md" "$old_rev" "$(git -C "$root" describe --always --dirty=+)" <<'PY'
+/usr/bin/python3 - "$csv" "$md" "$old_rev" "$(git -C "$root" describe --always --dirty=+)" "$kind (sd $sd)" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 out = open(sys.argv[2], "w")
-out.write("blpkm, one k-means++ restart, 2 s step limit; OLD = %s, NEW = %s; per run (round, busy machine)\n\n"
-          % (sys.argv[3], sys.argv[4]))
+out.write("blpkm, one k-means++ restart, 2 s step limit, %s blobs; OLD = %s, NEW = %s; per run (round, busy machine)\n\n"
+          % (sys.argv[5], sys.argv[3], sys.argv[4]))
 out.write("| variant | build | round | busy | exit | wall s | peak MB | steps | cut at the step limit | SSE | objective | checker |\n")
 out.write("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 for r in rows:
