@@ -55,21 +55,16 @@ typedef struct tp {
     const int32_t *cj;              /* n*c candidate clusters per point, ascending; NULL: all k */
     const double *cc;               /* n*c their costs (cj NULL: the n*k cost matrix) */
     int32_t *lab;
-    long long *size, *f, *cap, *e; /* size/f/cap: k; e: k + 1 */
-    double *pi;                     /* k + 1 */
-    ckm_transport_ws *w;            /* owns every buffer below (transport_ws.h) */
-    ckm_members *mem;               /* k member lists */
-    size_t *pos;                    /* n: index of point i in its member list */
-    cand_lists cand;
-    double *head, *headT;           /* k*k: the key at the head of each move list (a, b), at
-                                       [a*k+b] and transposed at [b*k+a]; INFINITY: no member
-                                       of a can move to b; NAN: exhausted, to be rescanned */
-    double *dist;                   /* k + 1 */
-    char *done;                     /* k + 1 */
-    int *pred;                      /* k + 1 */
-    int *order;                     /* k + 1: nodes of the other kind reached by a phase,
-                                       nearest first */
-    int32_t *pred_pt;               /* k + 1: point moved on the arc into v, or -1 */
+    ckm_transport_ws *w;            /* the buffers (transport_ws.h): size, f, cap (k), e, pi
+                                       (k + 1), the member lists mem (k) and each point's
+                                       place in its list pos (n); head, headT (k*k): the key
+                                       at the head of each move list (a, b), at [a*k+b] and
+                                       transposed at [b*k+a] (INFINITY: no member of a can
+                                       move to b; NAN: exhausted, to be rescanned); the
+                                       searches' dist, done, pred, order (nodes of the other
+                                       kind reached by a phase, nearest first) and pred_pt
+                                       (the point moved on the arc into v, or -1), k + 1 */
+    cand_lists cand;                /* the move lists, in w's key, pt, len, tau */
     size_t clamped;                 /* reduced costs < 0 (rounding) set to 0 by relax */
     bool building;                  /* initial list build: heads synced afterwards */
 } tp;
@@ -93,21 +88,21 @@ static double cost_of(const tp *t, size_t i, size_t j)
 
 static bool mem_add(tp *t, size_t a, int32_t i)
 {
-    ckm_members *m = &t->mem[a];
+    ckm_members *m = &t->w->mem[a];
     if (!ckm_transport_ws_members(t->w, a, m->len + 1))
         return false;
-    t->pos[i] = m->len;
+    t->w->pos[i] = m->len;
     m->a[m->len++] = i;
     return true;
 }
 
 static void mem_remove(tp *t, size_t a, int32_t i)
 {
-    ckm_members *m = &t->mem[a];
-    size_t p = t->pos[i];
+    ckm_members *m = &t->w->mem[a];
+    size_t p = t->w->pos[i];
     int32_t last = m->a[--m->len];
     m->a[p] = last;
-    t->pos[last] = p;
+    t->w->pos[last] = p;
 }
 
 static void cand_insert(cand_lists *cl, size_t pair, double key, int32_t i)
@@ -140,8 +135,8 @@ static void head_sync(tp *t, size_t pair)
     if (t->building)
         return; /* synced in one sweep after the lists are built */
     double h = cl->len[pair] ? cl->key[pair * cl->L] : cl->tau[pair] == INFINITY ? INFINITY : NAN;
-    t->head[pair] = h;
-    t->headT[(pair % t->k) * t->k + pair / t->k] = h;
+    t->w->head[pair] = h;
+    t->w->headT[(pair % t->k) * t->k + pair / t->k] = h;
 }
 
 /* Insert point i (in cluster a) into the lists (a, b) of its other candidates b. A key at
@@ -177,7 +172,7 @@ static void insert_point(tp *t, size_t a, int32_t i)
 static void rescan(tp *t, size_t a, size_t b)
 {
     size_t pair = a * t->k + b;
-    const ckm_members *m = &t->mem[a];
+    const ckm_members *m = &t->w->mem[a];
     t->cand.len[pair] = 0;
     t->cand.tau[pair] = INFINITY;
     for (size_t q = 0; q < m->len; q++) {
@@ -201,7 +196,7 @@ static int32_t best_move(tp *t, size_t a, size_t b, double *key)
             return pt[0];
         }
         /* an exhausted list that was never truncated holds every candidate: none left */
-        if (t->mem[a].len == 0 || t->cand.tau[pair] == INFINITY)
+        if (t->w->mem[a].len == 0 || t->cand.tau[pair] == INFINITY)
             return -1;
         rescan(t, a, b);
     }
@@ -247,26 +242,27 @@ static bool move_point(tp *t, int32_t i, size_t a, size_t b)
     if (!mem_add(t, b, i))
         return false;
     t->lab[i] = (int32_t)b;
-    t->size[a]--;
-    t->size[b]++;
+    t->w->size[a]--;
+    t->w->size[b]++;
     insert_point(t, b, i);
     return true;
 }
 
-/* pair: the move list whose head is the arc's point, or SIZE_MAX for an overflow arc. */
-static void relax(tp *t, size_t u, size_t v, double w, size_t pair)
+/* rc: the arc's reduced cost; pair: the move list whose head is the arc's point, or SIZE_MAX
+ * for an overflow arc. */
+static void relax(tp *t, size_t u, size_t v, double rc, size_t pair)
 {
-    if (t->done[v])
+    if (t->w->done[v])
         return;
-    if (w < 0.0) {
-        w = 0.0; /* rounding only: potentials keep reduced costs >= 0 */
+    if (rc < 0.0) {
+        rc = 0.0; /* rounding only: potentials keep reduced costs >= 0 */
         t->clamped++;
     }
-    double dv = t->dist[u] + w;
-    if (dv < t->dist[v]) {
-        t->dist[v] = dv;
-        t->pred[v] = (int)u;
-        t->pred_pt[v] = pair == SIZE_MAX ? -1 : t->cand.pt[pair * t->cand.L];
+    double dv = t->w->dist[u] + rc;
+    if (dv < t->w->dist[v]) {
+        t->w->dist[v] = dv;
+        t->w->pred[v] = (int)u;
+        t->w->pred_pt[v] = pair == SIZE_MAX ? -1 : t->cand.pt[pair * t->cand.L];
     }
 }
 
@@ -277,7 +273,7 @@ static long long arc_room(const tp *t, size_t x, size_t y, int32_t pt)
     size_t T = t->k;
     if (pt >= 0)
         return t->lab[pt] == (int32_t)x;
-    return y == T ? t->cap[x] - t->f[x] : t->f[y];
+    return y == T ? t->w->cap[x] - t->w->f[x] : t->w->f[y];
 }
 
 static bool arc_push(tp *t, size_t x, size_t y, int32_t pt, long long delta, ckm_transport_stats *st)
@@ -288,9 +284,9 @@ static bool arc_push(tp *t, size_t x, size_t y, int32_t pt, long long delta, ckm
         return move_point(t, pt, x, y);
     }
     if (y == T)
-        t->f[x] += delta;
+        t->w->f[x] += delta;
     else
-        t->f[y] -= delta;
+        t->w->f[y] -= delta;
     return true;
 }
 
@@ -308,45 +304,46 @@ static bool arc_push(tp *t, size_t x, size_t y, int32_t pt, long long delta, ckm
 static int phase(tp *t, bool rev, ckm_transport_stats *st)
 {
     size_t k = t->k, T = k, reached = 0;
+    ckm_transport_ws *w = t->w;
     for (size_t v = 0; v <= k; v++) {
-        t->dist[v] = (rev ? t->e[v] < 0 : t->e[v] > 0) ? 0.0 : INFINITY;
-        t->done[v] = 0;
-        t->pred[v] = -1;
-        t->pred_pt[v] = -1;
+        w->dist[v] = (rev ? w->e[v] < 0 : w->e[v] > 0) ? 0.0 : INFINITY;
+        w->done[v] = 0;
+        w->pred[v] = -1;
+        w->pred_pt[v] = -1;
     }
     double Dc = -INFINITY;
     for (;;) {
         size_t u = SIZE_MAX;
         double best = INFINITY;
         for (size_t v = 0; v <= k; v++)
-            if (!t->done[v] && t->dist[v] < best) {
-                best = t->dist[v];
+            if (!w->done[v] && w->dist[v] < best) {
+                best = w->dist[v];
                 u = v;
             }
         if (u == SIZE_MAX)
             break;
-        t->done[u] = 1;
-        if (rev ? t->e[u] > 0 : t->e[u] < 0) {
-            t->order[reached++] = (int)u; /* by distance */
-            Dc = t->dist[u];
+        w->done[u] = 1;
+        if (rev ? w->e[u] > 0 : w->e[u] < 0) {
+            w->order[reached++] = (int)u; /* by distance */
+            Dc = w->dist[u];
         }
         if (u < k) {
-            const double *row = (rev ? t->headT : t->head) + u * k;
+            const double *row = (rev ? w->headT : w->head) + u * k;
             for (size_t b = 0; b < k; b++) {
                 double key = row[b];
-                if (b == u || t->done[b] || key == INFINITY)
+                if (b == u || w->done[b] || key == INFINITY)
                     continue;
                 size_t pair = rev ? b * k + u : u * k + b;
                 if (isnan(key) && (rev ? best_move(t, b, u, &key) : best_move(t, u, b, &key)) < 0)
                     continue; /* rescanned: empty */
-                relax(t, u, b, rev ? key + t->pi[b] - t->pi[u] : key + t->pi[u] - t->pi[b], pair);
+                relax(t, u, b, rev ? key + w->pi[b] - w->pi[u] : key + w->pi[u] - w->pi[b], pair);
             }
-            if (rev ? t->f[u] > 0 : t->f[u] < t->cap[u]) /* T -> u, u -> T */
-                relax(t, u, T, rev ? t->pi[T] - t->pi[u] : t->pi[u] - t->pi[T], SIZE_MAX);
+            if (rev ? w->f[u] > 0 : w->f[u] < w->cap[u]) /* T -> u, u -> T */
+                relax(t, u, T, rev ? w->pi[T] - w->pi[u] : w->pi[u] - w->pi[T], SIZE_MAX);
         } else {
             for (size_t j = 0; j < k; j++)
-                if (rev ? t->f[j] < t->cap[j] : t->f[j] > 0) /* j -> T, T -> j */
-                    relax(t, T, j, rev ? t->pi[j] - t->pi[T] : t->pi[T] - t->pi[j], SIZE_MAX);
+                if (rev ? w->f[j] < w->cap[j] : w->f[j] > 0) /* j -> T, T -> j */
+                    relax(t, T, j, rev ? w->pi[j] - w->pi[T] : w->pi[T] - w->pi[j], SIZE_MAX);
         }
     }
     st->searches++;
@@ -354,28 +351,28 @@ static int phase(tp *t, bool rev, ckm_transport_stats *st)
     if (reached == 0)
         return 0;
     for (size_t v = 0; v <= k; v++)
-        t->pi[v] += (rev ? -1.0 : 1.0) * (t->dist[v] < Dc ? t->dist[v] : Dc);
+        w->pi[v] += (rev ? -1.0 : 1.0) * (w->dist[v] < Dc ? w->dist[v] : Dc);
     int augmented = 0;
     for (size_t q = 0; q < reached; q++) {
-        size_t leaf = (size_t)t->order[q], v = leaf;
-        long long delta = rev ? t->e[leaf] : -t->e[leaf];
-        for (; t->pred[v] >= 0; v = (size_t)t->pred[v]) {
-            size_t w = (size_t)t->pred[v];
-            long long room = rev ? arc_room(t, v, w, t->pred_pt[v]) : arc_room(t, w, v, t->pred_pt[v]);
+        size_t leaf = (size_t)w->order[q], v = leaf;
+        long long delta = rev ? w->e[leaf] : -w->e[leaf];
+        for (; w->pred[v] >= 0; v = (size_t)w->pred[v]) {
+            size_t x = (size_t)w->pred[v];
+            long long room = rev ? arc_room(t, v, x, w->pred_pt[v]) : arc_room(t, x, v, w->pred_pt[v]);
             delta = room < delta ? room : delta;
         }
         size_t root = v; /* distance 0: an excess (forward) or a deficit (backward) */
-        long long have = rev ? -t->e[root] : t->e[root];
+        long long have = rev ? -w->e[root] : w->e[root];
         delta = have < delta ? have : delta;
         if (delta <= 0)
             continue;
-        for (v = leaf; v != root; v = (size_t)t->pred[v]) {
-            size_t w = (size_t)t->pred[v];
-            if (!(rev ? arc_push(t, v, w, t->pred_pt[v], delta, st) : arc_push(t, w, v, t->pred_pt[v], delta, st)))
+        for (v = leaf; v != root; v = (size_t)w->pred[v]) {
+            size_t x = (size_t)w->pred[v];
+            if (!(rev ? arc_push(t, v, x, w->pred_pt[v], delta, st) : arc_push(t, x, v, w->pred_pt[v], delta, st)))
                 return -1;
         }
-        t->e[rev ? leaf : root] -= delta;
-        t->e[rev ? root : leaf] += delta;
+        w->e[rev ? leaf : root] -= delta;
+        w->e[rev ? root : leaf] += delta;
         st->augmentations++;
         augmented++;
     }
@@ -609,43 +606,29 @@ ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, con
     t.cc = cc;
     t.lab = labels;
     t.w = w;
-    t.mem = w->mem;
-    t.pos = w->pos;
     t.cand.L = L;
     t.cand.key = w->key;
     t.cand.pt = w->pt;
     t.cand.len = w->len;
     t.cand.tau = w->tau;
-    t.head = w->head;
-    t.headT = w->headT;
-    t.size = w->size;
-    t.f = w->f;
-    t.cap = w->cap;
-    t.e = w->e;
-    t.pi = w->pi;
-    t.dist = w->dist;
-    t.done = w->done;
-    t.pred = w->pred;
-    t.order = w->order;
-    t.pred_pt = w->pred_pt;
-    memset(t.size, 0, k * sizeof *t.size);
+    memset(w->size, 0, k * sizeof *w->size);
     for (size_t i = 0; i < n; i++)
-        t.size[labels[i]]++;
+        w->size[labels[i]]++;
     for (size_t j = 0; j < k; j++) {
-        t.pi[j] = price[j];
-        t.cap[j] = (long long)(hi[j] > n ? n : hi[j]) - (long long)lo[j];
-        if (t.cap[j] < 0)
-            t.cap[j] = 0;
+        w->pi[j] = price[j];
+        w->cap[j] = (long long)(hi[j] > n ? n : hi[j]) - (long long)lo[j];
+        if (w->cap[j] < 0)
+            w->cap[j] = 0;
     }
-    t.pi[k] = 0.0;
+    w->pi[k] = 0.0;
     /* member lists and the move lists, in one pass over the costs */
     memset(t.cand.len, 0, kk);
     for (size_t q = 0; q < kk; q++) {
         t.cand.tau[q] = INFINITY;
-        t.head[q] = t.headT[q] = INFINITY;
+        w->head[q] = w->headT[q] = INFINITY;
     }
     for (size_t a = 0; a < k; a++)
-        if (!ckm_transport_ws_members(w, a, (size_t)t.size[a] + 1)) {
+        if (!ckm_transport_ws_members(w, a, (size_t)w->size[a] + 1)) {
             ckm_transport_ws_free(own);
             return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
         }
@@ -666,23 +649,23 @@ ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, con
         head_sync(&t, q);
     long long sum_f = 0;
     for (size_t j = 0; j < k; j++) {
-        long long over = t.size[j] - (long long)lo[j];
-        if (t.pi[j] > t.pi[k])
-            t.f[j] = 0;
-        else if (t.pi[j] < t.pi[k])
-            t.f[j] = t.cap[j];
+        long long over = w->size[j] - (long long)lo[j];
+        if (w->pi[j] > w->pi[k])
+            w->f[j] = 0;
+        else if (w->pi[j] < w->pi[k])
+            w->f[j] = w->cap[j];
         else
-            t.f[j] = over < 0 ? 0 : over > t.cap[j] ? t.cap[j] : over;
-        t.e[j] = over - t.f[j];
-        sum_f += t.f[j];
+            w->f[j] = over < 0 ? 0 : over > w->cap[j] ? w->cap[j] : over;
+        w->e[j] = over - w->f[j];
+        sum_f += w->f[j];
     }
-    t.e[k] = sum_f - ((long long)n - (long long)sum_lo);
+    w->e[k] = sum_f - ((long long)n - (long long)sum_lo);
     ckm_error rc = CKM_OK;
     for (;;) {
         size_t excess = 0, deficit = 0;
         for (size_t v = 0; v <= k; v++) {
-            excess += t.e[v] > 0;
-            deficit += t.e[v] < 0;
+            excess += w->e[v] > 0;
+            deficit += w->e[v] < 0;
         }
         if (!excess)
             break;
@@ -701,7 +684,7 @@ ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, con
         }
     }
     for (size_t j = 0; j < k; j++)
-        price[j] = t.pi[j] - t.pi[k];
+        price[j] = w->pi[j] - w->pi[k];
     st->clamped += t.clamped;
     ckm_transport_ws_free(own);
     return rc;

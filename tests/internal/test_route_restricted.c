@@ -376,6 +376,21 @@ struct extra {
     bool caps;
 };
 
+/* One step of r (its costs cost) on the restricted (route 0) or the full model (route 1): its
+ * labels and result (status FAILED when either call fails, which CHECK counts). */
+static void step_on(const ckm_reduced *r, const double *cost, int route, int32_t *lab, ckm_assign_result *res)
+{
+    ckm_assign a;
+    ckm_err err = {CKM_OK, ""};
+    res->status = CKM_BK_FAILED;
+    bool made = ckm_assign_init(&a, r, route ? &FULL : &RESTRICTED, &err) == CKM_OK;
+    CHECK(made);
+    if (!made)
+        return;
+    CHECK(ckm_assign_solve(&a, cost, NULL, NULL, lab, res, &err) == CKM_OK);
+    ckm_assign_free(&a);
+}
+
 static void add_extra(ckm_reduced *r, extra *x)
 {
     r->has_caps = x->caps;
@@ -471,11 +486,8 @@ static void tiny_rows(void)
         ckm_reduced r = fixture_reduced(p.s, p.k, p.n, p.weight, p.n_cl, p.cl, p.lo, p.hi);
         add_extra(&r, &x);
         for (int route = 0; route < 2; route++) {
-            ckm_assign a;
-            ckm_err err = {CKM_OK, ""};
-            CHECK(ckm_assign_init(&a, &r, route ? &FULL : &RESTRICTED, &err) == CKM_OK);
             ckm_assign_result res;
-            CHECK(ckm_assign_solve(&a, p.cost, NULL, NULL, lab, &res, &err) == CKM_OK);
+            step_on(&r, p.cost, route, lab, &res);
             if (isinf(best)) {
                 CHECK(res.status == CKM_BK_INFEASIBLE);
                 infeasible += route == 0;
@@ -487,7 +499,6 @@ static void tiny_rows(void)
                 via_mip += route == 0 && res.used_mip;
                 kinds[kind] += route == 0;
             }
-            ckm_assign_free(&a);
         }
     }
     printf("tiny with capacities and soft pairs: %d optimal (%d capacities, %d with cannot-links, %d soft, %d soft "
@@ -591,15 +602,11 @@ static void soft_pulls_across(void)
     ckm_reduced r = fixture_reduced(p.s, p.k, p.n, p.weight, p.n_cl, p.cl, p.lo, p.hi);
     add_extra(&r, &x);
     for (int route = 0; route < 2; route++) {
-        ckm_assign a;
-        ckm_err err = {CKM_OK, ""};
-        CHECK(ckm_assign_init(&a, &r, route ? &FULL : &RESTRICTED, &err) == CKM_OK);
         int32_t lab[4];
         ckm_assign_result res;
-        CHECK(ckm_assign_solve(&a, p.cost, NULL, NULL, lab, &res, &err) == CKM_OK);
+        step_on(&r, p.cost, route, lab, &res);
         CHECK(res.status == CKM_BK_OPTIMAL && lab[0] == 5 && lab[1] == 5);
         CHECK_NEAR(res.objective, 1.0, 1e-12);
-        ckm_assign_free(&a);
     }
 }
 
