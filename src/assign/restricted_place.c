@@ -94,7 +94,8 @@ static void unplace(struct ckm_cg *cg, const ckm_reduced *r, size_t t)
 
 /* Clusters whose placed weight exceeds placed_cap, or whose placed demand exceeds
  * placed_load_cap, give back their placed groups of least margin until the rest fits; with no
- * memory for that list, all of them. */
+ * memory for that list, their placed groups in index order until the rest fits, and with no
+ * memory for the caps, every placed group. */
 static void unplace_over(struct ckm_cg *cg, const ckm_reduced *r)
 {
     size_t s = r->s, k = r->k, over = 0;
@@ -111,7 +112,7 @@ static void unplace_over(struct ckm_cg *cg, const ckm_reduced *r)
     for (size_t t = 0; cap && t < s; t++)
         over += cg->agg[t] >= 0 && over_cap(cg, r, cap, (size_t)cg->agg[t]);
     over_group *g = over ? ckm_alloc_array(over, sizeof(over_group)) : NULL;
-    if (!cap || (over && !g)) { /* no memory for the list: every placed group of those clusters back */
+    if (!cap || (over && !g)) { /* no memory for the list: in index order until each fits (no caps: all) */
         for (size_t t = 0; t < s; t++)
             if (cg->agg[t] >= 0 && (!cap || over_cap(cg, r, cap, (size_t)cg->agg[t])))
                 unplace(cg, r, t);
