@@ -51,17 +51,31 @@ int cli_exit_code(ckm_error code);
  * list, NULL entries skipped). */
 bool cli_output_ok(const char *cmd, const char *out, const char *const *inputs, size_t ninputs);
 
-/* --label-column IDX|last into ro; prints the error and returns false when invalid. */
-bool cli_label_column(const char *cmd, const char *v, ckm_read_options *ro);
+/* data_opts.c: the one option group for reading DATA, the same on every command that reads
+ * it (cluster, check, certify, assign, eval). A command's option table holds the group at
+ * [base, base + CLI_DATA_COUNT), filled by cli_data_group_init(opts + base) after the
+ * table's copy; help prints it under its own heading (cli_print_data_options). */
+enum { CLI_DATA_FORMAT, CLI_DATA_HEADER, CLI_DATA_LABEL_COL, CLI_DATA_STD, CLI_DATA_WEIGHTS, CLI_DATA_COUNT };
+void cli_data_group_init(cli_opt *group);
+void cli_print_data_options(const cli_opt *group);
+/* any option of the group given */
+bool cli_data_given(const cli_opt *group);
+/* the group's values are valid (format, header, label column); false after printing */
+bool cli_data_check(const char *cmd, const cli_opt *group);
+/* Read DATA as the group says (format, header, label column), standardized when asked;
+ * EXIT_SOLVED, or the exit code of the printed error (*ds NULL then). */
+int cli_read_data(const char *cmd, const cli_opt *group, const char *path, ckm_dataset **ds);
+/* The group's --weights on p when given; EXIT_SOLVED or the exit code after printing. */
+int cli_data_weights(const char *cmd, const cli_opt *group, ckm_problem *p);
+/* The one parser of --time-limit: seconds >= 0, or with a unit s/m/h (90s, 1.5m, 2h), or
+ * none (= 0, the settings' "no limit"); false after printing. */
+bool cli_time_limit(const char *cmd, const char *v, double *seconds);
 
 /* One value per point from path (ckm_values_read: one per line, or a .npy array; > 0, or
  * >= 0 with allow_zero; exactly n of them), handed to set (which validates it again); what
  * names a value in the messages. EXIT_SOLVED or the exit code after printing. */
 int cli_add_per_point(const char *cmd, ckm_problem *p, const char *path, const char *what, int allow_zero,
                       ckm_error (*set)(ckm_problem *, const double *, ckm_err *));
-/* --weights FILE: one sample weight per line (finite, > 0), exactly n lines; EXIT_SOLVED or
- * the exit code after printing. */
-int cli_add_weights(const char *cmd, ckm_problem *p, const char *path);
 /* k rows of d values (CSV or .npy, detected by content) into *out; EXIT_SOLVED or the
  * exit code of the (printed) error. */
 int cli_read_centers(const char *cmd, const char *path, size_t k, size_t d, ckm_dataset **out);
@@ -99,13 +113,13 @@ int cli_mpi_cluster(const cli_mpi_args *a, ckm_settings *s);
 /* After MPI_Init: ranks other than 0 keep option errors to themselves (cluster_mpi.c). */
 void cli_mpi_quiet_options(void);
 
-/* labelled.c: DATA, its labels (n lines), k (NULL: largest label + 1) and the constraint
- * options, as `check` and `certify` take them; empty_ok: clusters may be empty unless sizes
+/* labelled.c: DATA (read by the data options), its labels (n lines), k (NULL: largest
+ * label + 1) and the constraint options, as `check`, `certify` and `eval` take them; empty_ok: clusters may be empty unless sizes
  * say otherwise. EXIT_SOLVED, or the exit code of the (printed) error; the caller frees
  * *ds, *p (ckm_problem_free) and *labels (ckm_free) either way. */
 typedef struct cli_labelled_args {
-    const char *data, *labels, *k, *cons, *weights, *min, *max, *sizes, *bal, *demands, *mincap, *maxcap, *caps,
-        *label_col;
+    const char *data, *labels, *k, *cons, *min, *max, *sizes, *bal, *demands, *mincap, *maxcap, *caps;
+    const cli_opt *data_group; /* the command's data options (cli_read_data) */
     bool empty_ok;
 } cli_labelled_args;
 int cli_labelled_problem(const char *cmd, const cli_labelled_args *a, ckm_dataset **ds, ckm_problem **p,

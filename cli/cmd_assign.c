@@ -12,11 +12,11 @@
 #include <string.h>
 
 enum { A_CENTERS, A_MIN, A_MAX, A_SIZES, A_BAL, A_CONS, A_DEMANDS, A_MINCAP, A_MAXCAP, A_CAPS, A_TIME, A_METHOD, A_OUT,
-       A_LABEL_COL, A_QUIET, A_HELP, A_COUNT };
+       A_QUIET, A_HELP, A_DATA, A_COUNT = A_DATA + CLI_DATA_COUNT };
 
 /* the options of `ckm assign` (values filled by cli_parse in a copy) */
 static const cli_opt assign_options[A_COUNT] = {
-    [A_CENTERS] = {"centers", 0, "FILE", "K rows of center coordinates (CSV, as --centers-out writes)", NULL},
+    [A_CENTERS] = {"centers", 0, "FILE", "K rows of center coordinates (CSV or .npy, as --centers-out writes; with --standardize in the scaled units, as cluster --standardize writes them)", NULL},
     [A_MIN] = {"min-size", 0, "N", "every cluster gets at least N points", NULL},
     [A_MAX] = {"max-size", 0, "N", "every cluster gets at most N points", NULL},
     [A_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
@@ -29,7 +29,6 @@ static const cli_opt assign_options[A_COUNT] = {
     [A_TIME] = {"time-limit", 't', "SEC", "with pairs or capacities: stop the MILP after SEC seconds (its best labelling, not proven optimal)", NULL},
     [A_METHOD] = {"method", 0, "transport|lp", "exact solver: own transportation solver (default) or CLP", NULL},
     [A_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line", NULL},
-    [A_LABEL_COL] = {"label-column", 'l', "IDX|last", "column of DATA to exclude as ground truth", NULL},
     [A_QUIET] = {"quiet", 'q', NULL, "print nothing on success", NULL},
     [A_HELP] = {"help", 'h', NULL, "show this help", NULL},
 };
@@ -44,7 +43,8 @@ static void print_summary(const ckm_problem *p, const int32_t *labels, size_t n,
         sizes[labels[i]]++;
     printf("ckm %s: assigned %zu points to %zu centers (%s)\n", ckm_version(), n, k,
            st == CKM_STATUS_OPTIMAL ? "optimal under the constraints" : "a limit came first: not proven optimal");
-    printf("  sum of squared distances  %.6f\n  sizes                    ", objective);
+    printf("  %-24s  %.6f\n  sizes                    ",
+           p && ckm_problem_weights(p) ? "weighted sq. distances" : "sum of squared distances", objective);
     for (size_t j = 0; sizes && j < k; j++)
         printf(" %zu", sizes[j]);
     printf("\n");
@@ -67,7 +67,7 @@ static int predict(const ckm_problem *p, const double *C, const char *time, int3
 {
     ckm_settings s;
     ckm_settings_default(&s);
-    if (time && !cli_double("assign", "time-limit", time, 0.0, &s.time_limit_s))
+    if (time && !cli_time_limit("assign", time, &s.time_limit_s))
         return EXIT_USAGE;
     ckm_err err = {CKM_OK, ""};
     ckm_prediction *r = NULL;
@@ -90,7 +90,7 @@ static int predict(const ckm_problem *p, const double *C, const char *time, int3
     return code;
 }
 
-/* --method lp on size bounds alone: the same problem through CLP (ckm_assign_to_centers),
+/* --method lp on size bounds alone (no weights): the same problem through CLP (ckm_assign_to_centers),
  * for comparison. */
 static int by_lp(const ckm_problem *p, const ckm_dataset *ds, const double *C, int32_t *labels, double *objective,
                  ckm_status *st)
@@ -143,17 +143,20 @@ int cmd_assign(int argc, char **argv)
     const char *cmd = "assign";
     cli_opt opts[A_COUNT];
     memcpy(opts, assign_options, sizeof opts);
+    cli_data_group_init(opts + A_DATA);
     const char *pos[1];
     size_t npos;
     if (!cli_parse(cmd, argc, argv, 2, opts, A_COUNT, pos, 1, &npos))
         return EXIT_USAGE;
     if (opts[A_HELP].value) {
         printf("usage: ckm assign DATA --centers FILE [--min-size N] [--max-size N | --sizes FILE | --balanced]\n"
-               "                  [-c FILE] [--demands FILE --min-capacity X --max-capacity X | --capacities FILE]\n\n"
+               "                  [-c FILE] [--demands FILE --min-capacity X --max-capacity X | --capacities FILE]\n"
+               "                  [data options]\n\n"
                "Assign every point of DATA to one of the given centers, minimising the sum of squared\n"
                "distances subject to the size bounds (exact; without bounds: nearest center), and with\n"
                "-c or capacities subject to those too (blpkm's exact assignment step, CLP/CBC).\n\noptions:\n");
-        cli_print_options(opts, A_COUNT);
+        cli_print_options(opts, A_DATA);
+        cli_print_data_options(opts + A_DATA);
         printf("exit codes: 0 assigned, 2 usage/input error, 3 the constraints cannot be met,\n"
                "            4 a time limit came before any labelling\n");
         return EXIT_SOLVED;
@@ -163,27 +166,24 @@ int cmd_assign(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *inputs[] = {pos[0], opts[A_CENTERS].value, opts[A_SIZES].value, opts[A_CONS].value,
-                            opts[A_DEMANDS].value, opts[A_CAPS].value};
-    if (!cli_output_ok(cmd, opts[A_OUT].value, inputs, 6))
+                            opts[A_DEMANDS].value, opts[A_CAPS].value, opts[A_DATA + CLI_DATA_WEIGHTS].value};
+    if (!cli_output_ok(cmd, opts[A_OUT].value, inputs, 7))
         return EXIT_USAGE;
     ckm_assign_method method;
-    const char *v;
     if (!parse_method(opts[A_METHOD].value, &method))
         return EXIT_USAGE;
-    ckm_read_options ro, rc_opts;
-    ckm_read_options_default(&ro);
+    ckm_read_options rc_opts;
     ckm_read_options_default(&rc_opts);
     rc_opts.header = CKM_HEADER_NO;
-    if ((v = opts[A_LABEL_COL].value) && !cli_label_column(cmd, v, &ro))
-        return EXIT_USAGE;
     ckm_err err = {CKM_OK, ""};
     ckm_dataset *ds = NULL, *cs = NULL;
     ckm_problem *p = NULL;
     int32_t *labels = NULL;
     int code = EXIT_INTERNAL;
     ckm_error rc;
-    if ((rc = ckm_dataset_read(pos[0], &ro, &ds, &err)) != CKM_OK ||
-        (rc = ckm_dataset_read(opts[A_CENTERS].value, &rc_opts, &cs, &err)) != CKM_OK) {
+    if ((code = cli_read_data(cmd, opts + A_DATA, pos[0], &ds)) != EXIT_SOLVED)
+        goto done;
+    if ((rc = ckm_dataset_read(opts[A_CENTERS].value, &rc_opts, &cs, &err)) != CKM_OK) {
         code = cli_error(cmd, rc, &err);
         goto done;
     }
@@ -194,10 +194,11 @@ int cmd_assign(int argc, char **argv)
     }
     size_t k = cs->n;
     bool general = opts[A_CONS].value || opts[A_DEMANDS].value || opts[A_MINCAP].value || opts[A_MAXCAP].value ||
-                   opts[A_CAPS].value;
+                   opts[A_CAPS].value || opts[A_DATA + CLI_DATA_WEIGHTS].value;
     labels = calloc(ds->n, sizeof *labels);
     if (!labels) {
         fprintf(stderr, "ckm assign: out of memory\n");
+        code = EXIT_NOMEM;
         goto done;
     }
     /* the problem object carries and validates the options; minimum sizes 0 unless given (new
@@ -211,7 +212,8 @@ int cmd_assign(int argc, char **argv)
         code = EXIT_USAGE;
         goto done;
     }
-    if ((opts[A_CONS].value && (code = cli_add_constraints(cmd, p, opts[A_CONS].value)) != EXIT_SOLVED) ||
+    if ((code = cli_data_weights(cmd, opts + A_DATA, p)) != EXIT_SOLVED ||
+        (opts[A_CONS].value && (code = cli_add_constraints(cmd, p, opts[A_CONS].value)) != EXIT_SOLVED) ||
         (code = cli_apply_capacities(cmd, p, opts[A_DEMANDS].value, opts[A_MINCAP].value, opts[A_MAXCAP].value,
                                      opts[A_CAPS].value)) != EXIT_SOLVED)
         goto done;

@@ -12,15 +12,14 @@
 #include <string.h>
 #include <sys/resource.h>
 
-enum { F_LABELS, F_K, F_CONS, F_WEIGHTS, F_MIN, F_MAX, F_SIZES, F_BAL, F_DEMANDS, F_MINCAP, F_MAXCAP, F_CAPS,
-       F_SUBSETS, F_TIME, F_CUTS, F_GAP, F_SEED, F_THREADS, F_REPORT, F_SUBSETS_OUT, F_LABEL_COL, F_VERBOSE, F_QUIET,
-       F_HELP, F_COUNT };
+enum { F_LABELS, F_K, F_CONS, F_MIN, F_MAX, F_SIZES, F_BAL, F_DEMANDS, F_MINCAP, F_MAXCAP, F_CAPS,
+       F_SUBSETS, F_TIME, F_CUTS, F_GAP, F_SEED, F_THREADS, F_REPORT, F_SUBSETS_OUT, F_VERBOSE, F_QUIET,
+       F_HELP, F_DATA, F_COUNT = F_DATA + CLI_DATA_COUNT };
 
 static const cli_opt certify_options[F_COUNT] = {
     [F_LABELS] = {"labels", 0, "FILE", "the labelling to certify: one 0-based cluster id per line (or .npy)", NULL},
     [F_K] = {"k", 'k', "K", "number of clusters (default: largest label + 1)", NULL},
     [F_CONS] = {"constraints", 'c', "FILE", "must/cannot-link file (hard pairs only)", NULL},
-    [F_WEIGHTS] = {"weights", 'w', "FILE", "sample weights, one per line: the bound is of the weighted SSE", NULL},
     [F_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
     [F_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
     [F_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
@@ -41,7 +40,6 @@ static const cli_opt certify_options[F_COUNT] = {
     [F_REPORT] = {"report", 'r', "FILE", "write a JSON report (bound, gap, every subset)", NULL},
     [F_SUBSETS_OUT] = {"subsets-out", 0, "FILE", "write the subset of each point, one per line (FILE.npy: numpy)",
                        NULL},
-    [F_LABEL_COL] = {"label-column", 'l', "IDX|last", "column of DATA to exclude as ground truth", NULL},
     [F_VERBOSE] = {"verbose", 'v', NULL, "progress on stderr (-vv: each subset's SDP too)", NULL},
     [F_QUIET] = {"quiet", 'q', NULL, "print nothing on success", NULL},
     [F_HELP] = {"help", 'h', NULL, "show this help", NULL},
@@ -49,13 +47,14 @@ static const cli_opt certify_options[F_COUNT] = {
 
 static void usage(const cli_opt *opts)
 {
-    printf("usage: ckm certify DATA --labels FILE [-k K] [constraint options] [--subsets T] [-t SEC]\n\n"
+    printf("usage: ckm certify DATA --labels FILE [-k K] [constraint options] [--subsets T] [-t SEC] [data options]\n\n"
            "A safe lower bound on the optimal SSE under the given constraints, and the\n"
            "certified gap (SSE - bound) / SSE of the labelling, for any n: the points are\n"
            "split into subsets that each resemble the whole (must-link groups kept whole),\n"
            "and the subsets' SDP bounds add up to a bound of the whole (docs/certify.md).\n"
            "Labels from any tool; ones that violate a constraint get the bound but no gap.\n\noptions:\n");
-    cli_print_options(opts, F_COUNT);
+    cli_print_options(opts, F_DATA);
+    cli_print_data_options(opts + F_DATA);
     printf("exit codes: 0 certified (also when stopped: the bound so far), 2 usage/input error,\n"
            "            3 proven infeasible, 5 the labels violate constraints (bound still given),\n"
            "            6 out of memory\n");
@@ -70,7 +69,7 @@ static bool parse_settings(const char *cmd, const cli_opt *opts, ckm_settings *s
         fprintf(stderr, "ckm %s: --subsets must be at least 1\n", cmd);
         return false;
     }
-    if ((v = opts[F_TIME].value) && !cli_double(cmd, "time-limit", v, 0.0, &s->time_limit_s))
+    if ((v = opts[F_TIME].value) && !cli_time_limit(cmd, v, &s->time_limit_s))
         return false;
     if ((v = opts[F_CUTS].value) && !cli_int(cmd, "cut-rounds", v, 0, CLI_INT_MAX, &s->cut_rounds))
         return false;
@@ -141,7 +140,7 @@ static int write_outputs(const char *cmd, const cli_opt *opts, const ckm_certifi
 
 static bool outputs_ok(const char *cmd, const cli_opt *opts, const char *data)
 {
-    const char *inputs[] = {data,           opts[F_LABELS].value,  opts[F_CONS].value,   opts[F_WEIGHTS].value,
+    const char *inputs[] = {data,           opts[F_LABELS].value,  opts[F_CONS].value,   opts[F_DATA + CLI_DATA_WEIGHTS].value,
                             opts[F_SIZES].value, opts[F_DEMANDS].value, opts[F_CAPS].value};
     const char *r = opts[F_REPORT].value, *o = opts[F_SUBSETS_OUT].value;
     if (!cli_output_ok(cmd, r, inputs, 7) || !cli_output_ok(cmd, o, inputs, 7))
@@ -158,6 +157,7 @@ int cmd_certify(int argc, char **argv)
     const char *cmd = "certify";
     cli_opt opts[F_COUNT];
     memcpy(opts, certify_options, sizeof opts);
+    cli_data_group_init(opts + F_DATA);
     const char *pos[1];
     size_t npos, subsets = 0;
     if (!cli_parse(cmd, argc, argv, 2, opts, F_COUNT, pos, 1, &npos))
@@ -179,10 +179,11 @@ int cmd_certify(int argc, char **argv)
     int32_t *labels = NULL;
     ckm_certificate *c = NULL;
     size_t k = 0;
-    cli_labelled_args la = {pos[0], opts[F_LABELS].value, opts[F_K].value, opts[F_CONS].value, opts[F_WEIGHTS].value,
-                            opts[F_MIN].value, opts[F_MAX].value, opts[F_SIZES].value, opts[F_BAL].value,
-                            opts[F_DEMANDS].value, opts[F_MINCAP].value, opts[F_MAXCAP].value, opts[F_CAPS].value,
-                            opts[F_LABEL_COL].value, false};
+    cli_labelled_args la = {.data = pos[0], .labels = opts[F_LABELS].value, .k = opts[F_K].value,
+                            .cons = opts[F_CONS].value, .min = opts[F_MIN].value, .max = opts[F_MAX].value,
+                            .sizes = opts[F_SIZES].value, .bal = opts[F_BAL].value, .demands = opts[F_DEMANDS].value,
+                            .mincap = opts[F_MINCAP].value, .maxcap = opts[F_MAXCAP].value, .caps = opts[F_CAPS].value,
+                            .data_group = opts + F_DATA, .empty_ok = false};
     int code = cli_labelled_problem(cmd, &la, &ds, &p, &labels, &k);
     if (code != EXIT_SOLVED)
         goto done;

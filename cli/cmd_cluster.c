@@ -25,9 +25,9 @@ static void print_value(const char *name, double v, const ckm_result *gap_of)
     printf("\n");
 }
 
-enum { O_K, O_CONS, O_WEIGHTS, O_MIN, O_MAX, O_SIZES, O_BAL, O_DEMANDS, O_MINCAP, O_MAXCAP, O_CAPS, O_ALGO, O_DIST, O_INIT, O_INIT_CENTERS, O_LLOYD, O_PRECISION, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
-       O_CUTS, O_GAP, O_NODES, O_MEMORY, O_ASYNC, O_SOFT_P, O_STEP, O_SOFT_STEP, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_LABEL_COL, O_FORMAT, O_HEADER,
-       O_STD, O_VERBOSE, O_QUIET, O_HELP, O_COUNT };
+enum { O_K, O_CONS, O_MIN, O_MAX, O_SIZES, O_BAL, O_DEMANDS, O_MINCAP, O_MAXCAP, O_CAPS, O_ALGO, O_DIST, O_INIT, O_INIT_CENTERS, O_LLOYD, O_PRECISION, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
+       O_CUTS, O_GAP, O_NODES, O_MEMORY, O_ASYNC, O_SOFT_P, O_STEP, O_SOFT_STEP, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT,
+       O_VERBOSE, O_QUIET, O_HELP, O_DATA, O_COUNT = O_DATA + CLI_DATA_COUNT };
 
 static void usage(cli_opt *opts)
 {
@@ -36,7 +36,8 @@ static void usage(cli_opt *opts)
     printf("usage: ckm cluster DATA -k K [options]\n\n"
            "Cluster the points of DATA (CSV/TSV/whitespace text, KEEL .dat, or the PC-SOS-SDP\n"
            "'n d k' format) into K clusters, honouring the given constraints.\n\noptions:\n");
-    cli_print_options(opts, O_COUNT);
+    cli_print_options(opts, O_DATA);
+    cli_print_data_options(opts + O_DATA);
     /* the per-algorithm defaults and traits come from the registry (ckm_algorithm_info):
        written once there, so this text cannot disagree with the library */
     printf("\ndefaults: --algorithm %s --seed %llu --n-init %d --max-iter %d (0 = the algorithm's own:\n          ",
@@ -70,7 +71,6 @@ static void usage(cli_opt *opts)
 static const cli_opt cluster_options[O_COUNT] = {
     [O_K] = {"k", 'k', "K", "number of clusters (1 <= K <= n); default: k from a PC-SOS-SDP header", NULL},
     [O_CONS] = {"constraints", 'c', "FILE", "must/cannot-links: 'ML i j' / 'CL i j' (or 'i j 1' / 'i j -1'), 0-based; a 4th field 'ML i j 0.8' makes the pair soft with that confidence in (0, 1] (blpkm)", NULL},
-    [O_WEIGHTS] = {"weights", 'w', "FILE", "sample weights, one per line (> 0; .npy too): the weighted SSE is minimised; size bounds still count points", NULL},
     [O_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
     [O_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
     [O_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
@@ -102,10 +102,6 @@ static const cli_opt cluster_options[O_COUNT] = {
     [O_LABELS_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line, input order (FILE.npy: a numpy int32 array)", NULL},
     [O_CENTERS_OUT] = {"centers-out", 0, "FILE", "write K rows of cluster means (CSV; FILE.npy: a numpy float64 K x d array)", NULL},
     [O_REPORT] = {"report", 'r', "FILE", "write a JSON report", NULL},
-    [O_LABEL_COL] = {"label-column", 'l', "IDX|last", "0-based column of ground-truth labels (excluded from features)", NULL},
-    [O_FORMAT] = {"format", 0, "auto|csv|keel|pcsos|npy", "input format (default auto; a numpy .npy file is recognised by its content)", NULL},
-    [O_HEADER] = {"header", 0, "auto|yes|no", "first line of delimited text is a header (default auto)", NULL},
-    [O_STD] = {"standardize", 0, NULL, "scale features to mean 0, population std 1 first", NULL},
     [O_VERBOSE] = {"verbose", 'v', NULL, "progress on stderr (-vv: also each node's / solve's steps, -vvv: debug)", NULL},
     [O_QUIET] = {"quiet", 'q', NULL, "print nothing on success", NULL},
     [O_HELP] = {"help", 'h', NULL, "show this help", NULL},
@@ -118,9 +114,9 @@ static int status_exit(const ckm_result *r)
     return r->has_labels ? EXIT_SOLVED : EXIT_NO_LABELS;
 }
 
-/* Every option that sets ckm_settings or the read options; false after printing a usage
- * error. */
-static bool parse_settings(const char *cmd, const cli_opt *opts, ckm_settings *s, ckm_read_options *ro)
+/* Every option that sets ckm_settings, and the data options' values; false after printing a
+ * usage error. */
+static bool parse_settings(const char *cmd, const cli_opt *opts, ckm_settings *s)
 {
     const char *v;
     if ((v = opts[O_ALGO].value)) {
@@ -164,7 +160,7 @@ static bool parse_settings(const char *cmd, const cli_opt *opts, ckm_settings *s
             return false;
         }
     }
-    if (opts[O_INIT_CENTERS].value && opts[O_STD].value) {
+    if (opts[O_INIT_CENTERS].value && opts[O_DATA + CLI_DATA_STD].value) {
         fprintf(stderr, "ckm cluster: --init-centers with --standardize: the centers' units would be ambiguous; "
                         "standardize the data beforehand instead\n");
         return false;
@@ -177,7 +173,7 @@ static bool parse_settings(const char *cmd, const cli_opt *opts, ckm_settings *s
         return false;
     if ((v = opts[O_TOL].value) && !cli_double(cmd, "tol", v, 0.0, &s->tol))
         return false;
-    if ((v = opts[O_TIME].value) && !cli_double(cmd, "time-limit", v, 0.0, &s->time_limit_s))
+    if ((v = opts[O_TIME].value) && !cli_time_limit(cmd, v, &s->time_limit_s))
         return false;
     if ((v = opts[O_CUTS].value) && !cli_int(cmd, "cut-rounds", v, 0, CLI_INT_MAX, &s->cut_rounds))
         return false;
@@ -209,29 +205,7 @@ static bool parse_settings(const char *cmd, const cli_opt *opts, ckm_settings *s
        292.9 s with OpenBLAS's 2 threads, 147.6 s with one; bench/README.md) */
     const ckm_algorithm_info *chosen = ckm_algorithm_find(s->algorithm);
     cli_cap_blas_threads(chosen && (chosen->traits & CKM_TRAIT_OWN_THREADS) ? 1 : s->threads);
-    if ((v = opts[O_LABEL_COL].value) && !cli_label_column(cmd, v, ro))
-        return false;
-    if ((v = opts[O_FORMAT].value)) {
-        if (strcmp(v, "auto") == 0) ro->format = CKM_FORMAT_AUTO;
-        else if (strcmp(v, "csv") == 0 || strcmp(v, "text") == 0) ro->format = CKM_FORMAT_DELIMITED;
-        else if (strcmp(v, "keel") == 0) ro->format = CKM_FORMAT_KEEL;
-        else if (strcmp(v, "pcsos") == 0) ro->format = CKM_FORMAT_PCSOS;
-        else if (strcmp(v, "npy") == 0) ro->format = CKM_FORMAT_NPY;
-        else {
-            fprintf(stderr, "ckm cluster: --format: '%s' is not one of auto, csv, keel, pcsos, npy\n", v);
-            return false;
-        }
-    }
-    if ((v = opts[O_HEADER].value)) {
-        if (strcmp(v, "auto") == 0) ro->header = CKM_HEADER_AUTO;
-        else if (strcmp(v, "yes") == 0) ro->header = CKM_HEADER_YES;
-        else if (strcmp(v, "no") == 0) ro->header = CKM_HEADER_NO;
-        else {
-            fprintf(stderr, "ckm cluster: --header: '%s' is not one of auto, yes, no\n", v);
-            return false;
-        }
-    }
-    return true;
+    return cli_data_check(cmd, opts + O_DATA);
 }
 
 /* The clusters' loads (total demands; the checker's report, whose loads they are) when the
@@ -296,7 +270,7 @@ static void print_summary(const char *data, const ckm_problem *p, const ckm_resu
 /* No output names an input, nor the same file as another output; false after printing. */
 static bool outputs_ok(const char *cmd, const cli_opt *opts, const char *data)
 {
-    const char *inputs[] = {data, opts[O_CONS].value, opts[O_SIZES].value, opts[O_WEIGHTS].value,
+    const char *inputs[] = {data, opts[O_CONS].value, opts[O_SIZES].value, opts[O_DATA + CLI_DATA_WEIGHTS].value,
                             opts[O_INIT_CENTERS].value, opts[O_DEMANDS].value, opts[O_CAPS].value};
     const char *outputs[] = {opts[O_LABELS_OUT].value, opts[O_CENTERS_OUT].value, opts[O_REPORT].value};
     for (size_t i = 0; i < 3; i++)
@@ -317,15 +291,17 @@ static bool outputs_ok(const char *cmd, const cli_opt *opts, const char *data)
 static int run_mpi(const cli_opt *opts, const char *data, ckm_settings *s, bool quiet)
 {
     cli_catch_sigint(s);
+    const cli_opt *dat = opts + O_DATA;
     const char *no = opts[O_CONS].value      ? "--constraints"
-                     : opts[O_WEIGHTS].value ? "--weights"
+                     : dat[CLI_DATA_WEIGHTS].value ? "--weights"
                      : opts[O_DEMANDS].value ? "--demands"
                      : opts[O_MINCAP].value || opts[O_MAXCAP].value || opts[O_CAPS].value ? "capacity options"
-                     : opts[O_STD].value     ? "--standardize"
-                     : opts[O_LABEL_COL].value ? "--label-column"
+                     : dat[CLI_DATA_STD].value     ? "--standardize"
+                     : dat[CLI_DATA_LABEL_COL].value ? "--label-column"
                      : opts[O_DIST].value    ? "--distance"
-                     : (opts[O_FORMAT].value && strcmp(opts[O_FORMAT].value, "npy") != 0) ? "--format other than npy"
-                     : opts[O_HEADER].value  ? "--header"
+                     : (dat[CLI_DATA_FORMAT].value && strcmp(dat[CLI_DATA_FORMAT].value, "npy") != 0)
+                         ? "--format other than npy"
+                     : dat[CLI_DATA_HEADER].value  ? "--header"
                      : NULL;
     cli_mpi_args ma = {data, opts[O_K].value, opts[O_MIN].value, opts[O_MAX].value, opts[O_SIZES].value,
                        opts[O_BAL].value, opts[O_INIT_CENTERS].value, opts[O_LABELS_OUT].value,
@@ -386,7 +362,7 @@ static int write_outputs(const char *cmd, const cli_opt *opts, const ckm_problem
         size_t used = (size_t)snprintf(extra, cap,
                                        "\"must_links\": %zu, \"cannot_links\": %zu, \"soft_pairs\": %zu, \"standardized\": %s",
                                        ckm_problem_must_link_count(p), ckm_problem_cannot_link_count(p),
-                                       ckm_problem_soft_pair_count(p), opts[O_STD].value ? "true" : "false");
+                                       ckm_problem_soft_pair_count(p), opts[O_DATA + CLI_DATA_STD].value ? "true" : "false");
         if (have_scores)
             used += (size_t)snprintf(extra + used, cap - used, ", \"ari\": %.17g, \"nmi\": %.17g, \"ami\": %.17g",
                                      sc->ari, sc->nmi, sc->ami);
@@ -407,6 +383,7 @@ int cmd_cluster(int argc, char **argv)
     const char *cmd = "cluster";
     cli_opt opts[O_COUNT];
     memcpy(opts, cluster_options, sizeof opts);
+    cli_data_group_init(opts + O_DATA);
     const char *pos[1];
     size_t npos;
     if (!cli_parse(cmd, argc, argv, 2, opts, O_COUNT, pos, 1, &npos))
@@ -422,9 +399,7 @@ int cmd_cluster(int argc, char **argv)
     const char *data = pos[0];
     ckm_settings s;
     ckm_settings_default(&s);
-    ckm_read_options ro;
-    ckm_read_options_default(&ro);
-    if (!parse_settings(cmd, opts, &s, &ro))
+    if (!parse_settings(cmd, opts, &s))
         return EXIT_USAGE;
     const char *v;
     bool quiet = opts[O_QUIET].value != NULL;
@@ -445,11 +420,9 @@ int cmd_cluster(int argc, char **argv)
     ckm_problem *p = NULL;
     ckm_result *res = NULL;
     ckm_check_report *loads = NULL; /* loads_of: the summary and the report share it */
-    ckm_error rc = ckm_dataset_read(data, &ro, &ds, &err);
-    if (rc != CKM_OK) {
-        code = cli_error(cmd, rc, &err);
+    ckm_error rc;
+    if ((code = cli_read_data(cmd, opts + O_DATA, data, &ds)) != EXIT_SOLVED)
         goto done;
-    }
     size_t k = ds->k_hint;
     if ((v = opts[O_K].value)) {
         if (!cli_size(cmd, "k", v, &k)) {
@@ -461,8 +434,6 @@ int cmd_cluster(int argc, char **argv)
         code = EXIT_USAGE;
         goto done;
     }
-    if (opts[O_STD].value)
-        ckm_dataset_standardize(ds);
     /* the problem borrows the points the dataset holds until the end: no second copy */
     if ((rc = ckm_problem_wrap(ds->X, ds->n, ds->d, k, &p, &err)) != CKM_OK) {
         code = cli_error(cmd, rc, &err);
@@ -470,7 +441,7 @@ int cmd_cluster(int argc, char **argv)
     }
     if (opts[O_CONS].value && (code = cli_add_constraints(cmd, p, opts[O_CONS].value)) != EXIT_SOLVED)
         goto done;
-    if (opts[O_WEIGHTS].value && (code = cli_add_weights(cmd, p, opts[O_WEIGHTS].value)) != EXIT_SOLVED)
+    if ((code = cli_data_weights(cmd, opts + O_DATA, p)) != EXIT_SOLVED)
         goto done;
     if (opts[O_INIT_CENTERS].value) {
         if ((code = cli_read_centers(cmd, opts[O_INIT_CENTERS].value, k, ds->d, &init)) != EXIT_SOLVED)

@@ -234,18 +234,6 @@ bool cli_apply_sizes(const char *cmd, ckm_problem *p, const char *min_s, const c
     return true;
 }
 
-bool cli_label_column(const char *cmd, const char *v, ckm_read_options *ro)
-{
-    int col;
-    if (strcmp(v, "last") == 0)
-        ro->label_column = CKM_LABEL_COLUMN_LAST;
-    else if (cli_int(cmd, "label-column", v, 0, CLI_INT_MAX, &col))
-        ro->label_column = col;
-    else
-        return false;
-    return true;
-}
-
 int cli_add_per_point(const char *cmd, ckm_problem *p, const char *path, const char *what, int allow_zero,
                       ckm_error (*set)(ckm_problem *, const double *, ckm_err *))
 {
@@ -266,11 +254,6 @@ int cli_add_per_point(const char *cmd, ckm_problem *p, const char *path, const c
     }
     ckm_free(v);
     return code;
-}
-
-int cli_add_weights(const char *cmd, ckm_problem *p, const char *path)
-{
-    return cli_add_per_point(cmd, p, path, "weight", 0, ckm_problem_set_weights);
 }
 
 int cli_read_centers(const char *cmd, const char *path, size_t k, size_t d, ckm_dataset **out)

@@ -9,7 +9,8 @@
  *               identity SSE = sum of restricted SSEs + loss (loss >= 0), same seed same split;
  *   stops       an interrupt before anything and a tiny time limit give valid bounds and the
  *               stop status; refusals of bad input with a message; infeasible problems;
- *               labels that violate constraints (bound, no gap); the JSON report.
+ *               labels that violate constraints (bound, no gap); the JSON report;
+ *   forced      k = 1 and one must-link group per cluster: bound = SSE, gap 0 (by hand).
  */
 #include "check.h"
 #include "oracle.h"
@@ -476,8 +477,55 @@ static void refusals(void)
     ckm_problem_free(p);
 }
 
+/* the exact answer where the labelling is forced: k = 1 (every point in one cluster, with
+ * and without sample weights, for any subset count) and one must-link group per cluster:
+ * the bound equals the SSE, the gap is 0, the status optimal */
+static void forced(void)
+{
+    double X[20] = {0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 1, 6, 1, 7, 1, 8, 1, 9, 1};
+    double w[10] = {1, 2, 1, 3, 1, 1, 0.5, 1, 2, 1};
+    int32_t zero[10] = {0}, two[10] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 1};
+    for (int weighted = 0; weighted < 2; weighted++)
+        for (size_t T = 0; T <= 1; T++) {
+            ckm_problem *p = NULL;
+            CHECK(ckm_problem_create(X, 10, 2, 1, &p, NULL) == CKM_OK);
+            if (weighted)
+                CHECK(ckm_problem_set_weights(p, w, NULL) == CKM_OK);
+            ckm_certificate *c = NULL;
+            ckm_err err = {CKM_OK, ""};
+            CHECK(ckm_certify(p, zero, T, NULL, &c, &err) == CKM_OK && c);
+            if (c) {
+                CHECK(c->status == CKM_STATUS_OPTIMAL && c->subsets == 1 && c->gap == 0.0);
+                CHECK_NEAR(c->lower_bound, c->sse, 1e-12 * c->sse);
+                printf("k = 1%s, T = %zu: SSE %.10f, bound %.10f\n", weighted ? " weighted" : "", T, c->sse,
+                       c->lower_bound);
+            }
+            ckm_certificate_free(c);
+            ckm_problem_free(p);
+        }
+    /* two groups, k = 2: the split labels are the only feasible ones */
+    ckm_problem *p = NULL;
+    CHECK(ckm_problem_create(X, 10, 2, 2, &p, NULL) == CKM_OK);
+    for (int i = 1; i < 10; i++)
+        if (i != 5)
+            CHECK(ckm_problem_add_pair(p, i < 5 ? 0 : 5, i, CKM_MUST_LINK, NULL) == CKM_OK);
+    ckm_certificate *c = NULL;
+    CHECK(ckm_certify(p, two, 0, NULL, &c, NULL) == CKM_OK && c && c->groups == 2);
+    double sse = 0.0; /* by hand: x 0..4 around 2 and 5..9 around 7, y constant in each */
+    for (int i = 0; i < 10; i++)
+        sse += (X[2 * i] - (i < 5 ? 2.0 : 7.0)) * (X[2 * i] - (i < 5 ? 2.0 : 7.0));
+    if (c) {
+        CHECK(c->status == CKM_STATUS_OPTIMAL && c->gap == 0.0);
+        CHECK_NEAR(c->sse, sse, 1e-12);
+        CHECK_NEAR(c->lower_bound, sse, 1e-12);
+    }
+    ckm_certificate_free(c);
+    ckm_problem_free(p);
+}
+
 int main(void)
 {
+    forced();
     soundness_tiny();
     soundness_exact();
     whole_problem();

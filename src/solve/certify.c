@@ -293,7 +293,9 @@ static ckm_error bound_all(const ckm_context *ctx, const ckm_problem *p, const d
     return CKM_OK;
 }
 
-/* sse vs lower_bound: the gap, with the driver's rule for bounds at rounding level */
+/* sse vs lower_bound: the gap, with the driver's rule for bounds at rounding level (a bound
+ * within noise of the SSE, on either side, is a gap of 0: k = 1 or one group per cluster,
+ * whose bound is the optimum itself, give exactly 0 for labels that reach it) */
 static void finish_gap(ckm_certificate *c, const ckm_reduced *r, const ckm_scaled *sc, double gap)
 {
     if (c->violations > 0 || !isfinite(c->lower_bound))
@@ -301,8 +303,8 @@ static void finish_gap(ckm_certificate *c, const ckm_reduced *r, const ckm_scale
     double noise = CKM_GAP_ABS * ckm_scaled_objective(sc, r->gap_scale);
     if (c->lower_bound > c->sse && c->lower_bound <= c->sse + noise)
         c->lower_bound = c->sse;
-    if (c->sse <= noise)
-        c->gap = 0.0;
+    if (c->sse <= noise || c->sse - c->lower_bound <= noise)
+        c->gap = 0.0; /* closed at rounding level: the driver's rule (ckm_gap_closed's absolute part) */
     else
         c->gap = (c->sse - c->lower_bound) / c->sse;
     if (c->status == CKM_STATUS_FEASIBLE && ckm_gap_closed(c->sse, c->lower_bound, gap, ckm_scaled_objective(sc, r->gap_scale)))

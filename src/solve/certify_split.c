@@ -222,7 +222,7 @@ done:
 
 size_t ckm_certify_subset_count(size_t s, size_t k, double time_limit_s, int workers, double mem_bytes)
 {
-    if (s <= 1)
+    if (s <= 1 || k == 1) /* k = 1: the whole problem's optimum is its total scatter, no split */
         return 1;
     double W = workers > 0 ? (double)workers : 1.0;
     size_t m = CKM_CERTIFY_DEFAULT_GROUPS;

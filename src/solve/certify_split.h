@@ -33,7 +33,7 @@ ckm_error ckm_certify_split(const ckm_reduced *r, const int32_t *glabel, size_t 
  * ckm_sdp_iteration_estimate_s) on `workers` threads within half of time_limit_s
  * (<= 0: none, then subsets of CKM_CERTIFY_DEFAULT_GROUPS groups), the memory of `workers`
  * relaxations within mem_bytes (< 0: unknown), at most CKM_SDP_MAX_GROUPS groups each, and
- * at least 4k + 1 groups each when s allows. */
+ * at least 4k + 1 groups each when s allows; one subset for k = 1 (exact: the total scatter). */
 #define CKM_CERTIFY_ITERATIONS 1000
 #define CKM_CERTIFY_DEFAULT_GROUPS 400
 size_t ckm_certify_subset_count(size_t s, size_t k, double time_limit_s, int workers, double mem_bytes);

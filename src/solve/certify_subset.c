@@ -6,7 +6,8 @@
  * dropped -- sizes 1, capacities 0 -- when some per-subset lower size bound is 0, see
  * certify.c) and its bound: the groups' own scatter, raised by ipc's safe SDP bound with cuts
  * (ckm_ipc_node, bound_only) when the subset has more groups than clusters, within the
- * subset's fair share of the time left. The workers pull subsets from one atomic counter.
+ * subset's fair share of the time left. With k = 1 the subset's only labelling puts every
+ * point in one cluster: its optimum is its total scatter (tss), exact without the SDP. The workers pull subsets from one atomic counter.
  */
 #include "certify_subset.h"
 #include "ipc.h"
@@ -147,9 +148,9 @@ static ckm_error subset_sdp(cert_job *J, size_t t, const ckm_context *sctx, ckm_
         pthread_mutex_unlock(&J->lock);
         goto done;
     }
-    if (rs->s <= rs->k) { /* the groups' own scatter is the optimum */
+    if (rs->s <= rs->k || rs->k == 1) { /* exact: each group alone, or all in one cluster */
         rec->status = CKM_STATUS_OPTIMAL;
-        J->bound[t] = fmax(J->bound[t], rs->scatter);
+        J->bound[t] = fmax(J->bound[t], rs->s <= rs->k ? rs->scatter : rs->tss);
         goto done;
     }
     if (!(ao.labels = ckm_alloc_array(rs->s, sizeof(int32_t)))) {
