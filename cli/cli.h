@@ -110,8 +110,10 @@ typedef struct cli_mpi_args {
 /* 1 when this process was started by an MPI launcher (mpirun / srun: its environment). */
 int cli_mpi_launched(void);
 int cli_mpi_cluster(const cli_mpi_args *a, ckm_settings *s);
-/* After MPI_Init: ranks other than 0 keep option errors to themselves (cluster_mpi.c). */
+/* After MPI_Init: ranks other than 0 keep option errors to themselves (cluster_mpi.c)
+ * until the distributed run starts (cli_mpi_loud_again: their stderr back). */
 void cli_mpi_quiet_options(void);
+void cli_mpi_loud_again(void);
 
 /* labelled.c: DATA (read by the data options), its labels (n lines), k (NULL: largest
  * label + 1) and the constraint options, as `check`, `certify` and `eval` take them; empty_ok: clusters may be empty unless sizes

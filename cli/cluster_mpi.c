@@ -43,7 +43,7 @@ void cli_mpi_quiet_options(void)
         close(null);
 }
 
-static void loud_again(void)
+void cli_mpi_loud_again(void)
 {
     if (saved_stderr < 0)
         return;
@@ -148,7 +148,7 @@ static void print_summary(const char *data, const ckm_mpi_result *r, int size, s
 
 int cli_mpi_cluster(const cli_mpi_args *a, ckm_settings *s)
 {
-    loud_again();
+    cli_mpi_loud_again();
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -3,8 +3,13 @@
  * constrained optimum and the certified gap of a labelling from anywhere (ckm_certify,
  * docs/certify.md). Prints the SSE, the bound, the gap and the subsets; writes the JSON
  * report and the subset of each point atomically. SIGINT returns the bound reached so far.
+ * Started by mpirun (built with -DCKM_MPI=ON), the subsets are bounded on every rank
+ * (ckm_mpi_certify): rank 0 reads, writes and prints, every rank exits with its code.
  */
 #include "cli.h"
+#ifdef CKM_HAVE_MPI
+#include "ckm_mpi.h"
+#endif
 
 #include <math.h>
 #include <stdio.h>
@@ -52,7 +57,8 @@ static void usage(const cli_opt *opts)
            "certified gap (SSE - bound) / SSE of the labelling, for any n: the points are\n"
            "split into subsets that each resemble the whole (must-link groups kept whole),\n"
            "and the subsets' SDP bounds add up to a bound of the whole (docs/certify.md).\n"
-           "Labels from any tool; ones that violate a constraint get the bound but no gap.\n\noptions:\n");
+           "Labels from any tool; ones that violate a constraint get the bound but no gap.\n"
+           "Started by mpirun (an MPI build), the subsets are bounded on every rank.\n\noptions:\n");
     cli_print_options(opts, F_DATA);
     cli_print_data_options(opts + F_DATA);
     printf("exit codes: 0 certified (also when stopped: the bound so far), 2 usage/input error,\n"
@@ -103,8 +109,10 @@ static void print_certificate(const char *data, const ckm_certificate *c)
     printf("  lower bound  %.10g\n", c->lower_bound);
     if (isfinite(c->gap))
         printf("  gap          %.4g %%\n", 100.0 * c->gap);
-    printf("  subsets      %zu on %d thread%s (split %.2f s, bounds %.2f s)\n", c->subsets, c->workers,
-           c->workers == 1 ? "" : "s", c->split_s, c->bound_s);
+    printf("  subsets      %zu on %d thread%s", c->subsets, c->workers, c->workers == 1 ? "" : "s");
+    if (c->ranks > 1)
+        printf(" over %d ranks", c->ranks);
+    printf(" (split %.2f s, bounds %.2f s)\n", c->split_s, c->bound_s);
     printf("  time         %.3f s, peak memory %.0f MB\n", c->total_s, (double)ru.ru_maxrss / 1024.0);
 }
 
@@ -152,6 +160,72 @@ static bool outputs_ok(const char *cmd, const cli_opt *opts, const char *data)
     return true;
 }
 
+/* the outputs written and the summary printed; the exit code of the certificate */
+static int report(const char *cmd, const cli_opt *opts, const char *data, const ckm_certificate *c)
+{
+    int code = write_outputs(cmd, opts, c);
+    if (code != EXIT_SOLVED)
+        return code;
+    if (c->status == CKM_STATUS_INFEASIBLE)
+        fprintf(stderr, "ckm certify: infeasible: %s\n", c->message);
+    else if (!opts[F_QUIET].value || c->violations)
+        print_certificate(data, c);
+    return c->status == CKM_STATUS_INFEASIBLE ? EXIT_INFEASIBLE : c->violations ? EXIT_VIOLATIONS : EXIT_SOLVED;
+}
+
+/* A certification's inputs: DATA by the data options, the labels, the constraints. */
+typedef struct loaded {
+    ckm_dataset *ds;
+    ckm_problem *p;
+    int32_t *labels;
+} loaded;
+
+static int load(const char *cmd, const cli_opt *opts, const char *data, loaded *in)
+{
+    size_t k = 0;
+    cli_labelled_args la = {.data = data, .labels = opts[F_LABELS].value, .k = opts[F_K].value,
+                            .cons = opts[F_CONS].value, .min = opts[F_MIN].value, .max = opts[F_MAX].value,
+                            .sizes = opts[F_SIZES].value, .bal = opts[F_BAL].value, .demands = opts[F_DEMANDS].value,
+                            .mincap = opts[F_MINCAP].value, .maxcap = opts[F_MAXCAP].value, .caps = opts[F_CAPS].value,
+                            .data_group = opts + F_DATA, .empty_ok = false};
+    return cli_labelled_problem(cmd, &la, &in->ds, &in->p, &in->labels, &k);
+}
+
+static void unload(loaded *in)
+{
+    ckm_problem_free(in->p);
+    ckm_dataset_free(in->ds);
+    ckm_free(in->labels);
+}
+
+#ifdef CKM_HAVE_MPI
+/* `mpirun -np R ckm certify ...`: rank 0 reads the inputs, ckm_mpi_certify bounds the subsets
+ * on every rank, rank 0 writes and prints; every rank exits with rank 0's code. */
+static int certify_mpi(const char *cmd, const cli_opt *opts, const char *data, ckm_settings *s, size_t subsets)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    loaded in = {0};
+    int code = rank == 0 ? load(cmd, opts, data, &in) : EXIT_SOLVED;
+    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (code == EXIT_SOLVED) {
+        cli_mpi_loud_again();
+        cli_catch_sigint(s);
+        ckm_certificate *c = NULL;
+        ckm_err err = {CKM_OK, ""};
+        ckm_error rc = ckm_mpi_certify(MPI_COMM_WORLD, in.p, in.labels, subsets, s, &c, &err);
+        if (rc != CKM_OK)
+            code = rank == 0 ? cli_error(cmd, rc, &err) : cli_exit_code(rc);
+        else if (rank == 0)
+            code = report(cmd, opts, data, c);
+        ckm_certificate_free(c);
+        MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    }
+    unload(&in);
+    return code;
+}
+#endif
+
 int cmd_certify(int argc, char **argv)
 {
     const char *cmd = "certify";
@@ -174,37 +248,20 @@ int cmd_certify(int argc, char **argv)
     ckm_settings_default(&s);
     if (!parse_settings(cmd, opts, &s, &subsets) || !outputs_ok(cmd, opts, pos[0]))
         return EXIT_USAGE;
-    ckm_dataset *ds = NULL;
-    ckm_problem *p = NULL;
-    int32_t *labels = NULL;
-    ckm_certificate *c = NULL;
-    size_t k = 0;
-    cli_labelled_args la = {.data = pos[0], .labels = opts[F_LABELS].value, .k = opts[F_K].value,
-                            .cons = opts[F_CONS].value, .min = opts[F_MIN].value, .max = opts[F_MAX].value,
-                            .sizes = opts[F_SIZES].value, .bal = opts[F_BAL].value, .demands = opts[F_DEMANDS].value,
-                            .mincap = opts[F_MINCAP].value, .maxcap = opts[F_MAXCAP].value, .caps = opts[F_CAPS].value,
-                            .data_group = opts + F_DATA, .empty_ok = false};
-    int code = cli_labelled_problem(cmd, &la, &ds, &p, &labels, &k);
-    if (code != EXIT_SOLVED)
-        goto done;
-    cli_catch_sigint(&s);
-    ckm_err err = {CKM_OK, ""};
-    ckm_error rc = ckm_certify(p, labels, subsets, &s, &c, &err);
-    if (rc != CKM_OK) {
-        code = cli_error(cmd, rc, &err);
-        goto done;
+#ifdef CKM_HAVE_MPI
+    if (cli_mpi_launched())
+        return certify_mpi(cmd, opts, pos[0], &s, subsets);
+#endif
+    loaded in = {0};
+    int code = load(cmd, opts, pos[0], &in);
+    if (code == EXIT_SOLVED) {
+        cli_catch_sigint(&s);
+        ckm_certificate *c = NULL;
+        ckm_err err = {CKM_OK, ""};
+        ckm_error rc = ckm_certify(in.p, in.labels, subsets, &s, &c, &err);
+        code = rc != CKM_OK ? cli_error(cmd, rc, &err) : report(cmd, opts, pos[0], c);
+        ckm_certificate_free(c);
     }
-    if ((code = write_outputs(cmd, opts, c)) != EXIT_SOLVED)
-        goto done;
-    if (c->status == CKM_STATUS_INFEASIBLE)
-        fprintf(stderr, "ckm certify: infeasible: %s\n", c->message);
-    else if (!opts[F_QUIET].value || c->violations)
-        print_certificate(pos[0], c);
-    code = c->status == CKM_STATUS_INFEASIBLE ? EXIT_INFEASIBLE : c->violations ? EXIT_VIOLATIONS : EXIT_SOLVED;
-done:
-    ckm_certificate_free(c);
-    ckm_problem_free(p);
-    ckm_dataset_free(ds);
-    ckm_free(labels);
+    unload(&in);
     return code;
 }

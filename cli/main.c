@@ -34,15 +34,15 @@ int main(int argc, char **argv)
     }
     const char *c = argv[1];
 #ifdef CKM_HAVE_MPI
-    /* started by mpirun: `cluster` runs distributed (cluster_mpi.c) */
-    if (strcmp(c, "cluster") == 0 && cli_mpi_launched()) {
+    /* started by mpirun: `cluster` and `certify` run distributed (cluster_mpi.c, cmd_certify.c) */
+    if ((strcmp(c, "cluster") == 0 || strcmp(c, "certify") == 0) && cli_mpi_launched()) {
         int provided;
         if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
             fprintf(stderr, "ckm: MPI_Init failed\n");
             return EXIT_INTERNAL;
         }
         cli_mpi_quiet_options();
-        int code = cmd_cluster(argc, argv);
+        int code = strcmp(c, "cluster") == 0 ? cmd_cluster(argc, argv) : cmd_certify(argc, argv);
         MPI_Finalize();
         return code;
     }

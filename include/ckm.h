@@ -752,6 +752,7 @@ typedef struct ckm_certify_subset {
                               groups than clusters) or the subset was never reached */
     int cut_rounds;        /* cutting-plane rounds of its SDP */
     double seconds;        /* wall time of its bound */
+    int rank;              /* the MPI rank that bounded it (ckm_mpi_certify); 0 in one process */
 } ckm_certify_subset;
 
 /* After 0.4.0. What ckm_certify proved (library-allocated; members only ever appended). */
@@ -777,9 +778,10 @@ typedef struct ckm_certificate {
     ckm_certify_subset *subset; /* T entries */
     double split_s, bound_s, total_s; /* wall times */
     double memory_mb;      /* the memory model's estimate of the bounds running at once */
-    int workers;           /* subsets bounded at once */
+    int workers;           /* subsets bounded at once (over all ranks with ckm_mpi_certify) */
     ckm_stats stats;       /* sdp_iterations, cut_rounds, cuts_added summed over the subsets */
     char message[CKM_MESSAGE_LEN];
+    int ranks;             /* MPI ranks that bounded the subsets (ckm_mpi_certify); 1 in one process */
 } ckm_certificate;
 
 /* After 0.4.0. A safe lower bound on the optimal SSE of p (every hard constraint: must-links,

@@ -1,6 +1,7 @@
 /*
  * ckm_mpi.h -- ckm over MPI: k-means and size-constrained k-means on points spread over the
- * ranks of a communicator, where no rank ever holds all points (docs/mpi.md).
+ * ranks of a communicator, where no rank ever holds all points (docs/mpi.md), and the
+ * certified bound of ckm_certify with its subsets spread over the ranks.
  *
  * Built only with -DCKM_MPI=ON (Open MPI from Debian: libopenmpi-dev); the library then
  * links MPI and exports these functions besides those of ckm.h.
@@ -119,6 +120,22 @@ CKM_API void ckm_mpi_result_free(ckm_mpi_result *r);
  * ending in ".npy", a numpy int32 array; atomic (temporary file + rename). Collective. */
 CKM_API ckm_error ckm_mpi_write_labels(const ckm_mpi_problem *p, const ckm_mpi_result *r, const char *path,
                                        ckm_err *err);
+
+/* ckm_certify over the ranks of comm (docs/certify.md, "Over MPI"). Rank 0 passes the
+ * problem and the labels; the other ranks pass NULL for both (they read nothing: rank 0
+ * sends each the problems of its subsets). subsets and the settings are the same on every
+ * rank (threads: each rank's own workers). Rank 0 splits exactly as ckm_certify does (the
+ * same seed: the same subsets), deals the subsets to the ranks by estimated cost (largest
+ * first, to the least loaded rank; rank 0 takes its share) and sums the subsets' bounds in
+ * subset order: without a time limit that stops a subset, the bound and every subset's
+ * bound are ckm_certify's, bit for bit, for any number of ranks. A stop (should_stop /
+ * interrupt) or a failure on any rank stops every rank within about 10 ms plus one SDP
+ * iteration; a failure returns the same code on every rank with the lowest failing rank's
+ * message ("rank 2 of 4: ..."). Needs MPI_THREAD_FUNNELED (only the calling thread calls
+ * MPI). On CKM_OK rank 0 owns the certificate (ranks, and the rank of each subset); the
+ * other ranks get NULL. Collective. */
+CKM_API ckm_error ckm_mpi_certify(MPI_Comm comm, const ckm_problem *p, const int32_t *labels, size_t subsets,
+                                  const ckm_settings *s, ckm_certificate **out, ckm_err *err);
 
 #ifdef __cplusplus
 }

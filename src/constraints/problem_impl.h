@@ -4,7 +4,7 @@
  * of the pair list is what checker reports refer to), lo[j] <= hi[j] for every j, sample
  * weights (when set) finite and > 0; size bounds count points, whatever their weights.
  * Soft pairs: i != j, both < n, confidence in (0, 1], kept as added (docs/soft.md).
- * Capacities (docs/capacities.md): demands q (when set) finite and > 0; cap_lo / cap_hi
+ * Capacities (docs/capacities.md): demands q (when set) finite and >= 0; cap_lo / cap_hi
  * (when set) 0 <= cap_lo[j] <= cap_hi[j], cap_lo finite, cap_hi possibly INFINITY.
  */
 #ifndef CKM_PROBLEM_IMPL_H
@@ -25,7 +25,7 @@ struct ckm_problem {
     ckm_pair *soft;    /* soft pairs as added (not deduplicated: repeats add up) */
     double *soft_conf; /* their confidences, each in (0, 1] */
     size_t n_soft, soft_cap, soft_conf_cap, n_sml, n_scl;
-    double *q;         /* n demands (finite, > 0), or NULL: all 1 */
+    double *q;         /* n demands (finite, >= 0), or NULL: all 1 */
     double *cap_lo, *cap_hi; /* k capacity bounds each, or NULL: none */
 };
 

@@ -217,7 +217,8 @@ ckm_error ckm_certificate_to_json(const ckm_certificate *c, char **out, ckm_err 
         json_number(&b, "lower_bound", c->lower_bound, true);
     json_number(&b, "gap", c->gap, true);
     json_number(&b, "labels_split_sse", c->labels_split_sse, true);
-    sb_printf(&b, "  \"subsets\": %zu,\n  \"workers\": %d,\n", c->subsets, c->workers);
+    sb_printf(&b, "  \"subsets\": %zu,\n  \"workers\": %d,\n  \"ranks\": %d,\n", c->subsets, c->workers,
+              c->ranks > 0 ? c->ranks : 1);
     json_number(&b, "memory_mb", c->memory_mb, true);
     sb_printf(&b, "  \"timings\": {\"split\": %.6f, \"bound\": %.6f, \"total\": %.6f},\n", c->split_s, c->bound_s,
               c->total_s);
@@ -232,8 +233,8 @@ ckm_error ckm_certificate_to_json(const ckm_certificate *c, char **out, ckm_err 
         json_value(&b, q->lower_bound);
         sb_printf(&b, ", \"labels_sse\": ");
         json_value(&b, q->labels_sse);
-        sb_printf(&b, ", \"status\": \"%s\", \"sdp\": %s, \"cut_rounds\": %d, \"seconds\": %.6f}",
-                  ckm_status_string(q->status), q->sdp ? "true" : "false", q->cut_rounds, q->seconds);
+        sb_printf(&b, ", \"status\": \"%s\", \"sdp\": %s, \"cut_rounds\": %d, \"seconds\": %.6f, \"rank\": %d}",
+                  ckm_status_string(q->status), q->sdp ? "true" : "false", q->cut_rounds, q->seconds, q->rank);
     }
     sb_printf(&b, "%s],\n", c->subsets ? "\n  " : "");
     json_string(&b, "message", c->message);

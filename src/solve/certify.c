@@ -22,11 +22,9 @@
  * its SDP ran); the maximum of both is kept. Subsets run on `workers` threads, each taking
  * the next subset with a fair share of the time left.
  */
+#include "certify_run.h"
 #include "certify_split.h"
-#include "certify_subset.h"
-#include "objective.h"
 #include "problem_impl.h"
-#include "solve.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -34,12 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The subsets' point and pair lists (CSR, points ascending), group counts, the point map. */
-typedef struct cert_lists {
-    size_t *pt_start, *pts, *pr_start, *prs, *groups;
-    double *incumbent, *scatter, *bound;
-} cert_lists;
 
 static void lists_free(cert_lists *L)
 {
@@ -142,7 +134,7 @@ static ckm_error subset_sses(const ckm_problem *p, const double *X, const ckm_re
     return CKM_OK;
 }
 
-static ckm_error check_args(const ckm_problem *p, const int32_t *labels, const ckm_settings *s, ckm_err *err)
+static ckm_error check_args(const ckm_problem *p, const int32_t *labels, ckm_err *err)
 {
     ckm_error rc = ckm_problem_check_k(p, err);
     if (rc != CKM_OK)
@@ -157,6 +149,11 @@ static ckm_error check_args(const ckm_problem *p, const int32_t *labels, const c
         return ckm_fail(err, CKM_ERR_UNSUPPORTED,
                         "certify: the problem has soft pairs; the bound is of the SSE under hard constraints only "
                         "(remove the soft pairs to certify that)");
+    return CKM_OK;
+}
+
+static ckm_error check_settings(const ckm_settings *s, ckm_err *err)
+{
     if (!isfinite(s->time_limit_s))
         return ckm_fail(err, CKM_ERR_INVALID, "time_limit_s must be finite (got %g)", s->time_limit_s);
     if (s->threads < 0 || s->threads > CKM_MAX_THREADS)
@@ -184,6 +181,7 @@ static ckm_certificate *new_certificate(const ckm_problem *p, const ckm_check_re
     c->lower_bound = -INFINITY;
     c->gap = NAN;
     c->labels_split_sse = NAN;
+    c->ranks = 1;
     return c;
 }
 
@@ -219,38 +217,36 @@ done:
     return rc;
 }
 
-/* the subsets' bounds on `workers` threads, summed into c (data units) */
-static ckm_error bound_all(const ckm_context *ctx, const ckm_problem *p, const double *X, const ckm_reduced *r,
-                           const ckm_scaled *sc, ckm_certificate *c, cert_lists *L, ckm_err *err)
+void ckm_cert_job(ckm_cert_run *R, cert_job *J)
 {
+    memset(J, 0, sizeof *J);
+    *J = (cert_job){.p = R->p, .X = R->sc.X, .r = R->r, .ctx = &R->ctx, .sub_s = &R->sub_s, .T = R->c->subsets,
+                    .k = R->p->k, .count = R->c->subsets, .pt_start = R->L.pt_start, .pts = R->L.pts,
+                    .pr_start = R->L.pr_start, .prs = R->L.prs, .incumbent = R->L.incumbent,
+                    .scatter = R->L.scatter, .groups = R->L.groups, .bound = R->L.bound, .rec = R->c->subset,
+                    .workers = R->c->workers, .rc = CKM_OK};
+    atomic_init(&J->failed, 0);
+    for (size_t a = 0; R->r->has_caps && a < R->r->s; a++)
+        J->demand_total += R->r->demand[a];
+}
+
+void ckm_cert_bound(cert_job *J)
+{
+    atomic_init(&J->next, 0);
+    pthread_mutex_init(&J->lock, NULL);
+    int workers = (size_t)J->workers < J->count ? J->workers : (int)J->count;
+    if (workers > 0)
+        ckm_parallel_for(workers, (size_t)workers, ckm_certify_worker, J);
+    pthread_mutex_destroy(&J->lock);
+}
+
+/* the subsets' records and bounds summed into c (data units), its status and message */
+static void sum_bounds(ckm_cert_run *R, const cert_job *J)
+{
+    ckm_certificate *c = R->c;
+    const cert_lists *L = &R->L;
+    const ckm_reduced *r = R->r;
     size_t T = c->subsets;
-    ckm_settings sub_s = *ctx->s;
-    sub_s.verbosity = sub_s.verbosity > 0 ? sub_s.verbosity - 1 : 0;
-    bool feasible_labels = c->violations == 0;
-    double split_sse = 0.0;
-    for (size_t t = 0; t < T; t++) {
-        split_sse += L->incumbent[t];
-        if (!feasible_labels) /* not an upper bound of the subset's optimum then */
-            L->incumbent[t] = INFINITY;
-    }
-    c->labels_split_sse = ckm_scaled_objective(sc, split_sse);
-    cert_job J = {.p = p, .X = X, .r = r, .ctx = ctx, .sub_s = &sub_s, .T = T, .pt_start = L->pt_start,
-                  .pts = L->pts, .pr_start = L->pr_start, .prs = L->prs, .incumbent = L->incumbent,
-                  .scatter = L->scatter, .groups = L->groups, .bound = L->bound, .c = c, .workers = c->workers,
-                  .rc = CKM_OK};
-    for (size_t a = 0; r->has_caps && a < r->s; a++)
-        J.demand_total += r->demand[a];
-    atomic_init(&J.next, 0);
-    pthread_mutex_init(&J.lock, NULL);
-    double t0 = ckm_now();
-    ckm_parallel_for(c->workers, (size_t)c->workers, ckm_certify_worker, &J);
-    c->bound_s = ckm_now() - t0;
-    pthread_mutex_destroy(&J.lock);
-    if (J.rc != CKM_OK) {
-        if (err)
-            *err = J.err;
-        return J.rc;
-    }
     double lb = 0.0;
     size_t stopped = 0, sdp = 0;
     for (size_t t = 0; t < T; t++) {
@@ -261,8 +257,8 @@ static ckm_error bound_all(const ckm_context *ctx, const ckm_problem *p, const d
             rec->status = CKM_STATUS_INTERRUPTED;
             L->bound[t] = L->scatter[t];
         }
-        rec->lower_bound = ckm_scaled_objective(sc, L->bound[t]);
-        rec->labels_sse = ckm_scaled_objective(sc, L->incumbent[t] < INFINITY ? L->incumbent[t] : NAN);
+        rec->lower_bound = ckm_scaled_objective(&R->sc, L->bound[t]);
+        rec->labels_sse = ckm_scaled_objective(&R->sc, L->incumbent[t] < INFINITY ? L->incumbent[t] : NAN);
         lb += L->bound[t];
         bool halted = rec->status == CKM_STATUS_TIME_LIMIT || rec->status == CKM_STATUS_INTERRUPTED;
         stopped += halted;
@@ -272,12 +268,13 @@ static ckm_error bound_all(const ckm_context *ctx, const ckm_problem *p, const d
         else if (halted && c->status == CKM_STATUS_FEASIBLE)
             c->status = rec->status;
     }
-    if (J.infeasible) {
+    if (J->infeasible) {
         c->status = CKM_STATUS_INFEASIBLE;
         c->lower_bound = INFINITY;
-        return CKM_OK;
+        snprintf(c->message, sizeof c->message, "%s", J->reason);
+        return;
     }
-    c->lower_bound = ckm_scaled_objective(sc, lb);
+    c->lower_bound = ckm_scaled_objective(&R->sc, lb);
     char groups[48];
     size_t glo = r->s / T, ghi = (r->s + T - 1) / T;
     if (glo == ghi)
@@ -290,7 +287,6 @@ static ckm_error bound_all(const ckm_context *ctx, const ckm_problem *p, const d
              "a stop; the split costs at most %.3g %% of the labels' SSE",
              stopped ? ckm_stop_prefix(c->status) : "", T, T == 1 ? "" : "s", groups, sdp, T - sdp - stopped, stopped,
              loss);
-    return CKM_OK;
 }
 
 /* sse vs lower_bound: the gap, with the driver's rule for bounds at rounding level (a bound
@@ -311,94 +307,145 @@ static void finish_gap(ckm_certificate *c, const ckm_reduced *r, const ckm_scale
         c->status = CKM_STATUS_OPTIMAL; /* the labels are proven optimal within settings.gap */
 }
 
-static ckm_error certify_run(const ckm_context *ctx, const ckm_problem *p, const int32_t *labels, size_t subsets,
-                             ckm_certificate *c, ckm_err *err)
+void ckm_cert_finish(ckm_cert_run *R, const cert_job *J, ckm_certificate **out)
 {
-    ckm_scaled sc;
-    ckm_reduced *r = NULL;
-    cert_lists L;
-    memset(&L, 0, sizeof L);
-    ckm_error rc = ckm_scaled_init(&sc, p->X, p->n, p->d, err);
-    if (rc != CKM_OK)
-        return rc;
-    struct ckm_problem scaled = *p;
-    scaled.X = sc.X;
-    int infeasible = 0;
-    if ((rc = ckm_reduce(&scaled, &r, &infeasible, c->message, sizeof c->message, err)) != CKM_OK)
-        goto done;
-    if (infeasible) {
-        c->status = CKM_STATUS_INFEASIBLE;
-        c->lower_bound = INFINITY;
-        c->groups = r ? r->s : 0;
-        goto done;
-    }
-    c->groups = r->s;
-    if (subsets > r->s) {
-        rc = ckm_fail(err, CKM_ERR_INVALID, "certify: %zu subsets but only %zu must-link groups to split", subsets, r->s);
-        goto done;
-    }
-    int threads = ckm_thread_count(ctx->s->threads);
-    c->subsets = subsets ? subsets : ckm_certify_subset_count(r->s, p->k, ctx->s->time_limit_s, threads,
-                                                              ckm_memory_available());
-    c->workers = (size_t)threads < c->subsets ? threads : (int)c->subsets;
-    size_t m = (r->s + c->subsets - 1) / c->subsets;
-    c->memory_mb = (c->workers * 120.0 * (double)m * (double)m + 64.0 * (double)p->n) / 1e6;
-    ckm_ctx_log(ctx, 1, "certify: n = %zu, d = %zu, k = %zu, %zu groups, %zu pairs; %zu subsets on %d threads, "
-                        "about %.0f MB",
-                p->n, p->d, p->k, r->s, p->n_pairs, c->subsets, c->workers, c->memory_mb);
-    if ((rc = prepare(ctx, p, sc.X, r, labels, c, &L, err)) != CKM_OK ||
-        (rc = bound_all(ctx, p, sc.X, r, &sc, c, &L, err)) != CKM_OK)
-        goto done;
-    finish_gap(c, r, &sc, ctx->s->gap);
-done:
-    lists_free(&L);
-    ckm_reduced_free(r);
-    ckm_scaled_free(&sc);
-    return rc;
-}
-
-ckm_error ckm_certify(const ckm_problem *p, const int32_t *labels, size_t subsets, const ckm_settings *s_caller,
-                      ckm_certificate **out, ckm_err *err)
-{
-    *out = NULL;
-    ckm_settings s;
-    ckm_error rc = ckm_read_settings(s_caller, &s, err);
-    if (rc != CKM_OK || (rc = check_args(p, labels, &s, err)) != CKM_OK)
-        return rc;
-    ckm_stop_chain chain = {s.interrupt, s.should_stop, s.stop_user};
-    if (s.interrupt) {
-        s.should_stop = ckm_chained_stop;
-        s.stop_user = &chain;
-    }
-    ckm_counters counters;
-    ckm_counters_init(&counters);
-    pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
-    ckm_context ctx = {.s = &s, .start = ckm_now(), .deadline = INFINITY, .count = &counters, .log_lock = &log_lock,
-                       .max_iter = 100};
-    if (s.time_limit_s > 0.0)
-        ctx.deadline = ctx.start + s.time_limit_s;
-    ckm_check_report *chk = NULL;
-    if ((rc = ckm_check(p, labels, &chk, err)) != CKM_OK)
-        return rc;
-    ckm_certificate *c = new_certificate(p, chk);
-    ckm_check_report_free(chk);
-    if (!c)
-        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
-    if ((rc = certify_run(&ctx, p, labels, subsets, c, err)) != CKM_OK) {
-        ckm_certificate_free(c);
-        return rc;
+    ckm_certificate *c = R->c;
+    if (!R->settled) {
+        sum_bounds(R, J);
+        finish_gap(c, R->r, &R->sc, R->s.gap);
     }
     if (c->violations > 0) {
         size_t used = strlen(c->message);
         snprintf(c->message + used, sizeof c->message - used,
                  "%sthe labels violate %zu constraint(s): the bound holds, no gap", used ? "; " : "", c->violations);
     }
-    c->stats.sdp_iterations = atomic_load(&counters.v[CKM_COUNT_SDP_ITER]);
-    c->stats.cut_rounds = atomic_load(&counters.v[CKM_COUNT_CUT_ROUNDS]);
-    c->stats.cuts_added = atomic_load(&counters.v[CKM_COUNT_CUTS]);
-    c->total_s = ckm_now() - ctx.start;
+    c->stats.sdp_iterations = atomic_load(&R->counters.v[CKM_COUNT_SDP_ITER]);
+    c->stats.cut_rounds = atomic_load(&R->counters.v[CKM_COUNT_CUT_ROUNDS]);
+    c->stats.cuts_added = atomic_load(&R->counters.v[CKM_COUNT_CUTS]);
+    c->total_s = ckm_now() - R->ctx.start;
     *out = c;
+    R->c = NULL;
+}
+
+ckm_error ckm_cert_start(ckm_cert_run *R, const ckm_settings *s_caller, ckm_err *err)
+{
+    memset(R, 0, sizeof *R);
+    pthread_mutex_init(&R->log_lock, NULL);
+    R->live = 1;
+    ckm_error rc = ckm_read_settings(s_caller, &R->s, err);
+    if (rc != CKM_OK || (rc = check_settings(&R->s, err)) != CKM_OK)
+        return rc;
+    R->chain = (ckm_stop_chain){R->s.interrupt, R->s.should_stop, R->s.stop_user};
+    if (R->s.interrupt) {
+        R->s.should_stop = ckm_chained_stop;
+        R->s.stop_user = &R->chain;
+    }
+    ckm_counters_init(&R->counters);
+    R->ctx = (ckm_context){.s = &R->s, .start = ckm_now(), .deadline = INFINITY, .count = &R->counters,
+                           .log_lock = &R->log_lock, .max_iter = 100};
+    if (R->s.time_limit_s > 0.0)
+        R->ctx.deadline = R->ctx.start + R->s.time_limit_s;
+    R->sub_s = R->s;
+    R->sub_s.verbosity = R->s.verbosity > 0 ? R->s.verbosity - 1 : 0;
     return CKM_OK;
+}
+
+/* the groups, T and the workers, the split and the lists (c open) */
+static ckm_error plan(ckm_cert_run *R, const int32_t *labels, size_t subsets, ckm_err *err)
+{
+    const ckm_problem *p = R->p;
+    ckm_certificate *c = R->c;
+    ckm_error rc = ckm_scaled_init(&R->sc, p->X, p->n, p->d, err);
+    if (rc != CKM_OK)
+        return rc;
+    R->have_sc = 1;
+    struct ckm_problem scaled = *p;
+    scaled.X = R->sc.X;
+    int infeasible = 0;
+    if ((rc = ckm_reduce(&scaled, &R->r, &infeasible, c->message, sizeof c->message, err)) != CKM_OK)
+        return rc;
+    if (infeasible) {
+        c->status = CKM_STATUS_INFEASIBLE;
+        c->lower_bound = INFINITY;
+        c->groups = R->r ? R->r->s : 0;
+        R->settled = 1;
+        return CKM_OK;
+    }
+    c->groups = R->r->s;
+    if (subsets > R->r->s)
+        return ckm_fail(err, CKM_ERR_INVALID, "certify: %zu subsets but only %zu must-link groups to split", subsets,
+                        R->r->s);
+    int threads = ckm_thread_count(R->s.threads);
+    c->subsets = subsets ? subsets : ckm_certify_subset_count(R->r->s, p->k, R->s.time_limit_s, threads,
+                                                              ckm_memory_available());
+    c->workers = (size_t)threads < c->subsets ? threads : (int)c->subsets;
+    size_t m = (R->r->s + c->subsets - 1) / c->subsets;
+    c->memory_mb = (c->workers * 120.0 * (double)m * (double)m + 64.0 * (double)p->n) / 1e6;
+    ckm_ctx_log(&R->ctx, 1, "certify: n = %zu, d = %zu, k = %zu, %zu groups, %zu pairs; %zu subsets on %d threads, "
+                            "about %.0f MB",
+                p->n, p->d, p->k, R->r->s, p->n_pairs, c->subsets, c->workers, c->memory_mb);
+    if ((rc = prepare(&R->ctx, p, R->sc.X, R->r, labels, c, &R->L, err)) != CKM_OK)
+        return rc;
+    double split_sse = 0.0;
+    for (size_t t = 0; t < c->subsets; t++) {
+        split_sse += R->L.incumbent[t];
+        if (c->violations > 0) /* not an upper bound of the subset's optimum then */
+            R->L.incumbent[t] = INFINITY;
+    }
+    c->labels_split_sse = ckm_scaled_objective(&R->sc, split_sse);
+    return CKM_OK;
+}
+
+ckm_error ckm_cert_begin(ckm_cert_run *R, const ckm_problem *p, const int32_t *labels, size_t subsets,
+                         const ckm_settings *s, ckm_err *err)
+{
+    ckm_error rc = ckm_cert_start(R, s, err);
+    if (rc != CKM_OK || (rc = check_args(p, labels, err)) != CKM_OK)
+        return rc;
+    R->p = p;
+    ckm_check_report *chk = NULL;
+    if ((rc = ckm_check(p, labels, &chk, err)) != CKM_OK)
+        return rc;
+    R->c = new_certificate(p, chk);
+    ckm_check_report_free(chk);
+    if (!R->c)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    return plan(R, labels, subsets, err);
+}
+
+void ckm_cert_end(ckm_cert_run *R)
+{
+    lists_free(&R->L);
+    ckm_reduced_free(R->r);
+    if (R->have_sc)
+        ckm_scaled_free(&R->sc);
+    ckm_certificate_free(R->c);
+    if (R->live)
+        pthread_mutex_destroy(&R->log_lock);
+}
+
+ckm_error ckm_certify(const ckm_problem *p, const int32_t *labels, size_t subsets, const ckm_settings *s,
+                      ckm_certificate **out, ckm_err *err)
+{
+    *out = NULL;
+    ckm_cert_run R;
+    ckm_error rc = ckm_cert_begin(&R, p, labels, subsets, s, err);
+    if (rc == CKM_OK) {
+        cert_job J;
+        memset(&J, 0, sizeof J);
+        if (!R.settled) {
+            ckm_cert_job(&R, &J);
+            double t0 = ckm_now();
+            ckm_cert_bound(&J);
+            R.c->bound_s = ckm_now() - t0;
+            if ((rc = J.rc) != CKM_OK && err)
+                *err = J.err;
+        }
+        if (rc == CKM_OK)
+            ckm_cert_finish(&R, &J, out);
+    }
+    ckm_cert_end(&R);
+    return rc;
 }
 
 void ckm_certificate_free(ckm_certificate *c)

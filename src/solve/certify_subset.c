@@ -72,9 +72,7 @@ static ckm_error subset_capacities(const cert_job *J, size_t t, ckm_problem *sub
     return ckm_problem_set_capacities(sub, lo, hi, err);
 }
 
-/* subset t as a problem of its own: its points, weights, demands, the pairs inside it, its
- * size and capacity ranges */
-static ckm_error subset_problem(const cert_job *J, size_t t, ckm_problem **out, ckm_err *err)
+ckm_error ckm_certify_subset_problem(const cert_job *J, size_t t, ckm_problem **out, ckm_err *err)
 {
     const ckm_problem *p = J->p;
     size_t m = J->pt_start[t + 1] - J->pt_start[t], d = p->d, k = p->k;
@@ -134,7 +132,15 @@ static ckm_error subset_sdp(cert_job *J, size_t t, const ckm_context *sctx, ckm_
     char reason[CKM_MESSAGE_LEN] = "";
     ckm_algo_out ao;
     memset(&ao, 0, sizeof ao);
-    ckm_error rc = subset_problem(J, t, &sub, err);
+    ckm_error rc = CKM_OK;
+    if (J->given) { /* handed over: this worker alone takes subset t */
+        sub = J->given[t];
+        J->given[t] = NULL;
+        if (!sub)
+            return ckm_fail(err, CKM_ERR_INTERNAL, "certify: subset %zu's problem was not handed over", t);
+    } else {
+        rc = ckm_certify_subset_problem(J, t, &sub, err);
+    }
     if (rc == CKM_OK)
         rc = ckm_reduce(sub, &rs, &infeasible, reason, sizeof reason, err);
     if (rc != CKM_OK)
@@ -143,7 +149,7 @@ static ckm_error subset_sdp(cert_job *J, size_t t, const ckm_context *sctx, ckm_
         rec->status = CKM_STATUS_INFEASIBLE;
         pthread_mutex_lock(&J->lock);
         if (!J->infeasible)
-            snprintf(J->c->message, sizeof J->c->message, "infeasible: subset %zu: %.400s", t, reason);
+            snprintf(J->reason, sizeof J->reason, "infeasible: subset %zu: %.400s", t, reason);
         J->infeasible = 1;
         pthread_mutex_unlock(&J->lock);
         goto done;
@@ -174,14 +180,15 @@ done:
     return rc;
 }
 
-/* Bound subset t with its share of the time left: the deadline's remainder times
- * min(workers, subsets left) / subsets left. */
-static ckm_error bound_subset(cert_job *J, size_t t, ckm_err *err)
+/* Bound subset t, the job's pos-th, with its share of the time left: the deadline's
+ * remainder times min(workers, subsets left) / subsets left. */
+static ckm_error bound_subset(cert_job *J, size_t pos, ckm_err *err)
 {
     const ckm_context *ctx = J->ctx;
-    ckm_certify_subset *rec = &J->c->subset[t];
+    size_t t = J->ids ? J->ids[pos] : pos;
+    ckm_certify_subset *rec = &J->rec[t];
     double t0 = ckm_now();
-    rec->points = J->pt_start[t + 1] - J->pt_start[t];
+    rec->points = J->given ? J->points[t] : J->pt_start[t + 1] - J->pt_start[t];
     rec->groups = J->groups[t];
     J->bound[t] = J->scatter[t]; /* valid whatever happens next */
     rec->status = CKM_STATUS_FEASIBLE;
@@ -193,11 +200,11 @@ static ckm_error bound_subset(cert_job *J, size_t t, ckm_err *err)
     ckm_context sctx = *ctx;
     sctx.s = J->sub_s;
     if (isfinite(ctx->deadline)) {
-        size_t left = J->T - t, run = left < (size_t)J->workers ? left : (size_t)J->workers;
+        size_t left = J->count - pos, run = left < (size_t)J->workers ? left : (size_t)J->workers;
         sctx.deadline = t0 + (ctx->deadline - t0) * (double)run / (double)left;
     }
     ckm_error rc = CKM_OK;
-    if (J->groups[t] <= J->p->k)
+    if (J->groups[t] <= J->k)
         rec->status = CKM_STATUS_OPTIMAL; /* exact: each group alone */
     else
         rc = subset_sdp(J, t, &sctx, rec, err);
@@ -218,8 +225,8 @@ void ckm_certify_worker(void *arg, size_t begin, size_t end, int tid)
     (void)tid;
     cert_job *J = arg;
     for (;;) {
-        size_t t = atomic_fetch_add(&J->next, 1);
-        if (t >= J->T)
+        size_t pos = atomic_fetch_add(&J->next, 1);
+        if (pos >= J->count)
             return;
         pthread_mutex_lock(&J->lock);
         bool failed = J->rc != CKM_OK;
@@ -227,12 +234,13 @@ void ckm_certify_worker(void *arg, size_t begin, size_t end, int tid)
         if (failed)
             return;
         ckm_err e = {CKM_OK, ""};
-        ckm_error rc = bound_subset(J, t, &e);
+        ckm_error rc = bound_subset(J, pos, &e);
         if (rc != CKM_OK) {
             pthread_mutex_lock(&J->lock);
             if (J->rc == CKM_OK) {
                 J->rc = rc;
                 J->err = e;
+                atomic_store(&J->failed, 1);
             }
             pthread_mutex_unlock(&J->lock);
             return;

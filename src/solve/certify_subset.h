@@ -11,32 +11,47 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-/* The bound of the subsets (certify_subset.c), shared by the workers of one ckm_certify call. */
+/* The bound of the subsets (certify_subset.c), shared by the workers of one ckm_certify call,
+ * or of one rank of ckm_mpi_certify. Arrays of T entries are indexed by subset id t; a job
+ * bounds ids[0..count) (ids NULL: 0..T) and fills only their entries. */
 typedef struct cert_job {
-    const ckm_problem *p;       /* the caller's problem (pairs, bounds, weights, demands) */
+    const ckm_problem *p;       /* the whole problem (pairs, bounds, weights, demands), or NULL
+                                   when every subset's problem is given */
     const double *X;            /* the points as the algorithms see them (scale.c) */
-    const ckm_reduced *r;       /* groups of the whole problem */
+    const ckm_reduced *r;       /* groups of the whole problem (with p) */
+    ckm_problem **given;        /* T: subset t's problem handed over (taken, then freed by the
+                                   worker; NULL where the bound needs none), or NULL: built
+                                   from p (ckm_certify_subset_problem) */
+    const size_t *points;       /* T: points of each subset, with given */
     const ckm_context *ctx;     /* the run (deadline, stop, counters, log) */
     const ckm_settings *sub_s;  /* the subsets' settings: verbosity one lower */
-    size_t T;
-    const size_t *pt_start, *pts;     /* CSR: points of each subset, ascending */
+    size_t T, k;
+    size_t count;               /* subsets of this job */
+    const size_t *ids;          /* count subset ids in the order they are taken, or NULL */
+    const size_t *pt_start, *pts;     /* CSR: points of each subset, ascending (with p) */
     const size_t *pr_start, *prs;     /* CSR: pairs (indices into p->pairs) inside each subset */
     const double *incumbent;          /* T: restricted SSE of the labels, or INFINITY */
     const double *scatter;            /* T: the groups' own scatter */
     double demand_total;              /* sum of the demands (capacities only; 1 per point without) */
     const size_t *groups;             /* T: groups of each subset */
     double *bound;                    /* T: out, scaled units */
-    ckm_certificate *c;
+    ckm_certify_subset *rec;          /* T: out, each subset's record (bound in scaled units) */
     atomic_size_t next;
     int workers;
-    pthread_mutex_t lock;             /* guards rc, err, infeasible */
+    pthread_mutex_t lock;             /* guards rc, err, infeasible, reason */
     ckm_error rc;
     ckm_err err;
+    atomic_int failed;                /* rc set: readable without the lock */
     int infeasible;
+    char reason[CKM_MESSAGE_LEN];     /* the first infeasible subset's proof */
 } cert_job;
 
+/* Subset t of J's whole problem as a problem of its own (its points, weights, demands, the
+ * pairs inside it, its size and capacity ranges); J->p must be set. */
+ckm_error ckm_certify_subset_problem(const cert_job *J, size_t t, ckm_problem **out, ckm_err *err);
+
 /* ckm_parallel_for body: take subsets from J->next until none is left (or a worker failed),
- * each bounded with its share of the time left; results in J->bound and J->c->subset. */
+ * each bounded with its share of the time left; results in J->bound and J->rec. */
 void ckm_certify_worker(void *arg, size_t begin, size_t end, int tid);
 
 #endif
