@@ -331,7 +331,8 @@ def _run(s, verbose, result_type, call, read, free, keep):
 class Certificate(dict):
     """Result of certify(): status, sse, violations, lower_bound, gap (NaN when the labels violate a constraint),
     labels_split_sse, subsets (T), subset_of (the subset of each point), subset (one dict per subset: points,
-    groups, lower_bound, labels_sse, status, sdp, cut_rounds, seconds), groups, workers, memory_mb, time (split,
+    groups, lower_bound, labels_sse, status, sdp, cut_rounds, seconds, rank), groups, workers, ranks (1: Python
+    runs one process), memory_mb, time (split,
     bound, total), stats, message and report (the library's JSON report). Attribute access works too."""
 
     __getattr__ = dict.__getitem__
@@ -346,7 +347,7 @@ def _read_certificate(res):
         q = c.subset[t]
         subsets.append(dict(points=q.points, groups=q.groups, lower_bound=q.lower_bound, labels_sse=q.labels_sse,
                             status=lib.ckm_status_string(q.status).decode(), sdp=bool(q.sdp),
-                            cut_rounds=q.cut_rounds, seconds=q.seconds))
+                            cut_rounds=q.cut_rounds, seconds=q.seconds, rank=q.rank))
     js = ctypes.c_void_p()
     err = _lib.Err()
     report = None
@@ -357,7 +358,7 @@ def _read_certificate(res):
         status=lib.ckm_status_string(c.status).decode(), sse=c.sse, violations=int(c.violations),
         lower_bound=c.lower_bound, gap=c.gap, labels_split_sse=c.labels_split_sse, subsets=int(c.subsets),
         subset_of=(np.ctypeslib.as_array(c.subset_of, shape=(c.n,)).astype(np.int64) if c.subset_of else None),
-        subset=subsets, groups=int(c.groups), workers=c.workers, memory_mb=c.memory_mb,
+        subset=subsets, groups=int(c.groups), workers=c.workers, ranks=c.ranks, memory_mb=c.memory_mb,
         time=dict(split=c.split_s, bound=c.bound_s, total=c.total_s),
         stats={name: int(getattr(c.stats, name)) for name in ("sdp_iterations", "cut_rounds", "cuts_added")},
         message=c.message.decode("utf-8", "replace"), report=report)

@@ -135,7 +135,7 @@ class Result(ctypes.Structure):
 
 class CertifySubset(ctypes.Structure):
     _fields_ = [("points", c_size_t), ("groups", c_size_t), ("lower_bound", c_double), ("labels_sse", c_double),
-                ("status", c_int), ("sdp", c_int), ("cut_rounds", c_int), ("seconds", c_double)]
+                ("status", c_int), ("sdp", c_int), ("cut_rounds", c_int), ("seconds", c_double), ("rank", c_int)]
 
 
 class Certificate(ctypes.Structure):
@@ -162,6 +162,7 @@ class Certificate(ctypes.Structure):
         ("workers", c_int),
         ("stats", Stats),
         ("message", ctypes.c_char * MESSAGE_LEN),
+        ("ranks", c_int),  # after ckm_certify_subset gained rank: struct_size tells both apart
     ]
 
 

@@ -61,6 +61,24 @@ def test_split_identity_and_groups_whole():
     assert 0 < c.lower_bound <= c.labels_split_sse * (1 + 1e-9)
     assert [q["points"] for q in c.subset] == list(np.bincount(sub))
     assert json.loads(c.report)["subsets"] == 4
+    # one process: one rank, every subset bounded by rank 0 (the MPI fields of the mirror)
+    assert c.ranks == 1 and json.loads(c.report)["ranks"] == 1 and all(q["rank"] == 0 for q in c.subset)
+
+
+def test_forced_labellings_give_the_exact_answer():
+    # k = 1: the only labelling; its SSE by hand (numpy) is the bound, gap 0
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(40, 3))
+    w = rng.uniform(0.5, 2.0, 40)
+    c = ckm.certify(X, np.zeros(40, dtype=int), sample_weight=w)
+    mu = (w[:, None] * X).sum(0) / w.sum()
+    assert c.sse == pytest.approx((w * ((X - mu) ** 2).sum(1)).sum(), rel=1e-12)
+    assert c.gap == 0 and c.status == "optimal" and c.lower_bound == pytest.approx(c.sse, rel=1e-12)
+    # one must-link group per cluster: the partition is forced
+    labels = np.arange(40) % 2
+    ml = [(i, i + 2) for i in range(38)]
+    c = ckm.certify(X, labels, must_link=ml)
+    assert c.gap == 0 and c.status == "optimal"
 
 
 def test_estimator_certify_sets_bound_and_gap_for_any_algorithm():

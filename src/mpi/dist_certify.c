@@ -332,20 +332,27 @@ static ckm_error setup(mpi_cert *M, const ckm_problem *p, const int32_t *labels,
     return ckm_dist_agree(M->comm, rc, err);
 }
 
-/* rank 0: each subset to the rank with the least estimated work so far, largest first */
-static void deal(mpi_cert *M, size_t *order, double *load)
+/* a subset's estimated cost, for the deal */
+typedef struct costed {
+    double cost;
+    size_t t;
+} costed;
+
+static int by_cost_down(const void *a, const void *b) /* cost descending, then t ascending */
 {
-    double *cost = load + M->size;
-    for (size_t t = 0; t < M->T; t++) {
-        order[t] = t;
-        cost[t] = M->groups[t] > M->k ? ckm_sdp_iteration_estimate_s(M->groups[t]) : 0.0;
-    }
-    for (size_t a = 1; a < M->T; a++) { /* insertion sort by cost, descending, stable */
-        size_t t = order[a], b = a;
-        for (; b > 0 && cost[order[b - 1]] < cost[t]; b--)
-            order[b] = order[b - 1];
-        order[b] = t;
-    }
+    const costed *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost > y->cost ? -1 : 1;
+    return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/* rank 0: each subset to the rank with the least estimated work so far, largest first
+ * (order: T entries, load: size entries of scratch) */
+static void deal(mpi_cert *M, costed *order, double *load)
+{
+    for (size_t t = 0; t < M->T; t++)
+        order[t] = (costed){M->groups[t] > M->k ? ckm_sdp_iteration_estimate_s(M->groups[t]) : 0.0, t};
+    qsort(order, M->T, sizeof *order, by_cost_down);
     for (int r = 0; r < M->size; r++)
         load[r] = 0.0;
     for (size_t a = 0; a < M->T; a++) {
@@ -353,8 +360,8 @@ static void deal(mpi_cert *M, size_t *order, double *load)
         for (int r = 1; r < M->size; r++)
             if (load[r] < load[best])
                 best = r;
-        M->owner[order[a]] = best;
-        load[best] += cost[order[a]] + 1e-9; /* exact subsets count a little: spread too */
+        M->owner[order[a].t] = best;
+        load[best] += order[a].cost + 1e-9; /* exact subsets count a little: spread too */
     }
 }
 
@@ -383,8 +390,8 @@ static ckm_error share_plan(mpi_cert *M, ckm_err *err)
     M->owner = ckm_alloc_array(T, sizeof(int));
     M->groups = ckm_alloc_array(T, sizeof(size_t));
     M->points = ckm_alloc_array(T, sizeof(size_t));
-    size_t *order = ckm_alloc_array(T, sizeof(size_t));
-    double *load = ckm_alloc_array((size_t)M->size + T, sizeof(double));
+    costed *order = ckm_alloc_array(T, sizeof(costed));
+    double *load = ckm_alloc_array((size_t)M->size, sizeof(double));
     if (M->rank == 0) {
         M->incumbent = M->R.L.incumbent;
         M->scatter = M->R.L.scatter;
@@ -433,6 +440,8 @@ static ckm_error share_plan(mpi_cert *M, ckm_err *err)
 static void hand_out(mpi_cert *M)
 {
     ckm_err e = {CKM_OK, ""};
+    double t0 = ckm_now(), bytes_sent = 0.0;
+    size_t sent = 0;
     for (size_t t = 0; t < M->T; t++) {
         if (M->owner[t] == 0 || M->groups[t] <= M->k || (M->rank != 0 && M->owner[t] != M->rank))
             continue;
@@ -442,6 +451,8 @@ static void hand_out(mpi_cert *M)
             if (note(M, ckm_certify_subset_problem(&M->J, t, &sub, &e), &e) == CKM_OK && !pack_problem(sub, &b))
                 note(M, ckm_fail(&e, CKM_ERR_NOMEM, "certify: out of memory packing subset %zu", t), &e);
             send_bytes(M->comm, M->owner[t], b.p, b.failed ? 0 : b.len);
+            bytes_sent += b.failed ? 0.0 : (double)b.len;
+            sent++;
             free(b.p);
             ckm_problem_free(sub);
             continue;
@@ -457,6 +468,9 @@ static void hand_out(mpi_cert *M)
             note(M, unpack_problem(bytes, len, &M->given[t], &e), &e);
         free(bytes);
     }
+    if (M->rank == 0)
+        ckm_ctx_log(&M->R.ctx, 1, "certify: %zu subsets dealt to %d ranks; %zu problems sent (%.1f MB) in %.3f s", M->T,
+                    M->size, sent, bytes_sent / 1e6, ckm_now() - t0);
 }
 
 /* this rank's job: rank 0's run restricted to its subsets; the others' from the handed-out
@@ -468,8 +482,8 @@ static void setup_job(mpi_cert *M)
         ckm_cert_job(&M->R, J);
     } else {
         memset(J, 0, sizeof *J);
-        *J = (cert_job){.given = M->given, .points = M->points, .groups = M->groups, .ctx = &M->R.ctx, .sub_s = &M->R.sub_s, .T = M->T,
-                        .k = M->k, .incumbent = M->incumbent, .scatter = M->scatter, .bound = M->bound,
+        *J = (cert_job){.given = M->given, .points = M->points, .groups = M->groups, .ctx = &M->R.ctx,
+                        .sub_s = &M->R.sub_s, .T = M->T, .k = M->k, .incumbent = M->incumbent, .scatter = M->scatter, .bound = M->bound,
                         .rec = M->rec, .rc = CKM_OK};
         atomic_init(&J->failed, 0);
     }
