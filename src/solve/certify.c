@@ -335,11 +335,7 @@ ckm_error ckm_cert_start(ckm_cert_run *R, const ckm_settings *s_caller, ckm_err 
     ckm_error rc = ckm_read_settings(s_caller, &R->s, err);
     if (rc != CKM_OK || (rc = check_settings(&R->s, err)) != CKM_OK)
         return rc;
-    R->chain = (ckm_stop_chain){R->s.interrupt, R->s.should_stop, R->s.stop_user};
-    if (R->s.interrupt) {
-        R->s.should_stop = ckm_chained_stop;
-        R->s.stop_user = &R->chain;
-    }
+    ckm_stop_chain_install(&R->s, &R->chain);
     ckm_counters_init(&R->counters);
     R->ctx = (ckm_context){.s = &R->s, .start = ckm_now(), .deadline = INFINITY, .count = &R->counters,
                            .log_lock = &R->log_lock, .max_iter = 100};

@@ -202,9 +202,9 @@ static ckm_error predict(const ckm_problem *p, const double *centers, const ckm_
     r->struct_size = sizeof *r;
     r->objective = NAN;
     r->lower_bound = -INFINITY;
-    ckm_stop_chain chain = {s.interrupt, s.should_stop, s.stop_user};
-    ckm_bk_limits lim = {s.time_limit_s > 0.0 ? ckm_now() + s.time_limit_s : INFINITY,
-                         s.interrupt ? ckm_chained_stop : s.should_stop, s.interrupt ? (void *)&chain : s.stop_user};
+    ckm_stop_chain chain;
+    ckm_stop_chain_install(&s, &chain);
+    ckm_bk_limits lim = {s.time_limit_s > 0.0 ? ckm_now() + s.time_limit_s : INFINITY, s.should_stop, s.stop_user};
     bool transport = !route && p->n_ml == 0 && p->n_cl == 0 && !p->w && !ckm_problem_has_capacities(p);
     rc = transport ? by_transport(p, centers, &s, &lim, r, err) : by_route(p, centers, &s, &lim, route, r, err);
     if (rc == CKM_OK && r->has_labels)

@@ -193,6 +193,15 @@ int ckm_chained_stop(void *u)
     return c->fn ? c->fn(c->user) : 0;
 }
 
+void ckm_stop_chain_install(ckm_settings *s, ckm_stop_chain *chain)
+{
+    *chain = (ckm_stop_chain){s->interrupt, s->should_stop, s->stop_user};
+    if (s->interrupt) {
+        s->should_stop = ckm_chained_stop;
+        s->stop_user = chain;
+    }
+}
+
 static void copy_stats(const ckm_counters *c, ckm_stats *st)
 {
     uint64_t *dst[CKM_COUNT_N] = {&st->lp_solves,       &st->mip_solves,     &st->mip_nodes,  &st->transport_solves,
@@ -371,13 +380,10 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
     if (rc != CKM_OK)
         return rc;
     const ckm_settings *s_in = &s_full;
-    ckm_stop_chain chain = {s_full.interrupt, s_full.should_stop, s_full.stop_user};
+    ckm_stop_chain chain;
     if (s_full.init_centers)
         s_full.n_init = 1; /* restarts from the same centers would repeat each other */
-    if (s_full.interrupt) {
-        s_full.should_stop = ckm_chained_stop;
-        s_full.stop_user = &chain;
-    }
+    ckm_stop_chain_install(&s_full, &chain);
     const ckm_algo *algo = NULL;
     rc = validate_settings(s_in, &algo, err);
     if (rc != CKM_OK || (rc = ckm_problem_check_k(p, err)) != CKM_OK)

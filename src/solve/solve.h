@@ -19,5 +19,8 @@ typedef struct ckm_stop_chain {
     void *user;
 } ckm_stop_chain;
 int ckm_chained_stop(void *u);
+/* The chain of s's interrupt flag and callback into *chain and, when the flag is set, s's
+ * should_stop / stop_user replaced by ckm_chained_stop over it (chain must outlive s's use). */
+void ckm_stop_chain_install(ckm_settings *s, ckm_stop_chain *chain);
 
 #endif
