@@ -1,9 +1,11 @@
 /*
- * fuzz_cli_args.c -- libFuzzer target for the ckm command's option parser (cli/opts.c):
- * the input, split at NUL bytes, is an argument vector parsed against an options table
- * shaped like `ckm cluster`'s (flags, repeated short flags, values, --name=value), and
- * every value found goes through the strict number parsers the subcommands use. Parsing
- * must succeed or fail with a message, never crash. Built only with clang.
+ * fuzz_cli_args.c -- libFuzzer target for the ckm command's option parser (cli/opts.c) and
+ * its data options (cli/data_opts.c): the input, split at NUL bytes, is an argument vector
+ * parsed against an options table shaped like `ckm cluster`'s (flags, repeated short flags,
+ * values, --name=value, the data option group), and every value found goes through the
+ * strict parsers the subcommands use (numbers, --time-limit, --format, --header,
+ * --label-column). Parsing must succeed or fail with a message, never crash. Built only
+ * with clang.
  */
 #include "../../cli/cli.h"
 
@@ -30,12 +32,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         i += strlen(buf + i) + 1;
     }
     argv[argc] = NULL;
-    cli_opt opts[] = {{"k", 'k', "K", "", NULL},          {"constraints", 'c', "FILE", "", NULL},
-                      {"min-size", 0, "N", "", NULL},     {"seed", 's', "S", "", NULL},
-                      {"n-init", 0, "N", "", NULL},       {"tol", 0, "X", "", NULL},
-                      {"threads", 'j', "N", "", NULL},    {"label-column", 0, "IDX", "", NULL},
-                      {"balanced", 0, NULL, "", NULL},    {"verbose", 'v', NULL, "", NULL},
-                      {"quiet", 'q', NULL, "", NULL}};
+    enum { OWN = 11 };
+    cli_opt opts[OWN + CLI_DATA_COUNT] = {{"k", 'k', "K", "", NULL},          {"constraints", 'c', "FILE", "", NULL},
+                                          {"min-size", 0, "N", "", NULL},     {"seed", 's', "S", "", NULL},
+                                          {"n-init", 0, "N", "", NULL},       {"tol", 0, "X", "", NULL},
+                                          {"threads", 'j', "N", "", NULL},    {"time-limit", 't', "SEC", "", NULL},
+                                          {"balanced", 0, NULL, "", NULL},    {"verbose", 'v', NULL, "", NULL},
+                                          {"quiet", 'q', NULL, "", NULL}};
+    cli_data_group_init(opts + OWN);
     const size_t nopts = sizeof opts / sizeof opts[0];
     const char *pos[2];
     size_t npos = 0;
@@ -44,8 +48,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint64_t u;
         int v;
         double x;
-        ckm_read_options ro;
-        ckm_read_options_default(&ro);
         if (opts[0].value)
             (void)cli_size("cluster", "k", opts[0].value, &z);
         if (opts[3].value)
@@ -57,7 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (opts[6].value)
             (void)cli_int("cluster", "threads", opts[6].value, 0, CKM_MAX_THREADS, &v);
         if (opts[7].value)
-            (void)cli_label_column("cluster", opts[7].value, &ro);
+            (void)cli_time_limit("cluster", opts[7].value, &x);
+        (void)cli_data_check("cluster", opts + OWN);
         if (npos > 1)
             abort(); /* max_pos was 1 */
     }

@@ -42,7 +42,7 @@ if [[ ${#todo[@]} -gt 0 ]]; then
 fi
 "$cc" "${flags[@]}" -fsanitize=fuzzer "$src/tests/fuzz/fuzz_readers.c" "${objs[@]}" $deps -lm -lpthread \
   -o "$work/fuzz_readers"
-"$cc" "${flags[@]}" -fsanitize=fuzzer "$src/tests/fuzz/fuzz_cli_args.c" "$src/cli/opts.c" "${objs[@]}" $deps \
+"$cc" "${flags[@]}" -fsanitize=fuzzer "$src/tests/fuzz/fuzz_cli_args.c" "$src/cli/opts.c" "$src/cli/data_opts.c" "${objs[@]}" $deps \
   -lm -lpthread -o "$work/fuzz_cli_args"
 # seed corpora
 rm -rf "$work/seeds"
