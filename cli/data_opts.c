@@ -59,7 +59,7 @@ static bool label_column(const char *cmd, const char *v, ckm_read_options *ro)
     return true;
 }
 
-/* --format and --header into ro; false after printing */
+/* --label-column, --format and --header into ro; false after printing */
 static bool read_options(const char *cmd, const cli_opt *group, ckm_read_options *ro)
 {
     const char *v;
@@ -123,13 +123,13 @@ bool cli_time_limit(const char *cmd, const char *v, double *seconds)
         *seconds = 0.0; /* the settings' "none" */
         return true;
     }
-    char *end = NULL;
-    double x = v && *v ? strtod(v, &end) : NAN;
-    double unit = 1.0;
-    if (end && *end && end[1] == '\0')
-        unit = *end == 's' ? 1.0 : *end == 'm' ? 60.0 : *end == 'h' ? 3600.0 : NAN;
-    if (!v || !*v || (end && *end && end[1] != '\0') || isnan(unit) || !isfinite(x * unit) || x < 0.0 ||
-        (end && end == v)) {
+    char *end = (char *)v;
+    double x = v && *v ? strtod(v, &end) : NAN, unit = NAN;
+    if (end != v && end[0] == '\0')
+        unit = 1.0;
+    else if (end != v && end[1] == '\0')
+        unit = end[0] == 's' ? 1.0 : end[0] == 'm' ? 60.0 : end[0] == 'h' ? 3600.0 : NAN;
+    if (!(x >= 0.0) || !isfinite(x * unit)) { /* NaN unit: no number, or an unknown unit */
         fprintf(stderr,
                 "ckm %s: --time-limit: '%s' is not a duration: seconds >= 0, or with a unit (90s, 1.5m, 2h), "
                 "or none\n",

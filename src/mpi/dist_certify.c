@@ -100,10 +100,8 @@ static int pack_problem(const ckm_problem *p, buf *b)
         put_u64(b, p->pairs[e].j);
         put_u64(b, (uint64_t)p->pairs[e].type);
     }
-    for (size_t j = 0; j < p->k; j++)
-        put_u64(b, p->lo[j]);
-    for (size_t j = 0; j < p->k; j++)
-        put_u64(b, p->hi[j]);
+    put(b, p->lo, p->k * sizeof(size_t));
+    put(b, p->hi, p->k * sizeof(size_t));
     if (p->q)
         put(b, p->q, p->n * sizeof(double));
     if (p->cap_lo) {
@@ -113,78 +111,24 @@ static int pack_problem(const ckm_problem *p, buf *b)
     return !b->failed;
 }
 
-/* reads bytes from a received buffer; 0 past its end */
+/* reads a received buffer. Every field is 8 bytes wide (uint64 or double) and the buffer
+ * comes from malloc, so each array taken is aligned for its type and is read in place. */
 typedef struct cursor {
     const unsigned char *p;
     size_t len, at;
 } cursor;
 
-static const void *take(cursor *c, size_t bytes)
+_Static_assert(sizeof(size_t) == sizeof(uint64_t) && sizeof(double) == sizeof(uint64_t),
+               "a subset's message is made of 8-byte fields");
+
+/* count 8-byte fields, or NULL past the buffer's end */
+static const void *take(cursor *c, size_t count)
 {
-    if (bytes > c->len - c->at)
+    if (count > (c->len - c->at) / 8)
         return NULL;
     const void *q = c->p + c->at;
-    c->at += bytes;
+    c->at += 8 * count;
     return q;
-}
-
-static uint64_t take_u64(cursor *c, int *ok)
-{
-    uint64_t v = 0;
-    const void *q = take(c, sizeof v);
-    if (q)
-        memcpy(&v, q, sizeof v);
-    else
-        *ok = 0;
-    return v;
-}
-
-/* the sizes and capacities of a problem being rebuilt */
-static ckm_error unpack_bounds(cursor *c, ckm_problem *p, size_t m, size_t k, int has_q, int has_caps, ckm_err *err)
-{
-    int ok = 1;
-    size_t *lo = ckm_alloc_array(k, sizeof(size_t)), *hi = ckm_alloc_array(k, sizeof(size_t));
-    ckm_error rc = CKM_OK;
-    if (!lo || !hi) {
-        rc = ckm_fail(err, CKM_ERR_NOMEM, "certify: out of memory for a subset's size bounds");
-        goto done;
-    }
-    for (size_t j = 0; j < k; j++)
-        lo[j] = take_u64(c, &ok);
-    for (size_t j = 0; j < k; j++)
-        hi[j] = take_u64(c, &ok);
-    const double *q = has_q ? take(c, m * sizeof(double)) : NULL;
-    const double *cl = has_caps ? take(c, k * sizeof(double)) : NULL, *ch = has_caps ? take(c, k * sizeof(double)) : NULL;
-    if (!ok || (has_q && !q) || (has_caps && (!cl || !ch))) {
-        rc = ckm_fail(err, CKM_ERR_INTERNAL, "certify: a subset's message is truncated");
-        goto done;
-    }
-    /* aligned copies: the message's doubles sit at any offset */
-    double *tmp = ckm_alloc_array(m > k ? m : k, sizeof(double));
-    if (!tmp) {
-        rc = ckm_fail(err, CKM_ERR_NOMEM, "certify: out of memory for a subset's demands");
-        goto done;
-    }
-    if ((rc = ckm_problem_set_sizes(p, lo, hi, err)) == CKM_OK && has_q) {
-        memcpy(tmp, q, m * sizeof(double));
-        rc = ckm_problem_set_demands(p, tmp, err);
-    }
-    if (rc == CKM_OK && has_caps) {
-        double *chi = ckm_alloc_array(k, sizeof(double));
-        if (!chi) {
-            rc = ckm_fail(err, CKM_ERR_NOMEM, "certify: out of memory for a subset's capacities");
-        } else {
-            memcpy(tmp, cl, k * sizeof(double));
-            memcpy(chi, ch, k * sizeof(double));
-            rc = ckm_problem_set_capacities(p, tmp, chi, err);
-            free(chi);
-        }
-    }
-    free(tmp);
-done:
-    free(lo);
-    free(hi);
-    return rc;
 }
 
 /* The problem pack_problem wrote, rebuilt through the same calls in the same order as
@@ -192,49 +136,35 @@ done:
 static ckm_error unpack_problem(const unsigned char *bytes, size_t len, ckm_problem **out, ckm_err *err)
 {
     cursor c = {bytes, len, 0};
-    int ok = 1;
-    uint64_t head[7];
-    for (int q = 0; q < 7; q++)
-        head[q] = take_u64(&c, &ok);
+    const uint64_t *head = take(&c, 7);
+    *out = NULL;
+    if (!head)
+        return ckm_fail(err, CKM_ERR_INTERNAL, "certify: a subset's message is truncated");
     size_t m = head[0], d = head[1], k = head[2], np = head[3], md = 0;
-    if (!ok || !ckm_mul_ok(m, d, &md) || md > len / sizeof(double))
-        return ckm_fail(err, CKM_ERR_INTERNAL, "certify: a subset's message is malformed");
-    double *X = ckm_alloc_array(md, sizeof(double)), *w = head[4] ? ckm_alloc_array(m, sizeof(double)) : NULL;
-    const void *xs = take(&c, md * sizeof(double)), *ws = head[4] ? take(&c, m * sizeof(double)) : NULL;
+    int has_w = head[4] != 0, has_q = head[5] != 0, has_caps = head[6] != 0;
+    const double *X = ckm_mul_ok(m, d, &md) ? take(&c, md) : NULL, *w = has_w ? take(&c, m) : NULL;
+    const uint64_t *pairs = X && (!has_w || w) ? take(&c, 3 * np) : NULL;
+    const size_t *lo = pairs ? take(&c, k) : NULL, *hi = lo ? take(&c, k) : NULL;
+    const double *q = hi && has_q ? take(&c, m) : NULL;
+    const double *cap_lo = hi && has_caps ? take(&c, k) : NULL, *cap_hi = cap_lo ? take(&c, k) : NULL;
+    if (!hi || (has_q && !q) || (has_caps && !cap_hi))
+        return ckm_fail(err, CKM_ERR_INTERNAL, "certify: a subset's message is truncated");
     ckm_problem *p = NULL;
-    ckm_error rc = CKM_OK;
-    if (!X || (head[4] && !w)) {
-        rc = ckm_fail(err, CKM_ERR_NOMEM, "certify: out of memory for a subset of %zu points", m);
-        goto done;
-    }
-    if (!xs || (head[4] && !ws)) {
-        rc = ckm_fail(err, CKM_ERR_INTERNAL, "certify: a subset's message is truncated");
-        goto done;
-    }
-    memcpy(X, xs, md * sizeof(double));
-    if ((rc = ckm_problem_create(X, m, d, k, &p, err)) != CKM_OK)
-        goto done;
-    if (head[4]) {
-        memcpy(w, ws, m * sizeof(double));
-        if ((rc = ckm_problem_set_weights(p, w, err)) != CKM_OK)
-            goto done;
-    }
-    for (size_t e = 0; e < np && rc == CKM_OK; e++) {
-        size_t i = take_u64(&c, &ok), j = take_u64(&c, &ok);
-        ckm_link type = (ckm_link)take_u64(&c, &ok);
-        rc = ok ? ckm_problem_add_pair(p, i, j, type, err)
-                : ckm_fail(err, CKM_ERR_INTERNAL, "certify: a subset's message is truncated");
-    }
+    ckm_error rc = ckm_problem_create(X, m, d, k, &p, err);
+    if (rc == CKM_OK && has_w)
+        rc = ckm_problem_set_weights(p, w, err);
+    for (size_t e = 0; e < np && rc == CKM_OK; e++)
+        rc = ckm_problem_add_pair(p, pairs[3 * e], pairs[3 * e + 1], (ckm_link)pairs[3 * e + 2], err);
     if (rc == CKM_OK)
-        rc = unpack_bounds(&c, p, m, k, (int)head[5], (int)head[6], err);
-done:
-    free(X);
-    free(w);
-    if (rc != CKM_OK) {
+        rc = ckm_problem_set_sizes(p, lo, hi, err);
+    if (rc == CKM_OK && has_q)
+        rc = ckm_problem_set_demands(p, q, err);
+    if (rc == CKM_OK && has_caps)
+        rc = ckm_problem_set_capacities(p, cap_lo, cap_hi, err);
+    if (rc != CKM_OK)
         ckm_problem_free(p);
-        p = NULL;
-    }
-    *out = p;
+    else
+        *out = p;
     return rc;
 }
 
@@ -275,7 +205,7 @@ typedef struct mpi_cert {
     size_t T, k;
     int settled;             /* rank 0 settled the run before any subset (infeasible) */
     int *owner;              /* T: the rank bounding each subset */
-    size_t *groups, *points; /* T each (sent as uint64: size_t is 64 bits here) */
+    size_t *groups, *points; /* T each (sent as MPI_UINT64_T: size_t is 64 bits, asserted above) */
     double *incumbent, *scatter, *bound; /* T each (rank 0: its run's lists) */
     ckm_certify_subset *rec; /* T (rank 0: its certificate's) */
     ckm_problem **given;     /* T: this rank's subsets' problems (ranks > 0) */
@@ -287,8 +217,6 @@ typedef struct mpi_cert {
     int *expect;             /* size: stop messages each rank sent here (the all-to-all) */
     MPI_Request *req;        /* size: this rank's stop messages in flight */
 } mpi_cert;
-
-_Static_assert(sizeof(size_t) == sizeof(uint64_t), "subset counts travel as MPI_UINT64_T");
 
 static ckm_error note(mpi_cert *M, ckm_error rc, const ckm_err *e)
 {
@@ -481,7 +409,6 @@ static void setup_job(mpi_cert *M)
     if (M->rank == 0) {
         ckm_cert_job(&M->R, J);
     } else {
-        memset(J, 0, sizeof *J);
         *J = (cert_job){.given = M->given, .points = M->points, .groups = M->groups, .ctx = &M->R.ctx,
                         .sub_s = &M->R.sub_s, .T = M->T, .k = M->k, .incumbent = M->incumbent, .scatter = M->scatter, .bound = M->bound,
                         .rec = M->rec, .rc = CKM_OK};

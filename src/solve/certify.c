@@ -219,7 +219,6 @@ done:
 
 void ckm_cert_job(ckm_cert_run *R, cert_job *J)
 {
-    memset(J, 0, sizeof *J);
     *J = (cert_job){.p = R->p, .X = R->sc.X, .r = R->r, .ctx = &R->ctx, .sub_s = &R->sub_s, .T = R->c->subsets,
                     .k = R->p->k, .count = R->c->subsets, .pt_start = R->L.pt_start, .pts = R->L.pts,
                     .pr_start = R->L.pr_start, .prs = R->L.prs, .incumbent = R->L.incumbent,
