@@ -131,11 +131,43 @@ int cli_labelled_problem(const char *cmd, const cli_labelled_args *a, ckm_datase
 void cli_catch_sigint(ckm_settings *s);
 void cli_log_stderr(void *user, const char *line);
 
+/* progress.c: the live status line on a terminal's stderr (nothing when stderr is not a
+ * terminal, or quiet). Install before the run (it takes over s->log when -v set one, to clear
+ * the line before each log line); cli_progress_end erases the line after it. */
+typedef struct cli_progress {
+    const char *cmd;
+    bool certify;        /* BOUND events count subsets, not nodes */
+    double time_limit_s; /* caps the ETA */
+    double last_draw;
+    bool shown;          /* a line is on the terminal */
+} cli_progress;
+void cli_progress_install(cli_progress *st, const char *cmd, ckm_settings *s, bool quiet);
+void cli_progress_end(cli_progress *st);
+/* a monotonic clock, seconds */
+double cli_seconds(void);
+
+/* html_out.c: the HTML report of labels (ckm_report_html) with the run's JSON report (or
+ * NULL) and the command line, written atomically to path; EXIT_SOLVED or the printed error's
+ * exit code. */
+typedef struct cli_html_args {
+    const char *path, *data;   /* the page, and the data file named in its title */
+    const ckm_problem *p;
+    const int32_t *labels, *truth; /* truth: n labels or NULL */
+    const char *json;
+    const char *json_path;     /* the file json came from (named in a parse error), or NULL */
+    int argc;
+    char **argv;
+    size_t max_points;         /* 0: the library's default */
+    bool verbose;              /* say where it went, its size and time */
+} cli_html_args;
+int cli_write_html(const char *cmd, const cli_html_args *a);
+
 int cmd_cluster(int argc, char **argv);
 int cmd_certify(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_assign(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

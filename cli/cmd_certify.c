@@ -18,7 +18,7 @@
 #include <sys/resource.h>
 
 enum { F_LABELS, F_K, F_CONS, F_MIN, F_MAX, F_SIZES, F_BAL, F_DEMANDS, F_MINCAP, F_MAXCAP, F_CAPS,
-       F_SUBSETS, F_TIME, F_CUTS, F_GAP, F_SEED, F_THREADS, F_REPORT, F_SUBSETS_OUT, F_VERBOSE, F_QUIET,
+       F_SUBSETS, F_TIME, F_CUTS, F_GAP, F_SEED, F_THREADS, F_REPORT, F_HTML, F_SUBSETS_OUT, F_VERBOSE, F_QUIET,
        F_HELP, F_DATA, F_COUNT = F_DATA + CLI_DATA_COUNT };
 
 static const cli_opt certify_options[F_COUNT] = {
@@ -43,6 +43,7 @@ static const cli_opt certify_options[F_COUNT] = {
     [F_THREADS] = {"threads", 'j', "N", "subsets bounded at once, 0..256 (0 = the cores this process may use); "
                                         "OpenBLAS runs 1 thread", NULL},
     [F_REPORT] = {"report", 'r', "FILE", "write a JSON report (bound, gap, every subset)", NULL},
+    [F_HTML] = {"html", 0, "FILE", "write a self-contained HTML report: the bound closing over time, every subset's bound, the clusters on two principal components (docs/report.md)", NULL},
     [F_SUBSETS_OUT] = {"subsets-out", 0, "FILE", "write the subset of each point, one per line (FILE.npy: numpy)",
                        NULL},
     [F_VERBOSE] = {"verbose", 'v', NULL, "progress on stderr (-vv: each subset's SDP too)", NULL},
@@ -116,19 +117,28 @@ static void print_certificate(const char *data, const ckm_certificate *c)
     printf("  time         %.3f s, peak memory %.0f MB\n", c->total_s, (double)ru.ru_maxrss / 1024.0);
 }
 
-/* the report and the subsets file, each atomic; EXIT_SOLVED or the (printed) error's code */
-static int write_outputs(const char *cmd, const cli_opt *opts, const ckm_certificate *c)
+/* the JSON report, the HTML report (html: the page's inputs but its JSON) and the subsets
+ * file, each atomic; EXIT_SOLVED or the (printed) error's code */
+static int write_outputs(const char *cmd, const cli_opt *opts, const ckm_certificate *c, cli_html_args *html)
 {
     ckm_err err = {CKM_OK, ""};
     ckm_error rc;
-    if (opts[F_REPORT].value) {
+    if (opts[F_REPORT].value || opts[F_HTML].value) {
         char *json = NULL;
         if ((rc = ckm_certificate_to_json(c, &json, &err)) != CKM_OK ||
-            (rc = ckm_write_file_atomic(opts[F_REPORT].value, json, strlen(json), &err)) != CKM_OK) {
+            (opts[F_REPORT].value &&
+             (rc = ckm_write_file_atomic(opts[F_REPORT].value, json, strlen(json), &err)) != CKM_OK)) {
             ckm_free(json);
             return cli_error(cmd, rc, &err);
         }
+        int code = EXIT_SOLVED;
+        if (opts[F_HTML].value) {
+            html->json = json;
+            code = cli_write_html(cmd, html);
+        }
         ckm_free(json);
+        if (code != EXIT_SOLVED)
+            return code;
     }
     if (opts[F_SUBSETS_OUT].value && c->subset_of) {
         int32_t *sub = malloc(c->n * sizeof(int32_t));
@@ -150,27 +160,17 @@ static bool outputs_ok(const char *cmd, const cli_opt *opts, const char *data)
 {
     const char *inputs[] = {data,           opts[F_LABELS].value,  opts[F_CONS].value,   opts[F_DATA + CLI_DATA_WEIGHTS].value,
                             opts[F_SIZES].value, opts[F_DEMANDS].value, opts[F_CAPS].value};
-    const char *r = opts[F_REPORT].value, *o = opts[F_SUBSETS_OUT].value;
-    if (!cli_output_ok(cmd, r, inputs, 7) || !cli_output_ok(cmd, o, inputs, 7))
-        return false;
-    if (r && o && strcmp(r, o) == 0) {
-        fprintf(stderr, "ckm %s: two outputs name the same file '%s'\n", cmd, r);
-        return false;
+    const char *out[] = {opts[F_REPORT].value, opts[F_SUBSETS_OUT].value, opts[F_HTML].value};
+    for (size_t i = 0; i < 3; i++) {
+        if (!cli_output_ok(cmd, out[i], inputs, 7))
+            return false;
+        for (size_t j = 0; j < i; j++)
+            if (out[i] && out[j] && strcmp(out[i], out[j]) == 0) {
+                fprintf(stderr, "ckm %s: two outputs name the same file '%s'\n", cmd, out[i]);
+                return false;
+            }
     }
     return true;
-}
-
-/* the outputs written and the summary printed; the exit code of the certificate */
-static int report(const char *cmd, const cli_opt *opts, const char *data, const ckm_certificate *c)
-{
-    int code = write_outputs(cmd, opts, c);
-    if (code != EXIT_SOLVED)
-        return code;
-    if (c->status == CKM_STATUS_INFEASIBLE)
-        fprintf(stderr, "ckm certify: infeasible: %s\n", c->message);
-    else if (!opts[F_QUIET].value || c->violations)
-        print_certificate(data, c);
-    return c->status == CKM_STATUS_INFEASIBLE ? EXIT_INFEASIBLE : c->violations ? EXIT_VIOLATIONS : EXIT_SOLVED;
 }
 
 /* A certification's inputs: DATA by the data options, the labels, the constraints. */
@@ -179,6 +179,23 @@ typedef struct loaded {
     ckm_problem *p;
     int32_t *labels;
 } loaded;
+
+/* the outputs written and the summary printed; the exit code of the certificate. in, argc,
+ * argv: what the HTML report shows beside the certificate. */
+static int report(const char *cmd, const cli_opt *opts, const char *data, const ckm_certificate *c, const loaded *in,
+                  int argc, char **argv)
+{
+    cli_html_args html = {.path = opts[F_HTML].value, .data = data, .p = in->p, .labels = in->labels,
+                          .truth = in->ds->labels, .argc = argc, .argv = argv, .verbose = opts[F_VERBOSE].value != NULL};
+    int code = write_outputs(cmd, opts, c, &html);
+    if (code != EXIT_SOLVED)
+        return code;
+    if (c->status == CKM_STATUS_INFEASIBLE)
+        fprintf(stderr, "ckm certify: infeasible: %s\n", c->message);
+    else if (!opts[F_QUIET].value || c->violations)
+        print_certificate(data, c);
+    return c->status == CKM_STATUS_INFEASIBLE ? EXIT_INFEASIBLE : c->violations ? EXIT_VIOLATIONS : EXIT_SOLVED;
+}
 
 static int load(const char *cmd, const cli_opt *opts, const char *data, loaded *in)
 {
@@ -201,7 +218,8 @@ static void unload(loaded *in)
 #ifdef CKM_HAVE_MPI
 /* `mpirun -np R ckm certify ...`: rank 0 reads the inputs, ckm_mpi_certify bounds the subsets
  * on every rank, rank 0 writes and prints; every rank exits with rank 0's code. */
-static int certify_mpi(const char *cmd, const cli_opt *opts, const char *data, ckm_settings *s, size_t subsets)
+static int certify_mpi(const char *cmd, const cli_opt *opts, const char *data, ckm_settings *s, size_t subsets,
+                       int argc, char **argv)
 {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -217,7 +235,7 @@ static int certify_mpi(const char *cmd, const cli_opt *opts, const char *data, c
         if (rc != CKM_OK)
             code = rank == 0 ? cli_error(cmd, rc, &err) : cli_exit_code(rc);
         else if (rank == 0)
-            code = report(cmd, opts, data, c);
+            code = report(cmd, opts, data, c, &in, argc, argv);
         ckm_certificate_free(c);
         MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
     }
@@ -250,16 +268,20 @@ int cmd_certify(int argc, char **argv)
         return EXIT_USAGE;
 #ifdef CKM_HAVE_MPI
     if (cli_mpi_launched())
-        return certify_mpi(cmd, opts, pos[0], &s, subsets);
+        return certify_mpi(cmd, opts, pos[0], &s, subsets, argc, argv);
 #endif
     loaded in = {0};
     int code = load(cmd, opts, pos[0], &in);
     if (code == EXIT_SOLVED) {
         cli_catch_sigint(&s);
+        s.trace = opts[F_HTML].value != NULL; /* the page's bound-over-time plot */
+        cli_progress bar;
+        cli_progress_install(&bar, cmd, &s, opts[F_QUIET].value != NULL);
         ckm_certificate *c = NULL;
         ckm_err err = {CKM_OK, ""};
         ckm_error rc = ckm_certify(in.p, in.labels, subsets, &s, &c, &err);
-        code = rc != CKM_OK ? cli_error(cmd, rc, &err) : report(cmd, opts, pos[0], c);
+        cli_progress_end(&bar);
+        code = rc != CKM_OK ? cli_error(cmd, rc, &err) : report(cmd, opts, pos[0], c, &in, argc, argv);
         ckm_certificate_free(c);
     }
     unload(&in);

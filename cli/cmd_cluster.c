@@ -26,7 +26,7 @@ static void print_value(const char *name, double v, const ckm_result *gap_of)
 }
 
 enum { O_K, O_CONS, O_MIN, O_MAX, O_SIZES, O_BAL, O_DEMANDS, O_MINCAP, O_MAXCAP, O_CAPS, O_ALGO, O_DIST, O_INIT, O_INIT_CENTERS, O_LLOYD, O_PRECISION, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
-       O_CUTS, O_GAP, O_NODES, O_MEMORY, O_ASYNC, O_SOFT_P, O_STEP, O_SOFT_STEP, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT,
+       O_CUTS, O_GAP, O_NODES, O_MEMORY, O_ASYNC, O_SOFT_P, O_STEP, O_SOFT_STEP, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_HTML,
        O_VERBOSE, O_QUIET, O_HELP, O_DATA, O_COUNT = O_DATA + CLI_DATA_COUNT };
 
 static void usage(cli_opt *opts)
@@ -102,6 +102,7 @@ static const cli_opt cluster_options[O_COUNT] = {
     [O_LABELS_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line, input order (FILE.npy: a numpy int32 array)", NULL},
     [O_CENTERS_OUT] = {"centers-out", 0, "FILE", "write K rows of cluster means (CSV; FILE.npy: a numpy float64 K x d array)", NULL},
     [O_REPORT] = {"report", 'r', "FILE", "write a JSON report", NULL},
+    [O_HTML] = {"html", 0, "FILE", "write a self-contained HTML report: the clusters on two principal components, pairs, sizes against bounds, convergence (docs/report.md)", NULL},
     [O_VERBOSE] = {"verbose", 'v', NULL, "progress on stderr (-vv: also each node's / solve's steps, -vvv: debug)", NULL},
     [O_QUIET] = {"quiet", 'q', NULL, "print nothing on success", NULL},
     [O_HELP] = {"help", 'h', NULL, "show this help", NULL},
@@ -272,12 +273,13 @@ static bool outputs_ok(const char *cmd, const cli_opt *opts, const char *data)
 {
     const char *inputs[] = {data, opts[O_CONS].value, opts[O_SIZES].value, opts[O_DATA + CLI_DATA_WEIGHTS].value,
                             opts[O_INIT_CENTERS].value, opts[O_DEMANDS].value, opts[O_CAPS].value};
-    const char *outputs[] = {opts[O_LABELS_OUT].value, opts[O_CENTERS_OUT].value, opts[O_REPORT].value};
-    for (size_t i = 0; i < 3; i++)
+    const char *outputs[] = {opts[O_LABELS_OUT].value, opts[O_CENTERS_OUT].value, opts[O_REPORT].value,
+                             opts[O_HTML].value};
+    for (size_t i = 0; i < 4; i++)
         if (!cli_output_ok(cmd, outputs[i], inputs, 7))
             return false;
-    for (size_t i = 0; i < 3; i++)
-        for (size_t j = i + 1; j < 3; j++)
+    for (size_t i = 0; i < 4; i++)
+        for (size_t j = i + 1; j < 4; j++)
             if (outputs[i] && outputs[j] && strcmp(outputs[i], outputs[j]) == 0) {
                 fprintf(stderr, "ckm cluster: two outputs name the same file '%s'\n", outputs[i]);
                 return false;
@@ -293,6 +295,7 @@ static int run_mpi(const cli_opt *opts, const char *data, ckm_settings *s, bool 
     cli_catch_sigint(s);
     const cli_opt *dat = opts + O_DATA;
     const char *no = opts[O_CONS].value      ? "--constraints"
+                     : opts[O_HTML].value    ? "--html (write the labels, then ckm report)"
                      : dat[CLI_DATA_WEIGHTS].value ? "--weights"
                      : opts[O_DEMANDS].value ? "--demands"
                      : opts[O_MINCAP].value || opts[O_MAXCAP].value || opts[O_CAPS].value ? "capacity options"
@@ -338,9 +341,11 @@ static void append_capacities(const ckm_problem *p, const ckm_result *res, const
 
 /* The labels, centers and JSON report the options ask for, each written atomically;
  * EXIT_SOLVED, or the exit code of the (printed) error. */
-static int write_outputs(const char *cmd, const cli_opt *opts, const ckm_problem *p, const ckm_result *res, size_t d,
-                         const double *loads, const ckm_scores *sc, bool have_scores)
+static int write_outputs(const char *cmd, const cli_opt *opts, const ckm_problem *p, const ckm_result *res,
+                         const ckm_dataset *ds, const double *loads, const ckm_scores *sc, bool have_scores,
+                         const char *data, int argc, char **argv)
 {
+    size_t d = ds->d;
     ckm_err err = {CKM_OK, ""};
     ckm_error rc;
     char *json = NULL;
@@ -352,7 +357,7 @@ static int write_outputs(const char *cmd, const cli_opt *opts, const ckm_problem
         (rc = ckm_write_centers(opts[O_CENTERS_OUT].value, res->centers, res->k, d, &err)) != CKM_OK) {
         return cli_error(cmd, rc, &err);
     }
-    if (opts[O_REPORT].value) {
+    if (opts[O_REPORT].value || opts[O_HTML].value) {
         size_t cap = 512 + 80 * res->k;
         char *extra = malloc(cap);
         if (!extra) {
@@ -369,13 +374,23 @@ static int write_outputs(const char *cmd, const cli_opt *opts, const ckm_problem
         append_capacities(p, res, loads, extra, cap, used);
         rc = ckm_result_to_json(res, extra, &json, &err);
         free(extra);
-        if (rc != CKM_OK || (rc = ckm_write_file_atomic(opts[O_REPORT].value, json, strlen(json), &err)) != CKM_OK) {
+        if (rc != CKM_OK || (opts[O_REPORT].value &&
+                             (rc = ckm_write_file_atomic(opts[O_REPORT].value, json, strlen(json), &err)) != CKM_OK)) {
             ckm_free(json);
             return cli_error(cmd, rc, &err);
         }
-        ckm_free(json);
     }
-    return EXIT_SOLVED;
+    int code = EXIT_SOLVED;
+    if (opts[O_HTML].value && res->has_labels) {
+        cli_html_args ha = {.path = opts[O_HTML].value, .data = data, .p = p, .labels = res->labels,
+                            .truth = ds->labels, .json = json, .argc = argc, .argv = argv,
+                            .verbose = opts[O_VERBOSE].value != NULL};
+        code = cli_write_html(cmd, &ha);
+    } else if (opts[O_HTML].value) {
+        fprintf(stderr, "ckm %s: no labelling, so no HTML report (%s not written)\n", cmd, opts[O_HTML].value);
+    }
+    ckm_free(json);
+    return code;
 }
 
 int cmd_cluster(int argc, char **argv)
@@ -456,7 +471,12 @@ int cmd_cluster(int argc, char **argv)
                                      opts[O_CAPS].value)) != EXIT_SOLVED)
         goto done;
     cli_catch_sigint(&s);
-    if ((rc = ckm_solve(p, &s, &res, &err)) != CKM_OK) {
+    s.trace = opts[O_HTML].value != NULL; /* the page's convergence plot */
+    cli_progress bar;
+    cli_progress_install(&bar, cmd, &s, quiet);
+    rc = ckm_solve(p, &s, &res, &err);
+    cli_progress_end(&bar);
+    if (rc != CKM_OK) {
         code = cli_error(cmd, rc, &err);
         goto done;
     }
@@ -471,7 +491,7 @@ int cmd_cluster(int argc, char **argv)
         have_scores = true;
     }
     loads = loads_of(p, res);
-    int wcode = write_outputs(cmd, opts, p, res, ds->d, loads ? loads->loads : NULL, &sc, have_scores);
+    int wcode = write_outputs(cmd, opts, p, res, ds, loads ? loads->loads : NULL, &sc, have_scores, data, argc, argv);
     if (wcode != EXIT_SOLVED) {
         code = wcode;
         goto done;

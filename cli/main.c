@@ -20,6 +20,7 @@ static void usage(void)
             "  certify          certified lower bound and gap of a labelling, at any scale\n"
             "  assign           assign points to given centers under size bounds (predict)\n"
             "  eval             compare two labellings (ARI, NMI, AMI, Mirkin, Hubert)\n"
+            "  report           a self-contained HTML page about a labelling (plots, sizes, convergence)\n"
             "  gen-constraints  random must/cannot-links from ground-truth labels\n"
             "  algorithms       list the algorithms in this build\n"
             "  version          print the version\n",
@@ -57,6 +58,8 @@ int main(int argc, char **argv)
         return cmd_eval(argc, argv);
     if (strcmp(c, "assign") == 0)
         return cmd_assign(argc, argv);
+    if (strcmp(c, "report") == 0)
+        return cmd_report(argc, argv);
     if (strcmp(c, "gen-constraints") == 0)
         return cmd_gen(argc, argv);
     if (strcmp(c, "version") == 0 || strcmp(c, "--version") == 0) {

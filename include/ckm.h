@@ -428,6 +428,38 @@ typedef int (*ckm_stop_fn)(void *user);
  * at each of its branch-and-bound nodes. Neither callback may call ckm_solve recursively
  * with the same settings object. */
 
+/* After 0.4.0. One event of a run's progress: what settings.progress receives and what a
+ * result's (or certificate's) trace keeps, in order. Objective values are in the data's
+ * units (weighted where the problem has sample weights; plus the soft-pair penalty where the
+ * algorithm minimises it). */
+typedef enum ckm_progress_kind {
+    CKM_PROGRESS_STEP = 1, /* a Lloyd-type step ended (kmeans, blpkm, sizeflow): objective =
+                              its assignment's cost against the centers it assigned to (kmeans
+                              with bounds: an upper bound of it), which the objective after the
+                              centers' update does not exceed */
+    CKM_PROGRESS_RESTART,  /* a restart ended: objective of its labels, incumbent the best so far */
+    CKM_PROGRESS_BOUND     /* ipc, exact, certify: the lower bound or the incumbent moved, or a
+                              node batch / subset finished */
+} ckm_progress_kind;
+
+typedef struct ckm_progress {
+    ckm_progress_kind kind;
+    double seconds;      /* since the call began */
+    int restart;         /* STEP, RESTART: 0-based restart; else 0 */
+    int restarts;        /* restarts asked for (settings.n_init; 1 for exact and certify) */
+    int iteration;       /* STEP: 1-based step of the restart; RESTART: the restart's steps */
+    double objective;    /* STEP, RESTART: see the kinds; NAN when none */
+    double incumbent;    /* the best labelling's objective so far; NAN when none */
+    double lower_bound;  /* the best proven lower bound so far; -INFINITY when none */
+    size_t done, total;  /* exact: nodes processed and still open; certify: subsets bounded
+                            of all; STEP / RESTART: restarts finished of settings.n_init */
+} ckm_progress;
+
+/* After 0.4.0. Receives each progress event (settings.progress), whatever the verbosity;
+ * called like log (serialised, possibly from a worker thread, never after the call returns).
+ * The event is valid during the call only. Keep it cheap: a solver waits for it. */
+typedef void (*ckm_progress_fn)(void *user, const ckm_progress *ev);
+
 /* Distance used inside an algorithm's assignment step (the reported objective is always
  * the SSE). */
 typedef enum ckm_distance {
@@ -565,7 +597,19 @@ typedef struct ckm_settings {
                               when node times differ), but which incumbent a node starts
                               from, and so the nodes and possibly the optimal labelling
                               among equals, depend on timing. 0 or 1 */
+    /* --- after 0.4.0: progress --- */
+    ckm_progress_fn progress; /* receives every progress event (a live progress line, a
+                                 notebook bar); NULL = none (default) */
+    void *progress_user;
+    int trace;             /* 1: keep the run's progress events in the result's (certificate's)
+                              trace (at most CKM_TRACE_MAX; past that, each kind is thinned
+                              evenly, its first and last events kept); kmeans then also
+                              measures each step's objective (an O(n d) pass where its bounds
+                              hold no distances). 0 (default): no trace. 0 or 1 */
 } ckm_settings;
+
+/* The most progress events a trace keeps. */
+#define CKM_TRACE_MAX 4096
 
 /* Size of the first versioned ckm_settings layout (0.2.0): up to `interrupt`. */
 #define CKM_SETTINGS_SIZE_0_2 ((uint32_t)offsetof(ckm_settings, lloyd))
@@ -656,6 +700,9 @@ typedef struct ckm_result {
                                 pairs); NAN without labels */
     size_t soft_must_link_violated;
     size_t soft_cannot_link_violated;
+    /* --- after 0.4.0 --- */
+    ckm_progress *trace;     /* settings.trace: the run's progress events in order, else NULL */
+    size_t trace_len;
 } ckm_result;
 
 /* Solve p with settings s (NULL = defaults). On CKM_OK *out owns a new result whatever
@@ -782,6 +829,9 @@ typedef struct ckm_certificate {
     ckm_stats stats;       /* sdp_iterations, cut_rounds, cuts_added summed over the subsets */
     char message[CKM_MESSAGE_LEN];
     int ranks;             /* MPI ranks that bounded the subsets (ckm_mpi_certify); 1 in one process */
+    ckm_progress *trace;   /* settings.trace: BOUND events as subsets finish (the bound so far:
+                              every subset not yet bounded counted at its groups' own scatter) */
+    size_t trace_len;
 } ckm_certificate;
 
 /* After 0.4.0. A safe lower bound on the optimal SSE of p (every hard constraint: must-links,
@@ -803,6 +853,55 @@ CKM_API void ckm_certificate_free(ckm_certificate *c);
 /* JSON report of a certificate (the subsets' table included, subset_of not); release the
  * string with ckm_free. */
 CKM_API ckm_error ckm_certificate_to_json(const ckm_certificate *c, char **out, ckm_err *err);
+
+/* ------------------------------------------------------------------------------------ */
+/* Reports: principal components and a self-contained HTML page (docs/report.md)          */
+/* ------------------------------------------------------------------------------------ */
+
+/* After 0.4.0. The m leading principal components of the n points X (n*d, row-major) with
+ * sample weights w (n, finite, > 0; NULL: all 1): the weighted covariance's eigenvectors, each
+ * signed so that its largest-magnitude entry is positive. proj (n*m) receives each point's
+ * coordinates about the weighted mean; components (m*d, rows) and variance (m: the
+ * eigenvalues, descending) may be NULL. O(n d^2 + d^3). Errors: m = 0 or m > d, n = 0, a
+ * weight not > 0 (CKM_ERR_INVALID), out of memory. */
+CKM_API ckm_error ckm_pca(const double *X, const double *w, size_t n, size_t d, size_t m, double *proj,
+                          double *components, double *variance, ckm_err *err);
+
+/* After 0.4.0. What ckm_report_html shows beside the problem and its labels. */
+typedef struct ckm_report_options {
+    uint32_t struct_size;  /* sizeof(ckm_report_options), set by ckm_report_options_default */
+    const char *title;     /* the page's title; NULL: "ckm report" */
+    const char *command;   /* the command line or parameters of the run, shown verbatim; NULL: none */
+    const char *json;      /* the run's JSON report (ckm_result_to_json or ckm_certificate_to_json
+                              of these labels, or such a file), embedded in the page, its figures
+                              and trace shown; NULL: the labels alone (SSE and constraints from
+                              ckm_check) */
+    const int32_t *truth;  /* n ground-truth labels (>= 0) for ARI and NMI, or NULL */
+    size_t max_points;     /* points drawn at most: past it a subsample of each cluster in
+                              proportion to its size (each non-empty cluster keeps >= 1), drawn
+                              with the points of violated pairs; 0: 20000 */
+    size_t max_pairs;      /* pairs drawn at most (violated and paid ones first); 0: 2000 */
+    uint64_t seed;         /* the subsample's */
+} ckm_report_options;
+
+CKM_API void ckm_report_options_default(ckm_report_options *o);
+
+/* After 0.4.0. A self-contained HTML page about labels (n entries) of p: no network access,
+ * no external script, style or font; inline SVG plots and a little inline CSS and JavaScript.
+ * It shows the problem and the answer (n, d, k, constraint counts, algorithm, status, SSE,
+ * bound and certified gap, time, the command), the points on their first two principal
+ * components (ckm_pca on p's points and weights) coloured by cluster with centers,
+ * must-links, cannot-links and the violated or paid pairs, cluster sizes against their
+ * bounds and loads against capacities, the run's convergence from the JSON report's trace
+ * (objective per step and restart; bound and incumbent over time) and certify's subsets, a
+ * per-cluster table (size, load, share of the SSE, radius) and, with truth, ARI and NMI.
+ * Every figure taken from the JSON report carries its JSON text in a data-value attribute.
+ * o: NULL for the defaults. On success *out holds the page (release with ckm_free; write it
+ * with ckm_write_file_atomic). Errors: labels out of [0, k) or truth negative, a JSON report
+ * that does not parse or is of another run (its n or k differ from p's, or its SSE from these
+ * labels' by more than 1e-9 relative), CKM_ERR_NOMEM. */
+CKM_API ckm_error ckm_report_html(const ckm_problem *p, const int32_t *labels, const ckm_report_options *o,
+                                  char **out, ckm_err *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* Evaluation metrics (labels are arbitrary non-negative integers)                       */

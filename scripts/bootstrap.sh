@@ -4,7 +4,8 @@
 # `bootstrap.sh test` adds the test-only oracle DSDP (libdsdp-dev), never linked into ckm,
 # and clang with its runtime (libFuzzer, sanitizers) for the fuzz targets of the test suite,
 # pytest for the Python package's tests, and Open MPI for the MPI mode's tests (the test
-# build turns -DCKM_MPI=ON).
+# build turns -DCKM_MPI=ON), and headless Chromium with a font for the HTML reports' tests
+# (tests/html: each report loaded in a real browser).
 # `bootstrap.sh bench` adds what benchmarks read or draw with: pdftotext (poppler-utils, for
 # PCCC's published tables) and matplotlib (the SVG plots).
 set -euo pipefail
@@ -13,7 +14,7 @@ packages=(build-essential cmake pkg-config libopenblas-dev liblapacke-dev
           coinor-libclp-dev coinor-libcbc-dev
           python3 python3-pip python3-setuptools python3-numpy python3-sklearn)
 if [ "${1:-}" = "test" ]; then
-  packages+=(libdsdp-dev clang libclang-rt-dev python3-pytest libopenmpi-dev openmpi-bin)
+  packages+=(libdsdp-dev clang libclang-rt-dev python3-pytest libopenmpi-dev openmpi-bin chromium fonts-dejavu-core)
 elif [ "${1:-}" = "bench" ]; then
   packages+=(poppler-utils python3-matplotlib)
 fi

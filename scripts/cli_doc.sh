@@ -20,4 +20,4 @@ section() { # section TITLE ARGS...
   printf '```\n'
 }
 section ckm --help
-for c in cluster assign check certify eval gen-constraints; do section "ckm $c" "$c" --help; done
+for c in cluster assign check certify report eval gen-constraints; do section "ckm $c" "$c" --help; done

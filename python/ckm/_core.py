@@ -10,6 +10,7 @@ next check (its result is dropped).
 """
 
 import ctypes
+import os
 import logging
 import threading
 
@@ -225,6 +226,31 @@ class SolveOutcome:
         self.message = r.message.decode("utf-8", "replace")
         self.stats = {name: int(getattr(r.stats, name)) for name in _lib.STATS_FIELDS}
         self.time = {name: getattr(r.time, name) for name, _ in _lib.Timings._fields_}
+        self.trace = _events(r.trace, r.trace_len)
+        self.json = _json_of(lib.ckm_result_to_json, res, None)
+
+
+def _event(e):
+    """One ckm_progress as a dict (kind "step", "restart" or "bound"; NaN / -inf where the library has none)."""
+    return dict(kind=_lib.PROGRESS_KINDS.get(e.kind, str(e.kind)), seconds=e.seconds, restart=e.restart,
+                restarts=e.restarts, iteration=e.iteration, objective=e.objective, incumbent=e.incumbent,
+                lower_bound=e.lower_bound, done=int(e.done), total=int(e.total))
+
+
+def _events(ptr, n):
+    return [_event(ptr[i]) for i in range(n)] if ptr else []
+
+
+def _json_of(fn, res, *extra):
+    """The library's JSON report of res (fn: ckm_result_to_json / ckm_certificate_to_json), or None."""
+    js = ctypes.c_void_p()
+    err = _lib.Err()
+    if fn(res, *extra, ctypes.byref(js), ctypes.byref(err)) != _lib.OK:
+        return None
+    try:
+        return ctypes.string_at(js.value).decode()
+    finally:
+        lib.ckm_free(js)
 
 
 INIT_CODES = {"auto": 0, "random": 1, "k-means++": 2}
@@ -234,7 +260,7 @@ PRECISION_CODES = {"double": 0, "single": 1}
 
 def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, time_limit=0.0, gap=1e-4,
           threads=0, verbose=0, init="auto", init_centers=None, lloyd="auto", precision="double", soft_penalty=0.0,
-          step_limit=2.0, node_limit=0, memory_limit_mb=0.0, async_nodes=False):
+          step_limit=2.0, node_limit=0, memory_limit_mb=0.0, async_nodes=False, trace=False, progress=None):
     """Run ckm_solve on problem; returns a SolveOutcome. Ctrl-C raises KeyboardInterrupt.
 
     init: "auto" (the algorithm's own), "random" or "k-means++"; init_centers: a C-contiguous float64
@@ -244,7 +270,10 @@ def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, 
     step may spend proving its optimum (0 = no limit); node_limit: exact's nodes before it stops (0 = none);
     memory_limit_mb: exact's budget in MB (10^6 bytes) for its open tree and the relaxations of a batch of nodes
     (0 = none but the machine's available memory; docs/memory.md); async_nodes: exact's asynchronous node pool
-    (faster when node times differ; the nodes then depend on timing)."""
+    (faster when node times differ; the nodes then depend on timing); trace: keep the run's progress events
+    (SolveOutcome.trace, and the JSON report's "trace"); progress: a callable receiving each event as a dict
+    (kind, seconds, restart, restarts, iteration, objective, incumbent, lower_bound, done, total) as it happens,
+    on a library thread; an exception it raises stops the run and is raised here."""
     s = _lib.Settings()
     lib.ckm_settings_default(ctypes.byref(s))
     s.init = INIT_CODES[init]
@@ -265,19 +294,39 @@ def solve(problem, algorithm="kmeans", seed=0, n_init=10, max_iter=0, tol=1e-4, 
     s.node_limit = node_limit
     s.memory_limit_mb = memory_limit_mb
     s.async_nodes = 1 if async_nodes else 0
+    s.trace = 1 if trace else 0
+
     def call(res, err):
         return lib.ckm_solve(problem.handle, ctypes.byref(s), ctypes.byref(res), ctypes.byref(err))
 
-    return _run(s, verbose, _lib.Result, call, SolveOutcome, lib.ckm_result_free, (problem, init_centers))
+    return _run(s, verbose, _lib.Result, call, SolveOutcome, lib.ckm_result_free, (problem, init_centers), progress)
 
 
-def _run(s, verbose, result_type, call, read, free, keep):
+def _run(s, verbose, result_type, call, read, free, keep, progress=None):
     """call(res, err) on a worker thread with s.interrupt set, so that Ctrl-C stops the library (the first one
     raises the flag and waits for the answer; a second one leaves at once); returns read(res) or raises the
-    library's error. keep: objects the call borrows, alive until it has returned."""
+    library's error. keep: objects the call borrows, alive until it has returned. progress: a callable given
+    each progress event (a dict); the first exception it raises stops the run and is re-raised."""
     flag = ctypes.c_int(0)
     s.interrupt = ctypes.pointer(flag)
     log_cb = None
+    box = {}
+    progress_cb = None
+    if progress is not None:
+        if not callable(progress):
+            raise TypeError("progress must be a callable taking one dict, got %r" % (progress,))
+
+        def _progress(_user, ev):
+            if "progress_exc" in box:
+                return
+            try:
+                progress(_event(ev.contents))
+            except BaseException as exc:  # stop the run, raise it afterwards
+                box["progress_exc"] = exc
+                flag.value = 1
+
+        progress_cb = _lib.PROGRESS_FN(_progress)
+        s.progress = progress_cb
     if verbose:
         s.verbosity = int(verbose)
 
@@ -286,7 +335,6 @@ def _run(s, verbose, result_type, call, read, free, keep):
 
         log_cb = _lib.LOG_FN(_log)
         s.log = log_cb
-    box = {}
     done = threading.Event()
 
     def work():
@@ -303,7 +351,7 @@ def _run(s, verbose, result_type, call, read, free, keep):
                 box["rc"], box["err"] = rc, err
         except BaseException as exc:  # pragma: no cover - ctypes failures only
             box["exc"] = exc
-        box["callbacks"] = (log_cb, s, flag, keep)  # alive until the call has returned
+        box["callbacks"] = (log_cb, progress_cb, s, flag, keep)  # alive until the call has returned
         done.set()
 
     th = threading.Thread(target=work, name="ckm-solve", daemon=True)
@@ -321,6 +369,8 @@ def _run(s, verbose, result_type, call, read, free, keep):
             while not done.wait(0.05):  # a second Ctrl-C leaves this wait at once
                 pass
         raise
+    if "progress_exc" in box:
+        raise box["progress_exc"]
     if "exc" in box:
         raise box["exc"]
     if "rc" in box:
@@ -332,10 +382,24 @@ class Certificate(dict):
     """Result of certify(): status, sse, violations, lower_bound, gap (NaN when the labels violate a constraint),
     labels_split_sse, subsets (T), subset_of (the subset of each point), subset (one dict per subset: points,
     groups, lower_bound, labels_sse, status, sdp, cut_rounds, seconds, rank), groups, workers, ranks (1: Python
-    runs one process), memory_mb, time (split,
-    bound, total), stats, message and report (the library's JSON report). Attribute access works too."""
+    runs one process), memory_mb, time (split, bound, total), stats, trace (the bound over time as subsets
+    finish: a list of dicts), message and json (the library's JSON report; also under the key "report").
+    Attribute access works too; c.report(path) writes the HTML report (docs/report.md)."""
 
     __getattr__ = dict.__getitem__
+
+    def report(self, path=None, title=None):
+        """The self-contained HTML report of this certificate (the labels on their data, the bound closing over
+        time, every subset's bound); written atomically to path when given; returns the page as a str."""
+        make = self.__dict__.get("_inputs")
+        if make is None:
+            raise ValueError("this certificate does not know its data (made outside ckm.certify)")
+        problem, labels, truth = make()
+        try:
+            return report_html(problem, labels, json=self["report"], truth=truth, path=path,
+                               title=title or "ckm certify", command="ckm.certify(...)")
+        finally:
+            problem.close()
 
 
 def _read_certificate(res):
@@ -361,11 +425,12 @@ def _read_certificate(res):
         subset=subsets, groups=int(c.groups), workers=c.workers, ranks=c.ranks, memory_mb=c.memory_mb,
         time=dict(split=c.split_s, bound=c.bound_s, total=c.total_s),
         stats={name: int(getattr(c.stats, name)) for name in ("sdp_iterations", "cut_rounds", "cuts_added")},
-        message=c.message.decode("utf-8", "replace"), report=report)
+        message=c.message.decode("utf-8", "replace"), report=report, json=report,
+        trace=_events(c.trace, c.trace_len))
 
 
 def certify_problem(problem, labels, subsets=0, time_limit=0.0, cut_rounds=50, gap=1e-4, seed=0, threads=0,
-                    verbose=0):
+                    verbose=0, progress=None):
     """ckm_certify on a Problem: a Certificate. Ctrl-C returns nothing and raises KeyboardInterrupt (the
     library stops within a second)."""
     lab = np.ascontiguousarray(labels, dtype=np.int32)
@@ -376,12 +441,66 @@ def certify_problem(problem, labels, subsets=0, time_limit=0.0, cut_rounds=50, g
     s.gap = gap
     s.seed = seed
     s.threads = threads
+    s.trace = 1  # the bound over time: one event per subset
 
     def call(res, err):
         return lib.ckm_certify(problem.handle, _lib.ptr(lab), subsets, ctypes.byref(s), ctypes.byref(res),
                                ctypes.byref(err))
 
-    return _run(s, verbose, _lib.Certificate, call, _read_certificate, lib.ckm_certificate_free, (problem, lab))
+    return _run(s, verbose, _lib.Certificate, call, _read_certificate, lib.ckm_certificate_free, (problem, lab),
+                progress)
+
+
+def report_html(problem, labels, json=None, truth=None, path=None, title=None, command=None, max_points=0,
+                max_pairs=0, seed=0):
+    """ckm_report_html: the self-contained HTML page about labels on problem (with the run's JSON report when
+    given: its figures, trace and subsets); written atomically to path when given. Returns the page (str)."""
+    lab = np.ascontiguousarray(labels, dtype=np.int32)
+    if lab.shape != (problem.n,):
+        raise ValueError("labels must have %d entries (one per point), got shape %s" % (problem.n, lab.shape))
+    tr = None
+    if truth is not None:
+        tr = np.ascontiguousarray(np.unique(np.asarray(truth), return_inverse=True)[1], dtype=np.int32)
+        if tr.shape != (problem.n,):
+            raise ValueError("truth must have %d entries (one per point), got shape %s" % (problem.n, tr.shape))
+    o = _lib.ReportOptions()
+    lib.ckm_report_options_default(ctypes.byref(o))
+    o.title = title.encode() if title else None
+    o.command = command.encode() if command else None
+    o.json = json.encode() if json else None
+    o.truth = None if tr is None else tr.ctypes.data_as(ctypes.POINTER(ctypes.c_int32))
+    o.max_points, o.max_pairs, o.seed = int(max_points), int(max_pairs), int(seed)
+    out = ctypes.c_void_p()
+    err = _lib.Err()
+    rc = lib.ckm_report_html(problem.handle, _lib.ptr(lab), ctypes.byref(o), ctypes.byref(out), ctypes.byref(err))
+    if rc != _lib.OK:
+        _raise(rc, err)
+    try:
+        page = ctypes.string_at(out.value)
+    finally:
+        lib.ckm_free(out)
+    if path is not None:
+        rc = lib.ckm_write_file_atomic(os.fsencode(path), page, len(page), ctypes.byref(err))
+        if rc != _lib.OK:
+            _raise(rc, err)
+    return page.decode("utf-8")
+
+
+def pca(X, n_components=2, sample_weight=None):
+    """The leading principal components of X (ckm_pca, the report's projection): (coordinates (n, m),
+    components (m, d), variances (m,)), each component signed so its largest-magnitude entry is positive."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    n, d = X.shape
+    w = None if sample_weight is None else np.ascontiguousarray(sample_weight, dtype=np.float64)
+    Y = np.empty((n, n_components))
+    V = np.empty((n_components, d))
+    var = np.empty(n_components)
+    err = _lib.Err()
+    rc = lib.ckm_pca(_lib.ptr(X), _lib.ptr(w), n, d, int(n_components), _lib.ptr(Y), _lib.ptr(V), _lib.ptr(var),
+                     ctypes.byref(err))
+    if rc != _lib.OK:
+        _raise(rc, err)
+    return Y, V, var
 
 
 def algorithms():

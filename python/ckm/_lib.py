@@ -32,6 +32,16 @@ LOG_FN = ctypes.CFUNCTYPE(None, c_void_p, c_char_p)
 STOP_FN = ctypes.CFUNCTYPE(c_int, c_void_p)
 
 
+class Progress(ctypes.Structure):
+    _fields_ = [("kind", c_int), ("seconds", c_double), ("restart", c_int), ("restarts", c_int),
+                ("iteration", c_int), ("objective", c_double), ("incumbent", c_double), ("lower_bound", c_double),
+                ("done", c_size_t), ("total", c_size_t)]
+
+
+PROGRESS_FN = ctypes.CFUNCTYPE(None, c_void_p, ctypes.POINTER(Progress))
+PROGRESS_KINDS = {1: "step", 2: "restart", 3: "bound"}
+
+
 class Err(ctypes.Structure):
     _fields_ = [("code", c_int), ("message", ctypes.c_char * MESSAGE_LEN)]
 
@@ -67,6 +77,10 @@ class Settings(ctypes.Structure):
         ("step_limit_s", c_double),  # soft_step_limit_s in 0.4.0: the same member
         ("memory_limit_mb", c_double),
         ("async_nodes", c_int),
+        # after 0.4.0: progress
+        ("progress", PROGRESS_FN),
+        ("progress_user", c_void_p),
+        ("trace", c_int),
     ]
 
 
@@ -130,6 +144,9 @@ class Result(ctypes.Structure):
         ("objective", c_double),
         ("soft_must_link_violated", c_size_t),
         ("soft_cannot_link_violated", c_size_t),
+        # after 0.4.0
+        ("trace", ctypes.POINTER(Progress)),
+        ("trace_len", c_size_t),
     ]
 
 
@@ -163,7 +180,15 @@ class Certificate(ctypes.Structure):
         ("stats", Stats),
         ("message", ctypes.c_char * MESSAGE_LEN),
         ("ranks", c_int),  # after ckm_certify_subset gained rank: struct_size tells both apart
+        ("trace", ctypes.POINTER(Progress)),
+        ("trace_len", c_size_t),
     ]
+
+
+class ReportOptions(ctypes.Structure):
+    _fields_ = [("struct_size", c_uint32), ("title", c_char_p), ("command", c_char_p), ("json", c_char_p),
+                ("truth", ctypes.POINTER(c_int32)), ("max_points", c_size_t), ("max_pairs", c_size_t),
+                ("seed", c_uint64)]
 
 
 class Pair(ctypes.Structure):
@@ -266,6 +291,11 @@ def _load():
                                              P(Err)]),
         "ckm_constraints_free": (None, [P(Constraints)]),
         "ckm_free": (None, [c_void_p]),
+        "ckm_result_to_json": (c_int, [P(Result), c_char_p, P(ctypes.c_void_p), P(Err)]),
+        "ckm_report_options_default": (None, [P(ReportOptions)]),
+        "ckm_report_html": (c_int, [c_void_p, c_void_p, P(ReportOptions), P(ctypes.c_void_p), P(Err)]),
+        "ckm_pca": (c_int, [c_void_p, c_void_p, c_size_t, c_size_t, c_size_t, c_void_p, c_void_p, c_void_p, P(Err)]),
+        "ckm_write_file_atomic": (c_int, [c_char_p, c_char_p, c_size_t, P(Err)]),
     }
     for name, (res, args) in sig.items():
         fn = getattr(lib, name)

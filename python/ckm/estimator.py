@@ -1,6 +1,7 @@
 """ConstrainedKMeans: the scikit-learn estimator over libckm."""
 
 import ctypes
+import html
 import numbers
 import warnings
 
@@ -11,7 +12,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from . import _lib
-from ._core import InfeasibleError, NoSolutionError, Problem, _bounds, _raise, algorithms, certify_problem, solve
+from ._core import (InfeasibleError, NoSolutionError, Problem, _bounds, _raise, algorithms, certify_problem,
+                    report_html, solve)
 
 
 def _predict(X, centers, size_min, size_max, demand=None, capacity_min=None, capacity_max=None):
@@ -121,6 +123,10 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         Worker threads; None or -1 = the cores this process may use.
     verbose : int, default=0
         Progress lines through the ``logging`` logger "ckm" (level INFO).
+    progress : callable or None, default=None
+        Called with each progress event of the run as a dict (kind "step", "restart" or "bound"; seconds,
+        restart, restarts, iteration, objective, incumbent, lower_bound, done, total) while ``fit`` runs, on a
+        library thread: drive a progress bar with it. An exception it raises stops the fit and is re-raised.
 
     Attributes
     ----------
@@ -130,13 +136,16 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
     with soft pairs also penalty_ (P times the confidence of the violated soft pairs), objective_ (inertia_ +
     penalty_, what was minimised), soft_penalty_ (P used) and soft_violated_ ((must-link, cannot-link) counts);
     loads_ (each cluster's total demand when ``fit`` got demand, else None); certificate_ (with certify=True,
-    else None).
+    else None); trace_ (the run's progress events, a list of dicts: what the report's convergence plot draws).
+
+    ``report(path)`` writes a self-contained HTML report of the fit (docs/report.md); in a notebook the fitted
+    estimator shows its summary inline (``_repr_html_``).
     """
 
     def __init__(self, n_clusters=8, *, algorithm="auto", must_link=None, cannot_link=None, soft_must_link=None,
                  soft_cannot_link=None, soft_penalty=None, step_limit=2.0, soft_step_limit=None, size_min=None, size_max=None, capacity_min=None, capacity_max=None, init="auto", n_init=10, lloyd="auto", precision="double", max_iter=None, tol=1e-4, time_limit=None, gap=1e-4, node_limit=None,
                  memory_limit_mb=None, async_nodes=False, certify=False, certify_time_limit=None, random_state=None,
-                 n_jobs=None, verbose=0):
+                 n_jobs=None, verbose=0, progress=None):
         self.n_clusters = n_clusters
         self.algorithm = algorithm
         self.must_link = must_link
@@ -166,6 +175,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.progress = progress
 
     # -- parameter checks (before any work) --
     def _check_params(self, n):
@@ -239,7 +249,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         return int(check_random_state(self.random_state).randint(0, 2**31 - 1))
 
     def fit(self, X, y=None, sample_weight=None, demand=None):
-        """Cluster X (n_samples, n_features) under the constraints. y is ignored. demand: one value >= 0 per
+        """Cluster X (n_samples, n_features) under the constraints. y does not change the fit: report() scores the labels against it. demand: one value >= 0 per
         point, what capacity_min / capacity_max bound (loads_ reports each cluster's total)."""
         X = self._validate_data(X, dtype=np.float64, order="C", accept_sparse=False, reset=True)
         n = X.shape[0]
@@ -277,7 +287,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
                         lloyd=self.lloyd, precision=self.precision, soft_penalty=float(self.soft_penalty or 0.0),
                         step_limit=float(self.step_limit if self.soft_step_limit is None else self.soft_step_limit),
                         node_limit=int(self.node_limit or 0), memory_limit_mb=float(self.memory_limit_mb or 0.0),
-                        async_nodes=bool(self.async_nodes))
+                        async_nodes=bool(self.async_nodes), trace=True, progress=self.progress)
             cert = None
             if self.certify and out.has_labels:
                 cert = certify_problem(problem, out.labels, time_limit=float(self.certify_time_limit or 0.0),
@@ -316,7 +326,55 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         self.sizes_ = out.sizes
         self.timings_ = out.time
         self.loads_ = None if demand is None else np.bincount(out.labels, weights=demand, minlength=self.n_clusters)
+        self.trace_ = out.trace
+        if cert is not None:
+            cert.__dict__["_inputs"] = lambda: (self._problem(), self.labels_, self._fit_inputs_["y"])
+        # what report() draws: the data as fitted (a reference, no copy) and the run's JSON report
+        self._fit_inputs_ = dict(X=X, sample_weight=sample_weight, demand=demand, json=out.json,
+                                 y=None if y is None else np.asarray(y))
         return self
+
+    def _problem(self):
+        f = self._fit_inputs_
+        return Problem(f["X"], self.n_clusters, self.must_link, self.cannot_link, self.size_min, self.size_max,
+                       f["sample_weight"], self.soft_must_link, self.soft_cannot_link, f["demand"], self.capacity_min,
+                       self.capacity_max)
+
+    def report(self, path=None, y=None, title=None, max_points=0):
+        """The self-contained HTML report of the fit (docs/report.md): the problem and the answer, the points on
+        their first two principal components coloured by cluster with centers and pairs, sizes and loads against
+        their bounds, the objective per step and restart (the bound over time for ipc and exact), a per-cluster
+        table, and with y (or the y given to fit) ARI and NMI. Written atomically to path when given; returns
+        the page (str). No network access is needed to view it."""
+        check_is_fitted(self, "labels_")
+        f = self._fit_inputs_
+        truth = y if y is not None else f["y"]
+        problem = self._problem()
+        try:
+            return report_html(problem, self.labels_, json=f["json"], truth=truth, path=path,
+                               title=title or "ConstrainedKMeans (%s)" % self.algorithm_,
+                               command=repr(self), max_points=max_points)
+        finally:
+            problem.close()
+
+    def _repr_html_(self):
+        """In a notebook: the fitted estimator's summary (status, SSE, bound, gap, sizes, time); unfitted, the
+        estimator itself."""
+        if not hasattr(self, "labels_"):
+            return "<pre>%s</pre>" % html.escape(repr(self))
+        rows = [("algorithm", self.algorithm_), ("status", self.status_), ("SSE (inertia_)", "%.6g" % self.inertia_),
+                ("lower bound", "-" if self.lower_bound_ is None else "%.6g" % self.lower_bound_),
+                ("certified gap", "-" if self.gap_ is None else "%.4g %%" % (100 * self.gap_)),
+                ("clusters", "%d (sizes %s)" % (self.n_clusters, ", ".join(str(int(s)) for s in self.sizes_[:20]) +
+                                                (", ..." if len(self.sizes_) > 20 else ""))),
+                ("iterations", str(self.n_iter_)), ("seconds", "%.3g" % self.timings_["total_s"])]
+        if self.message_:
+            rows.append(("message", self.message_))
+        body = "".join("<tr><th style=\"text-align:left;padding-right:1em\">%s</th><td>%s</td></tr>"
+                       % (html.escape(a), html.escape(b)) for a, b in rows)
+        return ("<div class=\"ckm-summary\"><strong>%s</strong><table>%s</table>"
+                "<small>report(path) writes the full HTML report</small></div>"
+                % (html.escape(type(self).__name__), body))
 
     def fit_predict(self, X, y=None, sample_weight=None, demand=None):
         """fit, then labels_."""

@@ -6,7 +6,7 @@ import os
 import numpy as np
 
 from . import _lib
-from ._core import certify_problem, Problem, _raise
+from ._core import Problem, _raise, certify_problem, report_html
 from ._lib import lib
 
 
@@ -130,7 +130,7 @@ def check(X, labels, must_link=None, cannot_link=None, size_min=None, size_max=N
 
 def certify(X, labels, n_clusters=None, must_link=None, cannot_link=None, size_min=None, size_max=None,
             sample_weight=None, demand=None, capacity_min=None, capacity_max=None, subsets=0, time_limit=None,
-            cut_rounds=50, gap=1e-4, random_state=0, n_jobs=None, verbose=0):
+            cut_rounds=50, gap=1e-4, random_state=0, n_jobs=None, verbose=0, progress=None, y=None):
     """A safe lower bound on the optimal (weighted) SSE of X into n_clusters clusters under the constraints,
     and the certified gap (SSE - bound) / SSE of labels, which may come from any tool (as `ckm certify`;
     docs/certify.md). The points are split into subsets that each resemble the whole (must-link groups kept
@@ -138,17 +138,43 @@ def certify(X, labels, n_clusters=None, must_link=None, cannot_link=None, size_m
     or subsets of about 400 groups; 1 = the whole problem's root bound). Without size bounds every cluster is
     non-empty, as in ConstrainedKMeans. Returns a Certificate (a dict): lower_bound, gap, sse, status ("optimal"
     when the gap is within `gap`, "feasible", "time limit", "infeasible"), subset_of, subset, ... Labels that
-    violate a constraint get the bound and gap NaN."""
+    violate a constraint get the bound and gap NaN. progress: a callable given each progress event (a dict: the
+    bound so far as subsets finish); y: ground-truth labels the HTML report (cert.report(path)) scores against."""
     X, lab, k = _labelled(X, labels, n_clusters)
     if lab.size and lab.min() < 0:
         raise ValueError("labels must be non-negative integers")
     if random_state is not None and not isinstance(random_state, (int, np.integer)):
         raise ValueError("random_state must be an int (the split's seed) or None")
-    problem = Problem(X, k, must_link, cannot_link, size_min, size_max, sample_weight, None, None, demand,
-                      capacity_min, capacity_max)
+    def make():
+        return Problem(X, k, must_link, cannot_link, size_min, size_max, sample_weight, None, None, demand,
+                       capacity_min, capacity_max)
+
+    problem = make()
     try:
-        return certify_problem(problem, lab, subsets=int(subsets), time_limit=float(time_limit or 0.0),
+        cert = certify_problem(problem, lab, subsets=int(subsets), time_limit=float(time_limit or 0.0),
                                cut_rounds=int(cut_rounds), gap=float(gap), seed=int(random_state or 0),
-                               threads=0 if n_jobs in (None, -1) else int(n_jobs), verbose=verbose)
+                               threads=0 if n_jobs in (None, -1) else int(n_jobs), verbose=verbose, progress=progress)
+    finally:
+        problem.close()
+    cert.__dict__["_inputs"] = lambda: (make(), lab, y)  # what cert.report(path) draws
+    return cert
+
+
+def report(X, labels, path=None, n_clusters=None, must_link=None, cannot_link=None, soft_must_link=None,
+           soft_cannot_link=None, size_min=None, size_max=None, sample_weight=None, demand=None, capacity_min=None,
+           capacity_max=None, y=None, json=None, title=None, max_points=0, random_state=0):
+    """The self-contained HTML report of any labelling (as `ckm report`; docs/report.md): the points on their first
+    two principal components coloured by cluster with the pairs (violated or paid ones highlighted), sizes and loads
+    against their bounds, a per-cluster table, with y (ground truth) ARI and NMI, and with json (the JSON report of
+    the run that made the labels) its figures, convergence and subsets. Written atomically to path when given;
+    returns the page (str)."""
+    X, lab, k = _labelled(X, labels, n_clusters)
+    if lab.size and lab.min() < 0:
+        raise ValueError("labels must be non-negative integers")
+    problem = Problem(X, k, must_link, cannot_link, size_min, size_max, sample_weight, soft_must_link,
+                      soft_cannot_link, demand, capacity_min, capacity_max)
+    try:
+        return report_html(problem, lab, json=json, truth=y, path=path, title=title or "ckm report",
+                           command="ckm.report(...)", max_points=max_points, seed=int(random_state or 0))
     finally:
         problem.close()

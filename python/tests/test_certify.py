@@ -60,9 +60,9 @@ def test_split_identity_and_groups_whole():
     assert c.labels_split_sse <= c.sse
     assert 0 < c.lower_bound <= c.labels_split_sse * (1 + 1e-9)
     assert [q["points"] for q in c.subset] == list(np.bincount(sub))
-    assert json.loads(c.report)["subsets"] == 4
+    assert json.loads(c.json)["subsets"] == 4
     # one process: one rank, every subset bounded by rank 0 (the MPI fields of the mirror)
-    assert c.ranks == 1 and json.loads(c.report)["ranks"] == 1 and all(q["rank"] == 0 for q in c.subset)
+    assert c.ranks == 1 and json.loads(c.json)["ranks"] == 1 and all(q["rank"] == 0 for q in c.subset)
 
 
 def test_forced_labellings_give_the_exact_answer():

@@ -360,7 +360,9 @@ static ckm_error process(bb_shared *sh, bb_work *w, ckm_err *err)
         o.warm_sigma = w->node.parent->sigma;
     }
     ckm_ipc_stats st;
-    if ((rc = ckm_ipc_node(ctx, r, &o, &out, &st, &sdp, err)) != CKM_OK)
+    ckm_context nctx = *ctx;
+    nctx.sink = NULL; /* the node's heuristic restarts are not the search's progress */
+    if ((rc = ckm_ipc_node(&nctx, r, &o, &out, &st, &sdp, err)) != CKM_OK)
         goto done;
     w->inherited = st.inherited;
     w->rounds = st.rounds;
@@ -609,6 +611,10 @@ static void log_progress(bb_search *S, bool force)
 {
     double open_lb = S->heap.n ? S->heap.v[0].bound : INFINITY, glb = fmin(fmin(open_lb, S->closed_lb), S->ub);
     double now = ckm_now();
+    ckm_ctx_progress(S->ctx, (ckm_progress){.kind = CKM_PROGRESS_BOUND, .objective = NAN,
+                                            .incumbent = isfinite(S->ub) ? S->ub : NAN,
+                                            .lower_bound = isfinite(glb) ? glb : -INFINITY, .restarts = 1,
+                                            .done = S->processed, .total = S->heap.n});
     if (S->set->verbosity >= 1 && (now - S->last_log >= 1.0 || S->heap.n == 0 || force)) {
         S->last_log = now;
         ckm_ctx_log(S->ctx, 1, "exact: %zu nodes, %zu open, bound %.10g, incumbent %.10g, gap %.4g%%, %.1f s",

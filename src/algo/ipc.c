@@ -116,6 +116,7 @@ typedef struct ipc_run {
     int stopped;
     ckm_status why;
     int infeasible;
+    bool progress;   /* ckm_ipc_opts.progress */
 } ipc_run;
 
 /* The BLPKM iteration from the centers in run->C (name / rs label its log lines): its step
@@ -182,6 +183,10 @@ static ckm_error solve_sdp(ipc_run *run, ckm_sdp *sdp, const ckm_sdp_params *par
         run->stopped = 1;
         run->why = si->why;
     }
+    if (rc == CKM_OK && run->progress)
+        ckm_ctx_progress(run->ctx, (ckm_progress){.kind = CKM_PROGRESS_BOUND, .objective = NAN,
+                                                  .incumbent = isfinite(run->best_sse) ? run->best_sse : NAN,
+                                                  .lower_bound = fmax(si->lower_bound, 0.0), .restarts = 1});
     return rc;
 }
 
@@ -359,7 +364,8 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
                    .kept = kept,
                    .max_iter = ctx->max_iter,
                    .best_sse = o->incumbent,
-                   .why = CKM_STATUS_FEASIBLE};
+                   .why = CKM_STATUS_FEASIBLE,
+                   .progress = o->progress};
     ckm_sdp_info si;
     memset(&si, 0, sizeof si);
     si.lower_bound = -INFINITY;
@@ -449,6 +455,7 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
     o.gap = ctx->s->gap;
     o.heuristic_first = true;
     o.sdp_threads = ckm_thread_count(ctx->s->threads);
+    o.progress = true;
     ckm_ipc_stats st;
     ckm_error rc = ckm_ipc_node(ctx, r, &o, out, &st, NULL, err);
     if (rc != CKM_OK || out->status == CKM_STATUS_INFEASIBLE || r->k == 1 || r->s == r->k)

@@ -31,6 +31,9 @@ typedef struct ckm_ipc_opts {
     bool bound_only;             /* the bound alone (certify.c): no IPC-k-means, no BLPKM
                                     iteration, no LP model; needs k >= 2 and s > k; opts.incumbent
                                     (an upper bound known elsewhere) still stops the SDP at it */
+    bool progress;               /* report a BOUND progress event after each SDP solve (the
+                                    ipc algorithm; not exact's nodes or certify's subsets,
+                                    whose callers report their own) */
 } ckm_ipc_opts;
 
 typedef struct ckm_ipc_stats {

@@ -277,6 +277,11 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
         if (changed == 0)
             break;
         double shift = update(ws);
+        if (ckm_ctx_progress_wanted(ctx))
+            ckm_ctx_progress(ctx, (ckm_progress){.kind = CKM_PROGRESS_STEP, .restart = rt->rs, .iteration = it + 1,
+                                                 .objective = ws->r->scatter + assigned_cost(ws), .incumbent = NAN,
+                                                 .lower_bound = -INFINITY, .done = (size_t)rt->rs,
+                                                 .total = (size_t)set->n_init});
         ckm_ctx_log(ctx, 2, "kmeans restart %d iter %d: %zu labels changed, center shift %.3g, %.3g%% of the distances measured",
                     rt->rs + 1, it + 1, changed, shift,
                     ws->plain_pass ? 100.0 : 100.0 * (double)ws->yy.measured / ((double)s * (double)k));

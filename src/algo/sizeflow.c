@@ -112,6 +112,16 @@ static ckm_error step(sizeflow_run *f, ckm_restart *rt, bool have, int it, ckm_a
     return CKM_OK;
 }
 
+/* The step's objective against the centers it assigned to: the groups' own scatter plus
+ * sum_t mass_t ||mean_t - c_lab(t)||^2 (for progress events only; O(s d)). */
+static double step_cost(const ckm_reduced *r, const int32_t *lab, const double *C)
+{
+    double f = r->scatter;
+    for (size_t t = 0; t < r->s; t++)
+        f += r->mass[t] * ckm_sqdist(r->mean + t * r->d, C + (size_t)lab[t] * r->d, r->d);
+    return f;
+}
+
 /* One restart: seeds matched to the size slots, then Lloyd with the exact sized step until
  * no label changes, the centers move by at most tol, or max_iter steps. */
 static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err *err)
@@ -141,6 +151,11 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
         f->steps++;
         taken++;
         f->assign_s += ckm_now() - t0;
+        if (ckm_ctx_progress_wanted(ctx))
+            ckm_ctx_progress(ctx, (ckm_progress){.kind = CKM_PROGRESS_STEP, .restart = rt->rs, .iteration = it + 1,
+                                                 .objective = step_cost(r, f->lab, f->C), .incumbent = NAN,
+                                                 .lower_bound = -INFINITY, .done = (size_t)rt->rs,
+                                                 .total = (size_t)ctx->s->n_init});
         bool same = have && memcmp(f->lab, f->prev, s * sizeof(int32_t)) == 0;
         memcpy(f->prev, f->lab, s * sizeof(int32_t));
         have = true;

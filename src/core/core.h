@@ -32,6 +32,16 @@ void *ckm_calloc_array(size_t count, size_t size);
 /* Grow *buf (capacity *cap elements) to hold at least need elements. */
 bool ckm_grow(void **buf, size_t *cap, size_t need, size_t elem);
 
+/* Growable text buffer (sbuf.c): appends are no-ops after a failed allocation (failed set);
+ * p is NUL-terminated after any successful append; the owner frees p. */
+typedef struct ckm_sbuf {
+    char *p;
+    size_t len, cap;
+    bool failed;
+} ckm_sbuf;
+void ckm_sb_printf(ckm_sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ckm_sb_put(ckm_sbuf *b, const char *s, size_t len);
+
 /* xoshiro256** generator, seeded through splitmix64. State lives with the caller. */
 typedef struct ckm_rng {
     uint64_t s[4];

@@ -29,6 +29,27 @@ typedef struct ckm_counters {
 
 void ckm_counters_init(ckm_counters *c);
 
+/* Where a run's progress events go (run.c): settings.progress and, with settings.trace, the
+ * trace handed to the result. Written under the context's log_lock only. */
+typedef struct ckm_progress_sink {
+    ckm_progress_fn fn;  /* settings.progress, or NULL */
+    void *user;
+    int restarts;        /* settings.n_init (1 for exact, certify) */
+    double incumbent;    /* the latest event's incumbent (data units), NAN before one */
+    int obj_exp;         /* objective values are reported times 2^(2 obj_exp): the data's units */
+    ckm_progress *ev;    /* the trace (CKM_TRACE_MAX entries), or NULL without settings.trace */
+    size_t len;
+    size_t seen[4], stride[4]; /* per kind: events seen, and one kept per stride */
+    ptrdiff_t prov[4];   /* per kind: the index of a provisional event (kept only while it is the
+                            kind's latest, to end the trace on it), or -1 */
+} ckm_progress_sink;
+
+/* Set up a sink for settings s (the trace allocated when s->trace): CKM_ERR_NOMEM. */
+ckm_error ckm_progress_sink_init(ckm_progress_sink *k, const ckm_settings *s, int restarts, ckm_err *err);
+/* Hand the trace over (*ev, *len; NULL, 0 without one); the sink keeps nothing. */
+void ckm_progress_sink_take(ckm_progress_sink *k, ckm_progress **ev, size_t *len);
+void ckm_progress_sink_free(ckm_progress_sink *k);
+
 typedef struct ckm_context {
     const ckm_settings *s;
     double start;    /* ckm_now() when the solve began */
@@ -39,6 +60,8 @@ typedef struct ckm_context {
                                    (scale.c), or NULL */
     int max_iter;    /* iterations per restart: settings.max_iter, or when that is 0 the
                         algorithm's default_max_iter (its registry row) */
+    ckm_progress_sink *sink; /* progress events, or NULL (none wanted; inner runs such as
+                                certify's subsets) */
 } ckm_context;
 
 /* Add n to counter c of the run (ctx may be NULL: internal callers without a run). */
@@ -63,6 +86,15 @@ const char *ckm_stop_prefix(ckm_status why);
 /* Progress line to settings.log when verbosity >= level. */
 void ckm_ctx_log(const ckm_context *ctx, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Whether anyone receives progress events (computing an event's numbers costs something). */
+static inline bool ckm_ctx_progress_wanted(const ckm_context *ctx)
+{
+    return ctx && ctx->sink && (ctx->sink->fn || ctx->sink->ev);
+}
+/* Report one event (ev.seconds is set here, objective values are scaled to the data's
+ * units): to settings.progress and the trace, under the log lock. */
+void ckm_ctx_progress(const ckm_context *ctx, ckm_progress ev);
 
 /* What an algorithm hands back to the driver (solve.c), one label per super-point. */
 typedef struct ckm_algo_out {

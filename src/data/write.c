@@ -11,33 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Growable text buffer for building file contents. */
-typedef struct sbuf {
-    char *p;
-    size_t len, cap;
-    bool failed;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    if (b->failed)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int need = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (need < 0 || !ckm_grow((void **)&b->p, &b->cap, b->len + (size_t)need + 1, 1)) {
-        b->failed = true;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)need;
-}
-
-static ckm_error sb_commit(sbuf *b, const char *path, ckm_err *err)
+static ckm_error sb_commit(ckm_sbuf *b, const char *path, ckm_err *err)
 {
     ckm_error rc = b->failed ? ckm_fail(err, CKM_ERR_NOMEM, "out of memory")
                              : ckm_write_file_atomic(path, b->p ? b->p : "", b->len, err);
@@ -82,63 +56,63 @@ ckm_error ckm_write_centers(const char *path, const double *centers, size_t k, s
 {
     if (ckm_npy_path(path))
         return ckm_npy_write_matrix(path, centers, k, d, err);
-    sbuf b = {0};
+    ckm_sbuf b = {0};
     for (size_t j = 0; j < k; j++)
         for (size_t f = 0; f < d; f++)
-            sb_printf(&b, "%.17g%s", centers[j * d + f], f + 1 < d ? "," : "\n");
+            ckm_sb_printf(&b, "%.17g%s", centers[j * d + f], f + 1 < d ? "," : "\n");
     return sb_commit(&b, path, err);
 }
 
 ckm_error ckm_constraints_write(const char *path, const ckm_constraints *c, ckm_err *err)
 {
-    sbuf b = {0};
+    ckm_sbuf b = {0};
     for (size_t q = 0; q < c->count; q++) {
-        sb_printf(&b, "%s %zu %zu", c->pairs[q].type == CKM_MUST_LINK ? "ML" : "CL", c->pairs[q].i,
+        ckm_sb_printf(&b, "%s %zu %zu", c->pairs[q].type == CKM_MUST_LINK ? "ML" : "CL", c->pairs[q].i,
                   c->pairs[q].j);
         if (c->confidence && c->confidence[q] != 0.0)
-            sb_printf(&b, " %.17g", c->confidence[q]);
-        sb_printf(&b, "\n");
+            ckm_sb_printf(&b, " %.17g", c->confidence[q]);
+        ckm_sb_printf(&b, "\n");
     }
     return sb_commit(&b, path, err);
 }
 
 /* a number in full precision, or null when it is not finite */
-static void json_value(sbuf *b, double v)
+static void json_value(ckm_sbuf *b, double v)
 {
     if (isfinite(v))
-        sb_printf(b, "%.17g", v);
+        ckm_sb_printf(b, "%.17g", v);
     else
-        sb_printf(b, "null");
+        ckm_sb_printf(b, "null");
 }
 
-static void json_number(sbuf *b, const char *name, double v, bool comma)
+static void json_number(ckm_sbuf *b, const char *name, double v, bool comma)
 {
-    sb_printf(b, "  \"%s\": ", name);
+    ckm_sb_printf(b, "  \"%s\": ", name);
     json_value(b, v);
-    sb_printf(b, "%s\n", comma ? "," : "");
+    ckm_sb_printf(b, "%s\n", comma ? "," : "");
 }
 
-static void json_string(sbuf *b, const char *name, const char *s)
+static void json_string(ckm_sbuf *b, const char *name, const char *s)
 {
-    sb_printf(b, "  \"%s\": \"", name);
+    ckm_sb_printf(b, "  \"%s\": \"", name);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (*p == '"' || *p == '\\')
-            sb_printf(b, "\\%c", *p);
+            ckm_sb_printf(b, "\\%c", *p);
         else if (*p < 0x20)
-            sb_printf(b, "\\u%04x", *p);
+            ckm_sb_printf(b, "\\u%04x", *p);
         else
-            sb_printf(b, "%c", *p);
+            ckm_sb_printf(b, "%c", *p);
     }
-    sb_printf(b, "\",\n");
+    ckm_sb_printf(b, "\",\n");
 }
 
 /* End a JSON object whose last member ends in ",\n": drop that comma, close the brace, hand
  * the string to *out (or fail for a buffer that could not grow). */
-static ckm_error json_close(sbuf *b, char **out, ckm_err *err)
+static ckm_error json_close(ckm_sbuf *b, char **out, ckm_err *err)
 {
     if (!b->failed && b->len >= 2)
         b->len -= 2;
-    sb_printf(b, "\n}\n");
+    ckm_sb_printf(b, "\n}\n");
     if (b->failed) {
         free(b->p);
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
@@ -147,44 +121,66 @@ static ckm_error json_close(sbuf *b, char **out, ckm_err *err)
     return CKM_OK;
 }
 
+/* The trace's events, one object each: kind, seconds, restart, iteration, objective,
+ * incumbent, lower_bound (null where none), done, total. Nothing without a trace. */
+static void json_trace(ckm_sbuf *b, const ckm_progress *ev, size_t len)
+{
+    if (!ev)
+        return;
+    static const char *const kind[] = {"", "step", "restart", "bound"};
+    ckm_sb_printf(b, "  \"trace\": [");
+    for (size_t i = 0; i < len; i++) {
+        const ckm_progress *e = &ev[i];
+        ckm_sb_printf(b, "%s\n    {\"kind\": \"%s\", \"seconds\": %.6f, \"restart\": %d, \"iteration\": %d, \"objective\": ",
+                  i ? "," : "", kind[(int)e->kind & 3], e->seconds, e->restart, e->iteration);
+        json_value(b, e->objective);
+        ckm_sb_printf(b, ", \"incumbent\": ");
+        json_value(b, e->incumbent);
+        ckm_sb_printf(b, ", \"lower_bound\": ");
+        json_value(b, e->lower_bound);
+        ckm_sb_printf(b, ", \"done\": %zu, \"total\": %zu}", e->done, e->total);
+    }
+    ckm_sb_printf(b, "%s],\n", len ? "\n  " : "");
+}
+
 ckm_error ckm_result_to_json(const ckm_result *r, const char *extra_json, char **out, ckm_err *err)
 {
-    sbuf b = {0};
-    sb_printf(&b, "{\n");
+    ckm_sbuf b = {0};
+    ckm_sb_printf(&b, "{\n");
     json_string(&b, "status", ckm_status_string(r->status));
     json_string(&b, "algorithm", r->algorithm);
     json_string(&b, "ckm_version", ckm_version());
-    sb_printf(&b, "  \"n\": %zu,\n  \"d\": %zu,\n  \"k\": %zu,\n", r->n, r->d, r->k);
-    sb_printf(&b, "  \"has_labels\": %s,\n", r->has_labels ? "true" : "false");
+    ckm_sb_printf(&b, "  \"n\": %zu,\n  \"d\": %zu,\n  \"k\": %zu,\n", r->n, r->d, r->k);
+    ckm_sb_printf(&b, "  \"has_labels\": %s,\n", r->has_labels ? "true" : "false");
     json_number(&b, "sse", r->sse, true);
     json_number(&b, "lower_bound", r->lower_bound, true);
     json_number(&b, "gap", r->gap, true);
-    sb_printf(&b, "  \"sizes\": ");
+    ckm_sb_printf(&b, "  \"sizes\": ");
     if (r->sizes) {
-        sb_printf(&b, "[");
+        ckm_sb_printf(&b, "[");
         for (size_t j = 0; j < r->k; j++)
-            sb_printf(&b, "%s%zu", j ? ", " : "", r->sizes[j]);
-        sb_printf(&b, "],\n");
+            ckm_sb_printf(&b, "%s%zu", j ? ", " : "", r->sizes[j]);
+        ckm_sb_printf(&b, "],\n");
     } else {
-        sb_printf(&b, "null,\n");
+        ckm_sb_printf(&b, "null,\n");
     }
-    sb_printf(&b, "  \"violations\": %zu,\n", r->violations);
-    sb_printf(&b, "  \"iterations\": %d,\n  \"restarts\": %d,\n  \"super_points\": %zu,\n",
+    ckm_sb_printf(&b, "  \"violations\": %zu,\n", r->violations);
+    ckm_sb_printf(&b, "  \"iterations\": %d,\n  \"restarts\": %d,\n  \"super_points\": %zu,\n",
               r->iterations, r->restarts, r->super_points);
-    sb_printf(&b, "  \"nodes\": %zu,\n", r->nodes);
+    ckm_sb_printf(&b, "  \"nodes\": %zu,\n", r->nodes);
     json_number(&b, "root_gap", r->root_gap, true);
-    sb_printf(&b, "  \"seed\": %llu,\n", (unsigned long long)r->seed);
+    ckm_sb_printf(&b, "  \"seed\": %llu,\n", (unsigned long long)r->seed);
     json_number(&b, "seconds", r->time.total_s, true);
-    sb_printf(&b, "  \"timings\": {\"preprocess\": %.6f, \"solve\": %.6f, \"check\": %.6f, \"total\": %.6f},\n",
+    ckm_sb_printf(&b, "  \"timings\": {\"preprocess\": %.6f, \"solve\": %.6f, \"check\": %.6f, \"total\": %.6f},\n",
               r->time.preprocess_s, r->time.solve_s, r->time.check_s, r->time.total_s);
-    sb_printf(&b, "  \"weighted\": %s,\n", r->weighted ? "true" : "false");
+    ckm_sb_printf(&b, "  \"weighted\": %s,\n", r->weighted ? "true" : "false");
     json_number(&b, "objective", r->objective, true);
     json_number(&b, "penalty", r->penalty, true);
     json_number(&b, "soft_penalty", r->soft_penalty, true);
-    sb_printf(&b, "  \"soft_must_link_violated\": %zu,\n  \"soft_cannot_link_violated\": %zu,\n",
+    ckm_sb_printf(&b, "  \"soft_must_link_violated\": %zu,\n  \"soft_cannot_link_violated\": %zu,\n",
               r->soft_must_link_violated, r->soft_cannot_link_violated);
     const ckm_stats *st = &r->stats;
-    sb_printf(&b,
+    ckm_sb_printf(&b,
               "  \"stats\": {\"lp_solves\": %llu, \"mip_solves\": %llu, \"mip_nodes\": %llu, \"transport_solves\": %llu, "
               "\"admm_iterations\": %llu, \"sdp_iterations\": %llu, \"cut_rounds\": %llu, \"cuts_added\": %llu, "
               "\"nodes\": %llu, \"restarts\": %llu, \"iterations\": %llu, \"repairs\": %llu, \"fallback\": %llu, "
@@ -195,48 +191,52 @@ ckm_error ckm_result_to_json(const ckm_result *r, const char *extra_json, char *
               (unsigned long long)st->cuts_added, (unsigned long long)st->nodes, (unsigned long long)st->restarts,
               (unsigned long long)st->iterations, (unsigned long long)st->repairs, (unsigned long long)st->fallback,
               (unsigned long long)st->numeric_fallbacks);
+    json_trace(&b, r->struct_size >= offsetof(ckm_result, trace_len) + sizeof r->trace_len ? r->trace : NULL,
+               r->trace_len);
     if (extra_json && *extra_json)
-        sb_printf(&b, "  %s,\n", extra_json);
+        ckm_sb_printf(&b, "  %s,\n", extra_json);
     json_string(&b, "message", r->message);
     return json_close(&b, out, err);
 }
 
 ckm_error ckm_certificate_to_json(const ckm_certificate *c, char **out, ckm_err *err)
 {
-    sbuf b = {0};
-    sb_printf(&b, "{\n");
+    ckm_sbuf b = {0};
+    ckm_sb_printf(&b, "{\n");
     json_string(&b, "status", ckm_status_string(c->status));
     json_string(&b, "ckm_version", ckm_version());
-    sb_printf(&b, "  \"n\": %zu,\n  \"d\": %zu,\n  \"k\": %zu,\n  \"groups\": %zu,\n", c->n, c->d, c->k, c->groups);
-    sb_printf(&b, "  \"weighted\": %s,\n", c->weighted ? "true" : "false");
+    ckm_sb_printf(&b, "  \"n\": %zu,\n  \"d\": %zu,\n  \"k\": %zu,\n  \"groups\": %zu,\n", c->n, c->d, c->k, c->groups);
+    ckm_sb_printf(&b, "  \"weighted\": %s,\n", c->weighted ? "true" : "false");
     json_number(&b, "sse", c->sse, true);
-    sb_printf(&b, "  \"violations\": %zu,\n", c->violations);
+    ckm_sb_printf(&b, "  \"violations\": %zu,\n", c->violations);
     if (c->lower_bound == INFINITY) /* proven infeasible: no labelling, every bound holds */
-        sb_printf(&b, "  \"lower_bound\": \"inf\",\n");
+        ckm_sb_printf(&b, "  \"lower_bound\": \"inf\",\n");
     else
         json_number(&b, "lower_bound", c->lower_bound, true);
     json_number(&b, "gap", c->gap, true);
     json_number(&b, "labels_split_sse", c->labels_split_sse, true);
-    sb_printf(&b, "  \"subsets\": %zu,\n  \"workers\": %d,\n  \"ranks\": %d,\n", c->subsets, c->workers,
+    ckm_sb_printf(&b, "  \"subsets\": %zu,\n  \"workers\": %d,\n  \"ranks\": %d,\n", c->subsets, c->workers,
               c->ranks > 0 ? c->ranks : 1);
     json_number(&b, "memory_mb", c->memory_mb, true);
-    sb_printf(&b, "  \"timings\": {\"split\": %.6f, \"bound\": %.6f, \"total\": %.6f},\n", c->split_s, c->bound_s,
+    ckm_sb_printf(&b, "  \"timings\": {\"split\": %.6f, \"bound\": %.6f, \"total\": %.6f},\n", c->split_s, c->bound_s,
               c->total_s);
-    sb_printf(&b, "  \"stats\": {\"sdp_iterations\": %llu, \"cut_rounds\": %llu, \"cuts_added\": %llu},\n",
+    ckm_sb_printf(&b, "  \"stats\": {\"sdp_iterations\": %llu, \"cut_rounds\": %llu, \"cuts_added\": %llu},\n",
               (unsigned long long)c->stats.sdp_iterations, (unsigned long long)c->stats.cut_rounds,
               (unsigned long long)c->stats.cuts_added);
-    sb_printf(&b, "  \"subset\": [");
+    ckm_sb_printf(&b, "  \"subset\": [");
     for (size_t t = 0; c->subset && t < c->subsets; t++) {
         const ckm_certify_subset *q = &c->subset[t];
-        sb_printf(&b, "%s\n    {\"points\": %zu, \"groups\": %zu, \"lower_bound\": ", t ? "," : "", q->points,
+        ckm_sb_printf(&b, "%s\n    {\"points\": %zu, \"groups\": %zu, \"lower_bound\": ", t ? "," : "", q->points,
                   q->groups);
         json_value(&b, q->lower_bound);
-        sb_printf(&b, ", \"labels_sse\": ");
+        ckm_sb_printf(&b, ", \"labels_sse\": ");
         json_value(&b, q->labels_sse);
-        sb_printf(&b, ", \"status\": \"%s\", \"sdp\": %s, \"cut_rounds\": %d, \"seconds\": %.6f, \"rank\": %d}",
+        ckm_sb_printf(&b, ", \"status\": \"%s\", \"sdp\": %s, \"cut_rounds\": %d, \"seconds\": %.6f, \"rank\": %d}",
                   ckm_status_string(q->status), q->sdp ? "true" : "false", q->cut_rounds, q->seconds, q->rank);
     }
-    sb_printf(&b, "%s],\n", c->subsets ? "\n  " : "");
+    ckm_sb_printf(&b, "%s],\n", c->subsets ? "\n  " : "");
+    json_trace(&b, c->struct_size >= offsetof(ckm_certificate, trace_len) + sizeof c->trace_len ? c->trace : NULL,
+               c->trace_len);
     json_string(&b, "message", c->message);
     return json_close(&b, out, err);
 }

@@ -90,6 +90,12 @@ ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_
         ckm_ctx_log(ctx, 2, "%s restart %d iter %d: assignment total %.10g (%s, %.3f s%s)", job->name, job->rs + 1, it + 1,
                     ar.objective, !asg->route->proves ? "local search" : ar.used_mip ? "CBC" : "LP integral", ar.seconds,
                     cols);
+        /* the step's cost in SSE units (group scatter + the groups' costs) when the distance is the SSE's */
+        ckm_ctx_progress(ctx, (ckm_progress){.kind = CKM_PROGRESS_STEP, .restart = job->rs, .iteration = it + 1,
+                                             .objective = job->dist == CKM_DISTANCE_SQEUCLIDEAN ? r->scatter + ar.objective
+                                                                                                  : NAN,
+                                             .incumbent = NAN, .lower_bound = -INFINITY, .done = (size_t)job->rs,
+                                             .total = (size_t)ctx->s->n_init});
         if (ar.status == CKM_BK_LIMIT_FEASIBLE && ar.cut) {
             st->cut_steps++; /* the step's own budget: its best labels, and on */
             if (ar.has_bound)

@@ -225,6 +225,7 @@ void ckm_cert_job(ckm_cert_run *R, cert_job *J)
                     .scatter = R->L.scatter, .groups = R->L.groups, .bound = R->L.bound, .rec = R->c->subset,
                     .workers = R->c->workers, .rc = CKM_OK};
     atomic_init(&J->failed, 0);
+    J->sse = isfinite(R->c->sse) ? ldexp(R->c->sse, -2 * R->sc.e) : NAN;
     for (size_t a = 0; R->r->has_caps && a < R->r->s; a++)
         J->demand_total += R->r->demand[a];
 }
@@ -233,6 +234,13 @@ void ckm_cert_bound(cert_job *J)
 {
     atomic_init(&J->next, 0);
     pthread_mutex_init(&J->lock, NULL);
+    J->done = 0;
+    J->bound_so_far = 0.0;
+    for (size_t t = 0; !J->ids && t < J->T; t++)
+        J->bound_so_far += J->scatter[t];
+    if (!J->ids) /* the start of the bound's curve: every subset at its groups' scatter */
+        ckm_ctx_progress(J->ctx, (ckm_progress){.kind = CKM_PROGRESS_BOUND, .objective = NAN, .incumbent = J->sse,
+                                                .lower_bound = J->bound_so_far, .restarts = 1, .total = J->T});
     int workers = (size_t)J->workers < J->count ? J->workers : (int)J->count;
     if (workers > 0)
         ckm_parallel_for(workers, (size_t)workers, ckm_certify_worker, J);
@@ -322,6 +330,7 @@ void ckm_cert_finish(ckm_cert_run *R, const cert_job *J, ckm_certificate **out)
     c->stats.cut_rounds = atomic_load(&R->counters.v[CKM_COUNT_CUT_ROUNDS]);
     c->stats.cuts_added = atomic_load(&R->counters.v[CKM_COUNT_CUTS]);
     c->total_s = ckm_now() - R->ctx.start;
+    ckm_progress_sink_take(&R->sink, &c->trace, &c->trace_len);
     *out = c;
     R->c = NULL;
 }
@@ -340,6 +349,9 @@ ckm_error ckm_cert_start(ckm_cert_run *R, const ckm_settings *s_caller, ckm_err 
                            .log_lock = &R->log_lock, .max_iter = 100};
     if (R->s.time_limit_s > 0.0)
         R->ctx.deadline = R->ctx.start + R->s.time_limit_s;
+    if ((rc = ckm_progress_sink_init(&R->sink, &R->s, 1, err)) != CKM_OK)
+        return rc;
+    R->ctx.sink = &R->sink;
     R->sub_s = R->s;
     R->sub_s.verbosity = R->s.verbosity > 0 ? R->s.verbosity - 1 : 0;
     return CKM_OK;
@@ -354,6 +366,7 @@ static ckm_error plan(ckm_cert_run *R, const int32_t *labels, size_t subsets, ck
     if (rc != CKM_OK)
         return rc;
     R->have_sc = 1;
+    R->sink.obj_exp = R->sc.e;
     struct ckm_problem scaled = *p;
     scaled.X = R->sc.X;
     int infeasible = 0;
@@ -415,6 +428,7 @@ void ckm_cert_end(ckm_cert_run *R)
     if (R->have_sc)
         ckm_scaled_free(&R->sc);
     ckm_certificate_free(R->c);
+    ckm_progress_sink_free(&R->sink);
     if (R->live)
         pthread_mutex_destroy(&R->log_lock);
 }
@@ -449,5 +463,6 @@ void ckm_certificate_free(ckm_certificate *c)
         return;
     free(c->subset_of);
     free(c->subset);
+    free(c->trace);
     free(c);
 }

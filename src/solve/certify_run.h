@@ -30,6 +30,7 @@ typedef struct ckm_cert_run {
     ckm_counters counters;
     pthread_mutex_t log_lock;
     ckm_context ctx;
+    ckm_progress_sink sink; /* the context's progress events (its trace goes to the certificate) */
     const ckm_problem *p;
     ckm_scaled sc;
     int have_sc;

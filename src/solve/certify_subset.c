@@ -199,6 +199,7 @@ static ckm_error bound_subset(cert_job *J, size_t pos, ckm_err *err)
     }
     ckm_context sctx = *ctx;
     sctx.s = J->sub_s;
+    sctx.sink = NULL; /* certify reports subsets, not their SDPs' solves */
     if (isfinite(ctx->deadline)) {
         size_t left = J->count - pos, run = left < (size_t)J->workers ? left : (size_t)J->workers;
         sctx.deadline = t0 + (ctx->deadline - t0) * (double)run / (double)left;
@@ -209,6 +210,14 @@ static ckm_error bound_subset(cert_job *J, size_t pos, ckm_err *err)
     else
         rc = subset_sdp(J, t, &sctx, rec, err);
     rec->seconds = ckm_now() - t0;
+    if (!J->ids && ckm_ctx_progress_wanted(ctx)) { /* one process: the whole bound so far */
+        pthread_mutex_lock(&J->lock);
+        J->bound_so_far += J->bound[t] - J->scatter[t];
+        ckm_ctx_progress(ctx, (ckm_progress){.kind = CKM_PROGRESS_BOUND, .objective = NAN, .incumbent = J->sse,
+                                             .lower_bound = J->bound_so_far, .restarts = 1, .done = ++J->done,
+                                             .total = J->T});
+        pthread_mutex_unlock(&J->lock);
+    }
     ckm_ctx_log(ctx, 1, "certify: subset %zu/%zu: %zu points, %zu groups: bound %.10g, labels %.10g (%.3g %%), %s, "
                         "%d cut rounds, %.2f s",
                 t + 1, J->T, rec->points, rec->groups, J->bound[t], J->incumbent[t],

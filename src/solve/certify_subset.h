@@ -44,6 +44,10 @@ typedef struct cert_job {
     atomic_int failed;                /* rc set: readable without the lock */
     int infeasible;
     char reason[CKM_MESSAGE_LEN];     /* the first infeasible subset's proof */
+    double sse;                       /* the labels' SSE (scaled units), for progress events */
+    double bound_so_far;              /* under lock: sum of the bounds, a subset not yet bounded
+                                         at its scatter (progress events, whole runs only) */
+    size_t done;                      /* under lock: subsets bounded */
 } cert_job;
 
 /* Subset t of J's whole problem as a problem of its own (its points, weights, demands, the

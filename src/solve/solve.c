@@ -45,6 +45,7 @@ void ckm_result_free(ckm_result *r)
     free(r->labels);
     free(r->centers);
     free(r->sizes);
+    free(r->trace);
     free(r);
 }
 
@@ -399,10 +400,16 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
                        .max_iter = s_in->max_iter > 0 ? s_in->max_iter : algo->info.default_max_iter};
     if (s_in->time_limit_s > 0.0)
         ctx.deadline = ctx.start + s_in->time_limit_s;
+    ckm_progress_sink sink;
+    if ((rc = ckm_progress_sink_init(&sink, s_in, s_in->n_init, err)) != CKM_OK)
+        return rc;
+    ctx.sink = &sink;
 
     ckm_result *res = new_result(p, s_in, algo);
-    if (!res)
+    if (!res) {
+        ckm_progress_sink_free(&sink);
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory");
+    }
 
     ckm_reduced *r = NULL;
     int infeasible = 0;
@@ -417,6 +424,7 @@ ckm_error ckm_solve(const ckm_problem *p, const ckm_settings *s_caller, ckm_resu
     if ((rc = ckm_scaled_init(&sc, p->X, p->n, p->d, err)) != CKM_OK)
         goto fail;
     scaled.X = sc.X; /* read only: the reduced problem borrows it */
+    sink.obj_exp = sc.e;
     if (s_in->init_centers && (rc = given_centers(s_in->init_centers, p, &sc, &init_centers, err)) != CKM_OK)
         goto fail;
     ctx.init_centers = init_centers;
@@ -465,6 +473,7 @@ finish:
     copy_stats(&counters, &res->stats);
     res->stats.nodes = res->nodes;
     res->stats.restarts = (uint64_t)(res->restarts > 0 ? res->restarts : 0);
+    ckm_progress_sink_take(&sink, &res->trace, &res->trace_len);
     ckm_check_report_free(chk);
     ckm_reduced_free(r);
     free(ao.labels);
@@ -473,6 +482,7 @@ finish:
     *out = res;
     return CKM_OK;
 fail:
+    ckm_progress_sink_free(&sink);
     ckm_check_report_free(chk);
     ckm_reduced_free(r);
     free(ao.labels);
