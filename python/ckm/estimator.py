@@ -334,22 +334,39 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
                                  y=None if y is None else np.asarray(y))
         return self
 
-    def _problem(self):
+    def __getstate__(self):
+        # a pickled model does not carry its training data: report() then needs X again
+        state = super().__getstate__()
+        if "_fit_inputs_" in state:
+            state["_fit_inputs_"] = dict(state["_fit_inputs_"], X=None, sample_weight=None, demand=None, y=None)
+        return state
+
+    def _problem(self, X=None):
         f = self._fit_inputs_
-        return Problem(f["X"], self.n_clusters, self.must_link, self.cannot_link, self.size_min, self.size_max,
+        if X is None:
+            X = f["X"]
+            if X is None:
+                raise ValueError("report(): this estimator was unpickled without its training data; pass X (and "
+                                 "sample_weight / demand as given to fit)")
+        else:
+            X = self._validate_data(X, dtype=np.float64, order="C", reset=False)
+            if X.shape[0] != len(self.labels_):
+                raise ValueError("report(): X has %d rows, the fit had %d" % (X.shape[0], len(self.labels_)))
+        return Problem(X, self.n_clusters, self.must_link, self.cannot_link, self.size_min, self.size_max,
                        f["sample_weight"], self.soft_must_link, self.soft_cannot_link, f["demand"], self.capacity_min,
                        self.capacity_max)
 
-    def report(self, path=None, y=None, title=None, max_points=0):
+    def report(self, path=None, X=None, y=None, title=None, max_points=0):
         """The self-contained HTML report of the fit (docs/report.md): the problem and the answer, the points on
         their first two principal components coloured by cluster with centers and pairs, sizes and loads against
         their bounds, the objective per step and restart (the bound over time for ipc and exact), a per-cluster
         table, and with y (or the y given to fit) ARI and NMI. Written atomically to path when given; returns
-        the page (str). No network access is needed to view it."""
+        the page (str). No network access is needed to view it. X: the training data, needed only when the
+        estimator was unpickled (a pickle does not carry it)."""
         check_is_fitted(self, "labels_")
         f = self._fit_inputs_
         truth = y if y is not None else f["y"]
-        problem = self._problem()
+        problem = self._problem(X)
         try:
             return report_html(problem, self.labels_, json=f["json"], truth=truth, path=path,
                                title=title or "ConstrainedKMeans (%s)" % self.algorithm_,

@@ -50,6 +50,13 @@ def test_estimator_report_and_trace(iris, tmp_path):
     assert float(value(page, "ari")) == pytest.approx(adjusted_rand_score(y, km.labels_), abs=1e-12)
     assert len(re.findall(r'<rect class="bar c\d', page)) == 3
     assert "http://" not in page and "https://" not in page
+    # a pickle does not carry the training data; report() then takes X again
+    import pickle
+    km2 = pickle.loads(pickle.dumps(km))
+    assert km2._fit_inputs_["X"] is None
+    with pytest.raises(ValueError, match="pass X"):
+        km2.report()
+    assert circles(km2.report(X=X)) == 150
     summary = km._repr_html_()
     assert "SSE" in summary and "%.6g" % km.inertia_ in summary
     assert "<pre>" in ckm.ConstrainedKMeans(3)._repr_html_()  # unfitted: the estimator itself

@@ -241,7 +241,8 @@ ckm_error rp_scatter(const rp_page *P, ckm_err *err)
     ckm_sbuf *b = P->b;
     ckm_sb_printf(b, "<section id=\"map\"><h2>Clusters on the first %s</h2>\n",
                   m == 2 ? "two principal components" : "principal component (d = 1)");
-    ckm_sb_printf(b, "<label class=\"toggle\"><input type=\"checkbox\" id=\"show-pairs\" checked> pairs</label>\n");
+    if (p->n_pairs + p->n_soft > 0)
+        ckm_sb_printf(b, "<label class=\"toggle\"><input type=\"checkbox\" id=\"show-pairs\" checked> pairs</label>\n");
     ckm_sb_printf(b, "<svg class=\"scatter\" id=\"scatter\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
                      "aria-label=\"points coloured by cluster\">\n",
                   W_PX, H_PX);
