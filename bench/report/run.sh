@@ -3,7 +3,7 @@
 # and the screenshots of docs/.
 #   1. 10^6 overlapping blobs (k = 10, d = 8, sd 3: bench/certify/prepare.py's generator), sizeflow
 #      --balanced, one k-means++ restart, seed 1: the run without --html on OLD_BUILD (the previous
-#      commit) and BUILD, and with --html on BUILD (trace on, page written), two rounds alternating;
+#      commit) and BUILD, and with --html on BUILD (trace on, page written), three rounds alternating;
 #      the page's size and the seconds to write it (-v); kmeans on the same data with and without
 #      --html (its trace measures each step's objective).
 #   2. Screenshots (headless Chromium at 1280 x 800, the whole page) into docs/img/: iris with pairs and
@@ -54,10 +54,10 @@ commit=$(git -C "$root" rev-parse --short HEAD)
 X=$work/blobs_1e6.npy
 sf=(cluster "$X" -k 10 -a sizeflow --balanced --n-init 1 --init kmeans++ --seed 1 -o "$work/l.npy")
 km=(cluster "$X" -k 10 --n-init 1 --seed 1 -o "$work/lk.npy")
-for round in 1 2; do
+for round in 1 2 3; do
   if [ -n "$old" ]; then
     /usr/bin/time -v -o "$work/t.txt" "$old/ckm" "${sf[@]}" > "$work/out.txt"
-    row sizeflow_1e6 "$(git -C "$root" rev-parse --short HEAD~1)" "$round" "$work/t.txt"
+    row sizeflow_1e6 "$(git -C "$old" rev-parse --short HEAD 2>/dev/null || echo previous)" "$round" "$work/t.txt"
   fi
   /usr/bin/time -v -o "$work/t.txt" "$ckm" "${sf[@]}" > "$work/out.txt"
   row sizeflow_1e6 "$commit" "$round" "$work/t.txt"
