@@ -201,6 +201,12 @@ def main():
         run("cluster", os.path.join(DATA, "iris.csv"), "-k", "3", "-a", "ipc", "-c", cons, "--cut-rounds", "3",
             "-r", p("ipc.json"), "--html", p("ipc.html"), "-o", p("ipc.lab"), "-q")
         cases.append(("ipc_bound", p("ipc.html"), iris, p("ipc.lab"), 3, p("ipc.json"), pairs_of(cons), None, None))
+        # 3b. exact, stopped after a few nodes: the bound and the incumbent of the search
+        run("cluster", os.path.join(DATA, "iris.csv"), "-k", "3", "-a", "exact", "-c", cons, "--min-size", "45",
+            "--max-size", "55", "--node-limit", "3", "-r", p("exact.json"), "--html", p("exact.html"), "-o",
+            p("exact.lab"), "-q")
+        cases.append(("exact_nodes", p("exact.html"), iris, p("exact.lab"), 3, p("exact.json"), pairs_of(cons), None,
+                      None))
         # 4. certify the blpkm labels: subsets and the bound over time
         run("certify", os.path.join(DATA, "iris.csv"), "--labels", p("blpkm.lab"), "-c", cons, "--min-size", "45",
             "--max-size", "55", "--subsets", "3", "--cut-rounds", "2", "-r", p("cert.json"), "--html", p("cert.html"),
