@@ -13,6 +13,7 @@
 
 #include "ckm.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -83,6 +84,20 @@ int cli_read_centers(const char *cmd, const char *path, size_t k, size_t d, ckm_
 /* Read a constraint file and add it to p; EXIT_SOLVED or the exit code after printing. */
 int cli_add_constraints(const char *cmd, ckm_problem *p, const char *path);
 
+/* cons_opts.c: the one option group for the constraints (pairs, sizes, demands,
+ * capacities), the same on every command that builds a problem (cluster, check, certify,
+ * assign, report), held in a command's table at [base, base + CLI_CONS_COUNT) like the data
+ * options (cli_cons_group_init after the table's copy; help under its own heading). */
+enum { CLI_CONS_PAIRS, CLI_CONS_MIN, CLI_CONS_MAX, CLI_CONS_SIZES, CLI_CONS_BAL, CLI_CONS_DEMANDS, CLI_CONS_MINCAP,
+       CLI_CONS_MAXCAP, CLI_CONS_CAPS, CLI_CONS_COUNT };
+void cli_cons_group_init(cli_opt *group);
+void cli_print_cons_options(const cli_opt *group);
+/* some option of group[first..last] was given */
+bool cli_cons_given(const cli_opt *group, int first, int last);
+/* The group's pairs, then sizes, then demands and capacities onto p; EXIT_SOLVED or the exit
+ * code after printing. */
+int cli_cons_apply(const char *cmd, const cli_opt *group, ckm_problem *p);
+
 /* Size options shared by cluster, check and assign: --min-size, --max-size, --sizes,
  * --balanced (at most one kind). */
 bool cli_apply_sizes(const char *cmd, ckm_problem *p, const char *min_s, const char *max_s,
@@ -120,8 +135,9 @@ void cli_mpi_loud_again(void);
  * say otherwise. EXIT_SOLVED, or the exit code of the (printed) error; the caller frees
  * *ds, *p (ckm_problem_free) and *labels (ckm_free) either way. */
 typedef struct cli_labelled_args {
-    const char *data, *labels, *k, *cons, *min, *max, *sizes, *bal, *demands, *mincap, *maxcap, *caps;
+    const char *data, *labels, *k;
     const cli_opt *data_group; /* the command's data options (cli_read_data) */
+    const cli_opt *cons_group; /* the command's constraint options (cli_cons_apply), or NULL: none */
     bool empty_ok;
 } cli_labelled_args;
 int cli_labelled_problem(const char *cmd, const cli_labelled_args *a, ckm_dataset **ds, ckm_problem **p,
@@ -138,8 +154,12 @@ typedef struct cli_progress {
     const char *cmd;
     bool certify;        /* BOUND events count subsets, not nodes */
     double time_limit_s; /* caps the ETA */
-    double last_draw;
-    bool shown;          /* a line is on the terminal */
+    pthread_mutex_t lock; /* guards what follows: the library's threads and the ticker */
+    pthread_cond_t wake;
+    pthread_t thread;    /* the ticker (ticking): redraws between events */
+    bool ticking, stopping, have, shown; /* shown: a line is on the terminal */
+    ckm_progress last;   /* the latest event, arrived at last_at */
+    double last_at, last_draw;
 } cli_progress;
 void cli_progress_install(cli_progress *st, const char *cmd, ckm_settings *s, bool quiet);
 void cli_progress_end(cli_progress *st);

@@ -11,21 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { A_CENTERS, A_MIN, A_MAX, A_SIZES, A_BAL, A_CONS, A_DEMANDS, A_MINCAP, A_MAXCAP, A_CAPS, A_TIME, A_METHOD, A_OUT,
-       A_QUIET, A_HELP, A_DATA, A_COUNT = A_DATA + CLI_DATA_COUNT };
+enum { A_CENTERS, A_TIME, A_METHOD, A_OUT, A_QUIET, A_HELP, A_CONS, A_DATA = A_CONS + CLI_CONS_COUNT,
+       A_COUNT = A_DATA + CLI_DATA_COUNT };
 
 /* the options of `ckm assign` (values filled by cli_parse in a copy) */
 static const cli_opt assign_options[A_COUNT] = {
     [A_CENTERS] = {"centers", 0, "FILE", "K rows of center coordinates (CSV or .npy, as --centers-out writes; with --standardize in the scaled units, as cluster --standardize writes them)", NULL},
-    [A_MIN] = {"min-size", 0, "N", "every cluster gets at least N points", NULL},
-    [A_MAX] = {"max-size", 0, "N", "every cluster gets at most N points", NULL},
-    [A_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
-    [A_BAL] = {"balanced", 0, NULL, "sizes floor(n/K)..ceil(n/K)", NULL},
-    [A_CONS] = {"constraints", 'c', "FILE", "must/cannot-links ('ML i j' / 'CL i j'), honoured too (blpkm's exact step)", NULL},
-    [A_DEMANDS] = {"demands", 0, "FILE", "demand of each point, one per line (>= 0; .npy too), for the capacity bounds", NULL},
-    [A_MINCAP] = {"min-capacity", 0, "X", "every cluster's total demand is at least X (needs --demands)", NULL},
-    [A_MAXCAP] = {"max-capacity", 0, "X", "every cluster's total demand is at most X (needs --demands)", NULL},
-    [A_CAPS] = {"capacities", 0, "FILE", "per-cluster capacity bounds: K lines 'lo hi' (hi may be inf) or one exact capacity", NULL},
     [A_TIME] = {"time-limit", 't', "SEC", "with pairs or capacities: stop the MILP after SEC seconds (its best labelling, not proven optimal)", NULL},
     [A_METHOD] = {"method", 0, "transport|lp", "exact solver: own transportation solver (default) or CLP", NULL},
     [A_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line", NULL},
@@ -143,6 +134,7 @@ int cmd_assign(int argc, char **argv)
     const char *cmd = "assign";
     cli_opt opts[A_COUNT];
     memcpy(opts, assign_options, sizeof opts);
+    cli_cons_group_init(opts + A_CONS);
     cli_data_group_init(opts + A_DATA);
     const char *pos[1];
     size_t npos;
@@ -155,7 +147,8 @@ int cmd_assign(int argc, char **argv)
                "Assign every point of DATA to one of the given centers, minimising the sum of squared\n"
                "distances subject to the size bounds (exact; without bounds: nearest center), and with\n"
                "-c or capacities subject to those too (blpkm's exact assignment step, CLP/CBC).\n\noptions:\n");
-        cli_print_options(opts, A_DATA);
+        cli_print_options(opts, A_CONS);
+        cli_print_cons_options(opts + A_CONS);
         cli_print_data_options(opts + A_DATA);
         printf("exit codes: 0 assigned, 2 usage/input error, 3 the constraints cannot be met,\n"
                "            4 a time limit came before any labelling\n");
@@ -165,8 +158,9 @@ int cmd_assign(int argc, char **argv)
         fprintf(stderr, "ckm assign: need DATA and --centers FILE (see 'ckm assign --help')\n");
         return EXIT_USAGE;
     }
-    const char *inputs[] = {pos[0], opts[A_CENTERS].value, opts[A_SIZES].value, opts[A_CONS].value,
-                            opts[A_DEMANDS].value, opts[A_CAPS].value, opts[A_DATA + CLI_DATA_WEIGHTS].value};
+    const cli_opt *c = opts + A_CONS;
+    const char *inputs[] = {pos[0], opts[A_CENTERS].value, c[CLI_CONS_SIZES].value, c[CLI_CONS_PAIRS].value,
+                            c[CLI_CONS_DEMANDS].value, c[CLI_CONS_CAPS].value, opts[A_DATA + CLI_DATA_WEIGHTS].value};
     if (!cli_output_ok(cmd, opts[A_OUT].value, inputs, 7))
         return EXIT_USAGE;
     ckm_assign_method method;
@@ -193,8 +187,8 @@ int cmd_assign(int argc, char **argv)
         goto done;
     }
     size_t k = cs->n;
-    bool general = opts[A_CONS].value || opts[A_DEMANDS].value || opts[A_MINCAP].value || opts[A_MAXCAP].value ||
-                   opts[A_CAPS].value || opts[A_DATA + CLI_DATA_WEIGHTS].value;
+    bool general = c[CLI_CONS_PAIRS].value || cli_cons_given(c, CLI_CONS_DEMANDS, CLI_CONS_CAPS) ||
+                   opts[A_DATA + CLI_DATA_WEIGHTS].value;
     labels = calloc(ds->n, sizeof *labels);
     if (!labels) {
         fprintf(stderr, "ckm assign: out of memory\n");
@@ -207,15 +201,12 @@ int cmd_assign(int argc, char **argv)
         code = cli_error(cmd, rc, &err);
         goto done;
     }
-    if ((rc = ckm_problem_set_size_range(p, 0, ds->n, &err)) != CKM_OK ||
-        !cli_apply_sizes(cmd, p, opts[A_MIN].value, opts[A_MAX].value, opts[A_SIZES].value, opts[A_BAL].value)) {
-        code = EXIT_USAGE;
+    if ((rc = ckm_problem_set_size_range(p, 0, ds->n, &err)) != CKM_OK) {
+        code = cli_error(cmd, rc, &err);
         goto done;
     }
     if ((code = cli_data_weights(cmd, opts + A_DATA, p)) != EXIT_SOLVED ||
-        (opts[A_CONS].value && (code = cli_add_constraints(cmd, p, opts[A_CONS].value)) != EXIT_SOLVED) ||
-        (code = cli_apply_capacities(cmd, p, opts[A_DEMANDS].value, opts[A_MINCAP].value, opts[A_MAXCAP].value,
-                                     opts[A_CAPS].value)) != EXIT_SOLVED)
+        (code = cli_cons_apply(cmd, opts + A_CONS, p)) != EXIT_SOLVED)
         goto done;
     double objective = 0.0;
     ckm_status st;

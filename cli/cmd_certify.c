@@ -17,22 +17,12 @@
 #include <string.h>
 #include <sys/resource.h>
 
-enum { F_LABELS, F_K, F_CONS, F_MIN, F_MAX, F_SIZES, F_BAL, F_DEMANDS, F_MINCAP, F_MAXCAP, F_CAPS,
-       F_SUBSETS, F_TIME, F_CUTS, F_GAP, F_SEED, F_THREADS, F_REPORT, F_HTML, F_SUBSETS_OUT, F_VERBOSE, F_QUIET,
-       F_HELP, F_DATA, F_COUNT = F_DATA + CLI_DATA_COUNT };
+enum { F_LABELS, F_K, F_SUBSETS, F_TIME, F_CUTS, F_GAP, F_SEED, F_THREADS, F_REPORT, F_HTML, F_SUBSETS_OUT, F_VERBOSE, F_QUIET,
+       F_HELP, F_CONS, F_DATA = F_CONS + CLI_CONS_COUNT, F_COUNT = F_DATA + CLI_DATA_COUNT };
 
 static const cli_opt certify_options[F_COUNT] = {
     [F_LABELS] = {"labels", 0, "FILE", "the labelling to certify: one 0-based cluster id per line (or .npy)", NULL},
     [F_K] = {"k", 'k', "K", "number of clusters (default: largest label + 1)", NULL},
-    [F_CONS] = {"constraints", 'c', "FILE", "must/cannot-link file (hard pairs only)", NULL},
-    [F_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
-    [F_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
-    [F_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
-    [F_BAL] = {"balanced", 0, NULL, "sizes floor(n/K)..ceil(n/K) for every cluster", NULL},
-    [F_DEMANDS] = {"demands", 0, "FILE", "demand of each point, one per line (>= 0; .npy too)", NULL},
-    [F_MINCAP] = {"min-capacity", 0, "X", "every cluster's total demand is at least X (needs --demands)", NULL},
-    [F_MAXCAP] = {"max-capacity", 0, "X", "every cluster's total demand is at most X (needs --demands)", NULL},
-    [F_CAPS] = {"capacities", 0, "FILE", "per-cluster capacity bounds: K lines 'lo hi' (hi may be inf)", NULL},
     [F_SUBSETS] = {"subsets", 0, "T", "split into T subsets (1 = the whole problem's root bound; default: chosen "
                                       "from --time-limit, or subsets of about 400 groups)", NULL},
     [F_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; the bound reached by then is reported", NULL},
@@ -60,7 +50,8 @@ static void usage(const cli_opt *opts)
            "and the subsets' SDP bounds add up to a bound of the whole (docs/certify.md).\n"
            "Labels from any tool; ones that violate a constraint get the bound but no gap.\n"
            "Started by mpirun (an MPI build), the subsets are bounded on every rank.\n\noptions:\n");
-    cli_print_options(opts, F_DATA);
+    cli_print_options(opts, F_CONS);
+    cli_print_cons_options(opts + F_CONS);
     cli_print_data_options(opts + F_DATA);
     printf("exit codes: 0 certified (also when stopped: the bound so far), 2 usage/input error,\n"
            "            3 proven infeasible, 5 the labels violate constraints (bound still given),\n"
@@ -158,8 +149,9 @@ static int write_outputs(const char *cmd, const cli_opt *opts, const ckm_certifi
 
 static bool outputs_ok(const char *cmd, const cli_opt *opts, const char *data)
 {
-    const char *inputs[] = {data,           opts[F_LABELS].value,  opts[F_CONS].value,   opts[F_DATA + CLI_DATA_WEIGHTS].value,
-                            opts[F_SIZES].value, opts[F_DEMANDS].value, opts[F_CAPS].value};
+    const cli_opt *c = opts + F_CONS;
+    const char *inputs[] = {data, opts[F_LABELS].value, c[CLI_CONS_PAIRS].value, opts[F_DATA + CLI_DATA_WEIGHTS].value,
+                            c[CLI_CONS_SIZES].value, c[CLI_CONS_DEMANDS].value, c[CLI_CONS_CAPS].value};
     const char *out[] = {opts[F_REPORT].value, opts[F_SUBSETS_OUT].value, opts[F_HTML].value};
     for (size_t i = 0; i < 3; i++) {
         if (!cli_output_ok(cmd, out[i], inputs, 7))
@@ -201,10 +193,7 @@ static int load(const char *cmd, const cli_opt *opts, const char *data, loaded *
 {
     size_t k = 0;
     cli_labelled_args la = {.data = data, .labels = opts[F_LABELS].value, .k = opts[F_K].value,
-                            .cons = opts[F_CONS].value, .min = opts[F_MIN].value, .max = opts[F_MAX].value,
-                            .sizes = opts[F_SIZES].value, .bal = opts[F_BAL].value, .demands = opts[F_DEMANDS].value,
-                            .mincap = opts[F_MINCAP].value, .maxcap = opts[F_MAXCAP].value, .caps = opts[F_CAPS].value,
-                            .data_group = opts + F_DATA, .empty_ok = false};
+                            .data_group = opts + F_DATA, .cons_group = opts + F_CONS, .empty_ok = false};
     return cli_labelled_problem(cmd, &la, &in->ds, &in->p, &in->labels, &k);
 }
 
@@ -249,6 +238,7 @@ int cmd_certify(int argc, char **argv)
     const char *cmd = "certify";
     cli_opt opts[F_COUNT];
     memcpy(opts, certify_options, sizeof opts);
+    cli_cons_group_init(opts + F_CONS);
     cli_data_group_init(opts + F_DATA);
     const char *pos[1];
     size_t npos, subsets = 0;

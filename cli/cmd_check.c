@@ -9,22 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { C_LABELS, C_K, C_CONS, C_MIN, C_MAX, C_SIZES, C_BAL, C_DEMANDS, C_MINCAP, C_MAXCAP, C_CAPS, C_HELP, C_DATA,
-       C_COUNT = C_DATA + CLI_DATA_COUNT };
+enum { C_LABELS, C_K, C_HELP, C_CONS, C_DATA = C_CONS + CLI_CONS_COUNT, C_COUNT = C_DATA + CLI_DATA_COUNT };
 
 /* the options of `ckm check` (values filled by cli_parse in a copy) */
 static const cli_opt check_options[C_COUNT] = {
     [C_LABELS] = {"labels", 0, "FILE", "labelling to check: one 0-based cluster id per line", NULL},
     [C_K] = {"k", 'k', "K", "number of clusters (default: largest label + 1)", NULL},
-    [C_CONS] = {"constraints", 'c', "FILE", "must/cannot-link file", NULL},
-    [C_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
-    [C_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
-    [C_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
-    [C_BAL] = {"balanced", 0, NULL, "sizes floor(n/k)..ceil(n/k) for every cluster", NULL},
-    [C_DEMANDS] = {"demands", 0, "FILE", "demand of each point, one per line (>= 0; .npy too): the clusters' loads are printed", NULL},
-    [C_MINCAP] = {"min-capacity", 0, "X", "every cluster's total demand is at least X (needs --demands)", NULL},
-    [C_MAXCAP] = {"max-capacity", 0, "X", "every cluster's total demand is at most X (needs --demands)", NULL},
-    [C_CAPS] = {"capacities", 0, "FILE", "per-cluster capacity bounds: k lines 'lo hi' (hi may be inf) or one exact capacity", NULL},
     [C_HELP] = {"help", 'h', NULL, "show this help", NULL},
 };
 
@@ -87,16 +77,18 @@ int cmd_check(int argc, char **argv)
     const char *cmd = "check";
     cli_opt opts[C_COUNT];
     memcpy(opts, check_options, sizeof opts);
+    cli_cons_group_init(opts + C_CONS);
     cli_data_group_init(opts + C_DATA);
     const char *pos[1];
     size_t npos;
     if (!cli_parse(cmd, argc, argv, 2, opts, C_COUNT, pos, 1, &npos))
         return EXIT_USAGE;
     if (opts[C_HELP].value) {
-        printf("usage: ckm check DATA --labels FILE [--constraints FILE] [size options] [data options]\n\n"
+        printf("usage: ckm check DATA --labels FILE [constraint options] [data options]\n\n"
                "Verify a labelling against every constraint and recompute its SSE. Labels must\n"
                "lie in [0, k); clusters may be empty unless --min-size/--sizes say otherwise.\n\noptions:\n");
-        cli_print_options(opts, C_DATA);
+        cli_print_options(opts, C_CONS);
+        cli_print_cons_options(opts + C_CONS);
         cli_print_data_options(opts + C_DATA);
         printf("exit codes: 0 no violation, 2 usage/input error, 5 violations found\n");
         return EXIT_SOLVED;
@@ -114,17 +106,14 @@ int cmd_check(int argc, char **argv)
     size_t k = 0;
     ckm_error rc;
     cli_labelled_args la = {.data = pos[0], .labels = opts[C_LABELS].value, .k = opts[C_K].value,
-                            .cons = opts[C_CONS].value, .min = opts[C_MIN].value, .max = opts[C_MAX].value,
-                            .sizes = opts[C_SIZES].value, .bal = opts[C_BAL].value, .demands = opts[C_DEMANDS].value,
-                            .mincap = opts[C_MINCAP].value, .maxcap = opts[C_MAXCAP].value, .caps = opts[C_CAPS].value,
-                            .data_group = opts + C_DATA, .empty_ok = true};
+                            .data_group = opts + C_DATA, .cons_group = opts + C_CONS, .empty_ok = true};
     if ((code = cli_labelled_problem(cmd, &la, &ds, &p, &labels, &k)) != EXIT_SOLVED)
         goto done;
     if ((rc = ckm_check(p, labels, &rep, &err)) != CKM_OK) {
         code = cli_error(cmd, rc, &err);
         goto done;
     }
-    print_report(p, rep, labels, k, opts[C_CONS].value, opts[C_DATA + CLI_DATA_WEIGHTS].value != NULL);
+    print_report(p, rep, labels, k, opts[C_CONS + CLI_CONS_PAIRS].value, opts[C_DATA + CLI_DATA_WEIGHTS].value != NULL);
     code = rep->count == 0 ? EXIT_SOLVED : EXIT_VIOLATIONS;
 done:
     ckm_check_report_free(rep);

@@ -25,9 +25,9 @@ static void print_value(const char *name, double v, const ckm_result *gap_of)
     printf("\n");
 }
 
-enum { O_K, O_CONS, O_MIN, O_MAX, O_SIZES, O_BAL, O_DEMANDS, O_MINCAP, O_MAXCAP, O_CAPS, O_ALGO, O_DIST, O_INIT, O_INIT_CENTERS, O_LLOYD, O_PRECISION, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
+enum { O_K, O_ALGO, O_DIST, O_INIT, O_INIT_CENTERS, O_LLOYD, O_PRECISION, O_SEED, O_NINIT, O_MAXIT, O_TOL, O_TIME,
        O_CUTS, O_GAP, O_NODES, O_MEMORY, O_ASYNC, O_SOFT_P, O_STEP, O_SOFT_STEP, O_THREADS, O_LABELS_OUT, O_CENTERS_OUT, O_REPORT, O_HTML,
-       O_VERBOSE, O_QUIET, O_HELP, O_DATA, O_COUNT = O_DATA + CLI_DATA_COUNT };
+       O_VERBOSE, O_QUIET, O_HELP, O_CONS, O_DATA = O_CONS + CLI_CONS_COUNT, O_COUNT = O_DATA + CLI_DATA_COUNT };
 
 static void usage(cli_opt *opts)
 {
@@ -36,7 +36,8 @@ static void usage(cli_opt *opts)
     printf("usage: ckm cluster DATA -k K [options]\n\n"
            "Cluster the points of DATA (CSV/TSV/whitespace text, KEEL .dat, or the PC-SOS-SDP\n"
            "'n d k' format) into K clusters, honouring the given constraints.\n\noptions:\n");
-    cli_print_options(opts, O_DATA);
+    cli_print_options(opts, O_CONS);
+    cli_print_cons_options(opts + O_CONS);
     cli_print_data_options(opts + O_DATA);
     /* the per-algorithm defaults and traits come from the registry (ckm_algorithm_info):
        written once there, so this text cannot disagree with the library */
@@ -70,15 +71,6 @@ static void usage(cli_opt *opts)
 /* the options of `ckm cluster` (values filled by cli_parse in a copy) */
 static const cli_opt cluster_options[O_COUNT] = {
     [O_K] = {"k", 'k', "K", "number of clusters (1 <= K <= n); default: k from a PC-SOS-SDP header", NULL},
-    [O_CONS] = {"constraints", 'c', "FILE", "must/cannot-links: 'ML i j' / 'CL i j' (or 'i j 1' / 'i j -1'), 0-based; a 4th field 'ML i j 0.8' makes the pair soft with that confidence in (0, 1] (blpkm)", NULL},
-    [O_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
-    [O_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
-    [O_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
-    [O_BAL] = {"balanced", 0, NULL, "sizes floor(n/K)..ceil(n/K) for every cluster", NULL},
-    [O_DEMANDS] = {"demands", 0, "FILE", "demand of each point, one per line (>= 0; .npy too): what capacity bounds sum (population, workload); independent of weights and sizes", NULL},
-    [O_MINCAP] = {"min-capacity", 0, "X", "every cluster's total demand is at least X (needs --demands; blpkm)", NULL},
-    [O_MAXCAP] = {"max-capacity", 0, "X", "every cluster's total demand is at most X (needs --demands; blpkm)", NULL},
-    [O_CAPS] = {"capacities", 0, "FILE", "per-cluster capacity bounds: K lines 'lo hi' (hi may be inf) or one exact capacity", NULL},
     [O_ALGO] = {"algorithm", 'a', "NAME", "algorithm (list below)", NULL},
     [O_DIST] = {"distance", 0, "sqeuclidean|euclidean", "assignment distance of blpkm (default sqeuclidean; the other algorithms refuse euclidean; SSE is always reported)", NULL},
     [O_INIT] = {"init", 0, "default|random|kmeans++", "initial centers (default: random for blpkm, kmeans++ otherwise)", NULL},
@@ -271,8 +263,9 @@ static void print_summary(const char *data, const ckm_problem *p, const ckm_resu
 /* No output names an input, nor the same file as another output; false after printing. */
 static bool outputs_ok(const char *cmd, const cli_opt *opts, const char *data)
 {
-    const char *inputs[] = {data, opts[O_CONS].value, opts[O_SIZES].value, opts[O_DATA + CLI_DATA_WEIGHTS].value,
-                            opts[O_INIT_CENTERS].value, opts[O_DEMANDS].value, opts[O_CAPS].value};
+    const cli_opt *c = opts + O_CONS;
+    const char *inputs[] = {data, c[CLI_CONS_PAIRS].value, c[CLI_CONS_SIZES].value, opts[O_DATA + CLI_DATA_WEIGHTS].value,
+                            opts[O_INIT_CENTERS].value, c[CLI_CONS_DEMANDS].value, c[CLI_CONS_CAPS].value};
     const char *outputs[] = {opts[O_LABELS_OUT].value, opts[O_CENTERS_OUT].value, opts[O_REPORT].value,
                              opts[O_HTML].value};
     for (size_t i = 0; i < 4; i++)
@@ -294,11 +287,12 @@ static int run_mpi(const cli_opt *opts, const char *data, ckm_settings *s, bool 
 {
     cli_catch_sigint(s);
     const cli_opt *dat = opts + O_DATA;
-    const char *no = opts[O_CONS].value      ? "--constraints"
+    const cli_opt *c = opts + O_CONS;
+    const char *no = c[CLI_CONS_PAIRS].value ? "--constraints"
                      : opts[O_HTML].value    ? "--html (write the labels, then ckm report)"
                      : dat[CLI_DATA_WEIGHTS].value ? "--weights"
-                     : opts[O_DEMANDS].value ? "--demands"
-                     : opts[O_MINCAP].value || opts[O_MAXCAP].value || opts[O_CAPS].value ? "capacity options"
+                     : c[CLI_CONS_DEMANDS].value ? "--demands"
+                     : cli_cons_given(c, CLI_CONS_MINCAP, CLI_CONS_CAPS) ? "capacity options"
                      : dat[CLI_DATA_STD].value     ? "--standardize"
                      : dat[CLI_DATA_LABEL_COL].value ? "--label-column"
                      : opts[O_DIST].value    ? "--distance"
@@ -306,8 +300,8 @@ static int run_mpi(const cli_opt *opts, const char *data, ckm_settings *s, bool 
                          ? "--format other than npy"
                      : dat[CLI_DATA_HEADER].value  ? "--header"
                      : NULL;
-    cli_mpi_args ma = {data, opts[O_K].value, opts[O_MIN].value, opts[O_MAX].value, opts[O_SIZES].value,
-                       opts[O_BAL].value, opts[O_INIT_CENTERS].value, opts[O_LABELS_OUT].value,
+    cli_mpi_args ma = {data, opts[O_K].value, c[CLI_CONS_MIN].value, c[CLI_CONS_MAX].value, c[CLI_CONS_SIZES].value,
+                       c[CLI_CONS_BAL].value, opts[O_INIT_CENTERS].value, opts[O_LABELS_OUT].value,
                        opts[O_CENTERS_OUT].value, opts[O_REPORT].value, no, quiet};
     return cli_mpi_cluster(&ma, s);
 }
@@ -398,6 +392,7 @@ int cmd_cluster(int argc, char **argv)
     const char *cmd = "cluster";
     cli_opt opts[O_COUNT];
     memcpy(opts, cluster_options, sizeof opts);
+    cli_cons_group_init(opts + O_CONS);
     cli_data_group_init(opts + O_DATA);
     const char *pos[1];
     size_t npos;
@@ -454,8 +449,6 @@ int cmd_cluster(int argc, char **argv)
         code = cli_error(cmd, rc, &err);
         goto done;
     }
-    if (opts[O_CONS].value && (code = cli_add_constraints(cmd, p, opts[O_CONS].value)) != EXIT_SOLVED)
-        goto done;
     if ((code = cli_data_weights(cmd, opts + O_DATA, p)) != EXIT_SOLVED)
         goto done;
     if (opts[O_INIT_CENTERS].value) {
@@ -463,12 +456,7 @@ int cmd_cluster(int argc, char **argv)
             goto done;
         s.init_centers = init->X;
     }
-    if (!cli_apply_sizes(cmd, p, opts[O_MIN].value, opts[O_MAX].value, opts[O_SIZES].value, opts[O_BAL].value)) {
-        code = EXIT_USAGE;
-        goto done;
-    }
-    if ((code = cli_apply_capacities(cmd, p, opts[O_DEMANDS].value, opts[O_MINCAP].value, opts[O_MAXCAP].value,
-                                     opts[O_CAPS].value)) != EXIT_SOLVED)
+    if ((code = cli_cons_apply(cmd, opts + O_CONS, p)) != EXIT_SOLVED)
         goto done;
     cli_catch_sigint(&s);
     s.trace = opts[O_HTML].value != NULL; /* the page's convergence plot */

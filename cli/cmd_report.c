@@ -11,21 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { R_LABELS, R_K, R_CONS, R_MIN, R_MAX, R_SIZES, R_BAL, R_DEMANDS, R_MINCAP, R_MAXCAP, R_CAPS, R_JSON, R_TRUTH,
-       R_OUT, R_POINTS, R_VERBOSE, R_HELP, R_DATA, R_COUNT = R_DATA + CLI_DATA_COUNT };
+enum { R_LABELS, R_K, R_JSON, R_TRUTH, R_OUT, R_POINTS, R_VERBOSE, R_HELP, R_CONS, R_DATA = R_CONS + CLI_CONS_COUNT,
+       R_COUNT = R_DATA + CLI_DATA_COUNT };
 
 static const cli_opt report_options[R_COUNT] = {
     [R_LABELS] = {"labels", 0, "FILE", "the labelling: one 0-based cluster id per line (or .npy)", NULL},
     [R_K] = {"k", 'k', "K", "number of clusters (default: largest label + 1)", NULL},
-    [R_CONS] = {"constraints", 'c', "FILE", "must/cannot-link file (soft pairs too: paid ones are highlighted)", NULL},
-    [R_MIN] = {"min-size", 0, "N", "every cluster has at least N points", NULL},
-    [R_MAX] = {"max-size", 0, "N", "every cluster has at most N points", NULL},
-    [R_SIZES] = {"sizes", 0, "FILE", "per-cluster bounds: K lines 'lo hi' or one exact size", NULL},
-    [R_BAL] = {"balanced", 0, NULL, "sizes floor(n/K)..ceil(n/K) for every cluster", NULL},
-    [R_DEMANDS] = {"demands", 0, "FILE", "demand of each point, one per line (>= 0; .npy too): loads are drawn", NULL},
-    [R_MINCAP] = {"min-capacity", 0, "X", "every cluster's total demand is at least X (needs --demands)", NULL},
-    [R_MAXCAP] = {"max-capacity", 0, "X", "every cluster's total demand is at most X (needs --demands)", NULL},
-    [R_CAPS] = {"capacities", 0, "FILE", "per-cluster capacity bounds: K lines 'lo hi' (hi may be inf)", NULL},
     [R_JSON] = {"report", 'r', "FILE", "the JSON report of the run that made the labels (cluster -r, certify -r): "
                                        "its figures, convergence and subsets are shown", NULL},
     [R_TRUTH] = {"truth", 0, "FILE", "ground-truth labels (one per line, or .npy): ARI and NMI (default: the data's "
@@ -80,9 +71,10 @@ static bool outputs_ok(const char *cmd, const cli_opt *opts, const char *data)
         fprintf(stderr, "ckm %s: need -o FILE.html (see 'ckm report --help')\n", cmd);
         return false;
     }
-    const char *inputs[] = {data, opts[R_LABELS].value, opts[R_CONS].value, opts[R_DATA + CLI_DATA_WEIGHTS].value,
-                            opts[R_SIZES].value, opts[R_DEMANDS].value, opts[R_CAPS].value, opts[R_JSON].value,
-                            opts[R_TRUTH].value};
+    const cli_opt *c = opts + R_CONS;
+    const char *inputs[] = {data, opts[R_LABELS].value, c[CLI_CONS_PAIRS].value, opts[R_DATA + CLI_DATA_WEIGHTS].value,
+                            c[CLI_CONS_SIZES].value, c[CLI_CONS_DEMANDS].value, c[CLI_CONS_CAPS].value,
+                            opts[R_JSON].value, opts[R_TRUTH].value};
     return cli_output_ok(cmd, opts[R_OUT].value, inputs, 9);
 }
 
@@ -111,6 +103,7 @@ int cmd_report(int argc, char **argv)
     const char *cmd = "report";
     cli_opt opts[R_COUNT];
     memcpy(opts, report_options, sizeof opts);
+    cli_cons_group_init(opts + R_CONS);
     cli_data_group_init(opts + R_DATA);
     const char *pos[1];
     size_t npos, max_points = 0;
@@ -122,7 +115,8 @@ int cmd_report(int argc, char **argv)
                "the points on their first two principal components coloured by cluster, the\n"
                "pairs, sizes and loads against their bounds, a per-cluster table, and with the\n"
                "run's JSON report its status, bound, gap, convergence and subsets.\n\noptions:\n");
-        cli_print_options(opts, R_DATA);
+        cli_print_options(opts, R_CONS);
+        cli_print_cons_options(opts + R_CONS);
         cli_print_data_options(opts + R_DATA);
         printf("exit codes: 0 written, 2 usage/input error (labels of another length, a JSON report of\n"
                "            another run, an unwritable path), 6 out of memory\n");
@@ -142,10 +136,7 @@ int cmd_report(int argc, char **argv)
     char *json = NULL;
     size_t k = 0;
     cli_labelled_args la = {.data = pos[0], .labels = opts[R_LABELS].value, .k = opts[R_K].value,
-                            .cons = opts[R_CONS].value, .min = opts[R_MIN].value, .max = opts[R_MAX].value,
-                            .sizes = opts[R_SIZES].value, .bal = opts[R_BAL].value, .demands = opts[R_DEMANDS].value,
-                            .mincap = opts[R_MINCAP].value, .maxcap = opts[R_MAXCAP].value, .caps = opts[R_CAPS].value,
-                            .data_group = opts + R_DATA, .empty_ok = true};
+                            .data_group = opts + R_DATA, .cons_group = opts + R_CONS, .empty_ok = true};
     int code = cli_labelled_problem(cmd, &la, &ds, &p, &labels, &k);
     if (code == EXIT_SOLVED)
         code = truth_of(cmd, opts, ds, &truth_own, &truth);

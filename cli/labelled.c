@@ -40,9 +40,5 @@ int cli_labelled_problem(const char *cmd, const cli_labelled_args *a, ckm_datase
         return cli_error(cmd, rc, &err);
     if ((code = cli_data_weights(cmd, a->data_group, *p)) != EXIT_SOLVED)
         return code;
-    if (a->cons && (code = cli_add_constraints(cmd, *p, a->cons)) != EXIT_SOLVED)
-        return code;
-    if (!cli_apply_sizes(cmd, *p, a->min, a->max, a->sizes, a->bal))
-        return EXIT_USAGE;
-    return cli_apply_capacities(cmd, *p, a->demands, a->mincap, a->maxcap, a->caps);
+    return a->cons_group ? cli_cons_apply(cmd, a->cons_group, *p) : EXIT_SOLVED;
 }

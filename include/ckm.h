@@ -433,10 +433,10 @@ typedef int (*ckm_stop_fn)(void *user);
  * units (weighted where the problem has sample weights; plus the soft-pair penalty where the
  * algorithm minimises it). */
 typedef enum ckm_progress_kind {
-    CKM_PROGRESS_STEP = 1, /* a Lloyd-type step ended (kmeans, blpkm, sizeflow): objective =
-                              its assignment's cost against the centers it assigned to (kmeans
-                              with bounds: an upper bound of it), which the objective after the
-                              centers' update does not exceed */
+    CKM_PROGRESS_STEP = 1, /* a Lloyd-type step ended (kmeans, blpkm, sizeflow, ipc's IPC-k-means,
+                              the stop fallback's): objective = its assignment's cost against the
+                              centers it assigned to (kmeans with bounds: an upper bound of it),
+                              which the objective after the centers' update does not exceed */
     CKM_PROGRESS_RESTART,  /* a restart ended: objective of its labels, incumbent the best so far */
     CKM_PROGRESS_BOUND     /* ipc, exact, certify: the lower bound or the incumbent moved, or a
                               node batch / subset finished */

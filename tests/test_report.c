@@ -76,20 +76,28 @@ static ckm_problem *iris(void)
     return p;
 }
 
+/* kmeans with n_init restarts, the trace on and every event counted into *sn (s: the settings) */
+static ckm_result *traced_kmeans(const ckm_problem *p, int n_init, ckm_settings *s, seen *sn)
+{
+    ckm_settings_default(s);
+    s->trace = 1;
+    s->n_init = n_init;
+    s->progress = on_event;
+    s->progress_user = sn;
+    ckm_result *r = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_solve(p, s, &r, &err) == CKM_OK);
+    return r;
+}
+
 /* kmeans' trace: one RESTART per restart, each restart's steps non-increasing (Lloyd), the last
  * incumbent the result's objective; the callback sees the same events */
 static void test_trace_kmeans(ckm_problem *p)
 {
     ckm_settings s;
-    ckm_settings_default(&s);
-    s.trace = 1;
-    s.n_init = 5;
     seen sn = {0};
-    s.progress = on_event;
-    s.progress_user = &sn;
-    ckm_result *r = NULL;
+    ckm_result *r = traced_kmeans(p, 5, &s, &sn);
     ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK);
     if (!r)
         return;
     CHECK(r->trace && r->trace_len == sn.count);
@@ -129,15 +137,8 @@ static void test_trace_kmeans(ckm_problem *p)
 static void test_trace_thinning(ckm_problem *p)
 {
     ckm_settings s;
-    ckm_settings_default(&s);
-    s.trace = 1;
-    s.n_init = 1500;
     seen sn = {0};
-    s.progress = on_event;
-    s.progress_user = &sn;
-    ckm_result *r = NULL;
-    ckm_err err = {CKM_OK, ""};
-    CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK);
+    ckm_result *r = traced_kmeans(p, 1500, &s, &sn);
     if (!r)
         return;
     CHECK(sn.count > CKM_TRACE_MAX);

@@ -77,6 +77,23 @@ int main(void)
     s = slurp(cpath);
     CHECK(s && strcmp(s, "1.5,-2\n0.10000000000000001,3\n") == 0);
 
+    /* permissions as a plain open gives them: a new file 0666 less the umask (not mkstemp's
+       0600), an existing file keeps its mode */
+    umask(027);
+    char mpath[512];
+    snprintf(mpath, sizeof mpath, "%s/mode.txt", ck_dir);
+    CHECK(ckm_write_file_atomic(mpath, "x", 1, &err) == CKM_OK);
+    struct stat st;
+    CHECK(stat(mpath, &st) == 0 && (st.st_mode & 07777) == 0640);
+    CHECK(chmod(mpath, 0604) == 0);
+    CHECK(ckm_write_file_atomic(mpath, "y", 1, &err) == CKM_OK);
+    CHECK(stat(mpath, &st) == 0 && (st.st_mode & 07777) == 0604);
+    umask(022);
+    CHECK(unlink(mpath) == 0);
+    CHECK(ckm_write_file_atomic(mpath, "z", 1, &err) == CKM_OK);
+    CHECK(stat(mpath, &st) == 0 && (st.st_mode & 07777) == 0644);
+    CHECK(unlink(mpath) == 0);
+
     /* writing into a directory that does not exist fails cleanly */
     CHECK(ckm_write_labels("/nonexistent-dir/x.txt", lab, 4, &err) == CKM_ERR_IO);
     CHECK_MSG(err, "/nonexistent-dir/x.txt");

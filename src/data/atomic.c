@@ -1,7 +1,10 @@
 /*
  * atomic.c -- every output file is written atomically: "<path>.tmp.XXXXXX" in the same
  * directory, fsync, rename over path. An interrupted run leaves the old file or the
- * complete new one, never a torn file; on failure the temporary file is removed.
+ * complete new one, never a torn file; on failure the temporary file is removed. The file
+ * gets the permissions a plain open would give it: an existing file's mode is kept, a new
+ * file gets 0666 less the process's umask (read from /proc/self/status, never changed: umask()
+ * would set it for every thread; 0644 where /proc is absent) -- mkstemp alone would leave 0600.
  */
 #include "core.h"
 
@@ -9,7 +12,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* the mode path would get from open(O_CREAT, 0666), or keeps when it exists */
+static mode_t target_mode(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return st.st_mode & 07777;
+    unsigned mask = 022;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (f) {
+        char line[128];
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "Umask: %o", &mask) == 1)
+                break;
+        fclose(f);
+    }
+    return (mode_t)(0666 & ~mask);
+}
 
 ckm_error ckm_write_file_atomic(const char *path, const char *data, size_t len, ckm_err *err)
 {
@@ -36,7 +58,7 @@ ckm_error ckm_write_file_atomic(const char *path, const char *data, size_t len, 
         }
         off += (size_t)w;
     }
-    int ok = off == len && fsync(fd) == 0;
+    int ok = off == len && fchmod(fd, target_mode(path)) == 0 && fsync(fd) == 0;
     int saved = errno;
     if (close(fd) != 0)
         ok = 0;
