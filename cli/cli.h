@@ -34,6 +34,8 @@ typedef struct cli_opt {
 bool cli_parse(const char *cmd, int argc, char **argv, int first, cli_opt *opts, size_t nopts,
                const char **pos, size_t max_pos, size_t *npos);
 const char *cli_get(const cli_opt *opts, size_t nopts, const char *name);
+/* some option of opts[first..last] was given */
+bool cli_given(const cli_opt *opts, size_t first, size_t last);
 void cli_print_options(const cli_opt *opts, size_t nopts);
 
 /* Strict number parsing for option values; print "ckm CMD: --name: ..." on failure. */
@@ -53,14 +55,12 @@ int cli_exit_code(ckm_error code);
 bool cli_output_ok(const char *cmd, const char *out, const char *const *inputs, size_t ninputs);
 
 /* data_opts.c: the one option group for reading DATA, the same on every command that reads
- * it (cluster, check, certify, assign, eval). A command's option table holds the group at
+ * it (cluster, check, certify, assign, report, eval). A command's option table holds the group at
  * [base, base + CLI_DATA_COUNT), filled by cli_data_group_init(opts + base) after the
  * table's copy; help prints it under its own heading (cli_print_data_options). */
 enum { CLI_DATA_FORMAT, CLI_DATA_HEADER, CLI_DATA_LABEL_COL, CLI_DATA_STD, CLI_DATA_WEIGHTS, CLI_DATA_COUNT };
 void cli_data_group_init(cli_opt *group);
 void cli_print_data_options(const cli_opt *group);
-/* any option of the group given */
-bool cli_data_given(const cli_opt *group);
 /* the group's values are valid (format, header, label column); false after printing */
 bool cli_data_check(const char *cmd, const cli_opt *group);
 /* Read DATA as the group says (format, header, label column), standardized when asked;
@@ -92,8 +92,6 @@ enum { CLI_CONS_PAIRS, CLI_CONS_MIN, CLI_CONS_MAX, CLI_CONS_SIZES, CLI_CONS_BAL,
        CLI_CONS_MAXCAP, CLI_CONS_CAPS, CLI_CONS_COUNT };
 void cli_cons_group_init(cli_opt *group);
 void cli_print_cons_options(const cli_opt *group);
-/* some option of group[first..last] was given */
-bool cli_cons_given(const cli_opt *group, int first, int last);
 /* The group's pairs, then sizes, then demands and capacities onto p; EXIT_SOLVED or the exit
  * code after printing. */
 int cli_cons_apply(const char *cmd, const cli_opt *group, ckm_problem *p);

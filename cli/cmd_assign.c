@@ -187,7 +187,7 @@ int cmd_assign(int argc, char **argv)
         goto done;
     }
     size_t k = cs->n;
-    bool general = c[CLI_CONS_PAIRS].value || cli_cons_given(c, CLI_CONS_DEMANDS, CLI_CONS_CAPS) ||
+    bool general = c[CLI_CONS_PAIRS].value || cli_given(c, CLI_CONS_DEMANDS, CLI_CONS_CAPS) ||
                    opts[A_DATA + CLI_DATA_WEIGHTS].value;
     labels = calloc(ds->n, sizeof *labels);
     if (!labels) {

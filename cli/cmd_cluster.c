@@ -292,7 +292,7 @@ static int run_mpi(const cli_opt *opts, const char *data, ckm_settings *s, bool 
                      : opts[O_HTML].value    ? "--html (write the labels, then ckm report)"
                      : dat[CLI_DATA_WEIGHTS].value ? "--weights"
                      : c[CLI_CONS_DEMANDS].value ? "--demands"
-                     : cli_cons_given(c, CLI_CONS_MINCAP, CLI_CONS_CAPS) ? "capacity options"
+                     : cli_given(c, CLI_CONS_MINCAP, CLI_CONS_CAPS) ? "capacity options"
                      : dat[CLI_DATA_STD].value     ? "--standardize"
                      : dat[CLI_DATA_LABEL_COL].value ? "--label-column"
                      : opts[O_DIST].value    ? "--distance"

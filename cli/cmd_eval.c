@@ -131,7 +131,7 @@ int cmd_eval(int argc, char **argv)
                         "(see 'ckm eval --help')\n");
         return EXIT_USAGE;
     }
-    if (npos == 0 && cli_data_given(opts + E_DATA)) {
+    if (npos == 0 && cli_given(opts + E_DATA, 0, CLI_DATA_COUNT - 1)) {
         fprintf(stderr, "ckm eval: the data options need DATA (ckm eval DATA --pred FILE ...)\n");
         return EXIT_USAGE;
     }

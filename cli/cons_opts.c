@@ -42,14 +42,6 @@ void cli_print_cons_options(const cli_opt *group)
     cli_print_options(group, CLI_CONS_COUNT);
 }
 
-bool cli_cons_given(const cli_opt *group, int first, int last)
-{
-    for (int i = first; i <= last; i++)
-        if (group[i].value)
-            return true;
-    return false;
-}
-
 int cli_cons_apply(const char *cmd, const cli_opt *g, ckm_problem *p)
 {
     int code;

@@ -38,14 +38,6 @@ void cli_print_data_options(const cli_opt *group)
     cli_print_options(group, CLI_DATA_COUNT);
 }
 
-bool cli_data_given(const cli_opt *group)
-{
-    for (size_t i = 0; i < CLI_DATA_COUNT; i++)
-        if (group[i].value)
-            return true;
-    return false;
-}
-
 /* --label-column IDX|last into ro; false after printing */
 static bool label_column(const char *cmd, const char *v, ckm_read_options *ro)
 {

@@ -284,3 +284,11 @@ int cli_add_constraints(const char *cmd, ckm_problem *p, const char *path)
     ckm_constraints_free(c);
     return rc == CKM_OK ? EXIT_SOLVED : cli_error(cmd, rc, &err);
 }
+
+bool cli_given(const cli_opt *opts, size_t first, size_t last)
+{
+    for (size_t i = first; i <= last; i++)
+        if (opts[i].value)
+            return true;
+    return false;
+}
