@@ -54,8 +54,8 @@ static void test_pca(void)
     CHECK_NEAR(y1[0], -1.0, 1e-12);
     CHECK_NEAR(y1[1], 3.0, 1e-12);
     /* a direction (1, -1) / sqrt 2 with its largest-magnitude entry made positive */
-    double Z[6] = {1, -1, -1, 1, 2, -2}, V1[2];
-    CHECK(ckm_pca(Z, NULL, 3, 2, 1, y1, V1, var, &err) == CKM_OK);
+    double Z[6] = {1, -1, -1, 1, 2, -2}, V1[2], y3[3];
+    CHECK(ckm_pca(Z, NULL, 3, 2, 1, y3, V1, var, &err) == CKM_OK);
     CHECK(fabs(V1[0]) > 0.7 && fabs(V1[1]) > 0.7 && (V1[0] > 0.0 || V1[1] > 0.0));
     CHECK(ckm_pca(X, NULL, 4, 2, 3, Y, NULL, NULL, &err) == CKM_ERR_INVALID);
     CHECK(ckm_pca(X, NULL, 4, 2, 0, Y, NULL, NULL, &err) == CKM_ERR_INVALID);
