@@ -36,11 +36,12 @@ typedef struct ckm_step_costs {
 } ckm_step_costs;
 
 /* The limits of a step's proof: the run's, with the deadline brought forward to budget_s
- * from now when there is a budget. */
-static inline ckm_bk_limits ckm_proof_limits(const ckm_bk_limits *run, double budget_s)
+ * from now when there is a budget and the route holds a feasible labelling (holding); without
+ * one, finding it is held only to the run's limits. */
+static inline ckm_bk_limits ckm_proof_limits(const ckm_bk_limits *run, double budget_s, bool holding)
 {
     ckm_bk_limits l = *run;
-    if (budget_s > 0.0 && ckm_now() + budget_s < l.deadline)
+    if (holding && budget_s > 0.0 && ckm_now() + budget_s < l.deadline)
         l.deadline = ckm_now() + budget_s;
     return l;
 }

@@ -148,7 +148,7 @@ static ckm_error fix_vertex(full *f, const ckm_reduced *r, const double *cost, d
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the assignment step's local search");
     ckm_fix_dense d = {r, cost, f->rc};
     ckm_fix_src src = ckm_fix_dense_src(&d);
-    ckm_bk_limits proof = have ? ckm_proof_limits(lim, budget_s) : *lim;
+    ckm_bk_limits proof = ckm_proof_limits(lim, budget_s, have);
     return ckm_fix_rounds(&src, z, have ? f->best : NULL, &proof, labels, res, err);
 }
 
@@ -170,7 +170,7 @@ static ckm_error whole_mip(full *f, const ckm_reduced *r, const int32_t *start, 
     res->used_mip = 1;
     ckm_bk_result br;
     ckm_lp lp = ckm_model_lp(&f->m, f->basis, NULL);
-    ckm_bk_limits lim = start ? ckm_proof_limits(run, budget_s) : *run;
+    ckm_bk_limits lim = ckm_proof_limits(run, budget_s, start != NULL);
     ckm_error rc = ckm_bk_mip(&lp, &lim, start ? f->start : NULL, f->x, &br, err);
     if (rc != CKM_OK)
         return rc;

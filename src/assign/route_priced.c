@@ -90,14 +90,14 @@ static ckm_error price_solve(void *state, const ckm_reduced *r, const ckm_step_c
     ckm_fix_dense d = {r, cost, P->v};
     ckm_fix_src src = ckm_fix_dense_src(&d);
     bool guess = ckm_cap_repair(r, cost, q->inc_start, q->inc, P->arg), held = guess || start;
-    ckm_bk_limits search = held ? ckm_proof_limits(lim, c->budget_s) : *lim;
+    ckm_bk_limits search = ckm_proof_limits(lim, c->budget_s, held);
     bool lp = ckm_fix_lp_guess(&src, g, &search, q->lp) && ckm_cap_repair(r, cost, q->inc_start, q->inc, q->lp);
     const int32_t *cand[] = {start, guess ? P->arg : NULL, lp ? q->lp : NULL};
     bool nomem = false;
     bool have = ckm_cap_best(r, cost, q->inc_start, q->inc, cand, 3, &search, q->best, &res->local_moves, &nomem);
     if (nomem)
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the assignment step's local search");
-    ckm_bk_limits proof = !have ? *lim : held ? search : ckm_proof_limits(lim, c->budget_s);
+    ckm_bk_limits proof = have && held ? search : ckm_proof_limits(lim, c->budget_s, have);
     return ckm_fix_rounds(&src, g, have ? q->best : NULL, &proof, labels, res, err);
 }
 

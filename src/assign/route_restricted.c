@@ -341,7 +341,7 @@ static ckm_error solve(struct ckm_cg *cg, const ckm_reduced *r, const int32_t *s
                 return rc;
             cg_src c = {cg, r};
             ckm_fix_src src = {r, &c, cg_row, cg_total};
-            ckm_bk_limits proof = inc ? ckm_proof_limits(lim, budget_s) : *lim;
+            ckm_bk_limits proof = ckm_proof_limits(lim, budget_s, inc != NULL);
             if ((rc = ckm_fix_rounds(&src, z_lp, inc, &proof, labels, res, err)) != CKM_OK)
                 return rc;
         }
