@@ -277,18 +277,18 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
         if (changed == 0)
             break;
         double shift = update(ws);
+        /* SSE of these labels against the centers they were assigned to: an upper bound on the
+           SSE after this update; measured once for the progress event and the log line */
+        bool log_now = set->verbosity == 1 && set->log && ckm_now() - ws->last_log >= 1.0;
+        double f = ckm_ctx_progress_wanted(ctx) || log_now ? ws->r->scatter + assigned_cost(ws) : NAN;
         if (ckm_ctx_progress_wanted(ctx))
             ckm_ctx_progress(ctx, (ckm_progress){.kind = CKM_PROGRESS_STEP, .restart = rt->rs, .iteration = it + 1,
-                                                 .objective = ws->r->scatter + assigned_cost(ws), .incumbent = NAN,
-                                                 .lower_bound = -INFINITY, .done = (size_t)rt->rs,
-                                                 .total = (size_t)set->n_init});
+                                                 .objective = f, .incumbent = NAN, .lower_bound = -INFINITY,
+                                                 .done = (size_t)rt->rs, .total = (size_t)set->n_init});
         ckm_ctx_log(ctx, 2, "kmeans restart %d iter %d: %zu labels changed, center shift %.3g, %.3g%% of the distances measured",
                     rt->rs + 1, it + 1, changed, shift,
                     ws->plain_pass ? 100.0 : 100.0 * (double)ws->yy.measured / ((double)s * (double)k));
-        if (set->verbosity == 1 && set->log && ckm_now() - ws->last_log >= 1.0) {
-            /* SSE of these labels against the centers they were assigned to: an upper
-               bound on the SSE after this update */
-            double f = ws->r->scatter + assigned_cost(ws);
+        if (log_now) {
             ckm_ctx_log(ctx, 1, "kmeans restart %d/%d iter %d: SSE <= %.10g, %zu labels changed (%.1f s)", rt->rs + 1,
                         set->n_init, it + 1, f, changed, ckm_now() - ctx->start);
             ws->last_log = ckm_now();

@@ -8,6 +8,7 @@
  * JSON report itself is embedded (application/json, "</" escaped) for scripts. Cost:
  * O(n d^2) for the projection, O(n d) for the per-cluster figures.
  */
+#include "objective.h"
 #include "report.h"
 
 #include <math.h>
@@ -21,40 +22,26 @@ void ckm_report_options_default(ckm_report_options *o)
     o->struct_size = (uint32_t)sizeof *o;
 }
 
-/* weighted means, each cluster's SSE and its largest distance to its mean */
+/* the clusters' weighted means (ckm_centers_from_labels), each cluster's SSE and its largest
+ * distance to its mean */
 static ckm_error cluster_figures(rp_page *P, ckm_err *err)
 {
     const ckm_problem *p = P->p;
     size_t n = p->n, d = p->d, k = p->k;
-    double *mass = calloc(k, sizeof *mass);
     P->centers = calloc(k * d, sizeof *P->centers);
     P->cl_sse = calloc(k, sizeof *P->cl_sse);
     P->radius = calloc(k, sizeof *P->radius);
-    if (!mass || !P->centers || !P->cl_sse || !P->radius) {
-        free(mass);
+    if (!P->centers || !P->cl_sse || !P->radius)
         return ckm_fail(err, CKM_ERR_NOMEM, "report: out of memory");
-    }
+    ckm_error rc = ckm_centers_from_labels(p->X, p->w, n, d, P->lab, k, P->centers, NULL, err);
+    if (rc != CKM_OK)
+        return rc;
     for (size_t i = 0; i < n; i++) {
         size_t j = (size_t)P->lab[i];
-        double wi = p->w ? p->w[i] : 1.0;
-        mass[j] += wi;
-        for (size_t q = 0; q < d; q++)
-            P->centers[j * d + q] += wi * p->X[i * d + q];
-    }
-    for (size_t j = 0; j < k; j++)
-        for (size_t q = 0; q < d && mass[j] > 0.0; q++)
-            P->centers[j * d + q] /= mass[j];
-    for (size_t i = 0; i < n; i++) {
-        size_t j = (size_t)P->lab[i];
-        double s = 0.0;
-        for (size_t q = 0; q < d; q++) {
-            double t = p->X[i * d + q] - P->centers[j * d + q];
-            s += t * t;
-        }
+        double s = ckm_sqdist(p->X + i * d, P->centers + j * d, d);
         P->cl_sse[j] += (p->w ? p->w[i] : 1.0) * s;
         P->radius[j] = fmax(P->radius[j], sqrt(s));
     }
-    free(mass);
     return CKM_OK;
 }
 

@@ -60,9 +60,9 @@ ckm_error ckm_pca(const double *X, const double *w, size_t n, size_t d, size_t m
         if (!(w[i] > 0.0) || !isfinite(w[i]))
             return ckm_fail(err, CKM_ERR_INVALID, "pca: weight %zu is %g (weights must be finite and > 0)", i, w[i]);
     double *mu = malloc(d * sizeof *mu), *S = malloc(d * d * sizeof *S), *ev = malloc(d * sizeof *ev);
-    double *B = ckm_alloc_array((n < CHUNK ? n : CHUNK) * d, sizeof(double));
+    double *B = ckm_alloc_array((n < CHUNK ? n : CHUNK) * d, sizeof(double)), *V = malloc(m * d * sizeof *V);
     ckm_error rc = CKM_OK;
-    if (!mu || !S || !ev || !B) {
+    if (!mu || !S || !ev || !B || !V) { /* V: the m leading vectors as rows */
         rc = ckm_fail(err, CKM_ERR_NOMEM, "pca: out of memory");
         goto done;
     }
@@ -72,15 +72,6 @@ ckm_error ckm_pca(const double *X, const double *w, size_t n, size_t d, size_t m
     if (info != 0) {
         rc = ckm_fail(err, info == -1 ? CKM_ERR_NOMEM : CKM_ERR_INTERNAL, "pca: the eigensolver failed (%d)", info);
         goto done;
-    }
-    double *V = B; /* m x d: the leading vectors as rows (B has room: min(n, CHUNK) >= m rows of d, or own) */
-    double *own = NULL;
-    if ((n < CHUNK ? n : CHUNK) < m) {
-        if (!(own = malloc(m * d * sizeof *own))) {
-            rc = ckm_fail(err, CKM_ERR_NOMEM, "pca: out of memory");
-            goto done;
-        }
-        V = own;
     }
     for (size_t c = 0; c < m; c++) {
         size_t col = d - 1 - c, big = 0;
@@ -102,11 +93,11 @@ ckm_error ckm_pca(const double *X, const double *w, size_t n, size_t d, size_t m
                 y += V[c * d + q] * (X[i * d + q] - mu[q]);
             proj[i * m + c] = y;
         }
-    free(own);
 done:
     free(mu);
     free(S);
     free(ev);
     free(B);
+    free(V);
     return rc;
 }
