@@ -29,14 +29,17 @@ if [[ $out == *$'\r'"ckm cluster "*"bound "* ]]; then ok; else bad "ipc: no boun
 out=$(tty_run "$ckm" certify "$src/data/iris.csv" --labels "$T/b.txt" -c "$src/data/iris_constraints.txt" --subsets 3 --cut-rounds 1)
 if [[ $out == *$'\r'"ckm certify "*"subsets "*"/3"*"bound "*"gap "* ]]; then ok; else bad "certify: no progress line: $(printf %q "${out:0:300}")"; fi
 
-# between events the line moves on: two subsets of 1000 points on one thread with -t 4 give each
-# subset's SDP about 2 s, while the elapsed time is redrawn once a second
+# between events the line moves on: two subsets of 1000 heavily overlapping points on one thread
+# with -t 4 give each subset's SDP about 2 s (overlapping clusters: it does not converge sooner),
+# while the elapsed time is redrawn once a second; two lines with the same subsets count but
+# another elapsed time are a redraw between events
 awk 'BEGIN { srand(5); for (i = 0; i < 2000; i++) { c = i % 5; printf "%.4f,%.4f,%.4f,%.4f,%.4f\n",
-      3 * c + rand(), 3 * (c % 2) + rand(), rand(), rand(), rand() } }' > "$T/pts.csv"
+      0.3 * c + rand(), 0.3 * (c % 2) + rand(), rand(), rand(), rand() } }' > "$T/pts.csv"
 awk 'BEGIN { for (i = 0; i < 2000; i++) print i % 5 }' > "$T/pts.lab"
 out=$(tty_run "$ckm" certify "$T/pts.csv" --header no --labels "$T/pts.lab" --subsets 2 -j 1 -t 4)
-ticks=$(printf '%s' "$out" | tr '\r' '\n' | grep -o 'ckm certify  [0-9.]* s  subsets 0/2' | sort -u | wc -l)
-if [[ $ticks -ge 2 ]]; then ok; else bad "no redraw between events ($ticks distinct lines before the first subset): $(printf %q "${out:0:300}")"; fi
+ticks=$(printf '%s' "$out" | tr '\r' '\n' | grep -o 'ckm certify  [0-9.]* s  subsets [01]/2' | sort -u |
+  awk '{ n[$6]++ } END { m = 0; for (s in n) if (n[s] > m) m = n[s]; print m }')
+if [[ $ticks -ge 2 ]]; then ok; else bad "no redraw between events (at most $ticks distinct lines per subsets count): $(printf %q "${out:0:300}")"; fi
 
 # not a terminal: stderr is a file, so nothing but what was there before
 "$ckm" cluster "$src/data/wine.csv" -k 3 --standardize --n-init 30 -o "$T/l.txt" >"$T/out" 2>"$T/err"
