@@ -1,16 +1,20 @@
 /*
  * kmeans_fit.c -- full k-means fits from the same initial centers: ckm's plain Lloyd
  * (every distance by dgemm) against its bounded Lloyd (Yinyang), through the public API.
- *   data     n points around k centers drawn uniformly in [-10, 10]^d, N(0, sigma^2) noise
+ *   data     n points around k centers drawn uniformly in [-10, 10]^d (or, with "normal",
+ *            from N(0, 1)^d: heavily overlapping clusters, issue 55), N(0, sigma^2) noise
  *            (default sigma 1), splitmix64 stream seeded 20261123
  *   start    k distinct data rows drawn from the same stream (the same array is given to
  *            scikit-learn by sklearn_fit.py)
- *   fit      tol 1e-4 (scikit-learn's rule and default), max_iter 300, n_init 1
+ *   fit      tol 1e-4 (scikit-learn's rule and default), max_iter 300, n_init 1; with
+ *            "capped": tol 0, max_iter 20 (the per-step protocol: every fit runs 20 steps)
  * A third fit uses precision = single (float32 GEMM decides every full pass).
  * Writes PREFIX.X.f64, PREFIX.init.f64 (raw float64) and PREFIX.labels.i32 (plain Lloyd's
  * labels) and prints one CSV row per variant:
  *   impl,n,d,k,iterations,seconds,sse,same_labels_as_plain
- * usage: kmeans_fit N D K PREFIX [SIGMA] [float32]
+ * usage: kmeans_fit N D K PREFIX [SIGMA] [bounds|auto] [normal] [capped]
+ *   bounds: only the bounded fit; auto: only the default (lloyd = auto) fit; normal:
+ *   centers from N(0, 1)^d; capped: 20 steps, tol 0
  */
 #include "bench_util.h"
 #include "ckm.h"
@@ -32,14 +36,29 @@ static int write_raw(const char *prefix, const char *ext, const void *a, size_t 
     return ok;
 }
 
+static double gauss(uint64_t *st)
+{
+    return sqrt(-2.0 * log(bench_unif(st))) * cos(6.283185307179586 * bench_unif(st));
+}
+
+static bool has_arg(int argc, char **argv, const char *word)
+{
+    for (int a = 5; a < argc; a++)
+        if (strcmp(argv[a], word) == 0)
+            return true;
+    return false;
+}
+
+static bool capped;
+
 static ckm_result *fit(const ckm_problem *p, const double *init, ckm_lloyd lloyd, ckm_precision precision,
                        double *secs)
 {
     ckm_settings s;
     ckm_settings_default(&s);
     s.n_init = 1;
-    s.max_iter = 300;
-    s.tol = 1e-4;
+    s.max_iter = capped ? 20 : 300;
+    s.tol = capped ? 0.0 : 1e-4;
     s.lloyd = lloyd;
     s.precision = precision;
     s.init_centers = init;
@@ -62,20 +81,19 @@ int main(int argc, char **argv)
     }
     size_t n = strtoull(argv[1], NULL, 10), d = strtoull(argv[2], NULL, 10), k = strtoull(argv[3], NULL, 10);
     const char *prefix = argv[4];
-    double sigma = argc > 5 ? atof(argv[5]) : 1.0;
+    double sigma = argc > 5 && atof(argv[5]) > 0.0 ? atof(argv[5]) : 1.0;
+    bool normal = has_arg(argc, argv, "normal");
     uint64_t st = 20261123;
     double *C = malloc(k * d * sizeof *C), *X = malloc(n * d * sizeof *X), *init = malloc(k * d * sizeof *init);
     char *taken = calloc(n, 1);
     if (!C || !X || !init || !taken || k < 1 || k > n)
         return 1;
     for (size_t i = 0; i < k * d; i++)
-        C[i] = 20.0 * bench_unif(&st) - 10.0;
+        C[i] = normal ? gauss(&st) : 20.0 * bench_unif(&st) - 10.0;
     for (size_t i = 0; i < n; i++) {
         size_t c = (size_t)(bench_unif(&st) * (double)k);
-        for (size_t f = 0; f < d; f++) {
-            double g = sqrt(-2.0 * log(bench_unif(&st))) * cos(6.283185307179586 * bench_unif(&st));
-            X[i * d + f] = C[c * d + f] + sigma * g;
-        }
+        for (size_t f = 0; f < d; f++)
+            X[i * d + f] = C[c * d + f] + sigma * gauss(&st);
     }
     for (size_t j = 0; j < k; j++) {
         size_t i;
@@ -95,11 +113,15 @@ int main(int argc, char **argv)
         return 1;
     }
     double tp = 0.0, tb;
-    bool only_bounds = argc > 6 && strcmp(argv[6], "bounds") == 0;
-    ckm_result *rp = only_bounds ? NULL : fit(p, init, CKM_LLOYD_PLAIN, CKM_PRECISION_DOUBLE, &tp);
-    ckm_result *rb = fit(p, init, CKM_LLOYD_BOUNDS, CKM_PRECISION_DOUBLE, &tb);
-    if (only_bounds) {
-        printf("ckm-%s-bounds,%zu,%zu,%zu,%d,%.3f,%.10g,%s\n", ckm_version(), n, d, k, rb->iterations, tb, rb->sse, "-");
+    bool only_bounds = has_arg(argc, argv, "bounds"), only_auto = has_arg(argc, argv, "auto");
+    capped = has_arg(argc, argv, "capped");
+    ckm_result *rp = only_bounds || only_auto ? NULL : fit(p, init, CKM_LLOYD_PLAIN, CKM_PRECISION_DOUBLE, &tp);
+    ckm_result *rb = fit(p, init, only_auto ? CKM_LLOYD_AUTO : CKM_LLOYD_BOUNDS, CKM_PRECISION_DOUBLE, &tb);
+    if (only_bounds || only_auto) {
+        if (!write_raw(prefix, "labels.i32", rb->labels, n * sizeof(int32_t)))
+            return 1;
+        printf("ckm-%s-%s,%zu,%zu,%zu,%d,%.3f,%.10g,%s\n", ckm_version(), only_auto ? "auto" : "bounds", n, d, k,
+               rb->iterations, tb, rb->sse, "-");
         return 0;
     }
     if (!write_raw(prefix, "labels.i32", rp->labels, n * sizeof(int32_t)))

@@ -16,7 +16,8 @@
  *   restarts n_init, seeded (seed, r), the lowest SSE kept (ties: the lower r).
  * Messages per iteration: one allreduce of (k d + k + 3) 16-byte integers; memory
  * per rank: n (4 + 4 + 8 + 8) bytes + the dgemm block + O(k d), + the bounds (n (8 + 4 t
- * + 4) bytes, t = k / 20 groups) when bounded.
+ * + 4) bytes, t = ckm_yinyang_groups_for(k, d) groups, + 8 n for k d <= 2^14) when
+ * bounded.
  */
 #include "dist.h"
 
@@ -168,7 +169,7 @@ ckm_error ckm_dist_kmeans(ckm_dist *c, const ckm_mpi_problem *p, ckm_mpi_result 
     w.bounded = set->lloyd == CKM_LLOYD_BOUNDS ||
                 (set->lloyd == CKM_LLOYD_AUTO && (double)p->N * (double)k >= 65536.0 && k * d >= 128);
     if (rc == CKM_OK && w.bounded)
-        rc = ckm_yinyang_init(&w.yy, n ? n : 1, d, k, ckm_yinyang_groups_for(k), set->threads, err);
+        rc = ckm_yinyang_init(&w.yy, n ? n : 1, d, k, ckm_yinyang_groups_for(k, d), set->threads, err);
     if ((rc = ckm_dist_agree(c->comm, rc, err)) != CKM_OK)
         goto done;
     ckm_row_norms(p->X, n, d, w.xnorm);

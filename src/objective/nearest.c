@@ -13,7 +13,9 @@
 #include "objective.h"
 
 #include <cblas.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define GEMM_SINGLE_THREAD_MNK ((size_t)1 << 18)
 
@@ -56,6 +58,59 @@ void ckm_nearest_ws_free(ckm_nearest_ws *ws)
     ws->gram = ws->cnorm = NULL;
 }
 
+/* argmin_c v_c, v_c = ||c||^2 - 2 y.c (the scalar expression, lane by lane: the same
+ * values), the lowest index among equal least values; *best = its value. Eight lanes
+ * (two ckm_v4d) each keep their least value and its first position (strict <, positions
+ * as exact doubles); the lanes are then compared by value, ties to the lower position;
+ * the tail (k mod 8, later positions) is scanned last. The accumulators are named
+ * variables (kept in arrays, gcc stored and reloaded them every iteration) and the lanes
+ * are merged without branches (they mispredicted). Measured (issue 55): a plain fit at
+ * 10^6 x 16, k = 100 on overlapping data, 155 passes, took 14.2 s with a branchy scalar
+ * loop and 10.8 s with this; 22 ns a row of 100 on one core. */
+__attribute__((target_clones("avx2", "default"))) size_t ckm_row_argmin(const double *cn, const double *g, size_t k,
+                                                                        double *best)
+{
+    const ckm_v4d inf = {INFINITY, INFINITY, INFINITY, INFINITY}, eight = {8.0, 8.0, 8.0, 8.0};
+    ckm_v4d m0 = inf, m1 = inf, p0 = {0.0, 1.0, 2.0, 3.0}, p1 = {4.0, 5.0, 6.0, 7.0};
+    ckm_v4d a0 = {0.0, 0.0, 0.0, 0.0}, a1 = a0;
+    size_t q = 0;
+    for (; q + 8 <= k; q += 8) {
+        ckm_v4d g0, g1, c0, c1;
+        memcpy(&g0, g + q, sizeof g0);
+        memcpy(&g1, g + q + 4, sizeof g1);
+        memcpy(&c0, cn + q, sizeof c0);
+        memcpy(&c1, cn + q + 4, sizeof c1);
+        ckm_v4d e0 = c0 - 2.0 * g0, e1 = c1 - 2.0 * g1;
+        ckm_v4l l0 = e0 < m0, l1 = e1 < m1;
+        m0 = CKM_V4D_PICK(l0, e0, m0);
+        m1 = CKM_V4D_PICK(l1, e1, m1);
+        a0 = CKM_V4D_PICK(l0, p0, a0);
+        a1 = CKM_V4D_PICK(l1, p1, a1);
+        p0 += eight;
+        p1 += eight;
+    }
+    /* without branches (they mispredicted here): the least value, then the least position
+       among the lanes holding it */
+    ckm_v4d mm = CKM_V4D_PICK(m1 < m0, m1, m0);
+    double v = mm[0] < mm[1] ? mm[0] : mm[1], v2 = mm[2] < mm[3] ? mm[2] : mm[3];
+    v = v2 < v ? v2 : v;
+    const ckm_v4d vv = {v, v, v, v};
+    ckm_v4d b0 = CKM_V4D_PICK(m0 == vv, a0, inf), b1 = CKM_V4D_PICK(m1 == vv, a1, inf);
+    ckm_v4d bb = CKM_V4D_PICK(b1 < b0, b1, b0);
+    double at = bb[0] < bb[1] ? bb[0] : bb[1], at2 = bb[2] < bb[3] ? bb[2] : bb[3];
+    at = at2 < at ? at2 : at;
+    size_t bj = at < (double)k ? (size_t)at : 0; /* inf: every value was +inf or NaN */
+    for (; q < k; q++) {
+        double e = cn[q] - 2.0 * g[q];
+        if (e < v) {
+            v = e;
+            bj = q;
+        }
+    }
+    *best = v;
+    return bj;
+}
+
 typedef struct near_job {
     size_t m;
     const double *Y, *ynorm, *C;
@@ -80,17 +135,8 @@ static void near_range(void *ctx, size_t b0, size_t b1, int tid)
                     j->Y + r0 * d, (int)d, j->C, (int)d, 0.0, gram, (int)k);
         for (size_t r = 0; r < rows; r++) {
             const double *g = gram + r * k;
-            /* a plain branchy argmin: the running minimum changes O(log k) times per row,
-               and measured faster here than a branch-free two-pass scan */
-            double best = cnorm[0] - 2.0 * g[0];
-            size_t bj = 0;
-            for (size_t c = 1; c < k; c++) {
-                double v = cnorm[c] - 2.0 * g[c];
-                if (v < best) {
-                    best = v;
-                    bj = c;
-                }
-            }
+            double best;
+            size_t bj = ckm_row_argmin(cnorm, g, k, &best);
             double dd = j->ynorm[r0 + r] + best;
             if (j->label)
                 j->label[r0 + r] = (int32_t)bj;

@@ -72,6 +72,9 @@ void ckm_nearest(const double *Y, const double *ynorm, size_t m, const double *C
  * ckm_nearest computes it); tid < ws->threads names the calling thread. label and dist
  * may be NULL. */
 typedef void (*ckm_nearest_row_fn)(void *ctx, size_t i, const double *g, size_t j, int tid);
+/* argmin_c ||c||^2 - 2 y.c over the k values cn[c] - 2 g[c] (the lowest index among equal
+ * least values, as ckm_nearest); *best = the least value. */
+size_t ckm_row_argmin(const double *cn, const double *g, size_t k, double *best);
 void ckm_nearest_rows(const double *Y, const double *ynorm, size_t m, const double *C,
                       ckm_nearest_ws *ws, int32_t *label, double *dist, ckm_nearest_row_fn row,
                       void *row_ctx);
@@ -139,12 +142,18 @@ typedef struct ckm_yinyang {
     double *scratch;    /* threads * 3t */
     size_t *sidx;       /* threads * 3t */
     size_t *tcount;     /* threads * 2: labels changed, distances measured */
+    size_t *hard;       /* s: a step's points measured by whole rows (each thread a slice
+                           from its range's start) */
+    double *hy, *hg;    /* threads * hblock * d, threads * hblock * k: their rows, products */
+    double *cg, *cgn;   /* k * d, k: a step's centers and their squared norms in group order */
+    size_t hblock;      /* rows per dgemm block of those (0: k d too large, none) */
     double ymax, margin;
     size_t measured;    /* distances measured by the last reset or step */
 } ckm_yinyang;
 
-/* The group count for k centers: max(1, k / 20) (measured; the paper uses k / 10). */
-size_t ckm_yinyang_groups_for(size_t k);
+/* The group count for k centers in R^d: max(1, k / 10) where steps measure whole rows
+ * (k d <= 2^14), else max(1, k / 20) (measured; the paper uses k / 10). */
+size_t ckm_yinyang_groups_for(size_t k, size_t d);
 /* t groups (1 <= t <= k; others mean 1); threads as for ckm_nearest_ws_init. */
 ckm_error ckm_yinyang_init(ckm_yinyang *yy, size_t s, size_t d, size_t k, size_t t, int threads,
                            ckm_err *err);

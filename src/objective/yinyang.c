@@ -28,12 +28,20 @@
  * A reset is one full pass (screen.c when screened, else dgemm) with the centers taken in
  * group order, so each group's values lie side by side: its minimum is a vector min and
  * the t roots of a row are taken four at a time (group_bounds).
- * Cost per step: O(s t) bound updates + O(d) per measured center + O(k d) drifts.
- * Memory: s doubles (u) + s (t + 1) floats (l + E, rounded down) + O(k + threads t).
+ * Whole rows in a step: a point whose groups within reach hold more than k / 5 centers
+ * is not measured center by center; the step computes the rows of all such points by
+ * dgemm (centers in group order, blocks that stay on the calling thread: k d <= 2^14),
+ * labels each by its row's argmin (plain Lloyd's rule on dgemm values) and gives it the
+ * fresh bounds of a reset (hard_row), stored with the drifts as a step stores them.
+ * Cost per step: O(s t) bound updates + O(d) per measured center + O(k d) per whole row +
+ * O(k d) drifts.
+ * Memory: s doubles (u) + s (t + 1) floats (l + E, rounded down) + s indices (whole rows,
+ * k d <= 2^14) + O(k d + threads (t + 2^18 / d)).
  */
 #include "core.h"
 #include "objective.h"
 
+#include <cblas.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -55,10 +63,10 @@ static inline float round_down(double x)
     return f;
 }
 
-/* y . c in two 4-lane partial sums (ckm_v4d, objective.h; the AVX2 clone chosen at load
- * time); the order need not match dgemm's (see the header). */
-
-__attribute__((target_clones("avx2", "default"))) static double dot(const double *y, const double *c, size_t d)
+/* y . c in two 4-lane partial sums (ckm_v4d, objective.h); the order need not match
+ * dgemm's (see the header). Inlined into its callers, which are cloned for AVX2 (chosen
+ * at load time): a call per measured center cost more than the product at d = 16. */
+static inline __attribute__((always_inline)) double dot(const double *y, const double *c, size_t d)
 {
     ckm_v4d s0 = {0.0, 0.0, 0.0, 0.0}, s1 = s0;
     size_t f = 0;
@@ -80,9 +88,17 @@ __attribute__((target_clones("avx2", "default"))) static double dot(const double
 
 static double root(double sq) { return sq > 0.0 ? sqrt(sq) : 0.0; }
 
-size_t ckm_yinyang_groups_for(size_t k)
+/* Whole rows in a step (hard_rows) come in dgemm blocks of 2^18 / (k d) rows, where
+ * OpenBLAS stays on the calling thread (nearest.c); at least 16 rows: k d <= 2^14. */
+#define HARD_KD ((size_t)1 << 14)
+
+size_t ckm_yinyang_groups_for(size_t k, size_t d)
 {
-    size_t t = k / 20; /* measured: k / 10 (the paper's) to k / 40 within 10 %, k / 20 best */
+    /* measured: k / 10 (the paper's) to k / 40 within 10 %, k / 20 best, when a step
+       measures distances one by one; where whole rows reset a point's bounds (k d within
+       HARD_KD), k / 10 took 8 % less at 10^6 x 16, k = 100 on overlapping data and the same
+       on separated data (bench/README.md, issue 55) */
+    size_t t = k * d <= HARD_KD ? k / 10 : k / 20;
     return t < 1 ? 1 : t;
 }
 
@@ -104,6 +120,11 @@ void ckm_yinyang_free(ckm_yinyang *yy)
     free(yy->scratch);
     free(yy->sidx);
     free(yy->tcount);
+    free(yy->hard);
+    free(yy->hy);
+    free(yy->hg);
+    free(yy->cg);
+    free(yy->cgn);
     memset(yy, 0, sizeof *yy);
 }
 
@@ -136,8 +157,21 @@ ckm_error ckm_yinyang_init(ckm_yinyang *yy, size_t s, size_t d, size_t k, size_t
     yy->scratch = ok ? ckm_alloc_array(tt, sizeof(double)) : NULL;
     yy->sidx = ok ? ckm_alloc_array(tt, sizeof(size_t)) : NULL;
     yy->tcount = ckm_calloc_array(2 * (size_t)yy->threads, sizeof(size_t));
+    /* whole rows in a step: blocks of at most 2^18 / (k d) rows, where OpenBLAS stays on
+       the calling thread (nearest.c); none when that is under 16 rows */
+    yy->hblock = k * d > 0 && k * d <= HARD_KD ? ((size_t)1 << 18) / (k * d) : 0;
+    size_t TB = (size_t)yy->threads * yy->hblock;
+    if (yy->hblock) {
+        yy->hard = ckm_alloc_array(s, sizeof(size_t));
+        yy->hy = ckm_alloc_array(TB * d, sizeof(double));
+        yy->hg = ckm_alloc_array(TB * k, sizeof(double));
+        yy->cg = ckm_alloc_array(k * d, sizeof(double));
+        yy->cgn = ckm_alloc_array(k, sizeof(double));
+        if (!yy->hard || !yy->hy || !yy->hg || !yy->cg || !yy->cgn)
+            ok = false;
+    }
     if (!yy->group || !yy->gstart || !yy->gmem || !yy->ub || !yy->lb || !yy->glb || !yy->pos || !yy->row || !yy->drift || !yy->gdrift || !yy->cum || !yy->gcum ||
-        !yy->cnorm || !yy->scratch || !yy->sidx || !yy->tcount) {
+        !yy->cnorm || !yy->scratch || !yy->sidx || !yy->tcount || !ok) {
         ckm_yinyang_free(yy);
         return ckm_fail(err, CKM_ERR_NOMEM, "k-means bounds: out of memory (%zu points x %zu groups)", s, t);
     }
@@ -201,14 +235,10 @@ void ckm_yinyang_group(ckm_yinyang *yy, const double *C)
     }
 }
 
-/* The lower bounds of a reset row (see set_bounds): m[q] = min of ev over group q's
- * positions [gs[q], gs[q + 1]) other than pa (four lanes: the order of a min does not
- * matter), then l[q] = round_down(root(y2 + m[q] - E)) four groups at a time (vector
- * square roots; root's and round_down's exact results: x >= 0 so a rounded-up float is
- * positive and steps down by one in its bits). Returns min_q l[q]. Clones: SSE2 / AVX2. */
-__attribute__((target_clones("avx2", "default"))) static double group_bounds(const double *ev, const size_t *gs,
-                                                                              size_t t, size_t pa, double y2,
-                                                                              double E, double *m, float *l)
+/* m[q] = min of ev over group q's positions [gs[q], gs[q + 1]) other than pa (four
+ * lanes: the order of a min does not matter). */
+static inline __attribute__((always_inline)) void group_minima(const double *ev, const size_t *gs, size_t t,
+                                                               size_t pa, double *m)
 {
     for (size_t q = 0; q < t; q++) {
         double r[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
@@ -226,16 +256,28 @@ __attribute__((target_clones("avx2", "default"))) static double group_bounds(con
         double x = r[0] < r[1] ? r[0] : r[1], y = r[2] < r[3] ? r[2] : r[3];
         m[q] = x < y ? x : y;
     }
+}
+
+/* l[q] = round_down(root(y2 + m[q] - E) + off[q]) (off = NULL: + 0) four groups at a time
+ * (vector square roots; root's and round_down's exact results: x >= 0 so a rounded-up
+ * float is positive and steps down by one in its bits). Returns min_q (l[q] - off[q]). */
+static inline __attribute__((always_inline)) double minima_bounds(const double *m, size_t t, double y2, double E,
+                                                                  const double *off, float *l)
+{
     size_t q = 0;
-    ckm_v4f lo = {INFINITY, INFINITY, INFINITY, INFINITY};
+    const ckm_v4d zero = {0.0, 0.0, 0.0, 0.0};
+    ckm_v4d lo = {INFINITY, INFINITY, INFINITY, INFINITY};
     for (; q + 4 <= t; q += 4) {
-        ckm_v4d x;
+        ckm_v4d x, o = zero;
         memcpy(&x, m + q, sizeof x);
+        if (off)
+            memcpy(&o, off + q, sizeof o);
         x = (y2 + x) - E;
         double sq[4];
         for (int h = 0; h < 4; h++)
             sq[h] = x[h] > 0.0 ? sqrt(x[h]) : 0.0;
         memcpy(&x, sq, sizeof x);
+        x += o;
         ckm_v4f f = __builtin_convertvector(x, ckm_v4f);
         ckm_v4l up = __builtin_convertvector(f, ckm_v4d) > x;
         ckm_v4i bits;
@@ -243,17 +285,80 @@ __attribute__((target_clones("avx2", "default"))) static double group_bounds(con
         bits += __builtin_convertvector(up, ckm_v4i); /* -1 where the conversion rounded up */
         memcpy(&f, &bits, sizeof f);
         memcpy(l + q, &f, sizeof f);
-        for (int h = 0; h < 4; h++)
-            lo[h] = f[h] < lo[h] ? f[h] : lo[h];
+        ckm_v4d v = __builtin_convertvector(f, ckm_v4d) - o;
+        lo = CKM_V4D_PICK(v < lo, v, lo);
     }
     double all = INFINITY;
     for (int h = 0; h < 4; h++)
-        all = (double)lo[h] < all ? (double)lo[h] : all;
+        all = lo[h] < all ? lo[h] : all;
     for (; q < t; q++) {
-        l[q] = round_down(root(y2 + m[q] - E));
-        all = (double)l[q] < all ? (double)l[q] : all;
+        double o = off ? off[q] : 0.0;
+        l[q] = round_down(root(y2 + m[q] - E) + o);
+        all = (double)l[q] - o < all ? (double)l[q] - o : all;
     }
     return all;
+}
+
+/* The lower bounds of a reset row (see set_bounds): group_minima then minima_bounds.
+ * Returns min_q l[q]. Clones: SSE2 / AVX2. */
+__attribute__((target_clones("avx2", "default"))) static double group_bounds(const double *ev, const size_t *gs,
+                                                                              size_t t, size_t pa, double y2,
+                                                                              double E, double *m, float *l)
+{
+    group_minima(ev, gs, t, pa, m);
+    return minima_bounds(m, t, y2, E, NULL, l);
+}
+
+/* A step's whole row of point i from g[p] = y.c of the center at group position p
+ * (dgemm against the centers in group order): ev[p] = ||c||^2 - 2 g[p] and each group's
+ * least value in one vector pass; the label b = the least value's center, the lowest
+ * index among equals (plain Lloyd's rule); its group's least value again without it;
+ * then the bounds (minima_bounds) stored as a step stores them: the upper bound minus D_b,
+ * each lower bound plus E_g (added before the one rounding down). Returns b. Clones:
+ * SSE2 / AVX2. */
+__attribute__((target_clones("avx2", "default"))) static size_t hard_row(ckm_yinyang *yy, size_t i,
+                                                                          const double *g, double y2, int tid)
+{
+    size_t t = yy->t, k = yy->k;
+    const size_t *gs = yy->gstart;
+    const double *cg = yy->cgn;
+    double *ev = yy->row + (size_t)tid * k, *m = yy->scratch + (size_t)tid * 3 * t;
+    double best = INFINITY;
+    for (size_t q = 0; q < t; q++) {
+        ckm_v4d r = {INFINITY, INFINITY, INFINITY, INFINITY};
+        size_t e = gs[q], end = gs[q + 1];
+        for (; e + 4 <= end; e += 4) {
+            ckm_v4d gv, cv;
+            memcpy(&gv, g + e, sizeof gv);
+            memcpy(&cv, cg + e, sizeof cv);
+            ckm_v4d v = cv - 2.0 * gv;
+            memcpy(ev + e, &v, sizeof v);
+            r = CKM_V4D_PICK(v < r, v, r);
+        }
+        double x = r[0] < r[1] ? r[0] : r[1], y = r[2] < r[3] ? r[2] : r[3], mq = x < y ? x : y;
+        for (; e < end; e++) {
+            ev[e] = cg[e] - 2.0 * g[e];
+            mq = ev[e] < mq ? ev[e] : mq;
+        }
+        m[q] = mq;
+        best = mq < best ? mq : best;
+    }
+    size_t b = SIZE_MAX, pb = 0;
+    for (size_t q = 0; q < t; q++)
+        for (size_t e = gs[q]; m[q] == best && e < gs[q + 1]; e++)
+            if (ev[e] == best && yy->gmem[e] < b) {
+                b = yy->gmem[e];
+                pb = e;
+            }
+    size_t qb = yy->group[b];
+    double other = INFINITY;
+    for (size_t e = gs[qb]; e < gs[qb + 1]; e++)
+        other = e != pb && ev[e] < other ? ev[e] : other;
+    m[qb] = other;
+    double glb = minima_bounds(m, t, y2, 0.0, yy->gcum, yy->lb + i * t);
+    yy->glb[i] = round_down(glb + yy->allcum);
+    yy->ub[i] = root(y2 + ev[pb]) - yy->cum[b];
+    return b;
 }
 
 typedef struct reset_job {
@@ -322,17 +427,147 @@ typedef struct step_job {
     int32_t *lab;
 } step_job;
 
-static void step_range(void *ctx, size_t i0, size_t i1, int tid)
+/* The values v = ||c||^2 - 2 y.c of group q's centers (the assigned center a's is va):
+ * the two least, v1 at *a1 (first in group order) and v2, and the running best (best_v at
+ * b, ties to the lower index). Squared values only: the distance root(y2 + v) is monotone
+ * in v, so the group's two least distances are the roots of v1 and v2 (taken by the
+ * caller), the same numbers a root per center gave. Returns the centers measured. */
+static inline __attribute__((always_inline)) size_t measure_group(const ckm_yinyang *yy, size_t q, const double *y,
+                                                                  const double *C, size_t a, double va, double *v1,
+                                                                  double *v2, size_t *a1, double *best_v, size_t *b)
 {
-    step_job *job = ctx;
+    const double *cn = yy->cnorm;
+    size_t d = yy->d, measured = 0;
+    double m1 = INFINITY, m2 = INFINITY;
+    size_t at = SIZE_MAX;
+    for (size_t e = yy->gstart[q]; e < yy->gstart[q + 1]; e++) {
+        size_t c = yy->gmem[e];
+        double v = va;
+        if (c != a) {
+            v = cn[c] - 2.0 * dot(y, C + c * d, d);
+            measured++;
+        }
+        if (v < m1) {
+            m2 = m1;
+            m1 = v;
+            at = c;
+        } else if (v < m2)
+            m2 = v;
+        if (v < *best_v || (v == *best_v && c < *b)) {
+            *best_v = v;
+            *b = c;
+        }
+    }
+    *v1 = m1;
+    *v2 = m2;
+    *a1 = at;
+    return measured;
+}
+
+/* A point whose groups within reach hold fewer than k / HARD_SHARE centers measures
+ * them one by one (a dot product each, about 10 ns at d = 16); past that, its whole row
+ * by dgemm with the other such points (about 1.2 ns a distance) and fresh bounds from it
+ * (hard_row): measured at 10^6 x 16, k = 100 on heavily overlapping data (issue 55). */
+#define HARD_SHARE 5
+/* a step's estimated cost (estimate) past which a full pass is cheaper; 0.5, 0.8 and 1.2
+   measured within 3 % of each other at 10^6 x 16, k = 100 */
+#define STEP_CUTOFF 0.8
+
+/* Point i (label a, distance da = root(y2 + va) to it, global bound glb) failed the
+ * tests on its own center: measure the groups whose bound does not clear the running best
+ * (measure_group), relabel it, and store the new bounds. Returns the centers measured;
+ * *changed counts a label change. */
+static inline __attribute__((always_inline)) size_t group_step(step_job *job, size_t i, size_t a, double va,
+                                                               double da, int tid, size_t *changed)
+{
     ckm_yinyang *yy = job->yy;
-    size_t t = yy->t, d = yy->d;
-    const double *cn = yy->cnorm, *C = job->C, *D = yy->cum, *E = yy->gcum;
-    double m = yy->margin;
+    size_t t = yy->t;
+    const double *D = yy->cum, *E = yy->gcum;
+    double m = yy->margin, yn = job->ynorm[i];
     double *min1 = yy->scratch + (size_t)tid * 3 * t, *min2 = min1 + t;
     size_t *arg1 = yy->sidx + (size_t)tid * 3 * t;
     unsigned char *seen = (unsigned char *)(min2 + t); /* t bytes in the third block */
-    size_t changed = 0, measured = 0;
+    const double *y = job->Y + i * yy->d;
+    float *l = yy->lb + i * t;
+    double best_v = va, best_d = da;
+    size_t b = a, measured = 0;
+    for (size_t q = 0; q < t; q++) {
+        seen[q] = 0;
+        if ((double)l[q] - E[q] >= best_d + m)
+            continue;
+        seen[q] = 1;
+        double v1, v2;
+        measured += measure_group(yy, q, y, job->C, a, va, &v1, &v2, &arg1[q], &best_v, &b);
+        min1[q] = root(yn + v1); /* = da where v1 = va: the same expression */
+        min2[q] = root(yn + v2);
+        best_d = root(yn + best_v);
+    }
+    double glb = INFINITY;
+    for (size_t q = 0; q < t; q++) {
+        if (seen[q])
+            l[q] = round_down((arg1[q] == b ? min2[q] : min1[q]) + E[q]);
+        else if (b != a && yy->group[a] == q && da < (double)l[q] - E[q])
+            l[q] = round_down(da + E[q]); /* the old center joins its group's others */
+        double v = (double)l[q] - E[q];
+        glb = v < glb ? v : glb;
+    }
+    yy->glb[i] = round_down(glb + yy->allcum);
+    yy->ub[i] = best_d - D[b];
+    if (b != a) {
+        job->lab[i] = (int32_t)b;
+        (*changed)++;
+    }
+    return measured;
+}
+
+/* The points hard[0..h) of a step: their rows by dgemm against the centers in group
+ * order (yy->cg) in blocks of hblock rows (gathered into the thread's buffer), each
+ * relabelled and given fresh bounds (hard_row). Returns the labels changed. */
+static size_t hard_rows(step_job *job, const size_t *hard, size_t h, int tid)
+{
+    ckm_yinyang *yy = job->yy;
+    size_t k = yy->k, d = yy->d, B = yy->hblock, changed = 0;
+    double *Yb = yy->hy + (size_t)tid * B * d, *G = yy->hg + (size_t)tid * B * k;
+    for (size_t r0 = 0; r0 < h; r0 += B) {
+        size_t rows = h - r0 < B ? h - r0 : B;
+        for (size_t r = 0; r < rows; r++)
+            memcpy(Yb + r * d, job->Y + hard[r0 + r] * d, d * sizeof(double));
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)k, (int)d, 1.0, Yb, (int)d, yy->cg,
+                    (int)d, 0.0, G, (int)k);
+        for (size_t r = 0; r < rows; r++) {
+            size_t i = hard[r0 + r];
+            size_t b = hard_row(yy, i, G + r * k, job->ynorm[i], tid);
+            if ((size_t)job->lab[i] != b) {
+                job->lab[i] = (int32_t)b;
+                changed++;
+            }
+        }
+    }
+    return changed;
+}
+
+/* Centers within reach of a point whose own distance is da: the sizes of the groups whose
+ * lower bound is below da + m. */
+static inline __attribute__((always_inline)) size_t within_reach(const ckm_yinyang *yy, const float *l, double da)
+{
+    size_t cnt = 0;
+    for (size_t q = 0; q < yy->t; q++)
+        if ((double)l[q] - yy->gcum[q] < da + yy->margin)
+            cnt += yy->gstart[q + 1] - yy->gstart[q];
+    return cnt;
+}
+
+/* Points [i0, i1): the global bound, the group bounds, the distance to the assigned
+ * center, then the groups within reach (group_step) or, for many, the whole row
+ * (hard_rows, collected in yy->hard[i0..]). */
+__attribute__((target_clones("avx2", "default"))) static void step_range(void *ctx, size_t i0, size_t i1, int tid)
+{
+    step_job *job = ctx;
+    ckm_yinyang *yy = job->yy;
+    size_t t = yy->t, d = yy->d, k = yy->k;
+    const double *cn = yy->cnorm, *D = yy->cum, *E = yy->gcum;
+    double m = yy->margin;
+    size_t changed = 0, measured = 0, h = 0, *hard = yy->hard + i0;
     double A = yy->allcum;
     for (size_t i = i0; i < i1; i++) {
         size_t a = (size_t)job->lab[i];
@@ -348,72 +583,38 @@ static void step_range(void *ctx, size_t i0, size_t i1, int tid)
         yy->glb[i] = round_down(glb + A);
         if (u + m <= glb)
             continue;
-        const double *y = job->Y + i * d;
-        double yn = job->ynorm[i];
-        double va = cn[a] - 2.0 * dot(y, C + a * d, d);
-        double da = root(yn + va);
+        double va = cn[a] - 2.0 * dot(job->Y + i * d, job->C + a * d, d);
+        double da = root(job->ynorm[i] + va);
         measured++;
         if (da + m <= glb) {
             yy->ub[i] = da - D[a];
             continue;
         }
-        double best_v = va, best_d = da;
-        size_t b = a;
-        for (size_t q = 0; q < t; q++) {
-            seen[q] = 0;
-            if ((double)l[q] - E[q] >= best_d + m)
-                continue;
-            seen[q] = 1;
-            double m1 = INFINITY, m2 = INFINITY;
-            size_t a1 = SIZE_MAX;
-            for (size_t e = yy->gstart[q]; e < yy->gstart[q + 1]; e++) {
-                size_t c = yy->gmem[e];
-                double v = c == a ? va : cn[c] - 2.0 * dot(y, C + c * d, d);
-                measured += c != a;
-                double dist = c == a ? da : root(yn + v);
-                if (dist < m1) {
-                    m2 = m1;
-                    m1 = dist;
-                    a1 = c;
-                } else if (dist < m2)
-                    m2 = dist;
-                if (v < best_v || (v == best_v && c < b)) {
-                    best_v = v;
-                    best_d = dist;
-                    b = c;
-                }
-            }
-            min1[q] = m1;
-            min2[q] = m2;
-            arg1[q] = a1;
+        if (yy->hblock && within_reach(yy, l, da) * HARD_SHARE > k) {
+            hard[h++] = i;
+            measured += k - 1;
+            continue;
         }
-        glb = INFINITY;
-        for (size_t q = 0; q < t; q++) {
-            if (seen[q])
-                l[q] = round_down((arg1[q] == b ? min2[q] : min1[q]) + E[q]);
-            else if (b != a && yy->group[a] == q && da < (double)l[q] - E[q])
-                l[q] = round_down(da + E[q]); /* the old center joins its group's others */
-            double v = (double)l[q] - E[q];
-            glb = v < glb ? v : glb;
-        }
-        yy->glb[i] = round_down(glb + A);
-        yy->ub[i] = best_d - D[b];
-        if (b != a) {
-            job->lab[i] = (int32_t)b;
-            changed++;
-        }
+        measured += group_step(job, i, a, va, da, tid, &changed);
     }
+    if (h)
+        changed += hard_rows(job, hard, h, tid);
     yy->tcount[2 * (size_t)tid] = changed;
     yy->tcount[2 * (size_t)tid + 1] = measured;
 }
 
-/* Distances a step would measure, as a fraction of s k, estimated on every
- * ceil(s / 2048)-th point (the tests of step_range without the running best). */
-static double estimate(const ckm_yinyang *yy, const double *Y, const double *ynorm, const double *C,
-                       const int32_t *labels)
+/* A step's cost as a fraction of a full pass's, estimated on every ceil(s / 2048)-th
+ * point (the tests of step_range without the running best): a point whose groups within
+ * reach are measured one by one costs DOT_COST / k of a full pass's row per distance, a
+ * whole row HARD_COST rows (dgemm, gather and bounds), one the bounds keep nothing. */
+#define DOT_COST 5.0
+#define HARD_COST 1.5
+__attribute__((target_clones("avx2", "default"))) static double estimate(const ckm_yinyang *yy, const double *Y,
+                                                                          const double *ynorm, const double *C,
+                                                                          const int32_t *labels)
 {
-    size_t t = yy->t, d = yy->d, stride = (yy->s + 2047) / 2048, seen = 0;
-    double count = 0.0, m = yy->margin;
+    size_t t = yy->t, d = yy->d, k = yy->k, stride = (yy->s + 2047) / 2048, seen = 0;
+    double cost = 0.0, m = yy->margin;
     for (size_t i = 0; i < yy->s; i += stride) {
         seen++;
         size_t a = (size_t)labels[i];
@@ -427,12 +628,13 @@ static double estimate(const ckm_yinyang *yy, const double *Y, const double *yno
         if (u + m <= glb)
             continue;
         double da = root(ynorm[i] + (yy->cnorm[a] - 2.0 * dot(Y + i * d, C + a * d, d)));
-        count += 1.0;
-        for (size_t q = 0; q < t && da + m > glb; q++)
-            if ((double)l[q] - yy->gcum[q] < da + m)
-                count += (double)(yy->gstart[q + 1] - yy->gstart[q]);
+        size_t reach = da + m > glb ? within_reach(yy, l, da) : 0;
+        if (yy->hblock && reach * HARD_SHARE > k)
+            cost += HARD_COST;
+        else
+            cost += DOT_COST * (double)(1 + reach) / (double)k;
     }
-    return count / ((double)seen * (double)yy->k);
+    return cost / (double)seen;
 }
 
 bool ckm_yinyang_step(ckm_yinyang *yy, const double *Y, const double *ynorm, const double *Cold,
@@ -468,8 +670,13 @@ bool ckm_yinyang_step(ckm_yinyang *yy, const double *Y, const double *ynorm, con
     /* far-moving centers (the first iterations) leave bounds that rule out little: one
        measured distance costs several times a dgemm one, so past 10% the caller's full
        pass is cheaper */
-    if (estimate(yy, Y, ynorm, C, labels) > 0.1)
+    if (estimate(yy, Y, ynorm, C, labels) > STEP_CUTOFF)
         return false;
+    if (yy->hblock)
+        for (size_t p = 0; p < k; p++) {
+            memcpy(yy->cg + p * d, C + yy->gmem[p] * d, d * sizeof(double));
+            yy->cgn[p] = yy->cnorm[yy->gmem[p]];
+        }
     step_job job = {yy, Y, ynorm, C, labels};
     memset(yy->tcount, 0, 2 * (size_t)yy->threads * sizeof(size_t));
     if (yy->threads > 1 && yy->s >= 4096)
@@ -496,7 +703,7 @@ void ckm_yinyang_jump(ckm_yinyang *yy, size_t j, double jump, size_t i, size_t f
     yy->glb[i] = round_down(yy->allcum);
 }
 
-void ckm_yinyang_assigned(const double *Y, const double *ynorm, size_t s, size_t d, const double *C,
+__attribute__((target_clones("avx2", "default"))) void ckm_yinyang_assigned(const double *Y, const double *ynorm, size_t s, size_t d, const double *C,
                           const int32_t *labels, double *dist)
 {
     for (size_t i = 0; i < s; i++) {
