@@ -87,17 +87,10 @@ print("seconds per step (the whole step: distances, argmin, update).")
 print()
 print("| protocol | data | n | d | k | implementation | steps | seconds (rounds) | busy | SSE | same labels | x sklearn | pass GFLOP/s |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-keys = []
-for r in rows:
-    key = (r["protocol"], r["data"], r["n"], r["d"], r["k"])
-    if key not in keys:
-        keys.append(key)
-for key in keys:
-    sel = [r for r in rows if (r["protocol"], r["data"], r["n"], r["d"], r["k"]) == key]
-    impls = []
-    for r in sel:
-        if r["impl"] not in impls:
-            impls.append(r["impl"])
+case = lambda r: (r["protocol"], r["data"], r["n"], r["d"], r["k"])
+for key in dict.fromkeys(case(r) for r in rows):  # in first-seen order
+    sel = [r for r in rows if case(r) == key]
+    impls = list(dict.fromkeys(r["impl"] for r in sel))
     idle = lambda i: [float(r["seconds"]) for r in sel if r["impl"] == i and r["load"] == "idle"]
     sk = min(min(idle(i)) for i in impls if i.startswith("scikit") and idle(i))
     for i in impls:
