@@ -212,6 +212,8 @@ static void test_bounds_same_labels(void)
         int grid, weights;
     } cases[] = {
         {"overlapping 2-d blobs (many iterations)", 4000, 2, 10, 10.0, 3.0, 0.0, 0, 0},
+        /* most points near many centers: steps measure whole rows (yinyang.c hard_row) */
+        {"heavily overlapping 8-d blobs, k = 60", 6000, 8, 60, 1.0, 3.5, 0.0, 0, 0},
         {"50-d blobs, k = 40", 2000, 50, 40, 10.0, 2.0, 0.0, 0, 0},
         {"integer grid (exact ties)", 3000, 3, 12, 0.0, 0.0, 0.0, 1, 0},
         {"offset 1e6 (rounding margin)", 3000, 4, 20, 2.0, 1.0, 1e6, 0, 0},
