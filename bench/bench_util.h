@@ -1,13 +1,15 @@
 /*
  * bench_util.h -- helpers shared by the benchmark programs: a splitmix64 stream for
- * generating data (independent of the library's RNG), a monotonic clock, a comma-list
- * membership test and the reader of the labelled benchmark datasets.
+ * generating data (independent of the library's RNG) and normal draws from it, a
+ * monotonic clock, a comma-list membership test and the reader of the labelled benchmark
+ * datasets.
  */
 #ifndef CKM_BENCH_UTIL_H
 #define CKM_BENCH_UTIL_H
 
 #include "ckm.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -22,6 +24,13 @@ static inline double bench_unif(uint64_t *state)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     z ^= z >> 31;
     return ((double)(z >> 11) + 0.5) * 0x1.0p-53;
+}
+
+/* Standard normal (Box-Muller's cosine branch), two uniforms of the stream. */
+static inline double bench_gauss(uint64_t *state)
+{
+    double r = sqrt(-2.0 * log(bench_unif(state)));
+    return r * cos(6.283185307179586 * bench_unif(state));
 }
 
 static inline double bench_now(void)

@@ -36,11 +36,6 @@ static int write_raw(const char *prefix, const char *ext, const void *a, size_t 
     return ok;
 }
 
-static double gauss(uint64_t *st)
-{
-    return sqrt(-2.0 * log(bench_unif(st))) * cos(6.283185307179586 * bench_unif(st));
-}
-
 static bool has_arg(int argc, char **argv, const char *word)
 {
     for (int a = 5; a < argc; a++)
@@ -89,11 +84,11 @@ int main(int argc, char **argv)
     if (!C || !X || !init || !taken || k < 1 || k > n)
         return 1;
     for (size_t i = 0; i < k * d; i++)
-        C[i] = normal ? gauss(&st) : 20.0 * bench_unif(&st) - 10.0;
+        C[i] = normal ? bench_gauss(&st) : 20.0 * bench_unif(&st) - 10.0;
     for (size_t i = 0; i < n; i++) {
         size_t c = (size_t)(bench_unif(&st) * (double)k);
         for (size_t f = 0; f < d; f++)
-            X[i * d + f] = C[c * d + f] + sigma * gauss(&st);
+            X[i * d + f] = C[c * d + f] + sigma * bench_gauss(&st);
     }
     for (size_t j = 0; j < k; j++) {
         size_t i;

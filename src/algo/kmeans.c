@@ -394,16 +394,14 @@ done:
 }
 
 /* 80 s (labels, distances, seeding) + T 256 k 8 (blocked distances); bounded Lloyd (s k >=
- * 2^16, k d >= 128): + 8 s + 4 s (t + 1) with t center groups (ckm_yinyang_groups_for:
- * k / 10 and a whole-row list of 8 s for k d <= 2^14, else k / 20), and from d = 32 the
- * single-precision copy 4 s d + 8 s */
+ * 2^16, k d >= 128): + the bounds (ckm_yinyang_bytes: 8 s + 4 s (t + 1), + 8 s for
+ * k d <= 2^14), and from d = 32 the single-precision copy 4 s d + 8 s */
 static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
 {
     (void)dist;
     double d = (double)r->d, k = (double)r->k, s = (double)r->s, T = threads > 0 ? threads : 1;
-    double t = (double)ckm_yinyang_groups_for(r->k, r->d), rows = k * d <= 16384.0 ? 8.0 * s : 0.0;
     double bounded = s * k >= 65536.0 && k * d >= 128.0
-                         ? 8.0 * s + 4.0 * s * (t + 1.0) + rows + (d >= 32.0 ? 4.0 * s * d + 8.0 * s : 0.0)
+                         ? ckm_yinyang_bytes(r->s, r->d, r->k) + (d >= 32.0 ? 4.0 * s * d + 8.0 * s : 0.0)
                          : 0.0;
     return 80.0 * s + T * 256.0 * k * 8.0 + bounded;
 }

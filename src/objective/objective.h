@@ -154,6 +154,9 @@ typedef struct ckm_yinyang {
 /* The group count for k centers in R^d: max(1, k / 10) where steps measure whole rows
  * (k d <= 2^14), else max(1, k / 20) (measured; the paper uses k / 10). */
 size_t ckm_yinyang_groups_for(size_t k, size_t d);
+/* Bytes the bounds of s points take (ckm_yinyang_init with ckm_yinyang_groups_for's t):
+ * 8 s (upper) + 4 s (t + 1) (lower, global) + 8 s (a step's whole-row list, k d <= 2^14). */
+double ckm_yinyang_bytes(size_t s, size_t d, size_t k);
 /* t groups (1 <= t <= k; others mean 1); threads as for ckm_nearest_ws_init. */
 ckm_error ckm_yinyang_init(ckm_yinyang *yy, size_t s, size_t d, size_t k, size_t t, int threads,
                            ckm_err *err);
@@ -165,9 +168,8 @@ void ckm_yinyang_group(ckm_yinyang *yy, const double *C);
 void ckm_yinyang_reset(ckm_yinyang *yy, const double *Y, const double *ynorm, const double *C,
                        ckm_nearest_ws *near, ckm_screen *sc, int32_t *labels);
 /* The centers moved from Cold to C: update the bounds and relabel (the argmin over C);
- * true. false (and nothing changed but the bounds, now unusable) when the bounds would
- * rule out less than 90% of the distances (estimated on a sample): a full pass is
- * cheaper then. */
+ * true. false (and nothing changed but the bounds, now unusable) when the step would cost
+ * more than 0.8 of a full pass (estimated on a sample): a full pass is cheaper then. */
 bool ckm_yinyang_step(ckm_yinyang *yy, const double *Y, const double *ynorm, const double *Cold,
                       const double *C, int32_t *labels);
 

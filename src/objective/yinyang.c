@@ -104,6 +104,12 @@ size_t ckm_yinyang_groups_for(size_t k, size_t d)
     return t < 1 ? 1 : t;
 }
 
+double ckm_yinyang_bytes(size_t s, size_t d, size_t k)
+{
+    double S = (double)s, t = (double)ckm_yinyang_groups_for(k, d);
+    return 8.0 * S + 4.0 * S * (t + 1.0) + (k * d <= HARD_KD ? 8.0 * S : 0.0);
+}
+
 void ckm_yinyang_free(ckm_yinyang *yy)
 {
     free(yy->group);
@@ -415,6 +421,14 @@ static void group_order(ckm_yinyang *yy, const double *C)
     }
 }
 
+/* G (rows x k) = A (rows x d) times the centers in group order transposed: y.c by group
+ * position, in a block small enough to stay on the calling thread (hblock rows). */
+static void group_products(const ckm_yinyang *yy, const double *A, size_t rows, double *G)
+{
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)yy->k, (int)yy->d, 1.0, A, (int)yy->d,
+                yy->cg, (int)yy->d, 0.0, G, (int)yy->k);
+}
+
 typedef struct rows_job {
     ckm_yinyang *yy;
     const double *Y, *ynorm;
@@ -432,8 +446,7 @@ static void reset_blocks(void *ctx, size_t b0, size_t b1, int tid)
     double *G = yy->hg + (size_t)tid * B * k;
     for (size_t b = b0; b < b1; b++) {
         size_t r0 = b * B, rows = yy->s - r0 < B ? yy->s - r0 : B;
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)k, (int)d, 1.0, j->Y + r0 * d, (int)d,
-                    yy->cg, (int)d, 0.0, G, (int)k);
+        group_products(yy, j->Y + r0 * d, rows, G);
         for (size_t r = 0; r < rows; r++)
             j->labels[r0 + r] = (int32_t)hard_row(yy, r0 + r, G + r * k, j->ynorm[r0 + r], tid);
     }
@@ -581,8 +594,7 @@ static size_t hard_rows(step_job *job, const size_t *hard, size_t h, int tid)
         size_t rows = h - r0 < B ? h - r0 : B;
         for (size_t r = 0; r < rows; r++)
             memcpy(Yb + r * d, job->Y + hard[r0 + r] * d, d * sizeof(double));
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)rows, (int)k, (int)d, 1.0, Yb, (int)d, yy->cg,
-                    (int)d, 0.0, G, (int)k);
+        group_products(yy, Yb, rows, G);
         for (size_t r = 0; r < rows; r++) {
             size_t i = hard[r0 + r];
             size_t b = hard_row(yy, i, G + r * k, job->ynorm[i], tid);
@@ -716,9 +728,9 @@ bool ckm_yinyang_step(ckm_yinyang *yy, const double *Y, const double *ynorm, con
     }
     yy->allcum += most;
     yy->margin = 4.0 * sqrt((double)(d + 4) * DBL_EPSILON * (yy->ymax + cmax));
-    /* far-moving centers (the first iterations) leave bounds that rule out little: one
-       measured distance costs several times a dgemm one, so past 10% the caller's full
-       pass is cheaper */
+    /* far-moving centers (the first iterations) leave bounds that rule out little: past
+       STEP_CUTOFF of a full pass's estimated cost (estimate) the caller's full pass is
+       cheaper */
     if (estimate(yy, Y, ynorm, C, labels) > STEP_CUTOFF)
         return false;
     if (yy->hblock)
@@ -749,8 +761,9 @@ void ckm_yinyang_jump(ckm_yinyang *yy, size_t j, double jump, size_t i, size_t f
     yy->glb[i] = round_down(yy->allcum);
 }
 
-__attribute__((target_clones("avx2", "default"))) void ckm_yinyang_assigned(const double *Y, const double *ynorm, size_t s, size_t d, const double *C,
-                          const int32_t *labels, double *dist)
+__attribute__((target_clones("avx2", "default"))) void ckm_yinyang_assigned(const double *Y, const double *ynorm,
+                                                                            size_t s, size_t d, const double *C,
+                                                                            const int32_t *labels, double *dist)
 {
     for (size_t i = 0; i < s; i++) {
         const double *c = C + (size_t)labels[i] * d;
