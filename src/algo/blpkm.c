@@ -49,6 +49,7 @@ typedef struct blpkm_run {
     double *C, *wsum, *cost;
     int32_t *cur, *kept;
     size_t steps, lp_steps, mip_steps, proven_steps, cut_steps;
+    size_t route_steps[CKM_ROUTES_MAX], route_proven[CKM_ROUTES_MAX]; /* by the route that solved them */
     double cut_gap; /* the largest certified gap of a cut step (-1: none known) */
 } blpkm_run;
 
@@ -71,6 +72,10 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
     b->lp_steps += st.lp_steps;
     b->mip_steps += st.mip_steps;
     b->proven_steps += st.proven_steps;
+    for (size_t i = 0; i < CKM_ROUTES_MAX; i++) {
+        b->route_steps[i] += st.route_steps[i];
+        b->route_proven[i] += st.route_proven[i];
+    }
     b->cut_steps += st.cut_steps;
     b->cut_gap = fmax(b->cut_gap, st.cut_gap);
     rt->end = st.infeasible;
@@ -93,29 +98,40 @@ static ckm_assign_want want(ckm_distance dist)
 }
 
 /* The run's summary in out->message (after: "time limit after " or ""): how the steps were
- * solved, what the route says of its own, the steps the step limit cut. */
-static void summary(const blpkm_run *b, const ckm_assign *asg, const char *after, ckm_algo_out *out)
+ * solved, by each route that solved some (a route may hand a step on: split), what a route
+ * says of its own, the steps the step limit cut. */
+static void summary(const blpkm_run *b, const char *after, ckm_algo_out *out)
 {
-    const ckm_route *route = asg->route;
-    size_t len = sizeof out->message;
-    int used = !route->proves
-                   ? snprintf(out->message, len,
-                              "%s%d restart%s; %zu assignment steps by local search (the model, %.3g nonzeros, is "
-                              "too large for CLP/CBC): not proven optimal",
-                              after, out->restarts, out->restarts == 1 ? "" : "s", b->cut_steps,
-                              ckm_model_full_nnz(b->r))
-                   : snprintf(out->message, len, "%s%d restart%s; %zu assignment step%s had an integral LP, %zu needed CBC",
-                              after, out->restarts, out->restarts == 1 ? "" : "s", b->lp_steps,
-                              b->lp_steps == 1 ? "" : "s", b->mip_steps);
-    size_t told = route->summary_proven ? b->proven_steps : b->steps;
-    if (route->proves && route->summary && told > 0 && used > 0 && (size_t)used < len)
-        used += snprintf(out->message + used, len - (size_t)used, "; %zu %s", told, route->summary);
-    if (route->proves && b->cut_steps > 0 && used > 0 && (size_t)used < len)
+    size_t len = sizeof out->message, n_routes;
+    const ckm_route *const *routes = ckm_routes(&n_routes);
+    int used = snprintf(out->message, len, "%s%d restart%s", after, out->restarts, out->restarts == 1 ? "" : "s");
+    bool solver_said = false, proving = false;
+    for (size_t i = 0; i < n_routes && used > 0 && (size_t)used < len; i++) {
+        const ckm_route *route = routes[i];
+        size_t steps = b->route_steps[i], told = route->summary_proven ? b->route_proven[i] : steps;
+        if (steps == 0)
+            continue;
+        proving = proving || route->proves;
+        if (!route->proves)
+            used += snprintf(out->message + used, len - (size_t)used,
+                             "; %zu assignment steps by local search (the model, %.3g nonzeros, is too large for "
+                             "CLP/CBC): not proven optimal",
+                             steps, ckm_model_full_nnz(b->r));
+        else if (!route->step_text && !solver_said) { /* the CLP/CBC routes' steps together */
+            used += snprintf(out->message + used, len - (size_t)used,
+                             "; %zu assignment step%s had an integral LP, %zu needed CBC", b->lp_steps,
+                             b->lp_steps == 1 ? "" : "s", b->mip_steps);
+            solver_said = true;
+        }
+        if (route->proves && route->summary && told > 0 && used > 0 && (size_t)used < len)
+            used += snprintf(out->message + used, len - (size_t)used, "; %zu %s", told, route->summary);
+    }
+    if (proving && b->cut_steps > 0 && used > 0 && (size_t)used < len)
         used += snprintf(out->message + used, len - (size_t)used,
                          "; %zu stopped at the step limit of %g s (--step-limit; the best labels found by then, not "
                          "proven optimal)",
                          b->cut_steps, b->ctx->s->step_limit_s);
-    if (route->proves && b->cut_steps > 0 && b->cut_gap >= 0.0 && used > 0 && (size_t)used < len)
+    if (proving && b->cut_steps > 0 && b->cut_gap >= 0.0 && used > 0 && (size_t)used < len)
         snprintf(out->message + used, len - (size_t)used, ", each within %.3g %% of its step's certified bound",
                  100.0 * b->cut_gap);
 }
@@ -156,7 +172,7 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
         out->status == CKM_STATUS_INFEASIBLE)
         goto done;
     bool stopped = why != CKM_STATUS_FEASIBLE;
-    summary(&b, &asg, stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit after " : "interrupted after ") : "", out);
+    summary(&b, stopped ? (why == CKM_STATUS_TIME_LIMIT ? "time limit after " : "interrupted after ") : "", out);
 done:
     ckm_assign_free(&asg);
     ckm_seeder_free(&b.seeder);

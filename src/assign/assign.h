@@ -24,6 +24,8 @@ typedef struct ckm_assign {
     const ckm_reduced *r;
     const ckm_route *route; /* the chooser's (or the caller's named) route */
     void *state;            /* the route's */
+    const ckm_route *next;  /* the route a step is handed on to (route->hands_on), once one was */
+    void *next_state;
     bool centers;           /* the steps take the centers (ckm_assign_solve_centers) */
     double budget_s;        /* seconds a step's proof may take once it holds a feasible labelling
                                (route.h, ckm_step_costs.budget_s); 0 (ckm_assign_init's): none.
@@ -37,7 +39,8 @@ void ckm_assign_free(ckm_assign *a);
 
 /* One step with the costs (s*k). start: a feasible labelling of the groups (CBC's start and
  * the incumbent), or NULL. labels (s) written for OPTIMAL and LIMIT_FEASIBLE; a limit that
- * left the route without labels returns start when there is one. lim: deadline and stop
+ * left the route without labels returns start when there is one, and a limit never leaves
+ * labels worse than start (start is returned instead). lim: deadline and stop
  * request (NULL = none). res: every field set (objective recomputed from the labels). */
 ckm_error ckm_assign_solve(ckm_assign *a, const double *cost, const int32_t *start, const ckm_bk_limits *lim,
                            int32_t *labels, ckm_assign_result *res, ckm_err *err);

@@ -20,7 +20,10 @@
  *   move  t: a -> b                      delta = c_tb - c_ta
  *   swap  t: a -> b and u: b -> a        delta = (c_tb - c_ta) + (c_ua - c_ub)
  * A change is made when delta < -1e-12 (1 + the |costs| involved), so the total strictly
- * falls and the labelling stays feasible: the result is never worse than the input.
+ * falls and the labelling stays feasible: the result is never worse than the input. Soft
+ * pairs are not priced here: ckm_cap_best keeps the better of the input and the result by
+ * the step's objective (measured at 10^5 x 8, k = 20, 7000 soft pairs, capacities +-5 %: the
+ * moves raised a step's objective by 1.5 % and the step, cut at its limit, returned that).
  * A sweep: each group in index order takes its best improving feasible move; then swaps
  * between the groups whose cheapest other cluster is each other's (t in a preferring b, u in
  * b preferring a; gain_t = c_ta - c_tb, lists sorted by gain, the first 64 of each list
@@ -351,5 +354,7 @@ bool ckm_cap_best(const ckm_reduced *r, const double *cost, const size_t *inc_st
     if (!ckm_cap_local_search(r, cost, inc_start, inc, lim, best, &moved))
         return !(*nomem = true);
     *moves += moved;
+    if (r->n_soft > 0 && ckm_step_total(r, cost, best) > least) /* its moves priced no soft pair */
+        memcpy(best, pick, r->s * sizeof(int32_t));
     return true;
 }

@@ -23,7 +23,13 @@ const ckm_route *ckm_route_choose(const ckm_reduced *r, const ckm_assign_want *w
 /* Whether the steps on route take their costs from the centers: the caller allows it and
  * s k is past the route's by_centers_from. */
 bool ckm_route_by_centers(const ckm_route *route, const ckm_reduced *r, const ckm_assign_want *w);
-/* The routes in the chooser's order (*n of them). */
+/* The route a step goes to when route hands it on: the first after route in the list whose
+ * applies(r, false) holds (the full model at the latest). */
+const ckm_route *ckm_route_after(const ckm_reduced *r, const ckm_route *route);
+/* The routes in the chooser's order (*n of them, at most CKM_ROUTES_MAX). */
 const ckm_route *const *ckm_routes(size_t *n);
+#define CKM_ROUTES_MAX 8
+/* route's place in that order (per-route counts of the steps; 0 for an unknown route). */
+size_t ckm_route_index(const ckm_route *route);
 
 #endif

@@ -63,6 +63,10 @@ typedef struct ckm_assign_result {
     size_t local_moves;   /* moves and swaps of local search on the step's labels */
     double seconds;
     const struct ckm_route *route; /* the route that solved the step */
+    int hand_on;          /* set by a route with hands_on: it did not solve the step, the next
+                             route does (assign.c); hand_on_labels: its labels keep every hard
+                             row and start that route */
+    int hand_on_labels;
     size_t stat[CKM_ROUTE_STATS];  /* the route's own statistics (its header says which) */
 } ckm_assign_result;
 
@@ -92,12 +96,16 @@ typedef struct ckm_route {
     void (*free)(void *state);
     bool proves;          /* false: its labels are feasible, never proven optimal (no step limit) */
     const char *bound_name;          /* what its bound is, for the log ("LP", "prices") */
+    const char *step_text;           /* how it solved a step, for the log; NULL: "CBC" or "LP
+                                        integral" by res.used_mip */
     /* its statistics of res as log text (", 3396 of 159040 columns, ..."), or NULL: none */
     void (*describe)(const ckm_assign_result *res, const ckm_reduced *r, char *buf, size_t len);
     /* the run summary of blpkm: "N <summary>" for the steps it solved (proven ones only when
        summary_proven); NULL: nothing said */
     const char *summary;
     bool summary_proven;
+    bool hands_on;        /* may leave a step to the next route in the chooser's list that
+                             applies (res.hand_on; assign.c runs it, and counts its memory) */
 } ckm_route;
 
 /* The step's objective of group labels: sum_t cost[t, l_t] plus the soft pairs' penalty. */

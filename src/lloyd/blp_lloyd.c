@@ -36,6 +36,16 @@ void ckm_group_costs(const ckm_reduced *r, ckm_distance dist, const double *C, d
         }
 }
 
+/* how the step's route solved it, for the log */
+static const char *step_text(const ckm_assign_result *ar)
+{
+    if (!ar->route->proves)
+        return "local search";
+    if (ar->route->step_text)
+        return ar->route->step_text;
+    return ar->used_mip ? "CBC" : "LP integral";
+}
+
 ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_blp_job *job, ckm_lloyd_stats *st,
                         ckm_algo_out *out, ckm_err *err)
 {
@@ -65,9 +75,11 @@ ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_
             return rc;
         st->steps++;
         st->proven_steps += ar.status == CKM_BK_OPTIMAL;
+        st->route_steps[ckm_route_index(ar.route)]++;
+        st->route_proven[ckm_route_index(ar.route)] += ar.status == CKM_BK_OPTIMAL;
         if (ar.used_mip)
             st->mip_steps++;
-        else if (ar.status == CKM_BK_OPTIMAL) /* an LP stopped by a limit had no vertex */
+        else if (ar.status == CKM_BK_OPTIMAL && !ar.route->step_text) /* an LP stopped by a limit had no vertex */
             st->lp_steps++;
         if (step == CKM_STEP_INFEASIBLE) {
             st->infeasible = true;
@@ -88,7 +100,7 @@ ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_
         char cols[240];
         ckm_assign_describe(&ar, r, cols, sizeof cols);
         ckm_ctx_log(ctx, 2, "%s restart %d iter %d: assignment total %.10g (%s, %.3f s%s)", job->name, job->rs + 1, it + 1,
-                    ar.objective, !asg->route->proves ? "local search" : ar.used_mip ? "CBC" : "LP integral", ar.seconds,
+                    ar.objective, step_text(&ar), ar.seconds,
                     cols);
         /* the step's cost in SSE units (group scatter + the groups' costs) when the distance is the SSE's */
         ckm_ctx_progress(ctx, (ckm_progress){.kind = CKM_PROGRESS_STEP, .restart = job->rs, .iteration = it + 1,
@@ -97,7 +109,8 @@ ckm_error ckm_blp_lloyd(const ckm_context *ctx, const ckm_reduced *r, const ckm_
                                              .incumbent = NAN, .lower_bound = -INFINITY, .done = (size_t)job->rs,
                                              .total = (size_t)ctx->s->n_init});
         if (ar.status == CKM_BK_LIMIT_FEASIBLE && ar.cut) {
-            st->cut_steps++; /* the step's own budget: its best labels, and on */
+            st->cut_steps += ar.route->proves; /* the step's own budget: its best labels, and on (a
+                                                   local-search step is counted by its route) */
             if (ar.has_bound)
                 st->cut_gap = fmax(st->cut_gap, (ar.objective - ar.bound) / fmax(fabs(ar.bound), 1e-300));
         } else if (ar.status == CKM_BK_LIMIT_FEASIBLE) {

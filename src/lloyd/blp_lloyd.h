@@ -46,10 +46,12 @@ typedef struct ckm_lloyd_stats {
     size_t steps;               /* assignment steps taken (on job->asg's route) */
     size_t lp_steps, mip_steps; /* steps solved by an integral LP vertex / that ran CBC */
     size_t proven_steps;        /* steps proven optimal for the whole model */
+    size_t route_steps[CKM_ROUTES_MAX], route_proven[CKM_ROUTES_MAX]; /* the same per route that
+                                   solved them (ckm_route_index; a route may hand a step on) */
     double cut_gap;     /* the largest (objective - bound) / |bound| of the cut steps with a bound,
                            or -1: none (their certified step gap) */
-    size_t cut_steps;   /* ended by settings.step_limit_s, or by a route that proves nothing
-                           (local search): not proven optimal */
+    size_t cut_steps;   /* ended by settings.step_limit_s: not proven optimal (a route that
+                           proves nothing, local search, is counted in route_steps) */
 } ckm_lloyd_stats;
 
 typedef struct ckm_blp_job {

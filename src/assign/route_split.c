@@ -1,0 +1,371 @@
+/*
+ * route_split.c -- the split route: a step with soft pairs whose other hard rows are only
+ * cannot-links and the lower size bounds of the defaults (no cluster empty; no capacities,
+ * no other size bounds). Without the size row the step falls apart along its pairs:
+ *   F(l) = sum_t a_{t, l_t} + sum_e cost_e(l),  a_tj = cost_tj at first,
+ * and each part (a connected set of groups over the pairs) is an independent problem.
+ *   1. A group without pairs takes its cheapest cluster.
+ *   2. Dominance: a group t with no hard cannot-link to an unfixed group, whose row's least
+ *      value a_tj* is below its second least by delta_t >= Pi_t = sum of P |w_e| over its
+ *      soft pairs to unfixed groups, sits at j* in some optimum: moving it there from any j
+ *      lowers its row by >= delta_t and changes its pairs' penalty by <= Pi_t, and keeps every
+ *      cannot-link (its fixed cannot-linked groups' clusters are INFINITY in its row). It is
+ *      fixed at j*, and its pairs move into its unfixed neighbours' rows (a soft must-link
+ *      adds P |w| to every cluster but j*, a soft cannot-link to j*, a hard one forbids j*);
+ *      repeated from a queue until no group qualifies. On blobs most paired groups are
+ *      fixed this way; on small dense pair sets (PCCC's protocol) none are.
+ *   3. The unfixed groups' parts, each searched exactly (split_search.h) within a work
+ *      budget shared by the step (CKM_SPLIT_WORK: deterministic, no clock).
+ *   4. When every part is proven and every cluster holds at least its lower bound of points,
+ *      the labels are the step's optimum (the relaxation's optimum is feasible): OPTIMAL,
+ *      bound = objective. Otherwise (a part past the budget, a cluster left empty, a part
+ *      whose cannot-links admit no labelling) the step is handed on (res.hand_on) to the next
+ *      route that applies (restricted, local or full: assign.c builds it at the first such
+ *      step), started from these labels when they keep every hard row, else the caller's.
+ * Cost: O(s k) for the argmins plus O(pairs k) for the fixing, plus the searches.
+ * Memory: incidence lists (16 s + 32 per pair), two k-rows per paired group, the searches'
+ * stacks (k + 1 values per edge of a part); assign.c adds the next route's.
+ */
+#include "core.h"
+#include "incidence.h"
+#include "route.h"
+#include "route_split.h"
+#include "split_search.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Row entries the searches of a step may read and write over all its parts (split_search.h's
+ * work) before it goes to the fallback route: about 0.03 s (measured below in docs/soft.md). */
+#define CKM_SPLIT_WORK ((size_t)30000000)
+/* A part of more groups is not searched (a node costs O(part)): it goes to the fallback. */
+#define CKM_SPLIT_PART_MAX 2000
+/* The route takes the costs as an s x k matrix up to this many entries (2 GB; the restricted
+ * route computes them from the centers past it, CKM_TRANSPORT_MATRIX_MAX). */
+#define CKM_SPLIT_MATRIX_MAX ((size_t)1 << 28)
+
+typedef struct split {
+    size_t *ss, *sadj, *cs, *cadj; /* soft-pair and cannot-link incidence */
+    size_t *slot;                  /* s: a paired group's row, SIZE_MAX for groups without pairs */
+    size_t *paired, n_paired;      /* the paired groups */
+    double *row;                   /* n_paired x k: a_t */
+    unsigned char *fixed, *queued; /* n_paired */
+    size_t *queue, *local;         /* n_paired: fixing queue; index inside its part */
+    size_t *members, *pstart, *pnbr;
+    double *pp, *pa;
+    unsigned char *pkind;
+    int32_t *pfrom, *plab;
+    size_t *points;                /* k: points per cluster */
+} split;
+
+static void split_free(void *state)
+{
+    split *sp = state;
+    if (!sp)
+        return;
+    void *arrays[] = {sp->ss, sp->sadj, sp->cs, sp->cadj, sp->slot, sp->paired, sp->row, sp->fixed, sp->queued,
+                      sp->queue, sp->local, sp->members, sp->pstart, sp->pnbr, sp->pp, sp->pa, sp->pkind,
+                      sp->pfrom, sp->plab, sp->points};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        free(arrays[i]);
+    free(sp);
+}
+
+static ckm_error split_init(void **state, const ckm_reduced *r, ckm_err *err)
+{
+    size_t s = r->s, k = r->k;
+    split *sp = calloc(1, sizeof *sp);
+    *state = sp;
+    if (!sp || !ckm_incidence(s, r->n_soft, r->soft, &sp->ss, &sp->sadj) ||
+        !ckm_incidence(s, r->n_cl, r->cl, &sp->cs, &sp->cadj))
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the split route's pair lists");
+    sp->slot = ckm_alloc_array(s, sizeof(size_t));
+    if (!sp->slot)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the split route");
+    for (size_t t = 0; t < s; t++)
+        if (sp->ss[t + 1] > sp->ss[t] || sp->cs[t + 1] > sp->cs[t])
+            sp->slot[t] = sp->n_paired++;
+        else
+            sp->slot[t] = SIZE_MAX;
+    size_t np = sp->n_paired, edges = 2 * (r->n_soft + r->n_cl);
+    sp->paired = ckm_alloc_array(np + 1, sizeof(size_t));
+    sp->row = ckm_alloc_array(np * k + 1, sizeof(double));
+    sp->fixed = ckm_alloc_array(np + 1, 1);
+    sp->queued = ckm_alloc_array(np + 1, 1);
+    sp->queue = ckm_alloc_array(np + 1, sizeof(size_t));
+    sp->local = ckm_alloc_array(np + 1, sizeof(size_t));
+    sp->members = ckm_alloc_array(np + 1, sizeof(size_t));
+    sp->pstart = ckm_alloc_array(np + 2, sizeof(size_t));
+    sp->pnbr = ckm_alloc_array(edges + 1, sizeof(size_t));
+    sp->pp = ckm_alloc_array(edges + 1, sizeof(double));
+    sp->pkind = ckm_alloc_array(edges + 1, 1);
+    sp->pa = ckm_alloc_array(np * k + 1, sizeof(double));
+    sp->pfrom = ckm_alloc_array(np + 1, sizeof(int32_t));
+    sp->plab = ckm_alloc_array(np + 1, sizeof(int32_t));
+    sp->points = ckm_alloc_array(k, sizeof(size_t));
+    if (!sp->paired || !sp->row || !sp->fixed || !sp->queued || !sp->queue || !sp->local || !sp->members ||
+        !sp->pstart || !sp->pnbr || !sp->pp || !sp->pkind || !sp->pa || !sp->pfrom || !sp->plab || !sp->points)
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the split route");
+    for (size_t t = 0; t < s; t++)
+        if (sp->slot[t] != SIZE_MAX)
+            sp->paired[sp->slot[t]] = t;
+    return CKM_OK;
+}
+
+static size_t argmin_row(const double *row, size_t k)
+{
+    size_t b = 0;
+    for (size_t j = 1; j < k; j++)
+        if (row[j] < row[b])
+            b = j;
+    return b;
+}
+
+/* penalty of soft pair e (> 0) */
+static double soft_p(const ckm_reduced *r, size_t e)
+{
+    return r->soft_P * fabs(r->soft_w[e]);
+}
+
+/* Step 2: whether paired group t (slot i) qualifies for fixing, and where (*at). */
+static bool dominates(const split *sp, const ckm_reduced *r, size_t i, size_t *at)
+{
+    size_t t = sp->paired[i], k = r->k;
+    for (size_t q = sp->cs[t]; q < sp->cs[t + 1]; q++)
+        if (!sp->fixed[sp->slot[ckm_pair_other(r->cl, sp->cadj[q], t)]])
+            return false;
+    double pi = 0.0;
+    for (size_t q = sp->ss[t]; q < sp->ss[t + 1]; q++) {
+        size_t e = sp->sadj[q];
+        if (!sp->fixed[sp->slot[ckm_pair_other(r->soft, e, t)]])
+            pi += soft_p(r, e);
+    }
+    const double *row = sp->row + i * k;
+    size_t b = argmin_row(row, k);
+    double second = INFINITY;
+    for (size_t j = 0; j < k; j++)
+        if (j != b && row[j] < second)
+            second = row[j];
+    *at = b;
+    return row[b] < INFINITY && second - row[b] >= pi;
+}
+
+/* Step 2 for every paired group: fixed groups get their labels, the others keep rows a_t
+ * with their fixed neighbours' pairs in them. Returns how many were fixed. */
+static size_t fix_dominated(split *sp, const ckm_reduced *r, const double *cost, int32_t *labels)
+{
+    size_t k = r->k, np = sp->n_paired, head = 0, tail = 0, nfixed = 0;
+    for (size_t i = 0; i < np; i++) { /* a ring of np + 1 places: at most np queued at once */
+        memcpy(sp->row + i * k, cost + sp->paired[i] * k, k * sizeof(double));
+        sp->fixed[i] = 0;
+        sp->queued[i] = 1;
+        sp->queue[tail++] = i;
+    }
+    while (head != tail) {
+        size_t i = sp->queue[head], at, t = sp->paired[i];
+        head = (head + 1) % (np + 1);
+        sp->queued[i] = 0;
+        if (!dominates(sp, r, i, &at))
+            continue;
+        sp->fixed[i] = 1;
+        nfixed++;
+        labels[t] = (int32_t)at;
+        for (int hard = 0; hard < 2; hard++) {
+            const size_t *inc = hard ? sp->cs : sp->ss, *adj = hard ? sp->cadj : sp->sadj,
+                         *ab = hard ? r->cl : r->soft;
+            for (size_t q = inc[t]; q < inc[t + 1]; q++) {
+                size_t e = adj[q], u = sp->slot[ckm_pair_other(ab, e, t)];
+                if (sp->fixed[u])
+                    continue;
+                double *row = sp->row + u * k;
+                if (hard)
+                    row[at] = INFINITY;
+                else if (r->soft_w[e] > 0.0)
+                    for (size_t j = 0; j < k; j++)
+                        row[j] += j == at ? 0.0 : soft_p(r, e);
+                else
+                    row[at] += soft_p(r, e);
+                if (!sp->queued[u]) {
+                    sp->queued[u] = 1;
+                    sp->queue[tail] = u;
+                    tail = (tail + 1) % (np + 1);
+                }
+            }
+        }
+    }
+    return nfixed;
+}
+
+/* The part of unfixed paired group (slot) root: its members (sp->members, local indices in
+ * sp->local), edges (CSR in pstart/pnbr/pp/pkind) and rows (pa). Returns its size. */
+static size_t gather_part(split *sp, const ckm_reduced *r, size_t root)
+{
+    size_t k = r->k, m = 0, head = 0;
+    sp->local[root] = m;
+    sp->members[m++] = root;
+    while (head < m) { /* breadth first: members in discovery order */
+        size_t t = sp->paired[sp->members[head++]];
+        for (int hard = 0; hard < 2; hard++) {
+            const size_t *inc = hard ? sp->cs : sp->ss, *adj = hard ? sp->cadj : sp->sadj, *ab = hard ? r->cl : r->soft;
+            for (size_t q = inc[t]; q < inc[t + 1]; q++) {
+                size_t u = sp->slot[ckm_pair_other(ab, adj[q], t)];
+                if (!sp->fixed[u] && sp->local[u] == SIZE_MAX) {
+                    sp->local[u] = m;
+                    sp->members[m++] = u;
+                }
+            }
+        }
+    }
+    size_t ne = 0;
+    for (size_t i = 0; i < m; i++) {
+        size_t t = sp->paired[sp->members[i]];
+        sp->pstart[i] = ne;
+        memcpy(sp->pa + i * k, sp->row + sp->members[i] * k, k * sizeof(double));
+        for (int hard = 0; hard < 2; hard++) {
+            const size_t *inc = hard ? sp->cs : sp->ss, *adj = hard ? sp->cadj : sp->sadj, *ab = hard ? r->cl : r->soft;
+            for (size_t q = inc[t]; q < inc[t + 1]; q++) {
+                size_t e = adj[q], u = sp->slot[ckm_pair_other(ab, e, t)];
+                if (sp->fixed[u])
+                    continue;
+                sp->pnbr[ne] = sp->local[u];
+                sp->pp[ne] = hard ? 0.0 : soft_p(r, e);
+                sp->pkind[ne++] = hard ? CKM_EDGE_HARD : r->soft_w[e] > 0.0 ? CKM_EDGE_MUST : CKM_EDGE_CANNOT;
+            }
+        }
+    }
+    sp->pstart[m] = ne;
+    return m;
+}
+
+/* Step 3: every part searched within the step's work budget. *proven: each part's optimum
+ * found; *complete: every group labelled, keeping the hard cannot-links (a part past the
+ * budget keeps its best labelling, one after it is not searched). Errors: out of memory. */
+static ckm_error search_parts(split *sp, const ckm_reduced *r, const int32_t *start, const ckm_bk_limits *lim,
+                              int32_t *labels, ckm_assign_result *res, bool *proven, bool *complete, ckm_err *err)
+{
+    size_t np = sp->n_paired, used = 0;
+    *proven = *complete = true;
+    for (size_t i = 0; i < np; i++)
+        sp->local[i] = SIZE_MAX;
+    for (size_t i = 0; i < np; i++) {
+        if (sp->fixed[i] || sp->local[i] != SIZE_MAX)
+            continue;
+        size_t m = gather_part(sp, r, i);
+        res->stat[CKM_SPLIT_PARTS]++;
+        res->stat[CKM_SPLIT_LARGEST] = m > res->stat[CKM_SPLIT_LARGEST] ? m : res->stat[CKM_SPLIT_LARGEST];
+        for (size_t q = 0; q < m && start; q++)
+            sp->pfrom[q] = start[sp->paired[sp->members[q]]];
+        ckm_part pt = {m, r->k, sp->pa, sp->pstart, sp->pnbr, sp->pp, sp->pkind};
+        ckm_part_result pr = {false, INFINITY, 0, 0};
+        if (m > CKM_SPLIT_PART_MAX)
+            *proven = false;
+        if (*proven && !ckm_part_search(&pt, start ? sp->pfrom : NULL, CKM_SPLIT_WORK - used, lim, sp->plab, &pr))
+            return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the split route's search");
+        used += pr.work < CKM_SPLIT_WORK - used ? pr.work : CKM_SPLIT_WORK - used;
+        res->stat[CKM_SPLIT_NODES] += pr.nodes;
+        *proven = *proven && pr.done && pr.value < INFINITY;
+        *complete = *complete && pr.value < INFINITY;
+        for (size_t q = 0; q < m && pr.value < INFINITY; q++)
+            labels[sp->paired[sp->members[q]]] = sp->plab[q];
+    }
+    return CKM_OK;
+}
+
+/* Every cluster holds at least its lower bound of points (the one hard row set aside). */
+static bool sizes_hold(split *sp, const ckm_reduced *r, const int32_t *labels)
+{
+    memset(sp->points, 0, r->k * sizeof(size_t));
+    for (size_t t = 0; t < r->s; t++)
+        sp->points[labels[t]] += r->weight[t];
+    for (size_t j = 0; j < r->k; j++)
+        if (sp->points[j] < (r->lo ? r->lo[j] : 1))
+            return false;
+    return true;
+}
+
+static ckm_error split_solve(void *state, const ckm_reduced *r, const ckm_step_costs *c, const int32_t *start,
+                             const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, ckm_err *err)
+{
+    split *sp = state;
+    size_t k = r->k;
+    for (size_t t = 0; t < r->s; t++)
+        if (sp->slot[t] == SIZE_MAX)
+            labels[t] = (int32_t)argmin_row(c->cost + t * k, k);
+    res->stat[CKM_SPLIT_PAIRED] = sp->n_paired;
+    res->stat[CKM_SPLIT_FIXED] = fix_dominated(sp, r, c->cost, labels);
+    bool proven, complete;
+    ckm_error rc = search_parts(sp, r, start, lim, labels, res, &proven, &complete, err);
+    if (rc != CKM_OK)
+        return rc;
+    bool feasible = complete && sizes_hold(sp, r, labels);
+    if (proven && feasible) {
+        res->status = CKM_BK_OPTIMAL;
+        res->has_bound = 1;
+        res->bound = ckm_step_total(r, c->cost, labels);
+        return CKM_OK;
+    }
+    int hit = ckm_bk_limit_hit(lim);
+    if (hit && (feasible || start)) { /* the run's limit, not the search's */
+        if (!feasible)
+            memcpy(labels, start, r->s * sizeof(int32_t));
+        res->status = CKM_BK_LIMIT_FEASIBLE;
+        res->stopped = hit == 2;
+        return CKM_OK;
+    }
+    res->hand_on = 1;
+    res->hand_on_labels = feasible;
+    return CKM_OK;
+}
+
+static void split_describe(const ckm_assign_result *res, const ckm_reduced *r, char *buf, size_t len)
+{
+    (void)r;
+    snprintf(buf, len, ", %zu of %zu paired groups fixed by dominance, %zu parts (largest %zu), %zu search nodes",
+             res->stat[CKM_SPLIT_FIXED], res->stat[CKM_SPLIT_PAIRED], res->stat[CKM_SPLIT_PARTS], res->stat[CKM_SPLIT_LARGEST],
+             res->stat[CKM_SPLIT_NODES]);
+}
+
+/* the caller's s x k costs, the incidence lists, two rows per paired group and the parts'
+ * edges and stacks (docs/memory.md) */
+static double split_bytes(const ckm_reduced *r, bool by_centers)
+{
+    (void)by_centers;
+    double pairs = (double)(r->n_soft + r->n_cl), paired = fmin(2.0 * pairs, (double)r->s), k = (double)r->k;
+    return 8.0 * (double)r->s * k + 24.0 * (double)r->s + 32.0 * pairs + paired * (16.0 * k + 64.0) +
+                 pairs * (40.0 + 16.0 * (k + 1.0));
+}
+
+/* no size bound beyond "no cluster empty" (read from the bounds themselves), no capacities */
+static bool split_takes(const ckm_reduced *r)
+{
+    for (size_t j = 0; j < r->k && r->lo; j++)
+        if (r->lo[j] > 1 || r->hi[j] < r->n)
+            return false;
+    return !r->has_caps;
+}
+
+/* soft pairs without capacities or size bounds, the costs as a matrix */
+static bool split_applies(const ckm_reduced *r, bool lp)
+{
+    return !lp && r->n_soft > 0 && split_takes(r) && (double)r->s * (double)r->k <= (double)CKM_SPLIT_MATRIX_MAX;
+}
+
+const ckm_route ckm_route_split = {
+    .name = "split",
+    .applies = split_applies,
+    .takes = split_takes,
+    .bytes = split_bytes,
+    .init = split_init,
+    .solve = split_solve,
+    .free = split_free,
+    .proves = true,
+    .bound_name = "search",
+    .describe = split_describe,
+    .step_text = "split search",
+    .summary = "assignment steps solved by splitting along the pairs (dominance fixing, exact search per part), each "
+               "proven optimal",
+    .summary_proven = true,
+    .hands_on = true,
+};

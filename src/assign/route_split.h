@@ -1,0 +1,16 @@
+/*
+ * route_split.h -- what the split route (route_split.c) reports of a step it solved: the
+ * indices of ckm_assign_result.stat. A step it handed on reports its fallback route's.
+ */
+#ifndef CKM_ASSIGN_ROUTE_SPLIT_H
+#define CKM_ASSIGN_ROUTE_SPLIT_H
+
+enum {
+    CKM_SPLIT_PAIRED,  /* groups with a pair (soft or hard cannot-link) */
+    CKM_SPLIT_FIXED,   /* of them, fixed by dominance */
+    CKM_SPLIT_PARTS,   /* parts searched */
+    CKM_SPLIT_LARGEST, /* groups in the largest part */
+    CKM_SPLIT_NODES    /* search nodes over all parts */
+};
+
+#endif

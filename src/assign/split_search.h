@@ -1,0 +1,49 @@
+/*
+ * split_search.h -- exact search on one part of a split assignment step (route_split.c).
+ * A part: m groups, k clusters, costs a_ij (the group's step cost plus the penalties that its
+ * pairs to groups outside the part already decide; INFINITY where a hard cannot-link to such
+ * a group forbids j), and the edges inside the part:
+ *   soft must-link   costs p when its ends are apart
+ *   soft cannot-link costs p when its ends are together
+ *   hard cannot-link its ends never together
+ * The search minimises F(l) = sum_i a_{i, l_i} + sum_edges cost over the part's labellings
+ * (split_search.c: depth-first branch and bound, the bound below).
+ */
+#ifndef CKM_ASSIGN_SPLIT_SEARCH_H
+#define CKM_ASSIGN_SPLIT_SEARCH_H
+
+#include "backend.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { CKM_EDGE_MUST = 0, CKM_EDGE_CANNOT = 1, CKM_EDGE_HARD = 2 };
+
+typedef struct ckm_part {
+    size_t m, k;
+    double *a;                 /* m*k costs; changed during the search and restored by it */
+    const size_t *start;       /* m+1: the edges of i are [start[i], start[i+1]) */
+    const size_t *nbr;         /* their other ends (local indices) */
+    const double *p;           /* their penalties (> 0; unused for hard ones) */
+    const unsigned char *kind; /* CKM_EDGE_* */
+} ckm_part;
+
+typedef struct ckm_part_result {
+    bool done;    /* the search ran to its end: value is the part's optimum (INFINITY: no
+                     labelling keeps the hard cannot-links) */
+    double value; /* F of lab (INFINITY: none found) */
+    size_t nodes; /* labels tried */
+    size_t work;  /* row entries they read and wrote, (m + edges of the group) k each: what the
+                     budget counts (a node's cost grows with the part and k) */
+} ckm_part_result;
+
+/* Search part pt from the labelling start (m labels, or NULL; an incumbent when F(start) is
+ * finite) until its work passes budget (res->work), polling lim every 1024 nodes: lab (m) gets the best
+ * labelling found when res->value is finite. false on allocation failure. */
+bool ckm_part_search(ckm_part *pt, const int32_t *start, size_t budget, const ckm_bk_limits *lim, int32_t *lab,
+                     ckm_part_result *res);
+/* F(lab) on part pt (INFINITY when lab breaks a hard cannot-link or takes a forbidden cluster). */
+double ckm_part_value(const ckm_part *pt, const int32_t *lab);
+
+#endif

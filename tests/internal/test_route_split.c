@@ -1,0 +1,326 @@
+/*
+ * test_route_split.c -- the split route of the assignment step (src/assign/route_split.c) and
+ * its exact search per part (split_search.c) against independent truth:
+ *   - the search alone on random parts (up to 8 groups, 3 clusters, forbidden clusters, soft
+ *     must-/cannot-links, hard cannot-links): its value equals enumeration of every labelling,
+ *     the labels' own value is recomputed here, a search cut by a node budget reports not
+ *     done and a value never below the optimum, and the rows come back unchanged either way;
+ *   - the route on tiny steps (4-9 groups, 2-4 clusters, lower size bounds 0 or 1, hard
+ *     cannot-links, soft pairs, costs with clear favourites so that dominance fixes groups):
+ *     its objective and the labels' recomputed one equal enumeration over the labellings that
+ *     keep every hard row; infeasible steps say so; steps it proved itself, steps with groups
+ *     fixed by dominance, with two or more parts, and steps it handed on (a cluster left
+ *     empty) are counted and required to occur;
+ *   - medium steps (300 groups, 8 clusters, squared distances to random centers, 120 soft
+ *     pairs and 15 hard cannot-links): the full route's CBC optimum.
+ * Internal-contract test (includes src headers).
+ */
+#include "../check.h"
+#include "assign.h"
+#include "reduced.h"
+#include "reduced_fixture.h"
+#include "route_split.h"
+#include "split_search.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t st = 23;
+static double unif(void) { return ck_unif(&st); }
+
+/* ---- the search alone ---- */
+
+/* F(lab) of a part, computed here from its definition */
+static double part_value_here(const ckm_part *pt, const double *a, const int32_t *lab)
+{
+    double f = 0.0;
+    for (size_t i = 0; i < pt->m; i++) {
+        f += a[i * pt->k + (size_t)lab[i]];
+        for (size_t q = pt->start[i]; q < pt->start[i + 1]; q++) {
+            size_t u = pt->nbr[q];
+            bool same = lab[u] == lab[i];
+            if (u < i)
+                continue;
+            if (pt->kind[q] == CKM_EDGE_HARD && same)
+                return INFINITY;
+            if ((pt->kind[q] == CKM_EDGE_MUST && !same) || (pt->kind[q] == CKM_EDGE_CANNOT && same))
+                f += pt->p[q];
+        }
+    }
+    return f;
+}
+
+static void search_alone(void)
+{
+    int cut_seen = 0, infeasible = 0;
+    for (int it = 0; it < 300; it++) {
+        size_t m = 1 + (size_t)(unif() * 8), k = 1 + (size_t)(unif() * 3);
+        double a[24], a0[24], p[64];
+        size_t start[9], nbr[64];
+        unsigned char kind[64];
+        bool edge[8][8] = {{false}};
+        unsigned char ekind[8][8];
+        double ep[8][8];
+        for (size_t c = 0; c < m * k; c++)
+            a[c] = unif() < 0.1 ? INFINITY : 10.0 * unif();
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = i + 1; j < m; j++)
+                if (unif() < 0.5) {
+                    edge[i][j] = edge[j][i] = true;
+                    ekind[i][j] = ekind[j][i] = (unsigned char)(unif() < 0.15 ? CKM_EDGE_HARD : unif() < 0.5 ? CKM_EDGE_MUST
+                                                                                                          : CKM_EDGE_CANNOT);
+                    ep[i][j] = ep[j][i] = ekind[i][j] == CKM_EDGE_HARD ? 0.0 : 8.0 * unif();
+                }
+        size_t ne = 0;
+        for (size_t i = 0; i < m; i++) {
+            start[i] = ne;
+            for (size_t j = 0; j < m; j++)
+                if (edge[i][j]) {
+                    nbr[ne] = j;
+                    kind[ne] = ekind[i][j];
+                    p[ne++] = ep[i][j];
+                }
+        }
+        start[m] = ne;
+        memcpy(a0, a, sizeof a);
+        ckm_part pt = {m, k, a, start, nbr, p, kind};
+        double best = INFINITY;
+        size_t total = 1;
+        for (size_t i = 0; i < m; i++)
+            total *= k;
+        for (size_t code = 0; code < total; code++) {
+            int32_t lab[8];
+            size_t c = code;
+            for (size_t i = 0; i < m; i++, c /= k)
+                lab[i] = (int32_t)(c % k);
+            double f = part_value_here(&pt, a0, lab);
+            best = f < best ? f : best;
+        }
+        int32_t lab[8];
+        ckm_part_result res;
+        CHECK(ckm_part_search(&pt, NULL, SIZE_MAX, NULL, lab, &res));
+        CHECK(res.done);
+        CHECK(memcmp(a, a0, m * k * sizeof(double)) == 0);
+        if (isinf(best)) {
+            CHECK(isinf(res.value));
+            infeasible++;
+        } else {
+            CHECK_NEAR(res.value, best, 1e-9 * (1.0 + best));
+            CHECK_NEAR(part_value_here(&pt, a0, lab), best, 1e-9 * (1.0 + best));
+            CHECK_NEAR(ckm_part_value(&pt, lab), best, 1e-9 * (1.0 + best));
+        }
+        /* cut by a budget of 2 nodes: not done (when it needed more), never below the optimum */
+        ckm_part_result cut;
+        CHECK(ckm_part_search(&pt, NULL, 2, NULL, lab, &cut));
+        CHECK(memcmp(a, a0, m * k * sizeof(double)) == 0);
+        if (!cut.done) {
+            cut_seen++;
+            CHECK(cut.value >= best - 1e-9 * (1.0 + fabs(best)) || isinf(best));
+            if (!isinf(cut.value))
+                CHECK_NEAR(part_value_here(&pt, a0, lab), cut.value, 1e-9 * (1.0 + cut.value));
+        }
+    }
+    printf("search alone: %d infeasible parts, %d searches cut by the budget\n", infeasible, cut_seen);
+    CHECK(infeasible > 0 && cut_seen > 0);
+}
+
+/* ---- the route ---- */
+
+static const ckm_assign_want SPLIT = {"split", false, false}, FULL = {"full", false, false};
+
+typedef struct tiny_inst {
+    size_t s, k, n, weight[9], cl[16], n_cl, lo[4], hi[4], soft[60], n_soft;
+    double soft_w[30], cost[36], P;
+} tiny_inst;
+
+static double inst_value(const tiny_inst *x, const ckm_reduced *r, const int32_t *lab)
+{
+    if (!fixture_feasible(r, lab))
+        return INFINITY;
+    double f = 0.0;
+    for (size_t t = 0; t < x->s; t++)
+        f += x->cost[t * x->k + (size_t)lab[t]];
+    for (size_t e = 0; e < x->n_soft; e++)
+        if ((lab[x->soft[2 * e]] == lab[x->soft[2 * e + 1]]) != (x->soft_w[e] > 0.0))
+            f += x->P * fabs(x->soft_w[e]);
+    return f;
+}
+
+static void random_tiny(tiny_inst *x)
+{
+    x->s = 4 + (size_t)(unif() * 6);
+    x->k = 2 + (size_t)(unif() * 3);
+    x->n = 0;
+    for (size_t t = 0; t < x->s; t++)
+        x->n += x->weight[t] = 1 + (unif() < 0.3);
+    for (size_t j = 0; j < x->k; j++) {
+        x->lo[j] = unif() < 0.5 ? 0 : 1;
+        x->hi[j] = x->n;
+    }
+    x->n_cl = x->n_soft = 0;
+    bool used[9][9] = {{false}};
+    int attempts = 2 + (int)(unif() * 12); /* few pairs: several parts */
+    if (unif() < 0.04 && x->s >= 3) { /* a hard cannot-link triangle with k = 2: infeasible */
+        x->k = 2;
+        size_t tri[6] = {0, 1, 0, 2, 1, 2};
+        memcpy(x->cl, tri, sizeof tri);
+        x->n_cl = 3;
+        used[0][1] = used[1][0] = used[0][2] = used[2][0] = used[1][2] = used[2][1] = true;
+    }
+    for (int q = 0; q < attempts; q++) {
+        size_t a = (size_t)(unif() * (double)x->s), b = (size_t)(unif() * (double)x->s);
+        if (a == b || used[a][b])
+            continue;
+        used[a][b] = used[b][a] = true;
+        size_t lo = a < b ? a : b, hi = a < b ? b : a;
+        if (unif() < 0.12 && x->n_cl < 8) {
+            x->cl[2 * x->n_cl] = lo;
+            x->cl[2 * x->n_cl++ + 1] = hi;
+        } else {
+            x->soft[2 * x->n_soft] = lo;
+            x->soft[2 * x->n_soft + 1] = hi;
+            x->soft_w[x->n_soft++] = (unif() < 0.5 ? -1.0 : 1.0) * (0.05 + 0.95 * unif());
+        }
+    }
+    x->P = 0.5 + 6.0 * unif();
+    for (size_t t = 0; t < x->s; t++) { /* half the groups have a clear favourite */
+        bool clear = unif() < 0.5;
+        size_t fav = (size_t)(unif() * (double)x->k);
+        for (size_t j = 0; j < x->k; j++)
+            x->cost[t * x->k + j] = clear ? (j == fav ? unif() : 40.0 + 10.0 * unif()) : 10.0 * unif();
+    }
+}
+
+static void tiny(void)
+{
+    int proven_here = 0, fixed_seen = 0, multi_part = 0, handed_on = 0, infeasible = 0;
+    for (int it = 0; it < 600; it++) {
+        tiny_inst x;
+        random_tiny(&x);
+        ckm_reduced r = fixture_reduced(x.s, x.k, x.n, x.weight, x.n_cl, x.cl, x.lo, x.hi);
+        r.n_soft = x.n_soft;
+        r.soft = x.soft;
+        r.soft_w = x.soft_w;
+        r.soft_P = x.P;
+        double best = INFINITY;
+        int32_t opt[9];
+        size_t total = 1;
+        for (size_t t = 0; t < x.s; t++)
+            total *= x.k;
+        for (size_t code = 0; code < total; code++) {
+            int32_t lab[9];
+            size_t c = code;
+            for (size_t t = 0; t < x.s; t++, c /= x.k)
+                lab[t] = (int32_t)(c % x.k);
+            double f = inst_value(&x, &r, lab);
+            if (f < best) {
+                best = f;
+                memcpy(opt, lab, sizeof lab);
+            }
+        }
+        ckm_assign a;
+        ckm_err err = {CKM_OK, ""};
+        CHECK(ckm_assign_init(&a, &r, &SPLIT, &err) == CKM_OK);
+        int32_t labels[9];
+        ckm_assign_result res;
+        /* every third step from the optimum as the caller's labels (the parts' incumbents) */
+        CHECK(ckm_assign_solve(&a, x.cost, it % 3 == 0 && !isinf(best) ? opt : NULL, NULL, labels, &res, &err) ==
+              CKM_OK);
+        if (isinf(best)) {
+            CHECK(res.status == CKM_BK_INFEASIBLE);
+            infeasible++;
+        } else {
+            CHECK(res.status == CKM_BK_OPTIMAL);
+            CHECK_NEAR(res.objective, best, 1e-9 * (1.0 + best));
+            CHECK_NEAR(inst_value(&x, &r, labels), best, 1e-9 * (1.0 + best));
+        }
+        bool here = res.route && strcmp(res.route->name, "split") == 0;
+        if (here) {
+            proven_here++;
+            fixed_seen += res.stat[CKM_SPLIT_FIXED] > 0;
+            multi_part += res.stat[CKM_SPLIT_PARTS] >= 2;
+        } else {
+            handed_on++;
+        }
+        ckm_assign_free(&a);
+    }
+    printf("tiny: %d proven by the split route (%d with groups fixed by dominance, %d with 2+ parts), %d handed on, "
+           "%d infeasible\n",
+           proven_here, fixed_seen, multi_part, handed_on, infeasible);
+    CHECK(proven_here > 100 && fixed_seen > 20 && multi_part > 8 && handed_on > 5 && infeasible > 0);
+}
+
+static void medium(void)
+{
+    enum { S = 300, K = 8, M = 120, NCL = 15 };
+    static double cost[S * K], soft_w[M], pts[S * 2], ctr[K * 2];
+    static size_t weight[S], soft[2 * M], cl[2 * NCL], lo[K], hi[K];
+    for (int it = 0; it < 3; it++) {
+        for (size_t c = 0; c < S * 2; c++)
+            pts[c] = 10.0 * unif();
+        for (size_t c = 0; c < K * 2; c++)
+            ctr[c] = 10.0 * unif();
+        for (size_t t = 0; t < S; t++) {
+            weight[t] = 1;
+            for (size_t j = 0; j < K; j++) {
+                double dx = pts[2 * t] - ctr[2 * j], dy = pts[2 * t + 1] - ctr[2 * j + 1];
+                cost[t * K + j] = dx * dx + dy * dy;
+            }
+        }
+        for (size_t j = 0; j < K; j++) {
+            lo[j] = 1;
+            hi[j] = S;
+        }
+        size_t m = 0, n_cl = 0;
+        while (m < M || n_cl < NCL) { /* distinct pairs; the fixture's lists are small enough to scan */
+            size_t a = (size_t)(unif() * S), b = (size_t)(unif() * S), l = a < b ? a : b, h = a < b ? b : a;
+            bool dup = a == b;
+            for (size_t e = 0; e < m && !dup; e++)
+                dup = soft[2 * e] == l && soft[2 * e + 1] == h;
+            for (size_t e = 0; e < n_cl && !dup; e++)
+                dup = cl[2 * e] == l && cl[2 * e + 1] == h;
+            if (dup)
+                continue;
+            if (n_cl < NCL) {
+                cl[2 * n_cl] = l;
+                cl[2 * n_cl++ + 1] = h;
+            } else {
+                soft[2 * m] = l;
+                soft[2 * m + 1] = h;
+                soft_w[m++] = (unif() < 0.5 ? -1.0 : 1.0) * (0.5 + 0.5 * unif());
+            }
+        }
+        ckm_reduced r = fixture_reduced(S, K, S, weight, n_cl, cl, lo, hi);
+        r.n_soft = m;
+        r.soft = soft;
+        r.soft_w = soft_w;
+        r.soft_P = 4.0 + 8.0 * it; /* up to the spread of the costs: larger parts */
+        ckm_assign a, b;
+        ckm_err err = {CKM_OK, ""};
+        int32_t la[S], lb[S];
+        ckm_assign_result ra, rb;
+        CHECK(ckm_assign_init(&a, &r, &SPLIT, &err) == CKM_OK && ckm_assign_init(&b, &r, &FULL, &err) == CKM_OK);
+        CHECK(ckm_assign_solve(&a, cost, NULL, NULL, la, &ra, &err) == CKM_OK);
+        CHECK(ckm_assign_solve(&b, cost, NULL, NULL, lb, &rb, &err) == CKM_OK);
+        CHECK(ra.status == CKM_BK_OPTIMAL && rb.status == CKM_BK_OPTIMAL);
+        CHECK(ra.route && strcmp(ra.route->name, "split") == 0);
+        CHECK(fixture_feasible(&r, la));
+        CHECK_NEAR(ra.objective, rb.objective, 1e-9 * rb.objective);
+        printf("medium %d: optimum %.6f (full route %.6f), %zu of %zu paired groups fixed, %zu parts (largest %zu), "
+               "%zu nodes\n",
+               it, ra.objective, rb.objective, ra.stat[CKM_SPLIT_FIXED], ra.stat[CKM_SPLIT_PAIRED],
+               ra.stat[CKM_SPLIT_PARTS], ra.stat[CKM_SPLIT_LARGEST], ra.stat[CKM_SPLIT_NODES]);
+        ckm_assign_free(&a);
+        ckm_assign_free(&b);
+    }
+}
+
+int main(void)
+{
+    search_alone();
+    tiny();
+    medium();
+    return ck_report();
+}
