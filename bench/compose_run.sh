@@ -4,7 +4,8 @@
 # bench/compose.py's data: 10^5 x 8, k = 20 Gaussian blobs (sd 2), 2 x 10^4 cannot-links and
 # 2000 must-links from the truth, log-normal demands with capacities +-5 % of the mean load,
 # 7000 soft pairs (10 % of them wrong). Variants: pairs alone, capacities alone, both; soft
-# pairs alone, soft pairs with capacities. The build of commit OLD (default 31d69a2, the tree
+# pairs alone, the same pairs hard (softhard: issue 55's yardstick for the soft step), soft
+# pairs with capacities; VARIANTS="soft softhard" runs only those. The build of commit OLD (default 31d69a2, the tree
 # before issue 51; built here in a worktree) runs beside CKM (default build/ckm) in the same
 # run: rounds alternate which goes first, and the last round has one core kept busy by
 # another process (a busy machine). Per run: wall time, peak RSS (/usr/bin/time -v), exit,
@@ -12,7 +13,7 @@
 # checker's verdict. KIND=overlap: the blobs with sd 5 (heavily overlapping; data in d5o,
 # results in compose_overlap.csv / .md). BIG=1 adds 10^6 x 16, k = 100, 10^5 cannot-links with capacities
 # (CKM only: OLD did not finish a step there in TL_BIG, default 600 s).
-# Writes bench/results/compose.csv and compose.md; data and builds in CKM_BENCH_WORK
+# Writes bench/results/compose.csv and compose.md (NAME=x: x.csv, x.md); data and builds in CKM_BENCH_WORK
 # (default /tmp/ckm-compose).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,6 +38,8 @@ case $kind in
   *) echo "KIND is separated or overlap" >&2; exit 2 ;;
 esac
 read -r lo hi < <(/usr/bin/python3 "$root/bench/compose.py" "$d5" 100000 8 20 20000 2000 7000 51 "$sd")
+name=${NAME:-$name} # results under another name (a run of some VARIANTS)
+awk '{print $1, $2, $3}' "$d5/soft.txt" >"$d5/softhard.txt" # the soft pairs without their confidences: hard
 csv=$root/bench/results/$name.csv md=$root/bench/results/$name.md
 echo "variant,build,round,busy,exit,wall_s,peak_mb,steps,cut,sse,objective,check" >"$csv.tmp"
 # one run: variant build round busy
@@ -48,6 +51,7 @@ one() {
     caps) extra=(--demands "$d5/q.txt" --min-capacity "$lo" --max-capacity "$hi") ;;
     both) extra=(-c "$d5/hard.txt" --demands "$d5/q.txt" --min-capacity "$lo" --max-capacity "$hi") ;;
     soft) extra=(-c "$d5/soft.txt") ;;
+    softhard) extra=(-c "$d5/softhard.txt") ;;
     softcaps) extra=(-c "$d5/soft.txt" --demands "$d5/q.txt" --min-capacity "$lo" --max-capacity "$hi") ;;
   esac
   local tag=$work/${kind}_${v}_${b}_$rd
@@ -75,7 +79,7 @@ for rd in $(seq 1 "$rounds"); do
     (while :; do :; done) &
     hog=$!
   fi
-  for v in pairs caps both soft softcaps; do
+  for v in ${VARIANTS:-pairs caps both soft softhard softcaps}; do
     if ((rd % 2)); then one $v new "$rd" $busy; one $v old "$rd" $busy; else one $v old "$rd" $busy; one $v new "$rd" $busy; fi
   done
   [[ -n $hog ]] && kill "$hog"
