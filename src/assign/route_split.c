@@ -132,6 +132,17 @@ static size_t argmin_row(const double *row, size_t k)
     return b;
 }
 
+/* The soft pairs' (hard = 0) or the cannot-links' (1) incidence: pair ids inc..adj of each
+ * group, and the pairs themselves. */
+typedef struct pair_list {
+    const size_t *inc, *adj, *ab;
+} pair_list;
+
+static pair_list pairs_of(const split *sp, const ckm_reduced *r, int hard)
+{
+    return hard ? (pair_list){sp->cs, sp->cadj, r->cl} : (pair_list){sp->ss, sp->sadj, r->soft};
+}
+
 /* penalty of soft pair e (> 0) */
 static double soft_p(const ckm_reduced *r, size_t e)
 {
@@ -182,10 +193,9 @@ static size_t fix_dominated(split *sp, const ckm_reduced *r, const double *cost,
         nfixed++;
         labels[t] = (int32_t)at;
         for (int hard = 0; hard < 2; hard++) {
-            const size_t *inc = hard ? sp->cs : sp->ss, *adj = hard ? sp->cadj : sp->sadj,
-                         *ab = hard ? r->cl : r->soft;
-            for (size_t q = inc[t]; q < inc[t + 1]; q++) {
-                size_t e = adj[q], u = sp->slot[ckm_pair_other(ab, e, t)];
+            pair_list pl = pairs_of(sp, r, hard);
+            for (size_t q = pl.inc[t]; q < pl.inc[t + 1]; q++) {
+                size_t e = pl.adj[q], u = sp->slot[ckm_pair_other(pl.ab, e, t)];
                 if (sp->fixed[u])
                     continue;
                 double *row = sp->row + u * k;
@@ -217,9 +227,9 @@ static size_t gather_part(split *sp, const ckm_reduced *r, size_t root)
     while (head < m) { /* breadth first: members in discovery order */
         size_t t = sp->paired[sp->members[head++]];
         for (int hard = 0; hard < 2; hard++) {
-            const size_t *inc = hard ? sp->cs : sp->ss, *adj = hard ? sp->cadj : sp->sadj, *ab = hard ? r->cl : r->soft;
-            for (size_t q = inc[t]; q < inc[t + 1]; q++) {
-                size_t u = sp->slot[ckm_pair_other(ab, adj[q], t)];
+            pair_list pl = pairs_of(sp, r, hard);
+            for (size_t q = pl.inc[t]; q < pl.inc[t + 1]; q++) {
+                size_t u = sp->slot[ckm_pair_other(pl.ab, pl.adj[q], t)];
                 if (!sp->fixed[u] && sp->local[u] == SIZE_MAX) {
                     sp->local[u] = m;
                     sp->members[m++] = u;
@@ -233,9 +243,9 @@ static size_t gather_part(split *sp, const ckm_reduced *r, size_t root)
         sp->pstart[i] = ne;
         memcpy(sp->pa + i * k, sp->row + sp->members[i] * k, k * sizeof(double));
         for (int hard = 0; hard < 2; hard++) {
-            const size_t *inc = hard ? sp->cs : sp->ss, *adj = hard ? sp->cadj : sp->sadj, *ab = hard ? r->cl : r->soft;
-            for (size_t q = inc[t]; q < inc[t + 1]; q++) {
-                size_t e = adj[q], u = sp->slot[ckm_pair_other(ab, e, t)];
+            pair_list pl = pairs_of(sp, r, hard);
+            for (size_t q = pl.inc[t]; q < pl.inc[t + 1]; q++) {
+                size_t e = pl.adj[q], u = sp->slot[ckm_pair_other(pl.ab, e, t)];
                 if (sp->fixed[u])
                     continue;
                 sp->pnbr[ne] = sp->local[u];
