@@ -73,7 +73,7 @@ static const cli_opt cluster_options[O_COUNT] = {
     [O_K] = {"k", 'k', "K", "number of clusters (1 <= K <= n); default: k from a PC-SOS-SDP header", NULL},
     [O_ALGO] = {"algorithm", 'a', "NAME", "algorithm (list below)", NULL},
     [O_DIST] = {"distance", 0, "sqeuclidean|euclidean", "assignment distance of blpkm (default sqeuclidean; the other algorithms refuse euclidean; SSE is always reported)", NULL},
-    [O_INIT] = {"init", 0, "default|random|kmeans++", "initial centers (default: random for blpkm, kmeans++ otherwise)", NULL},
+    [O_INIT] = {"init", 0, "default|random|kmeans++", "initial centers (default: random for blpkm without soft pairs, kmeans++ otherwise)", NULL},
     [O_INIT_CENTERS] = {"init-centers", 0, "FILE", "start from these K centers (K rows of d values, CSV or .npy; data units) instead of seeding; one restart", NULL},
     [O_LLOYD] = {"lloyd", 0, "auto|plain|bounds", "kmeans' nearest-center step: plain (every distance) or Yinyang bounds (same labels, fewer distances); default auto", NULL},
     [O_PRECISION] = {"precision", 0, "double|single", "kmeans' distance passes: single = float32 GEMM decides (faster where memory-bound, labels may differ at float ties; SSE still double); default double", NULL},

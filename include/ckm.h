@@ -469,7 +469,8 @@ typedef enum ckm_distance {
 
 /* How initial centers are chosen. */
 typedef enum ckm_init {
-    CKM_INIT_DEFAULT = 0, /* the algorithm's own: blpkm -> random; the others -> k-means++ */
+    CKM_INIT_DEFAULT = 0, /* the algorithm's own: blpkm -> random (k-means++ with soft pairs);
+                             the others -> k-means++ */
     CKM_INIT_RANDOM,      /* k distinct data points, uniformly (BLPKM_CC as published) */
     CKM_INIT_KMEANSPP     /* greedy k-means++ on the must-link groups (weights = sizes) */
 } ckm_init;

@@ -424,6 +424,57 @@ out:
     free(conf);
 }
 
+/* blpkm's default seeding: k-means++ with soft pairs (PCCC's start), random points without
+ * them (BLPKM_CC). One step from the seeds (max_iter 1) shows the seeds in the labels; the
+ * two seedings are first required to differ there, so the comparison can fail. */
+static ckm_result *one_step(const ckm_problem *p, ckm_init init)
+{
+    ckm_settings s;
+    ckm_settings_default(&s);
+    snprintf(s.algorithm, sizeof s.algorithm, "blpkm");
+    s.n_init = 1;
+    s.max_iter = 1;
+    s.seed = 7;
+    s.init = init;
+    ckm_result *r = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_solve(p, &s, &r, &err) == CKM_OK);
+    return r;
+}
+
+static bool same_labels(const ckm_result *a, const ckm_result *b, size_t n)
+{
+    return a && b && a->has_labels && b->has_labels && memcmp(a->labels, b->labels, n * sizeof(int32_t)) == 0;
+}
+
+static void test_default_init(void)
+{
+    enum { N = 120, D = 2, K = 6 };
+    static double X[N * D];
+    for (size_t i = 0; i < N * D; i++)
+        X[i] = 10.0 * unif();
+    ckm_problem *soft = NULL, *plain = NULL;
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_problem_create(X, N, D, K, &soft, &err) == CKM_OK && ckm_problem_create(X, N, D, K, &plain, &err) == CKM_OK);
+    if (!soft || !plain)
+        goto out;
+    for (size_t q = 0; q < 10; q++)
+        CHECK(ckm_problem_add_soft_pair(soft, q, q + 50, q % 2 ? CKM_MUST_LINK : CKM_CANNOT_LINK, 0.7, &err) == CKM_OK);
+    CHECK(ckm_problem_add_pair(plain, 0, 50, CKM_CANNOT_LINK, &err) == CKM_OK);
+    ckm_result *sd = one_step(soft, CKM_INIT_DEFAULT), *sk = one_step(soft, CKM_INIT_KMEANSPP),
+               *sr = one_step(soft, CKM_INIT_RANDOM), *pd = one_step(plain, CKM_INIT_DEFAULT),
+               *pk = one_step(plain, CKM_INIT_KMEANSPP), *pr = one_step(plain, CKM_INIT_RANDOM);
+    CHECK(!same_labels(sk, sr, N) && !same_labels(pk, pr, N)); /* the seedings show */
+    CHECK(same_labels(sd, sk, N)); /* soft pairs: k-means++ */
+    CHECK(same_labels(pd, pr, N)); /* none: random points */
+    ckm_result *all[6] = {sd, sk, sr, pd, pk, pr};
+    for (int i = 0; i < 6; i++)
+        ckm_result_free(all[i]);
+out:
+    ckm_problem_free(soft);
+    ckm_problem_free(plain);
+}
+
 int main(void)
 {
     test_file_format();
@@ -433,6 +484,7 @@ int main(void)
     test_soft_on_hard();
     test_penalty_settings();
     test_local_mode();
+    test_default_init();
     ck_cleanup();
     return ck_report();
 }

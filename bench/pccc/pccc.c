@@ -19,6 +19,9 @@
  *                       U(0.5, 1]; blpkm with k-means++ seeds, one start; prints one row
  *                       (run it under /usr/bin/time -v for the peak memory).
  * Each run: n_init 1, seed s, one thread, time limit LIMIT seconds (env PCCC_LIMIT, default 60).
+ * Env PCCC_NINIT=N and PCCC_INIT=default|random|kmeans++ change the restarts and blpkm's seeding
+ * (the CLI's defaults for blpkm: PCCC_NINIT=10 PCCC_INIT=default; kmeans keeps k-means++ and
+ * takes the same restarts).
  * CSV rows: dataset,level,l,seed,method,mult,status,sse,penalty,objective,ari,pairs,soft_violated,seconds
  * usage: pccc SHARED_DATA_DIR INSTANCES_TSV col1|noisy SEEDS [MULTS] [DATASETS]
  *        pccc scale N K D PAIRS
@@ -32,6 +35,8 @@
 #include <string.h>
 
 static double limit_s = 60.0;
+static int n_init = 1;                         /* env PCCC_NINIT */
+static ckm_init blp_init = CKM_INIT_KMEANSPP; /* env PCCC_INIT */
 static int verbosity; /* env PCCC_VERBOSE: the library's progress lines on stderr */
 
 static void log_stderr(void *user, const char *line)
@@ -56,8 +61,8 @@ static void run(const ckm_dataset *ds, const ckm_problem *p, const char *name, c
     ckm_settings s;
     ckm_settings_default(&s);
     snprintf(s.algorithm, sizeof s.algorithm, "%s", strcmp(method, "kmeans") == 0 ? "kmeans" : "blpkm");
-    s.init = CKM_INIT_KMEANSPP;
-    s.n_init = 1;
+    s.init = strcmp(method, "kmeans") == 0 ? CKM_INIT_KMEANSPP : blp_init;
+    s.n_init = n_init;
     s.seed = (uint64_t)seed;
     s.threads = 1;
     s.time_limit_s = limit_s;
@@ -291,6 +296,11 @@ int main(int argc, char **argv)
         limit_s = atof(getenv("PCCC_LIMIT"));
     if (getenv("PCCC_VERBOSE"))
         verbosity = atoi(getenv("PCCC_VERBOSE"));
+    if (getenv("PCCC_NINIT"))
+        n_init = atoi(getenv("PCCC_NINIT"));
+    const char *iv = getenv("PCCC_INIT");
+    if (iv)
+        blp_init = strcmp(iv, "default") == 0 ? CKM_INIT_DEFAULT : strcmp(iv, "random") == 0 ? CKM_INIT_RANDOM : CKM_INIT_KMEANSPP;
     const char *mode = argv[3], *mults = argc > 5 ? argv[5] : "1", *only = argc > 6 ? argv[6] : NULL;
     int seeds = atoi(argv[4]);
     FILE *f = fopen(argv[2], "r");

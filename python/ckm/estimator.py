@@ -80,7 +80,7 @@ class ConstrainedKMeans(ClusterMixin, TransformerMixin, BaseEstimator):
         solved to proven optimality by CBC. Loads are compared within 1e-9 of the total demand.
     init : {"auto", "k-means++", "random"} or array of shape (n_clusters, n_features), default="auto"
         Initial centers: "auto" is the algorithm's own choice (random points for blpkm as published,
-        k-means++ otherwise); an array is used as given (then one restart runs, as in scikit-learn).
+        k-means++ for blpkm with soft pairs and for the others); an array is used as given (then one restart runs, as in scikit-learn).
     n_init : int, default=10
         Restarts (the best SSE is kept).
     lloyd : {"auto", "plain", "bounds"}, default="auto"
