@@ -31,6 +31,7 @@
 #include "route.h"
 #include "route_split.h"
 #include "split_search.h"
+#include "transport_types.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -51,9 +52,6 @@
 #define CKM_SPLIT_PAIRS_PER_GROUP 4.0
 /* A part of more groups is not searched (a node costs O(part)): it goes to the fallback. */
 #define CKM_SPLIT_PART_MAX 2000
-/* The route takes the costs as an s x k matrix up to this many entries (2 GB; the restricted
- * route computes them from the centers past it, CKM_TRANSPORT_MATRIX_MAX). */
-#define CKM_SPLIT_MATRIX_MAX ((size_t)1 << 28)
 
 typedef struct split {
     size_t *ss, *sadj, *cs, *cadj; /* soft-pair and cannot-link incidence */
@@ -198,14 +196,14 @@ static size_t fix_dominated(split *sp, const ckm_reduced *r, const double *cost,
                 size_t e = pl.adj[q], u = sp->slot[ckm_pair_other(pl.ab, e, t)];
                 if (sp->fixed[u])
                     continue;
-                double *row = sp->row + u * k;
+                double *row = sp->row + u * k, p = hard ? 0.0 : soft_p(r, e);
                 if (hard)
                     row[at] = INFINITY;
                 else if (r->soft_w[e] > 0.0)
                     for (size_t j = 0; j < k; j++)
-                        row[j] += j == at ? 0.0 : soft_p(r, e);
+                        row[j] += j == at ? 0.0 : p;
                 else
-                    row[at] += soft_p(r, e);
+                    row[at] += p;
                 if (!sp->queued[u]) {
                     sp->queued[u] = 1;
                     sp->queue[tail] = u;
@@ -218,26 +216,14 @@ static size_t fix_dominated(split *sp, const ckm_reduced *r, const double *cost,
 }
 
 /* The part of unfixed paired group (slot) root: its members (sp->members, local indices in
- * sp->local), edges (CSR in pstart/pnbr/pp/pkind) and rows (pa). Returns its size. */
+ * sp->local), edges (CSR in pstart/pnbr/pp/pkind) and rows (pa), in one breadth-first pass:
+ * members are taken in discovery order, so member i's edges are written when it is taken,
+ * their far ends as slots, made local once every member is known. Returns its size. */
 static size_t gather_part(split *sp, const ckm_reduced *r, size_t root)
 {
-    size_t k = r->k, m = 0, head = 0;
+    size_t k = r->k, m = 0, ne = 0;
     sp->local[root] = m;
     sp->members[m++] = root;
-    while (head < m) { /* breadth first: members in discovery order */
-        size_t t = sp->paired[sp->members[head++]];
-        for (int hard = 0; hard < 2; hard++) {
-            pair_list pl = pairs_of(sp, r, hard);
-            for (size_t q = pl.inc[t]; q < pl.inc[t + 1]; q++) {
-                size_t u = sp->slot[ckm_pair_other(pl.ab, pl.adj[q], t)];
-                if (!sp->fixed[u] && sp->local[u] == SIZE_MAX) {
-                    sp->local[u] = m;
-                    sp->members[m++] = u;
-                }
-            }
-        }
-    }
-    size_t ne = 0;
     for (size_t i = 0; i < m; i++) {
         size_t t = sp->paired[sp->members[i]];
         sp->pstart[i] = ne;
@@ -248,13 +234,19 @@ static size_t gather_part(split *sp, const ckm_reduced *r, size_t root)
                 size_t e = pl.adj[q], u = sp->slot[ckm_pair_other(pl.ab, e, t)];
                 if (sp->fixed[u])
                     continue;
-                sp->pnbr[ne] = sp->local[u];
+                if (sp->local[u] == SIZE_MAX) {
+                    sp->local[u] = m;
+                    sp->members[m++] = u;
+                }
+                sp->pnbr[ne] = u;
                 sp->pp[ne] = hard ? 0.0 : soft_p(r, e);
                 sp->pkind[ne++] = hard ? CKM_EDGE_HARD : r->soft_w[e] > 0.0 ? CKM_EDGE_MUST : CKM_EDGE_CANNOT;
             }
         }
     }
     sp->pstart[m] = ne;
+    for (size_t q = 0; q < ne; q++)
+        sp->pnbr[q] = sp->local[sp->pnbr[q]];
     return m;
 }
 
@@ -365,11 +357,12 @@ static bool split_takes(const ckm_reduced *r)
     return !r->has_caps;
 }
 
-/* soft pairs without capacities or size bounds, the costs as a matrix, at most
+/* soft pairs without capacities or size bounds, the costs as a matrix (up to where the
+ * restricted route would take them from the centers, CKM_TRANSPORT_MATRIX_MAX), at most
  * CKM_SPLIT_PAIRS_PER_GROUP pairs per group */
 static bool split_applies(const ckm_reduced *r, bool lp)
 {
-    return !lp && r->n_soft > 0 && split_takes(r) && (double)r->s * (double)r->k <= (double)CKM_SPLIT_MATRIX_MAX &&
+    return !lp && r->n_soft > 0 && split_takes(r) && (double)r->s * (double)r->k <= (double)CKM_TRANSPORT_MATRIX_MAX &&
            (double)(r->n_soft + r->n_cl) <= CKM_SPLIT_PAIRS_PER_GROUP * (double)r->s;
 }
 
