@@ -5,7 +5,7 @@
 # 2000 must-links from the truth, log-normal demands with capacities +-5 % of the mean load,
 # 7000 soft pairs (10 % of them wrong). Variants: pairs alone, capacities alone, both; soft
 # pairs alone, the same pairs hard (softhard: issue 55's yardstick for the soft step), soft
-# pairs with capacities; VARIANTS="soft softhard" runs only those. The build of commit OLD (default 31d69a2, the tree
+# pairs with capacities, soft pairs beside the hard ones (mixed); VARIANTS="soft softhard" runs only those. The build of commit OLD (default 31d69a2, the tree
 # before issue 51; built here in a worktree) runs beside CKM (default build/ckm) in the same
 # run: rounds alternate which goes first, and the last round has one core kept busy by
 # another process (a busy machine). Per run: wall time, peak RSS (/usr/bin/time -v), exit,
@@ -40,6 +40,7 @@ esac
 read -r lo hi < <(/usr/bin/python3 "$root/bench/compose.py" "$d5" 100000 8 20 20000 2000 7000 51 "$sd")
 name=${NAME:-$name} # results under another name (a run of some VARIANTS)
 awk '{print $1, $2, $3}' "$d5/soft.txt" >"$d5/softhard.txt" # the soft pairs without their confidences: hard
+cat "$d5/hard.txt" "$d5/soft.txt" >"$d5/mixed.txt"             # hard and soft pairs in one file
 csv=$root/bench/results/$name.csv md=$root/bench/results/$name.md
 echo "variant,build,round,busy,exit,wall_s,peak_mb,steps,cut,sse,objective,check" >"$csv.tmp"
 # one run: variant build round busy
@@ -53,6 +54,7 @@ one() {
     soft) extra=(-c "$d5/soft.txt") ;;
     softhard) extra=(-c "$d5/softhard.txt") ;;
     softcaps) extra=(-c "$d5/soft.txt" --demands "$d5/q.txt" --min-capacity "$lo" --max-capacity "$hi") ;;
+    mixed) extra=(-c "$d5/mixed.txt") ;;
   esac
   local tag=$work/${kind}_${v}_${b}_$rd
   set +e

@@ -15,7 +15,8 @@
  *      repeated from a queue until no group qualifies. On blobs most paired groups are
  *      fixed this way; on small dense pair sets (PCCC's protocol) none are.
  *   3. The unfixed groups' parts, each searched exactly (split_search.h) within a work
- *      budget shared by the step (CKM_SPLIT_WORK: deterministic, no clock).
+ *      budget shared by the step (CKM_SPLIT_WORK: deterministic, no clock); parts met after
+ *      the budget is spent get their first labelling that keeps the cannot-links.
  *   4. When every part is proven and every cluster holds at least its lower bound of points,
  *      the labels are the step's optimum (the relaxation's optimum is feasible): OPTIMAL,
  *      bound = objective. Otherwise (a part past the budget, a cluster left empty, a part
@@ -39,10 +40,16 @@
 #include <string.h>
 
 /* Row entries the searches of a step may read and write over all its parts (split_search.h's
- * work) before it hands the step on: a few milliseconds. On PCCC's noisy sets (one dense part
- * of 30-114 groups) the search rarely finishes and CBC often proves the step in less: with
- * 3e7 the median run took 0.069 s against 0.007 s without the route (docs/soft.md). */
+ * work) before it hands the step on: CKM_SPLIT_WORK, or CKM_SPLIT_WORK_PER_COST per entry of
+ * the step's s x k costs when that is more (about 1 ns an entry, so a small multiple of the
+ * costs' own computation). On PCCC's noisy sets (one dense part of 30-114 groups) the search
+ * rarely finishes and CBC often proves the step in less: with 3e7 the median run took 0.069 s
+ * against 0.007 s without the route (docs/soft.md). At 10^5 x 8, k = 20 with 2 x 10^4 hard
+ * cannot-links, 2000 must-links and 7000 soft pairs (14,000+ parts of up to 31 groups, cannot-
+ * links in most) a step's searches took 1.4-3 x 10^7 (separated blobs) and up to 2 x 10^8
+ * (overlapping) to prove every part; handed on, the same step took CBC 10-120 s. */
 #define CKM_SPLIT_WORK ((size_t)5000000)
+#define CKM_SPLIT_WORK_PER_COST ((size_t)128)
 /* Past this many pairs (soft and cannot-links) per group the chooser passes the route by: the
  * pair graph is then one giant part that no search closes (a random graph has one once the
  * mean degree passes 1; dominance breaks some), and the route only delays the next one.
@@ -250,13 +257,22 @@ static size_t gather_part(split *sp, const ckm_reduced *r, size_t root)
     return m;
 }
 
+/* The work the searches of a step on r may take (CKM_SPLIT_WORK above). */
+static size_t work_budget(const ckm_reduced *r)
+{
+    size_t per_cost = CKM_SPLIT_WORK_PER_COST * r->s * r->k;
+    return per_cost > CKM_SPLIT_WORK ? per_cost : CKM_SPLIT_WORK;
+}
+
 /* Step 3: every part searched within the step's work budget. *proven: each part's optimum
- * found; *complete: every group labelled, keeping the hard cannot-links (a part past the
- * budget keeps its best labelling, one after it is not searched). Errors: out of memory. */
+ * found; *complete: every group labelled, keeping the hard cannot-links. A part met past the
+ * budget is still labelled (its first labelling, or the caller's start), as is a part too large
+ * to search when the start keeps its cannot-links, so a step handed on starts from labels that
+ * keep every cannot-link where some exist. Errors: out of memory. */
 static ckm_error search_parts(split *sp, const ckm_reduced *r, const int32_t *start, const ckm_bk_limits *lim,
                               int32_t *labels, ckm_assign_result *res, bool *proven, bool *complete, ckm_err *err)
 {
-    size_t np = sp->n_paired, used = 0;
+    size_t np = sp->n_paired, used = 0, budget = work_budget(r);
     *proven = *complete = true;
     for (size_t i = 0; i < np; i++)
         sp->local[i] = SIZE_MAX;
@@ -270,11 +286,13 @@ static ckm_error search_parts(split *sp, const ckm_reduced *r, const int32_t *st
             sp->pfrom[q] = start[sp->paired[sp->members[q]]];
         ckm_part pt = {m, r->k, sp->pa, sp->pstart, sp->pnbr, sp->pp, sp->pkind};
         ckm_part_result pr = {false, INFINITY, 0, 0};
-        if (m > CKM_SPLIT_PART_MAX)
-            *proven = false;
-        if (*proven && !ckm_part_search(&pt, start ? sp->pfrom : NULL, CKM_SPLIT_WORK - used, lim, sp->plab, &pr))
+        if (m > CKM_SPLIT_PART_MAX) {
+            if (start && (pr.value = ckm_part_value(&pt, sp->pfrom)) < INFINITY)
+                memcpy(sp->plab, sp->pfrom, m * sizeof(int32_t));
+        } else if (!ckm_part_search(&pt, start ? sp->pfrom : NULL, budget - used, lim, sp->plab, &pr)) {
             return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the split route's search");
-        used += pr.work < CKM_SPLIT_WORK - used ? pr.work : CKM_SPLIT_WORK - used;
+        }
+        used += pr.work < budget - used ? pr.work : budget - used;
         res->stat[CKM_SPLIT_NODES] += pr.nodes;
         *proven = *proven && pr.done && pr.value < INFINITY;
         *complete = *complete && pr.value < INFINITY;

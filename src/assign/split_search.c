@@ -164,11 +164,13 @@ static bool below(double bound, double incumbent)
 }
 
 /* The search proper (workspace ready); false when the budget or a limit ended it (the rows
- * restored either way). */
+ * restored either way). Past the budget without a labelling, the search goes on to its first
+ * one for up to four plain dives' work more (a dive: (m + degree) k per group). */
 static bool run(search *s, size_t budget, const ckm_bk_limits *lim, int32_t *lab, ckm_part_result *res)
 {
     ckm_part *pt = s->pt;
     size_t m = pt->m, k = pt->k, d = 0;
+    size_t dive = (m * m + pt->start[m]) * k, last = budget + 4 * dive;
     s->fixed[0] = 0.0;
     s->last_a[0] = -INFINITY;
     s->last_j[0] = -1;
@@ -186,7 +188,8 @@ static bool run(search *s, size_t budget, const ckm_bk_limits *lim, int32_t *lab
         }
         size_t i = s->order[d];
         res->work += (m + pt->start[i + 1] - pt->start[i]) * k;
-        if (res->work > budget || ((++res->nodes & 1023) == 0 && ckm_bk_limits_reached(lim))) {
+        bool spent = res->work > budget && (res->value < INFINITY || res->work > last);
+        if (spent || ((++res->nodes & 1023) == 0 && ckm_bk_limits_reached(lim))) {
             while (d-- > 0) /* the rows as they came */
                 unassign_at(s, d);
             return false;

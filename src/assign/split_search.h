@@ -39,8 +39,11 @@ typedef struct ckm_part_result {
 } ckm_part_result;
 
 /* Search part pt from the labelling start (m labels, or NULL; an incumbent when F(start) is
- * finite) until its work passes budget (res->work), polling lim every 1024 nodes: lab (m) gets the best
- * labelling found when res->value is finite. false on allocation failure. */
+ * finite) until its work passes budget (res->work) while it holds a labelling, polling lim every
+ * 1024 nodes: lab (m) gets the best labelling found when res->value is finite. Without one at
+ * the budget (budget 0: no search, the first labelling only) it goes on to its first, for at
+ * most four times a plain dive's work, so a part whose cannot-links leave room is labelled
+ * whatever the budget. false on allocation failure. */
 bool ckm_part_search(ckm_part *pt, const int32_t *start, size_t budget, const ckm_bk_limits *lim, int32_t *lab,
                      ckm_part_result *res);
 /* F(lab) on part pt (INFINITY when lab breaks a hard cannot-link or takes a forbidden cluster). */

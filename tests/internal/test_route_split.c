@@ -4,7 +4,8 @@
  *   - the search alone on random parts (up to 8 groups, 3 clusters, forbidden clusters, soft
  *     must-/cannot-links, hard cannot-links): its value equals enumeration of every labelling,
  *     the labels' own value is recomputed here, a search cut by a node budget reports not
- *     done and a value never below the optimum, and the rows come back unchanged either way;
+ *     done and a value never below the optimum, a search with budget 0 still labels a
+ *     feasible part (its first labelling), and the rows come back unchanged every time;
  *   - the route on tiny steps (4-9 groups, 2-4 clusters, lower size bounds 0 or 1, hard
  *     cannot-links, soft pairs, costs with clear favourites so that dominance fixes groups):
  *     its objective and the labels' recomputed one equal enumeration over the labellings that
@@ -55,7 +56,7 @@ static double part_value_here(const ckm_part *pt, const double *a, const int32_t
 
 static void search_alone(void)
 {
-    int cut_seen = 0, infeasible = 0;
+    int cut_seen = 0, infeasible = 0, first_seen = 0;
     for (int it = 0; it < 300; it++) {
         size_t m = 1 + (size_t)(unif() * 8), k = 1 + (size_t)(unif() * 3);
         double a[24], a0[24], p[64];
@@ -112,6 +113,18 @@ static void search_alone(void)
             CHECK_NEAR(part_value_here(&pt, a0, lab), best, 1e-9 * (1.0 + best));
             CHECK_NEAR(ckm_part_value(&pt, lab), best, 1e-9 * (1.0 + best));
         }
+        /* budget 0: no search but the first labelling, found whenever the whole search took no
+           more than the four dives' work it is allowed (it follows the same tree up to there) */
+        ckm_part_result first;
+        size_t dives = 4 * (m * m + ne) * k;
+        CHECK(ckm_part_search(&pt, NULL, 0, NULL, lab, &first));
+        CHECK(memcmp(a, a0, m * k * sizeof(double)) == 0);
+        if (!isinf(best) && res.work <= dives) {
+            first_seen++;
+            CHECK(!isinf(first.value));
+            CHECK(first.value >= best - 1e-9 * (1.0 + best));
+            CHECK_NEAR(part_value_here(&pt, a0, lab), first.value, 1e-9 * (1.0 + first.value));
+        }
         /* cut by a budget of 2 nodes: not done (when it needed more), never below the optimum */
         ckm_part_result cut;
         CHECK(ckm_part_search(&pt, NULL, 2, NULL, lab, &cut));
@@ -123,8 +136,9 @@ static void search_alone(void)
                 CHECK_NEAR(part_value_here(&pt, a0, lab), cut.value, 1e-9 * (1.0 + cut.value));
         }
     }
-    printf("search alone: %d infeasible parts, %d searches cut by the budget\n", infeasible, cut_seen);
-    CHECK(infeasible > 0 && cut_seen > 0);
+    printf("search alone: %d infeasible parts, %d searches cut by the budget, %d first labellings\n", infeasible,
+           cut_seen, first_seen);
+    CHECK(infeasible > 0 && cut_seen > 0 && first_seen > 100);
 }
 
 /* ---- the route ---- */
