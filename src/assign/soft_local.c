@@ -60,6 +60,160 @@ bool ckm_soft_trivial_start(const ckm_reduced *r, const double *cost, int32_t *l
     return true;
 }
 
+/* a group and its regret, for the greedy start's order */
+typedef struct regret {
+    double v;
+    size_t t;
+} regret;
+
+/* larger regret first; ties by index (the order does not depend on qsort) */
+static int by_regret(const void *a, const void *b)
+{
+    const regret *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v > y->v ? -1 : 1;
+    return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/* The groups in decreasing regret (second least cost - least: those that lose most by a
+ * second choice choose first); NULL on allocation failure. */
+static regret *regret_order(const ckm_reduced *r, const double *cost)
+{
+    size_t s = r->s, k = r->k;
+    regret *g = ckm_alloc_array(s, sizeof(regret));
+    if (!g)
+        return NULL;
+    for (size_t t = 0; t < s; t++) {
+        double a = INFINITY, b = INFINITY;
+        for (size_t j = 0; j < k; j++) {
+            double c = cost[t * k + j];
+            b = c < a ? a : (c < b ? c : b);
+            a = c < a ? c : a;
+        }
+        g[t] = (regret){k > 1 ? b - a : 0.0, t};
+    }
+    qsort(g, s, sizeof *g, by_regret);
+    return g;
+}
+
+/* The cluster group t (weight w) takes in the greedy start: the least cost plus the soft
+ * pairs' penalty against its placed neighbours, among the clusters without a cannot-linked
+ * placed group, with room for w under hi, and that leave enough weight for the lower bounds
+ * (deficit after the move <= weight left after it); SIZE_MAX when none does. */
+static size_t greedy_choice(const ckm_reduced *r, const double *cost, const int32_t *lab, const size_t *size,
+                            size_t deficit, size_t left, size_t t, const size_t *ss, const size_t *sadj,
+                            const size_t *cs, const size_t *cadj, double *delta, unsigned char *blocked, bool reserve)
+{
+    size_t k = r->k, w = r->weight[t], best = SIZE_MAX;
+    for (size_t j = 0; j < k; j++) {
+        delta[j] = cost[t * k + j];
+        blocked[j] = 0;
+    }
+    for (size_t q = cs[t]; q < cs[t + 1]; q++) {
+        int32_t o = lab[ckm_pair_other(r->cl, cadj[q], t)];
+        if (o >= 0)
+            blocked[o] = 1;
+    }
+    for (size_t q = ss[t]; q < ss[t + 1]; q++) {
+        size_t e = sadj[q];
+        int32_t o = lab[ckm_pair_other(r->soft, e, t)];
+        double c = r->soft_P * fabs(r->soft_w[e]);
+        for (size_t j = 0; j < k && o >= 0; j++)
+            delta[j] += r->soft_w[e] > 0.0 ? ((int32_t)j == o ? 0.0 : c) : ((int32_t)j == o ? c : 0.0);
+    }
+    for (size_t j = 0; j < k; j++) {
+        size_t short_j = size[j] < r->lo[j] ? r->lo[j] - size[j] : 0, fill = short_j < w ? short_j : w;
+        if (blocked[j] || size[j] + w > r->hi[j] || (reserve && deficit - fill > left - w))
+            continue;
+        if (best == SIZE_MAX || delta[j] < delta[best])
+            best = j;
+    }
+    return best;
+}
+
+/* Whether group t has a cannot-linked group in cluster j. */
+static bool linked_into(const ckm_reduced *r, const int32_t *lab, const size_t *cs, const size_t *cadj, size_t t,
+                        size_t j)
+{
+    for (size_t q = cs[t]; q < cs[t + 1]; q++)
+        if (lab[ckm_pair_other(r->cl, cadj[q], t)] == (int32_t)j)
+            return true;
+    return false;
+}
+
+/* The greedy start's second phase, when its cannot-links kept groups from the clusters still
+ * short of lo: each such cluster j takes groups by least cost increase cost_tj - cost_t,l_t
+ * among those whose cluster keeps lo without them and that have no cannot-linked group in j,
+ * until it holds lo (work: the s-array of order, re-keyed). false when one cannot be filled. */
+static bool fill_short(const ckm_reduced *r, const double *cost, const size_t *cs, const size_t *cadj, size_t *size,
+                       int32_t *lab, regret *work)
+{
+    size_t s = r->s, k = r->k;
+    for (size_t j = 0; j < k; j++) {
+        if (size[j] >= r->lo[j])
+            continue;
+        for (size_t t = 0; t < s; t++) /* least increase first: by_regret sorts larger first */
+            work[t] = (regret){-(cost[t * k + j] - cost[t * k + (size_t)lab[t]]), t};
+        qsort(work, s, sizeof *work, by_regret);
+        for (size_t i = 0; i < s && size[j] < r->lo[j]; i++) {
+            size_t t = work[i].t, from = (size_t)lab[t], w = r->weight[t];
+            if (from == j || size[from] < r->lo[from] + w || size[j] + w > r->hi[j] || linked_into(r, lab, cs, cadj, t, j))
+                continue;
+            size[from] -= w;
+            size[j] += w;
+            lab[t] = (int32_t)j;
+        }
+        if (size[j] < r->lo[j])
+            return false;
+    }
+    return true;
+}
+
+bool ckm_soft_greedy_start(const ckm_reduced *r, const double *cost, int32_t *lab)
+{
+    size_t s = r->s, k = r->k, *ss = NULL, *sadj = NULL, *cs = NULL, *cadj = NULL;
+    if (r->has_caps)
+        return false;
+    regret *order = regret_order(r, cost);
+    size_t *size = ckm_calloc_array(k, sizeof(size_t));
+    double *delta = ckm_alloc_array(k, sizeof(double));
+    unsigned char *blocked = ckm_alloc_array(k, 1);
+    bool ok = order && size && delta && blocked && ckm_incidence(s, r->n_soft, r->soft, &ss, &sadj) &&
+              ckm_incidence(s, r->n_cl, r->cl, &cs, &cadj);
+    size_t left = 0, deficit = 0;
+    for (size_t t = 0; t < s; t++) {
+        left += r->weight[t];
+        lab[t] = -1;
+    }
+    for (size_t j = 0; j < k; j++)
+        deficit += r->lo[j];
+    for (size_t i = 0; i < s && ok; i++) {
+        size_t t = order[i].t, w = r->weight[t];
+        size_t j = greedy_choice(r, cost, lab, size, deficit, left, t, ss, sadj, cs, cadj, delta, blocked, true);
+        if (j == SIZE_MAX) /* its cannot-links keep it from the clusters the rest must fill */
+            j = greedy_choice(r, cost, lab, size, deficit, left, t, ss, sadj, cs, cadj, delta, blocked, false);
+        if (j == SIZE_MAX) {
+            ok = false;
+            break;
+        }
+        size_t short_j = size[j] < r->lo[j] ? r->lo[j] - size[j] : 0;
+        deficit -= short_j < w ? short_j : w;
+        left -= w;
+        size[j] += w;
+        lab[t] = (int32_t)j;
+    }
+    ok = ok && (deficit == 0 || fill_short(r, cost, cs, cadj, size, lab, order));
+    free(order);
+    free(size);
+    free(delta);
+    free(blocked);
+    free(ss);
+    free(sadj);
+    free(cs);
+    free(cadj);
+    return ok;
+}
+
 /* Moving group t from cluster a to b keeps both clusters' loads within their capacities (the
  * checker's tolerance r->cap_tol, as cap_local.c). */
 static bool loads_hold(const ckm_reduced *r, const double *load, size_t t, size_t a, size_t b)

@@ -89,18 +89,22 @@ static void assign_at(search *s, size_t d, int32_t j)
     }
 }
 
-/* Undo assign_at(s, d, .): the saved rows back, in the order they were saved. */
+/* Undo assign_at(s, d, .): the saved rows back, last saved first (two edges to the same
+ * neighbour, e.g. a soft pair beside a hard cannot-link, saved its row twice: the first save
+ * holds the row as it came). */
 static void unassign_at(search *s, size_t d)
 {
     ckm_part *pt = s->pt;
     size_t k = pt->k, i = s->order[d], top = s->save[d];
-    for (size_t q = pt->start[i]; q < pt->start[i + 1]; q++) {
+    for (size_t q = pt->start[i]; q < pt->start[i + 1]; q++)
+        top += s->assigned[pt->nbr[q]] ? 0 : k + 1;
+    for (size_t q = pt->start[i + 1]; q-- > pt->start[i];) {
         size_t u = pt->nbr[q];
         if (s->assigned[u])
             continue;
+        top -= k + 1;
         memcpy(pt->a + u * k, s->stack + top, k * sizeof(double));
         s->minv[u] = s->stack[top + k];
-        top += k + 1;
     }
     s->assigned[i] = 0;
 }

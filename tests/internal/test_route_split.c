@@ -2,7 +2,8 @@
  * test_route_split.c -- the split route of the assignment step (src/assign/route_split.c) and
  * its exact search per part (split_search.c) against independent truth:
  *   - the search alone on random parts (up to 8 groups, 3 clusters, forbidden clusters, soft
- *     must-/cannot-links, hard cannot-links): its value equals enumeration of every labelling,
+ *     must-/cannot-links, hard cannot-links, a second edge beside some: a soft pair next to
+ *     a hard one or two soft pairs on the same groups): its value equals enumeration of every labelling,
  *     the labels' own value is recomputed here, a search cut by a node budget reports not
  *     done and a value never below the optimum, a search with budget 0 still labels a
  *     feasible part (its first labelling), and the rows come back unchanged every time;
@@ -59,12 +60,12 @@ static void search_alone(void)
     int cut_seen = 0, infeasible = 0, first_seen = 0;
     for (int it = 0; it < 300; it++) {
         size_t m = 1 + (size_t)(unif() * 8), k = 1 + (size_t)(unif() * 3);
-        double a[24], a0[24], p[64];
-        size_t start[9], nbr[64];
-        unsigned char kind[64];
-        bool edge[8][8] = {{false}};
-        unsigned char ekind[8][8];
-        double ep[8][8];
+        double a[24], a0[24], p[128];
+        size_t start[9], nbr[128];
+        unsigned char kind[128];
+        bool edge[8][8] = {{false}}, par[8][8] = {{false}}; /* par: a second edge beside it */
+        unsigned char ekind[8][8], pkind[8][8];
+        double ep[8][8], pp[8][8];
         for (size_t c = 0; c < m * k; c++)
             a[c] = unif() < 0.1 ? INFINITY : 10.0 * unif();
         for (size_t i = 0; i < m; i++)
@@ -74,6 +75,11 @@ static void search_alone(void)
                     ekind[i][j] = ekind[j][i] = (unsigned char)(unif() < 0.15 ? CKM_EDGE_HARD : unif() < 0.5 ? CKM_EDGE_MUST
                                                                                                           : CKM_EDGE_CANNOT);
                     ep[i][j] = ep[j][i] = ekind[i][j] == CKM_EDGE_HARD ? 0.0 : 8.0 * unif();
+                    if (unif() < 0.2) {
+                        par[i][j] = par[j][i] = true;
+                        pkind[i][j] = pkind[j][i] = (unsigned char)(unif() < 0.5 ? CKM_EDGE_MUST : CKM_EDGE_CANNOT);
+                        pp[i][j] = pp[j][i] = 8.0 * unif();
+                    }
                 }
         size_t ne = 0;
         for (size_t i = 0; i < m; i++) {
@@ -83,6 +89,11 @@ static void search_alone(void)
                     nbr[ne] = j;
                     kind[ne] = ekind[i][j];
                     p[ne++] = ep[i][j];
+                    if (par[i][j]) {
+                        nbr[ne] = j;
+                        kind[ne] = pkind[i][j];
+                        p[ne++] = pp[i][j];
+                    }
                 }
         }
         start[m] = ne;
