@@ -5,7 +5,8 @@
 # 2000 must-links from the truth, log-normal demands with capacities +-5 % of the mean load,
 # 7000 soft pairs (10 % of them wrong). Variants: pairs alone, capacities alone, both; soft
 # pairs alone, the same pairs hard (softhard: issue 55's yardstick for the soft step), soft
-# pairs with capacities, soft pairs beside the hard ones (mixed); VARIANTS="soft softhard" runs only those. The build of commit OLD (default 31d69a2, the tree
+# pairs with capacities, soft pairs beside the hard ones (mixed), soft pairs with cluster sizes
+# 4000-6000 (softsizes), the mixed pairs with those sizes (mixedsizes); VARIANTS="soft softhard" runs only those. The build of commit OLD (default 31d69a2, the tree
 # before issue 51; built here in a worktree) runs beside CKM (default build/ckm) in the same
 # run: rounds alternate which goes first, and the last round has one core kept busy by
 # another process (a busy machine). Per run: wall time, peak RSS (/usr/bin/time -v), exit,
@@ -55,6 +56,8 @@ one() {
     softhard) extra=(-c "$d5/softhard.txt") ;;
     softcaps) extra=(-c "$d5/soft.txt" --demands "$d5/q.txt" --min-capacity "$lo" --max-capacity "$hi") ;;
     mixed) extra=(-c "$d5/mixed.txt") ;;
+    softsizes) extra=(-c "$d5/soft.txt" --min-size 4000 --max-size 6000) ;;
+    mixedsizes) extra=(-c "$d5/mixed.txt" --min-size 4000 --max-size 6000) ;;
   esac
   local tag=$work/${kind}_${v}_${b}_$rd
   set +e

@@ -1,7 +1,7 @@
 /*
- * soft_local.c -- 1-opt local search on a labelling of the assignment model with soft pairs
- * (soft_local.h), used to give CBC a good first labelling within a step budget, and as the
- * local route's step.
+ * soft_local.c -- first labellings (trivial, greedy) and 1-opt local search for the
+ * assignment model with soft pairs (soft_local.h), used to give CBC a good first labelling
+ * within a step budget, and as the local route's step.
  *   objective  F(l) = sum_t cost[t, l_t] + P sum_e |w_e| [e violated by l]
  *   move       group t to cluster j when it keeps every hard row (no cannot-linked group in
  *              j, sizes and loads of l_t and j within their bounds) and lowers F by more than
