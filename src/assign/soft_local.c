@@ -60,6 +60,69 @@ bool ckm_soft_trivial_start(const ckm_reduced *r, const double *cost, int32_t *l
     return true;
 }
 
+/* What the greedy start and the local search share: cluster sizes (points), a group's row of
+ * move prices and blocked clusters, and the pairs' incidence lists. */
+typedef struct soft_ws {
+    size_t *size, *ss, *sadj, *cs, *cadj;
+    double *delta;
+    unsigned char *blocked;
+} soft_ws;
+
+static void ws_close(soft_ws *w)
+{
+    free(w->size);
+    free(w->delta);
+    free(w->blocked);
+    free(w->ss);
+    free(w->sadj);
+    free(w->cs);
+    free(w->cadj);
+}
+
+/* false on allocation failure (w then closed) */
+static bool ws_open(soft_ws *w, const ckm_reduced *r)
+{
+    *w = (soft_ws){0};
+    w->size = ckm_calloc_array(r->k, sizeof(size_t));
+    w->delta = ckm_alloc_array(r->k, sizeof(double));
+    w->blocked = ckm_alloc_array(r->k, 1);
+    bool ok = w->size && w->delta && w->blocked && ckm_incidence(r->s, r->n_soft, r->soft, &w->ss, &w->sadj) &&
+              ckm_incidence(r->s, r->n_cl, r->cl, &w->cs, &w->cadj);
+    if (!ok)
+        ws_close(w);
+    return ok;
+}
+
+/* Group t's prices against the labelled groups (lab >= 0; unlabelled ones ignored):
+ * delta_j = cost_tj + the soft pairs it would pay in j, blocked_j when a cannot-linked group
+ * is in j. */
+static void price(const ckm_reduced *r, const double *cost, const int32_t *lab, soft_ws *w, size_t t)
+{
+    size_t k = r->k;
+    for (size_t j = 0; j < k; j++) {
+        w->delta[j] = cost[t * k + j];
+        w->blocked[j] = 0;
+    }
+    for (size_t q = w->cs[t]; q < w->cs[t + 1]; q++) {
+        int32_t o = lab[ckm_pair_other(r->cl, w->cadj[q], t)];
+        if (o >= 0)
+            w->blocked[o] = 1;
+    }
+    for (size_t q = w->ss[t]; q < w->ss[t + 1]; q++) {
+        size_t e = w->sadj[q];
+        int32_t o = lab[ckm_pair_other(r->soft, e, t)];
+        double c = r->soft_P * fabs(r->soft_w[e]);
+        if (o < 0)
+            continue;
+        if (r->soft_w[e] > 0.0) { /* must-link: paid unless t joins o */
+            for (size_t j = 0; j < k; j++)
+                w->delta[j] += (int32_t)j == o ? 0.0 : c;
+        } else { /* cannot-link: paid if t joins o */
+            w->delta[o] += c;
+        }
+    }
+}
+
 /* a group and its regret, for the greedy start's order */
 typedef struct regret {
     double v;
@@ -96,36 +159,20 @@ static regret *regret_order(const ckm_reduced *r, const double *cost)
     return g;
 }
 
-/* The cluster group t (weight w) takes in the greedy start: the least cost plus the soft
- * pairs' penalty against its placed neighbours, among the clusters without a cannot-linked
- * placed group, with room for w under hi, and that leave enough weight for the lower bounds
- * (deficit after the move <= weight left after it); SIZE_MAX when none does. */
-static size_t greedy_choice(const ckm_reduced *r, const double *cost, const int32_t *lab, const size_t *size,
-                            size_t deficit, size_t left, size_t t, const size_t *ss, const size_t *sadj,
-                            const size_t *cs, const size_t *cadj, double *delta, unsigned char *blocked, bool reserve)
+/* The cluster group t (weight w) takes in the greedy start: the least price (price above)
+ * among the clusters without a cannot-linked placed group, with room for w under hi and, with
+ * reserve, that leave enough weight for the lower bounds (deficit after the move <= weight
+ * left after it); SIZE_MAX when none does. */
+static size_t greedy_choice(const ckm_reduced *r, const double *cost, const int32_t *lab, soft_ws *ws,
+                            size_t deficit, size_t left, size_t t, bool reserve)
 {
-    size_t k = r->k, w = r->weight[t], best = SIZE_MAX;
-    for (size_t j = 0; j < k; j++) {
-        delta[j] = cost[t * k + j];
-        blocked[j] = 0;
-    }
-    for (size_t q = cs[t]; q < cs[t + 1]; q++) {
-        int32_t o = lab[ckm_pair_other(r->cl, cadj[q], t)];
-        if (o >= 0)
-            blocked[o] = 1;
-    }
-    for (size_t q = ss[t]; q < ss[t + 1]; q++) {
-        size_t e = sadj[q];
-        int32_t o = lab[ckm_pair_other(r->soft, e, t)];
-        double c = r->soft_P * fabs(r->soft_w[e]);
-        for (size_t j = 0; j < k && o >= 0; j++)
-            delta[j] += r->soft_w[e] > 0.0 ? ((int32_t)j == o ? 0.0 : c) : ((int32_t)j == o ? c : 0.0);
-    }
+    size_t k = r->k, w = r->weight[t], best = SIZE_MAX, *size = ws->size;
+    price(r, cost, lab, ws, t);
     for (size_t j = 0; j < k; j++) {
         size_t short_j = size[j] < r->lo[j] ? r->lo[j] - size[j] : 0, fill = short_j < w ? short_j : w;
-        if (blocked[j] || size[j] + w > r->hi[j] || (reserve && deficit - fill > left - w))
+        if (ws->blocked[j] || size[j] + w > r->hi[j] || (reserve && deficit - fill > left - w))
             continue;
-        if (best == SIZE_MAX || delta[j] < delta[best])
+        if (best == SIZE_MAX || ws->delta[j] < ws->delta[best])
             best = j;
     }
     return best;
@@ -171,15 +218,16 @@ static bool fill_short(const ckm_reduced *r, const double *cost, const size_t *c
 
 bool ckm_soft_greedy_start(const ckm_reduced *r, const double *cost, int32_t *lab)
 {
-    size_t s = r->s, k = r->k, *ss = NULL, *sadj = NULL, *cs = NULL, *cadj = NULL;
+    size_t s = r->s, k = r->k;
     if (r->has_caps)
         return false;
+    soft_ws ws;
     regret *order = regret_order(r, cost);
-    size_t *size = ckm_calloc_array(k, sizeof(size_t));
-    double *delta = ckm_alloc_array(k, sizeof(double));
-    unsigned char *blocked = ckm_alloc_array(k, 1);
-    bool ok = order && size && delta && blocked && ckm_incidence(s, r->n_soft, r->soft, &ss, &sadj) &&
-              ckm_incidence(s, r->n_cl, r->cl, &cs, &cadj);
+    bool ok = order && ws_open(&ws, r);
+    if (!ok) {
+        free(order);
+        return false;
+    }
     size_t left = 0, deficit = 0;
     for (size_t t = 0; t < s; t++) {
         left += r->weight[t];
@@ -189,28 +237,21 @@ bool ckm_soft_greedy_start(const ckm_reduced *r, const double *cost, int32_t *la
         deficit += r->lo[j];
     for (size_t i = 0; i < s && ok; i++) {
         size_t t = order[i].t, w = r->weight[t];
-        size_t j = greedy_choice(r, cost, lab, size, deficit, left, t, ss, sadj, cs, cadj, delta, blocked, true);
+        size_t j = greedy_choice(r, cost, lab, &ws, deficit, left, t, true);
         if (j == SIZE_MAX) /* its cannot-links keep it from the clusters the rest must fill */
-            j = greedy_choice(r, cost, lab, size, deficit, left, t, ss, sadj, cs, cadj, delta, blocked, false);
-        if (j == SIZE_MAX) {
-            ok = false;
+            j = greedy_choice(r, cost, lab, &ws, deficit, left, t, false);
+        ok = j != SIZE_MAX;
+        if (!ok)
             break;
-        }
-        size_t short_j = size[j] < r->lo[j] ? r->lo[j] - size[j] : 0;
+        size_t short_j = ws.size[j] < r->lo[j] ? r->lo[j] - ws.size[j] : 0;
         deficit -= short_j < w ? short_j : w;
         left -= w;
-        size[j] += w;
+        ws.size[j] += w;
         lab[t] = (int32_t)j;
     }
-    ok = ok && (deficit == 0 || fill_short(r, cost, cs, cadj, size, lab, order));
+    ok = ok && (deficit == 0 || fill_short(r, cost, ws.cs, ws.cadj, ws.size, lab, order));
     free(order);
-    free(size);
-    free(delta);
-    free(blocked);
-    free(ss);
-    free(sadj);
-    free(cs);
-    free(cadj);
+    ws_close(&ws);
     return ok;
 }
 
@@ -227,77 +268,52 @@ static bool loads_hold(const ckm_reduced *r, const double *load, size_t t, size_
 bool ckm_soft_local_search(const ckm_reduced *r, const double *cost, double deadline, int32_t *lab, size_t *moves)
 {
     size_t s = r->s, k = r->k;
-    size_t *ss = NULL, *sadj = NULL, *cs = NULL, *cadj = NULL;
-    size_t *size = ckm_calloc_array(k, sizeof(size_t));
-    double *delta = ckm_alloc_array(k, sizeof(double)), *load = ckm_calloc_array(k, sizeof(double));
-    unsigned char *blocked = ckm_alloc_array(k, 1);
-    bool ok = size && delta && load && blocked && ckm_incidence(s, r->n_soft, r->soft, &ss, &sadj) &&
-              ckm_incidence(s, r->n_cl, r->cl, &cs, &cadj);
+    soft_ws ws;
+    double *load = ckm_calloc_array(k, sizeof(double));
     *moves = 0;
-    if (ok) {
-        for (size_t t = 0; t < s; t++) {
-            size[lab[t]] += r->weight[t];
-            load[lab[t]] += r->has_caps ? r->demand[t] : 0.0;
-        }
-        double scale = 0.0;
-        for (size_t t = 0; t < s; t++)
-            scale += fabs(cost[t * k + (size_t)lab[t]]);
-        bool late = false;
-        for (int sweep = 0; sweep < 100 && !late; sweep++) {
-            size_t moved = 0;
-            for (size_t t = 0; t < s && !late; t++) {
-                if ((t & 4095) == 4095 && ckm_now() > deadline)
-                    late = true; /* every labelling on the way is feasible and no worse */
-                size_t from = (size_t)lab[t];
-                for (size_t j = 0; j < k; j++) {
-                    delta[j] = cost[t * k + j];
-                    blocked[j] = 0;
-                }
-                for (size_t q = cs[t]; q < cs[t + 1]; q++) {
-                    size_t o = ckm_pair_other(r->cl, cadj[q], t);
-                    blocked[lab[o]] = 1;
-                }
-                for (size_t q = ss[t]; q < ss[t + 1]; q++) {
-                    size_t e = sadj[q], o = ckm_pair_other(r->soft, e, t);
-                    double c = r->soft_P * fabs(r->soft_w[e]);
-                    if (r->soft_w[e] > 0.0) { /* must-link: paid unless t joins o */
-                        for (size_t j = 0; j < k; j++)
-                            delta[j] += (int32_t)j == lab[o] ? 0.0 : c;
-                    } else { /* cannot-link: paid if t joins o */
-                        delta[lab[o]] += c;
-                    }
-                }
-                size_t best = from;
-                for (size_t j = 0; j < k; j++) {
-                    if (j == from || blocked[j] || size[from] - r->weight[t] < r->lo[from] ||
-                        size[j] + r->weight[t] > r->hi[j] || !loads_hold(r, load, t, from, j))
-                        continue;
-                    if (delta[j] < delta[best] - 1e-12 * (scale + fabs(delta[best])))
-                        best = j;
-                }
-                if (best != from) {
-                    size[from] -= r->weight[t];
-                    size[best] += r->weight[t];
-                    if (r->has_caps) {
-                        load[from] -= r->demand[t];
-                        load[best] += r->demand[t];
-                    }
-                    lab[t] = (int32_t)best;
-                    moved++;
-                }
-            }
-            *moves += moved;
-            if (moved == 0)
-                break;
-        }
+    if (!load || !ws_open(&ws, r)) {
+        free(load);
+        return false;
     }
-    free(size);
-    free(delta);
+    size_t *size = ws.size;
+    for (size_t t = 0; t < s; t++) {
+        size[lab[t]] += r->weight[t];
+        load[lab[t]] += r->has_caps ? r->demand[t] : 0.0;
+    }
+    double scale = 0.0;
+    for (size_t t = 0; t < s; t++)
+        scale += fabs(cost[t * k + (size_t)lab[t]]);
+    bool late = false;
+    for (int sweep = 0; sweep < 100 && !late; sweep++) {
+        size_t moved = 0;
+        for (size_t t = 0; t < s && !late; t++) {
+            if ((t & 4095) == 4095 && ckm_now() > deadline)
+                late = true; /* every labelling on the way is feasible and no worse */
+            size_t from = (size_t)lab[t], best = from;
+            price(r, cost, lab, &ws, t);
+            for (size_t j = 0; j < k; j++) {
+                if (j == from || ws.blocked[j] || size[from] - r->weight[t] < r->lo[from] ||
+                    size[j] + r->weight[t] > r->hi[j] || !loads_hold(r, load, t, from, j))
+                    continue;
+                if (ws.delta[j] < ws.delta[best] - 1e-12 * (scale + fabs(ws.delta[best])))
+                    best = j;
+            }
+            if (best != from) {
+                size[from] -= r->weight[t];
+                size[best] += r->weight[t];
+                if (r->has_caps) {
+                    load[from] -= r->demand[t];
+                    load[best] += r->demand[t];
+                }
+                lab[t] = (int32_t)best;
+                moved++;
+            }
+        }
+        *moves += moved;
+        if (moved == 0)
+            break;
+    }
     free(load);
-    free(blocked);
-    free(ss);
-    free(sadj);
-    free(cs);
-    free(cadj);
-    return ok;
+    ws_close(&ws);
+    return true;
 }
