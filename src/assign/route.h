@@ -106,6 +106,8 @@ typedef struct ckm_route {
     bool summary_proven;
     bool hands_on;        /* may leave a step to the next route in the chooser's list that
                              applies (res.hand_on; assign.c runs it, and counts its memory) */
+    bool own_start;       /* improves the caller's labels itself (an exact search per part): a
+                             1-opt local search of them first (blp_lloyd.c) only costs time */
 } ckm_route;
 
 /* The step's objective of group labels: sum_t cost[t, l_t] plus the soft pairs' penalty. */

@@ -393,6 +393,7 @@ const ckm_route ckm_route_split = {
     .solve = split_solve,
     .free = split_free,
     .proves = true,
+    .own_start = true,
     .bound_name = "search",
     .describe = split_describe,
     .step_text = "split search",
