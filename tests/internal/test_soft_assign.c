@@ -35,6 +35,19 @@ static double model_objective(const ckm_reduced *r, const double *cost, const in
     return f;
 }
 
+/* the fixture's reduced problem with soft pairs (n_soft pairs in soft, confidences soft_w) */
+static ckm_reduced soft_fixture(size_t s, size_t k, size_t n, size_t *weight, size_t n_cl, size_t *cl,
+                                const size_t *lo, const size_t *hi, size_t n_soft, size_t *soft, double *soft_w,
+                                double P)
+{
+    ckm_reduced r = fixture_reduced(s, k, n, weight, n_cl, cl, lo, hi);
+    r.n_soft = n_soft;
+    r.soft = soft;
+    r.soft_w = soft_w;
+    r.soft_P = P;
+    return r;
+}
+
 /* The greedy start (soft_local.c, ckm_soft_greedy_start) on a hand-made case that needs both
  * of its fallbacks: groups g0..g3, clusters A, B with lo_B = 2; by regret g0 -> A, g1 -> B,
  * g2 -> A; g3 must fill B but is cannot-linked to g1, so it goes to A and the second phase
@@ -43,11 +56,7 @@ static void greedy_by_hand(void)
 {
     size_t weight[4] = {1, 1, 1, 1}, cl[2] = {1, 3}, lo[2] = {0, 2}, hi[2] = {4, 4}, soft[2] = {0, 2};
     double cost[8] = {0, 10, 10, 0, 0, 5, 0, 1}, soft_w[1] = {1.0};
-    ckm_reduced r = fixture_reduced(4, 2, 4, weight, 1, cl, lo, hi);
-    r.n_soft = 0; /* the soft pair below only when asked */
-    r.soft = soft;
-    r.soft_w = soft_w;
-    r.soft_P = 1.0;
+    ckm_reduced r = soft_fixture(4, 2, 4, weight, 1, cl, lo, hi, 0, soft, soft_w, 1.0); /* its pair below */
     int32_t lab[4];
     CHECK(ckm_soft_greedy_start(&r, cost, lab));
     CHECK(fixture_feasible(&r, lab));
@@ -96,11 +105,7 @@ static void greedy_random(void)
         }
         for (size_t c = 0; c < s * k; c++)
             cost[c] = 10.0 * unif();
-        ckm_reduced r = fixture_reduced(s, k, n, weight, n_cl, cl, lo, hi);
-        r.n_soft = n_soft;
-        r.soft = soft;
-        r.soft_w = soft_w;
-        r.soft_P = 0.5 + 5.0 * unif();
+        ckm_reduced r = soft_fixture(s, k, n, weight, n_cl, cl, lo, hi, n_soft, soft, soft_w, 0.5 + 5.0 * unif());
         int32_t lab[8];
         tried++;
         bool got = ckm_soft_greedy_start(&r, cost, lab);
@@ -152,11 +157,7 @@ int main(void)
             lo[j] = inst % 3 == 0 ? 0 : (size_t)(unif() * 3);
             hi[j] = inst % 3 == 0 ? n : lo[j] + 1 + (size_t)(unif() * 4);
         }
-        ckm_reduced r = fixture_reduced(s, k, n, weight, n_cl, cl, lo, hi);
-        r.n_soft = n_soft;
-        r.soft = soft;
-        r.soft_w = soft_w;
-        r.soft_P = 0.5 + 10.0 * unif();
+        ckm_reduced r = soft_fixture(s, k, n, weight, n_cl, cl, lo, hi, n_soft, soft, soft_w, 0.5 + 10.0 * unif());
         double cost[32];
         for (size_t c = 0; c < s * k; c++)
             cost[c] = 10.0 * unif();
