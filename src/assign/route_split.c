@@ -203,14 +203,11 @@ static size_t fix_dominated(split *sp, const ckm_reduced *r, const double *cost,
                 size_t e = pl.adj[q], u = sp->slot[ckm_pair_other(pl.ab, e, t)];
                 if (sp->fixed[u])
                     continue;
-                double *row = sp->row + u * k, p = hard ? 0.0 : soft_p(r, e);
+                double *row = sp->row + u * k;
                 if (hard)
                     row[at] = INFINITY;
-                else if (r->soft_w[e] > 0.0)
-                    for (size_t j = 0; j < k; j++)
-                        row[j] += j == at ? 0.0 : p;
                 else
-                    row[at] += p;
+                    ckm_pair_pay(row, k, at, soft_p(r, e), r->soft_w[e] > 0.0);
                 if (!sp->queued[u]) {
                     sp->queued[u] = 1;
                     sp->queue[tail] = u;

@@ -111,15 +111,8 @@ static void price(const ckm_reduced *r, const double *cost, const int32_t *lab, 
     for (size_t q = w->ss[t]; q < w->ss[t + 1]; q++) {
         size_t e = w->sadj[q];
         int32_t o = lab[ckm_pair_other(r->soft, e, t)];
-        double c = r->soft_P * fabs(r->soft_w[e]);
-        if (o < 0)
-            continue;
-        if (r->soft_w[e] > 0.0) { /* must-link: paid unless t joins o */
-            for (size_t j = 0; j < k; j++)
-                w->delta[j] += (int32_t)j == o ? 0.0 : c;
-        } else { /* cannot-link: paid if t joins o */
-            w->delta[o] += c;
-        }
+        if (o >= 0)
+            ckm_pair_pay(w->delta, k, (size_t)o, r->soft_P * fabs(r->soft_w[e]), r->soft_w[e] > 0.0);
     }
 }
 
@@ -162,7 +155,9 @@ static regret *regret_order(const ckm_reduced *r, const double *cost)
 /* The cluster group t (weight w) takes in the greedy start: the least price (price above)
  * among the clusters without a cannot-linked placed group, with room for w under hi and, with
  * reserve, that leave enough weight for the lower bounds (deficit after the move <= weight
- * left after it); SIZE_MAX when none does. */
+ * left after it); SIZE_MAX when none does. The open rule of ckm_transport_greedy
+ * (greedy_sizes.c: unit points, their kept nearest centers, no pairs), here for weighted
+ * groups on the step's cost matrix, with cannot-links and soft pairs. */
 static size_t greedy_choice(const ckm_reduced *r, const double *cost, const int32_t *lab, soft_ws *ws,
                             size_t deficit, size_t left, size_t t, bool reserve)
 {

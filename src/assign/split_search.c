@@ -21,6 +21,7 @@
 #include "split_search.h"
 
 #include "core.h"
+#include "incidence.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -77,14 +78,10 @@ static void assign_at(search *s, size_t d, int32_t j)
         memcpy(s->stack + top, row, k * sizeof(double));
         s->stack[top + k] = s->minv[u];
         top += k + 1;
-        if (pt->kind[q] == CKM_EDGE_MUST) {
-            for (size_t c = 0; c < k; c++)
-                row[c] += (int32_t)c == j ? 0.0 : pt->p[q];
-        } else if (pt->kind[q] == CKM_EDGE_CANNOT) {
-            row[j] += pt->p[q];
-        } else {
+        if (pt->kind[q] == CKM_EDGE_HARD)
             row[j] = INFINITY;
-        }
+        else
+            ckm_pair_pay(row, k, (size_t)j, pt->p[q], pt->kind[q] == CKM_EDGE_MUST);
         s->minv[u] = row_min(row, k);
     }
 }

@@ -19,4 +19,17 @@ static inline size_t ckm_pair_other(const size_t *ab, size_t e, size_t t)
     return ab[2 * e] == t ? ab[2 * e + 1] : ab[2 * e];
 }
 
+/* A soft pair of penalty p moved into the cost row (k clusters) of one end when the other end
+ * sits in cluster at: a must-link (must) is paid in every cluster but at, a cannot-link in at
+ * only. The split route's fixing and search and the soft local search price pairs so. */
+static inline void ckm_pair_pay(double *row, size_t k, size_t at, double p, bool must)
+{
+    if (!must) {
+        row[at] += p;
+        return;
+    }
+    for (size_t j = 0; j < k; j++)
+        row[j] += j == at ? 0.0 : p;
+}
+
 #endif
