@@ -68,6 +68,23 @@ static void test_components(void)
     ckm_problem_free(p);
 }
 
+/* no must-link (none at all, or cannot-links only): every point its own group, in order */
+static void test_singletons(void)
+{
+    const char *cons[] = {NULL, "CL 0 4\nCL 2 5\n"};
+    for (int c = 0; c < 2; c++)
+        for (size_t k = 2; k <= 3; k++) {
+            ckm_problem *p = make(10, k, cons[c]);
+            ckm_analysis *a = analyze(p);
+            CHECK(a && !a->infeasible && a->groups == 10);
+            for (size_t i = 0; a && i < 10; i++)
+                CHECK(a->group_of[i] == i && a->group_size[i] == 1);
+            CHECK(a && a->lifted_cannot_links == (c ? 2u : 0u));
+            ckm_analysis_free(a);
+            ckm_problem_free(p);
+        }
+}
+
 static void test_proofs(void)
 {
     ckm_problem *p = make(6, 2, "ML 0 1\nML 1 2\nML 2 3\nCL 3 0\n");
@@ -179,6 +196,7 @@ static void test_k2_merge(void)
 int main(void)
 {
     test_components();
+    test_singletons();
     test_proofs();
     test_k2_merge();
     ck_cleanup();
