@@ -256,6 +256,9 @@ static void test_bounds_same_labels(void)
             s.tol = 1e-4;
             s.init = CKM_INIT_RANDOM; /* far-off starts: the first steps refuse bounds */
             same_as_plain(p, n, &s, cases[c].what);
+            s.max_iter = 9; /* capped: no rebuild in the last steps, refusals in between */
+            same_as_plain(p, n, &s, cases[c].what);
+            s.max_iter = 0;
             s.init = CKM_INIT_DEFAULT;
         }
         ckm_problem_free(p);

@@ -44,6 +44,9 @@ typedef struct km_ws {
     bool screened;       /* bounded, d >= 32: full passes through the screen */
     ckm_screen screen;   /* single-precision full passes (same labels) */
     size_t last_changed;
+    size_t settle;       /* bounds are rebuilt once at most s / settle labels changed */
+    int left;            /* steps left to the iteration cap, this one included */
+    bool fresh;          /* the bounds were built by the last pass */
     int threads;
     double *partial;     /* chunks * k * (d + 1): per-chunk sums and masses */
     ckm_yinyang yy;
@@ -67,6 +70,9 @@ static void label_exact(void *ctx, size_t i, const double *g, size_t j, int tid)
     ((km_ws *)ctx)->lab[i] = (int32_t)j;
 }
 
+/* fewest steps left to the iteration cap for which stale bounds are rebuilt */
+#define REBUILD_LEFT 3
+
 /* Assignment step (plain: every distance by dgemm; bounded: Yinyang, the same labels) with
  * empty-cluster repair. Returns the number of labels changed. */
 static size_t assign(km_ws *ws)
@@ -80,9 +86,15 @@ static size_t assign(km_ws *ws)
        the labels settle; a fit at 10^5 x 128, k = 1000 on overlapping data took 3.0 s
        instead of 2.5 s (bench/kmeans_hard_run.sh). Where k d <= 2^14 a build is by whole
        rows (yinyang.c): at 10^6 x 16, k = 100, 0.10 s against 0.055 s for a plain pass
-       (the first 0.19 s: the bounds' pages touched for the first time). */
+       (the first 0.19 s: the bounds' pages touched for the first time). A rebuild costs
+       about two plain passes, so none is made with fewer than REBUILD_LEFT steps to the
+       cap, and bounds refused by the very step after their build (the centers still
+       moving far) wait for half as many changed labels before the next (20 capped steps
+       from random starts at 10^6 x 16, k = 100 on overlapping data rebuilt and refused
+       in turn). */
     bool plain = !ws->bounded;
-    if (ws->bounded && ws->stale && ws->grouped && ws->last_changed * 20 > s)
+    if (ws->bounded && ws->stale && ws->grouped &&
+        (ws->last_changed > s / ws->settle || ws->left < REBUILD_LEFT))
         plain = true;
     else if (ws->bounded && ws->stale) {
         if (!ws->grouped)
@@ -90,11 +102,16 @@ static size_t assign(km_ws *ws)
         ws->grouped = true;
         ckm_yinyang_reset(&ws->yy, ws->Y, ws->ynorm, ws->C, &ws->near, ws->screened ? &ws->screen : NULL, ws->lab);
         ws->stale = false;
+        ws->fresh = true;
     } else if (ws->bounded && /* update() left the previous centers in Cnew */
                !ckm_yinyang_step(&ws->yy, ws->Y, ws->ynorm, ws->Cnew, ws->C, ws->lab)) {
         plain = true;
         ws->stale = true;
-    }
+        if (ws->fresh && ws->settle < s)
+            ws->settle *= 2;
+        ws->fresh = false;
+    } else
+        ws->fresh = false;
     if (plain && !ws->screened)
         ckm_nearest(ws->Y, ws->ynorm, s, ws->C, &ws->near, ws->lab, ws->dist);
     else if (plain)
@@ -273,6 +290,8 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
         ws->prev[t] = -1;
     ws->stale = true;
     ws->grouped = false;
+    ws->fresh = false;
+    ws->settle = 20;
     int it = 0;
     bool have = false;
     for (; it < ctx->max_iter; it++) {
@@ -280,6 +299,7 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
             rt->stopped = true;
             break;
         }
+        ws->left = ctx->max_iter - it;
         size_t changed = assign(ws);
         have = true;
         if (changed == 0)
@@ -303,6 +323,7 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
         }
         if (shift <= ws->tol) {
             it++;
+            ws->left = 1;
             assign(ws);
             break;
         }
