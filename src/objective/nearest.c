@@ -8,6 +8,8 @@
  * thread pools nor touch OpenBLAS's process-wide thread setting. When k d is so large
  * that blocks would be tiny (< 16 rows), one caller thread and BLAS's own threads are
  * used instead. Each row's result is computed the same way whatever the thread count.
+ * Labels and distances alone for 4 <= d <= 32 come from the fused pass instead
+ * (nearest_fused.c: products and argmin in one loop, threads on blocks of 256 rows).
  */
 #include "core.h"
 #include "objective.h"
@@ -44,7 +46,16 @@ ckm_error ckm_nearest_ws_init(ckm_nearest_ws *ws, size_t k, size_t d, int thread
     ws->gram = ckm_mul_ok(ws->block, k, &per) && ckm_mul_ok(per, (size_t)ws->threads, &all)
                    ? ckm_alloc_array(all, sizeof(double))
                    : NULL;
-    if (!ws->gram || !ws->cnorm) {
+    size_t padded = (k + 7) / 8 * 8;
+    ws->panel = ws->pnorm = NULL;
+    ws->fma = false;
+    bool fused = d >= CKM_FUSED_MIN_D && d <= CKM_FUSED_MAX_D;
+    if (fused) {
+        ws->panel = ckm_alloc_array(padded * d, sizeof(double));
+        ws->pnorm = ckm_alloc_array(padded, sizeof(double));
+        ws->fma = ckm_fused_available();
+    }
+    if (!ws->gram || !ws->cnorm || (fused && (!ws->panel || !ws->pnorm))) {
         ckm_nearest_ws_free(ws);
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for distance workspace");
     }
@@ -55,7 +66,9 @@ void ckm_nearest_ws_free(ckm_nearest_ws *ws)
 {
     free(ws->gram);
     free(ws->cnorm);
-    ws->gram = ws->cnorm = NULL;
+    free(ws->panel);
+    free(ws->pnorm);
+    ws->gram = ws->cnorm = ws->panel = ws->pnorm = NULL;
 }
 
 /* argmin_c v_c, v_c = ||c||^2 - 2 y.c (the scalar expression, lane by lane: the same
@@ -148,6 +161,18 @@ static void near_range(void *ctx, size_t b0, size_t b1, int tid)
     }
 }
 
+/* rows per thread task of the fused pass (a multiple of its four rows) */
+#define FUSED_BLOCK ((size_t)256)
+
+static void fused_range(void *ctx, size_t b0, size_t b1, int tid)
+{
+    (void)tid;
+    near_job *j = ctx;
+    size_t r1 = b1 * FUSED_BLOCK < j->m ? b1 * FUSED_BLOCK : j->m;
+    ckm_fused_rows(j->Y, j->ynorm, b0 * FUSED_BLOCK, r1, j->ws->d, j->ws->panel, j->ws->pnorm, j->ws->k, j->ws->fma,
+                   j->label, j->dist);
+}
+
 void ckm_nearest(const double *Y, const double *ynorm, size_t m, const double *C,
                  ckm_nearest_ws *ws, int32_t *label, double *dist)
 {
@@ -182,6 +207,15 @@ void ckm_nearest_rows(const double *Y, const double *ynorm, size_t m, const doub
     size_t k = ws->k, d = ws->d;
     ckm_row_norms(C, k, d, ws->cnorm);
     near_job job = {m, Y, ynorm, C, ws, label, dist, row, row_ctx};
+    if (!row && ws->panel) {
+        ckm_fused_panels(C, ws->cnorm, k, d, ws->panel, ws->pnorm);
+        size_t nb = (m + FUSED_BLOCK - 1) / FUSED_BLOCK;
+        if (ws->threads <= 1 || nb <= 1)
+            fused_range(&job, 0, nb, 0);
+        else
+            ckm_parallel_for(ws->threads, nb, fused_range, &job);
+        return;
+    }
     /* threads take whole blocks, so every row sees the same block layout (and the same
        dgemm call shape) whatever the thread count */
     size_t nblocks = (m + ws->block - 1) / ws->block;
