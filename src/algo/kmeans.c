@@ -47,6 +47,7 @@ typedef struct km_ws {
     size_t settle;       /* bounds are rebuilt once at most s / settle labels changed */
     int left;            /* steps left to the iteration cap, this one included */
     bool fresh;          /* the bounds were built by the last pass */
+    bool defer;          /* the first bounds too wait until the labels settle */
     int threads;
     double *partial;     /* chunks * k * (d + 1): per-chunk sums and masses */
     ckm_yinyang yy;
@@ -72,19 +73,26 @@ static void label_exact(void *ctx, size_t i, const double *g, size_t j, int tid)
 
 /* fewest steps left to the iteration cap for which stale bounds are rebuilt */
 #define REBUILD_LEFT 3
+/* with the fused full pass, bounds are built once at most s / SETTLE_FUSED labels changed
+   (else s / 20): at 10^6 x 16, k = 100 on overlapping data a fit's builds at 4.3 %, 2 % and
+   1 % changed labels were refused within one or two steps (each build two fused passes),
+   from 0.76 % on the bounded steps cost 0.3-0.7 passes for a dozen steps and more */
+#define SETTLE_FUSED 128
 
 /* Assignment step (plain: every distance by dgemm; bounded: Yinyang, the same labels) with
  * empty-cluster repair. Returns the number of labels changed. */
 static size_t assign(km_ws *ws)
 {
     size_t s = ws->s, k = ws->k;
-    /* bounded: the first pass of a restart builds the bounds; a step the bounds would not
-       pay for, and the passes after it while more than 5% of the labels change, are plain
-       passes (cheaper than rebuilding bounds that soon go stale); then the bounds are
-       rebuilt. Every variant gives the plain labels (up to ties within rounding:
-       screen.c, yinyang.c). Tried (issue 55): plain passes from a restart's start until
-       the labels settle; a fit at 10^5 x 128, k = 1000 on overlapping data took 3.0 s
-       instead of 2.5 s (bench/kmeans_hard_run.sh). Where k d <= 2^14 a build is by whole
+    /* bounded: the first pass of a restart builds the bounds (with the fused full pass,
+       ws->defer: the first pass whose previous one changed at most 5 % of the labels); a
+       step the bounds would not pay for, and the passes after it while more than 5% of
+       the labels change, are plain passes (cheaper than rebuilding bounds that soon go
+       stale); then the bounds are rebuilt. Every variant gives the plain labels (up to
+       ties within rounding: screen.c, yinyang.c). Tried (issue 55): plain passes from a
+       restart's start until the labels settle at d = 128; a fit at 10^5 x 128, k = 1000 on
+       overlapping data took 3.0 s instead of 2.5 s (bench/kmeans_hard_run.sh), so
+       screened runs still build at once. Where k d <= 2^14 a build is by whole
        rows (yinyang.c): at 10^6 x 16, k = 100, 0.10 s against 0.055 s for a plain pass
        (the first 0.19 s: the bounds' pages touched for the first time). A rebuild costs
        about two plain passes, so none is made with fewer than REBUILD_LEFT steps to the
@@ -93,7 +101,7 @@ static size_t assign(km_ws *ws)
        from random starts at 10^6 x 16, k = 100 on overlapping data rebuilt and refused
        in turn). */
     bool plain = !ws->bounded;
-    if (ws->bounded && ws->stale && ws->grouped &&
+    if (ws->bounded && ws->stale && (ws->grouped || ws->defer) &&
         (ws->last_changed > s / ws->settle || ws->left < REBUILD_LEFT))
         plain = true;
     else if (ws->bounded && ws->stale) {
@@ -291,7 +299,8 @@ static ckm_error restart(void *self, ckm_restart *rt, ckm_algo_out *out, ckm_err
     ws->stale = true;
     ws->grouped = false;
     ws->fresh = false;
-    ws->settle = 20;
+    ws->settle = ws->defer ? SETTLE_FUSED : 20;
+    ws->last_changed = ws->defer ? s : 0; /* a restart's first pass: every label is new */
     int it = 0;
     bool have = false;
     for (; it < ctx->max_iter; it++) {
@@ -392,6 +401,12 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
           (rc = ckm_screen_init(&ws.screen, ws.Y, ws.ynorm, s, d, k, set->threads, err)) != CKM_OK)))
         goto done;
     ws.screened = ws.bounded && (d >= SCREEN_FROM_D || single);
+    /* where the full pass is the fused one (nearest_fused.c, few features) a restart's
+       first bounds wait, like later ones, until at most 5 % of the labels change: at 10^6 x
+       16, k = 100 on overlapping data the bounds built at the first pass (0.29 s, four
+       fused passes, their memory touched first) were refused by the next step in whole
+       fits and 20-step runs alike. At d = 128 (screened passes) building at once paid. */
+    ws.defer = !ws.screened && ws.near.panel != NULL;
     ws.screen.float_only = single;
     for (size_t t = 0; t < s; t++)
         w[t] = r->mass[t];
