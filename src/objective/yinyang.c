@@ -23,8 +23,8 @@
  * skipped center is farther than the assigned one by more than the rounding of either
  * computation and plain Lloyd's argmin is among the measured centers, where the argmin
  * uses the same expression with ties to the lowest index. Only a near-tie within rounding
- * between two measured centers (y.c from a loop here, from dgemm there) could resolve
- * differently; tests compare whole runs label by label.
+ * between two measured centers (y.c from a loop here, from dgemm or the fused pass of
+ * nearest_fused.c there) could resolve differently; tests compare whole runs label by label.
  * A reset is one full pass (screen.c when screened, else dgemm) with the centers taken in
  * group order, so each group's values lie side by side: its minimum is a vector min and
  * the t roots of a row are taken four at a time (group_bounds; for k d <= 2^14 the dgemm
