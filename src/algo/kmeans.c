@@ -4,7 +4,8 @@
  * reuse.
  *   objective  F(l, C) = sum_t w_t ||y_t - c_{l(t)}||^2   (+ the constant scatter)
  *   seeding    greedy k-means++ (seeding.c), or k random points with init = random
- *   iteration  assign l(t) = argmin_j ||y_t - c_j||^2 (dgemm, nearest.c; or, bounded,
+ *   iteration  assign l(t) = argmin_j ||y_t - c_j||^2 (nearest.c: dgemm, or for 4 <= d <= 32
+ *              the fused pass of nearest_fused.c; or, bounded,
  *              Yinyang steps, yinyang.c, with full passes screened in single precision
  *              from d = 32, screen.c: the same labels); an empty cluster takes the point
  *              farthest from its center among clusters of >= 2 points;
@@ -79,16 +80,16 @@ static void label_exact(void *ctx, size_t i, const double *g, size_t j, int tid)
    from 0.76 % on the bounded steps cost 0.3-0.7 passes for a dozen steps and more */
 #define SETTLE_FUSED 128
 
-/* Assignment step (plain: every distance by dgemm; bounded: Yinyang, the same labels) with
+/* Assignment step (plain: every distance, ckm_nearest; bounded: Yinyang, the same labels) with
  * empty-cluster repair. Returns the number of labels changed. */
 static size_t assign(km_ws *ws)
 {
     size_t s = ws->s, k = ws->k;
     /* bounded: the first pass of a restart builds the bounds (with the fused full pass,
-       ws->defer: the first pass whose previous one changed at most 5 % of the labels); a
-       step the bounds would not pay for, and the passes after it while more than 5% of
-       the labels change, are plain passes (cheaper than rebuilding bounds that soon go
-       stale); then the bounds are rebuilt. Every variant gives the plain labels (up to
+       ws->defer: the first pass after one that changed at most s / settle labels); a step
+       the bounds would not pay for, and the passes after it while more than s / settle
+       labels change (5 %; 0.78 % with the fused pass), are plain passes (cheaper than
+       rebuilding bounds that soon go stale); then the bounds are rebuilt. Every variant gives the plain labels (up to
        ties within rounding: screen.c, yinyang.c). Tried (issue 55): plain passes from a
        restart's start until the labels settle at d = 128; a fit at 10^5 x 128, k = 1000 on
        overlapping data took 3.0 s instead of 2.5 s (bench/kmeans_hard_run.sh), so
@@ -402,7 +403,7 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
         goto done;
     ws.screened = ws.bounded && (d >= SCREEN_FROM_D || single);
     /* where the full pass is the fused one (nearest_fused.c, few features) a restart's
-       first bounds wait, like later ones, until at most 5 % of the labels change: at 10^6 x
+       first bounds wait, like later ones, until at most s / SETTLE_FUSED labels change: at 10^6 x
        16, k = 100 on overlapping data the bounds built at the first pass (0.29 s, four
        fused passes, their memory touched first) were refused by the next step in whole
        fits and 20-step runs alike. At d = 128 (screened passes) building at once paid. */
