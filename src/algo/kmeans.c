@@ -89,13 +89,14 @@ static size_t assign(km_ws *ws)
        ws->defer: the first pass after one that changed at most s / settle labels); a step
        the bounds would not pay for, and the passes after it while more than s / settle
        labels change (5 %; 0.78 % with the fused pass), are plain passes (cheaper than
-       rebuilding bounds that soon go stale); then the bounds are rebuilt. Every variant gives the plain labels (up to
-       ties within rounding: screen.c, yinyang.c). Tried (issue 55): plain passes from a
-       restart's start until the labels settle at d = 128; a fit at 10^5 x 128, k = 1000 on
-       overlapping data took 3.0 s instead of 2.5 s (bench/kmeans_hard_run.sh), so
-       screened runs still build at once. Where k d <= 2^14 a build is by whole
-       rows (yinyang.c): at 10^6 x 16, k = 100, 0.10 s against 0.055 s for a plain pass
-       (the first 0.19 s: the bounds' pages touched for the first time). A rebuild costs
+       rebuilding bounds that soon go stale); then the bounds are rebuilt. Every variant
+       gives the plain labels (up to ties within rounding: screen.c, yinyang.c). Tried
+       (issue 55): plain passes from a restart's start until the labels settle at d = 128;
+       a fit at 10^5 x 128, k = 1000 on overlapping data took 3.0 s instead of 2.5 s
+       (bench/kmeans_hard_run.sh), so screened runs still build at once. Where k d <= 2^14
+       a build is by whole rows (yinyang.c): at 10^6 x 16, k = 100, 0.10 s against 0.055 s
+       for a plain pass (the first 0.19 s: the bounds' pages touched for the first time).
+       A rebuild costs
        about two plain passes, so none is made with fewer than REBUILD_LEFT steps to the
        cap, and bounds refused by the very step after their build (the centers still
        moving far) wait for half as many changed labels before the next (20 capped steps
@@ -403,10 +404,11 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
         goto done;
     ws.screened = ws.bounded && (d >= SCREEN_FROM_D || single);
     /* where the full pass is the fused one (nearest_fused.c, few features) a restart's
-       first bounds wait, like later ones, until at most s / SETTLE_FUSED labels change: at 10^6 x
-       16, k = 100 on overlapping data the bounds built at the first pass (0.29 s, four
-       fused passes, their memory touched first) were refused by the next step in whole
-       fits and 20-step runs alike. At d = 128 (screened passes) building at once paid. */
+       first bounds wait, like later ones, until at most s / SETTLE_FUSED labels change: at
+       10^6 x 16, k = 100 on overlapping data the bounds built at the first pass (0.29 s,
+       four fused passes, their memory touched first) were refused by the next step in
+       whole fits and 20-step runs alike. At d = 128 (screened passes) building at once
+       paid. */
     ws.defer = !ws.screened && ws.near.panel != NULL;
     ws.screen.float_only = single;
     for (size_t t = 0; t < s; t++)

@@ -230,15 +230,17 @@ static bool build_groups(const ckm_problem *p, const size_t *rep, size_t *root_i
     r->comp = ckm_alloc_array(n, sizeof(size_t));
     if (!r->comp)
         return false;
-    if (!rep)
+    if (!rep) {
         for (; s < n; s++)
             r->comp[s] = s;
-    for (size_t i = 0; rep && i < n; i++)
-        root_id[i] = SIZE_MAX;
-    for (size_t i = 0; rep && i < n; i++) {
-        if (root_id[rep[i]] == SIZE_MAX)
-            root_id[rep[i]] = s++;
-        r->comp[i] = root_id[rep[i]];
+    } else {
+        for (size_t i = 0; i < n; i++)
+            root_id[i] = SIZE_MAX;
+        for (size_t i = 0; i < n; i++) {
+            if (root_id[rep[i]] == SIZE_MAX)
+                root_id[rep[i]] = s++;
+            r->comp[i] = root_id[rep[i]];
+        }
     }
     r->s = s;
     if (!ckm_mul_ok(s, d, &sd))
@@ -264,17 +266,18 @@ static bool build_groups(const ckm_problem *p, const size_t *rep, size_t *root_i
     }
     for (size_t t = 0; t < s; t++)
         r->member_start[t + 1] = r->member_start[t] + r->weight[t];
-    if (single)
+    if (single) { /* s = n: groups numbered by smallest member, comp is the identity */
         for (size_t i = 0; i < n; i++)
-            r->members[i] = i; /* s = n: groups numbered by smallest member, comp is the identity */
-    else
+            r->members[i] = i;
+    } else {
         memcpy(root_id, r->member_start, s * sizeof(size_t)); /* reuse as fill pointers */
-    for (size_t i = 0; !single && i < n; i++) {
-        size_t t = r->comp[i];
-        r->members[root_id[t]++] = i;
-        double wi = w ? w[i] : 1.0;
-        for (size_t f = 0; f < d; f++)
-            r->mean_own[t * d + f] += wi * p->X[i * d + f];
+        for (size_t i = 0; i < n; i++) {
+            size_t t = r->comp[i];
+            r->members[root_id[t]++] = i;
+            double wi = w ? w[i] : 1.0;
+            for (size_t f = 0; f < d; f++)
+                r->mean_own[t * d + f] += wi * p->X[i * d + f];
+        }
     }
     for (size_t t = 0; !single && t < s; t++)
         for (size_t f = 0; f < d; f++)
@@ -565,16 +568,16 @@ ckm_error ckm_reduce(const ckm_problem *p, ckm_reduced **out, int *infeasible, c
     /* the point maps (3 n indices) only where must-links join points or k = 2 merges groups:
        without pairs their first touch and release took 0.2 s of a 2 s k-means fit at
        10^6 x 16 (issue 55) */
-    bool joins = p->n_ml > 0, k2 = p->k == 2 && p->n_cl > 0;
-    size_t *parent = joins || k2 ? ckm_alloc_array(n, sizeof(size_t)) : NULL;
+    bool joins = p->n_ml > 0, maps = joins || (p->k == 2 && p->n_cl > 0);
+    size_t *parent = maps ? ckm_alloc_array(n, sizeof(size_t)) : NULL;
     size_t *csize = joins ? ckm_alloc_array(n, sizeof(size_t)) : NULL;
-    size_t *scratch = joins || k2 ? ckm_alloc_array(n, sizeof(size_t)) : NULL;
+    size_t *scratch = maps ? ckm_alloc_array(n, sizeof(size_t)) : NULL;
     ckm_pairset clset;
     ckm_pairset_init(&clset);
     graph g = {NULL, NULL};
     ckm_error rc = CKM_OK;
     size_t inside = SIZE_MAX;
-    if (!r || ((joins || k2) && (!parent || !scratch)) || (joins && !csize))
+    if (!r || (maps && (!parent || !scratch)) || (joins && !csize))
         goto nomem;
     if (joins)
         union_must_links(p, parent, csize);
