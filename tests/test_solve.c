@@ -114,6 +114,49 @@ int main(void)
     ckm_result_free(r);
     r = NULL;
 
+    /* no pairs, no size bounds, stopped before any labelling: each point to its nearest seed;
+     * 60 points at 3 places and k = 6, so seeds coincide and ties leave clusters empty until
+     * each takes a point of a cluster with two or more (every cluster non-empty, SSE checked) */
+    {
+        double Y[60 * 2];
+        for (size_t i = 0; i < 60; i++) {
+            Y[2 * i] = (double)(i % 3) * 10.0;
+            Y[2 * i + 1] = (double)(i % 3);
+        }
+        ckm_problem *q = NULL;
+        CHECK(ckm_problem_create(Y, 60, 2, 6, &q, &err) == CKM_OK);
+        ckm_settings_default(&s);
+        calls = 0;
+        s.should_stop = stop_now;
+        s.stop_user = &calls;
+        CHECK(ckm_solve(q, &s, &r, &err) == CKM_OK);
+        if (r) {
+            CHECK(r->status == CKM_STATUS_INTERRUPTED && r->has_labels && r->violations == 0);
+            CHECK(strstr(r->message, "labels from the nearest seed") != NULL);
+            size_t nonempty = 0;
+            for (size_t j = 0; j < 6; j++)
+                nonempty += r->sizes[j] > 0;
+            CHECK(nonempty == 6);
+            double sse = 0.0; /* recomputed here from the labels */
+            for (size_t j = 0; j < 6; j++) {
+                double c0 = 0.0, c1 = 0.0, m = 0.0;
+                for (size_t i = 0; i < 60; i++)
+                    if (r->labels[i] == (int32_t)j) {
+                        c0 += Y[2 * i];
+                        c1 += Y[2 * i + 1];
+                        m += 1.0;
+                    }
+                for (size_t i = 0; i < 60; i++)
+                    if (r->labels[i] == (int32_t)j)
+                        sse += (Y[2 * i] - c0 / m) * (Y[2 * i] - c0 / m) + (Y[2 * i + 1] - c1 / m) * (Y[2 * i + 1] - c1 / m);
+            }
+            CHECK(fabs(sse - r->sse) <= 1e-9 * (1.0 + sse));
+        }
+        ckm_result_free(r);
+        r = NULL;
+        ckm_problem_free(q);
+    }
+
     /* sizeflow under exact sizes, stopped before any labelling: the fallback's greedy sized
      * labelling, or the exact transportation step to its seeds when that finishes within the
      * grace; either way every size holds */

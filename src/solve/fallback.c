@@ -4,16 +4,20 @@
  * ipc / exact skip a relaxation whose first iteration would end past the deadline).
  *   k-means++ seeds on the groups (seed settings.seed; k random distinct groups when s k d
  *   > 1e8, where k-means++ alone would outlast the grace), centers ordered by size slots; without
- *   any pair one assignment to them (the greedy sized labelling: the nearest seed unless a
- *   size bound says otherwise; under size bounds replaced by the exact transportation step
- *   when that finishes within the grace: no LP of n*k columns for a large problem); otherwise
+ *   any pair one assignment to them: without size bounds each point's nearest seed (in timed
+ *   chunks: the rows a whole pass could not reach within the grace take the nearest of a
+ *   prefix of the seeds; then every empty cluster takes a point); under size bounds the
+ *   greedy sized labelling (the nearest seed unless a bound says otherwise), replaced by the
+ *   exact transportation step when that finishes within the grace: no LP of n*k columns for
+ *   a large problem; otherwise
  *   the BLPKM_CC iteration (exact CLP/CBC assignment honouring every must-link, cannot-link
  *   and size bound, and the capacity rows when there are any; means) -- until the run's own deadline when time is left, else for at
  *   most CKM_GRACE_S seconds (CKM_GRACE_STOP_S = 0.5 s after a stop request, so that Ctrl-C
  *   is answered within a second), ignoring further stop requests: a user who stops a run wants
  *   the best labelling now, and any feasible one beats none. Only a first assignment that
  *   cannot finish within that time (or a proof that none exists) leaves no labels.
- * Cost: seeding O(s k d); without pairs O(n k d) time and O(n k) memory at most; otherwise
+ * Cost: seeding O(s k d); without pairs O(n k d) time (O(n) memory without size bounds, O(n k)
+ * at most with them); otherwise
  * one assignment step per iteration (the s k costs stored only below sizeflow's matrix limit).
  */
 #include "fallback.h"
@@ -22,6 +26,7 @@
 #include "blp_lloyd.h"
 #include "seeding.h"
 #include "greedy_sizes.h"
+#include "objective.h"
 #include "transport_points.h"
 
 #include <math.h>
@@ -49,13 +54,94 @@ static void note(ckm_algo_out *out, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Points without pairs: the greedy sized labelling (greedy_sizes.c: with no bound beyond
- * "non-empty", the nearest seed but for the last points an empty cluster needs; one O(n k d)
- * pass, polled, so a stop on 10^6 points still gets labels within the grace); under size
- * bounds then, in the time left, the exact transportation step to the same seeds
- * (sizeflow's solver, from the points), which replaces it when it finishes. *how names what
- * the labels came from, or why there are none. */
-static ckm_error unpaired(const ckm_context *ctx, const ckm_reduced *r, const double *C, ckm_algo_out *out,
+/* rows per polled chunk of the nearest-seed pass (10^6 x 16, k = 1000: ~0.04 s a chunk) */
+#define FALLBACK_CHUNK ((size_t)1 << 16)
+
+/* The seeds a chunk of `rows` rows can still be compared with: k when the measured rate
+ * (sec_per seconds per row and seed) lets every row left meet all of them within half the
+ * time left, else fewer, in proportion (at least 1): the grace is a promise, the nearest of
+ * a prefix of the seeds is still a labelling. */
+static size_t seeds_affordable(size_t k, double sec_per, size_t rows_left, double time_left)
+{
+    double need = sec_per * (double)rows_left * (double)k;
+    if (!(sec_per > 0.0) || need <= 0.5 * time_left)
+        return k;
+    double kk = floor((double)k * 0.5 * fmax(time_left, 0.0) / need);
+    return kk < 1.0 ? 1 : (size_t)kk;
+}
+
+/* Every cluster non-empty: each empty cluster j takes the first point (in index order,
+ * one cursor for all) of a cluster that has two or more. n >= k, so one exists. */
+static void fill_empty(int32_t *labels, size_t k, size_t *size)
+{
+    size_t cur = 0;
+    for (size_t j = 0; j < k; j++) {
+        if (size[j] > 0)
+            continue;
+        while (size[labels[cur]] < 2)
+            cur++;
+        size[labels[cur]]--;
+        labels[cur] = (int32_t)j;
+        size[j] = 1;
+        cur++;
+    }
+}
+
+/* Points without pairs or size bounds: each point to its nearest seed (ckm_nearest: 0.07 s
+ * for 10^6 x 16, k = 100 on two threads, where the greedy sized pass took 0.35-0.65 s and,
+ * at k = 1000, 2.3 s: past the grace), in chunks of rows timed against the grace. When the
+ * rows left would not meet every seed within half the time left, they take the nearest of
+ * the first k' seeds (seeds_affordable); then each empty cluster takes a point (fill_empty).
+ * *k_used = the fewest seeds any row was compared with (k when the pass was whole). */
+static ckm_error nearest_seeds(const ckm_context *ctx, const ckm_reduced *r, const double *C, int32_t *labels,
+                               size_t *k_used, ckm_err *err)
+{
+    size_t n = r->n, k = r->k, d = r->d, kc = k;
+    ckm_nearest_ws ws;
+    memset(&ws, 0, sizeof ws);
+    double *ynorm = ckm_alloc_array(n, sizeof(double));
+    double *dist = ckm_alloc_array(n < FALLBACK_CHUNK ? n : FALLBACK_CHUNK, sizeof(double));
+    size_t *size = ckm_calloc_array(k, sizeof(size_t));
+    ckm_error rc = CKM_OK;
+    if (!ynorm || !dist || !size) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the stop fallback (%zu points)", n);
+        goto done;
+    }
+    if ((rc = ckm_nearest_ws_init(&ws, kc, d, ctx->s->threads, err)) != CKM_OK)
+        goto done;
+    ckm_row_norms(r->mean, n, d, ynorm);
+    double sec_per = 0.0; /* seconds per row and seed, measured on the last chunk */
+    for (size_t i0 = 0; i0 < n; i0 += FALLBACK_CHUNK) {
+        size_t m = n - i0 < FALLBACK_CHUNK ? n - i0 : FALLBACK_CHUNK;
+        size_t want = seeds_affordable(kc, sec_per, n - i0, ctx->deadline - ckm_now());
+        if (want < kc) {
+            ckm_nearest_ws_free(&ws);
+            kc = want;
+            if ((rc = ckm_nearest_ws_init(&ws, kc, d, ctx->s->threads, err)) != CKM_OK)
+                goto done;
+        }
+        double t0 = ckm_now();
+        ckm_nearest(r->mean + i0 * d, ynorm + i0, m, C, &ws, labels + i0, dist);
+        sec_per = (ckm_now() - t0) / ((double)m * (double)kc);
+    }
+    for (size_t i = 0; i < n; i++)
+        size[labels[i]]++;
+    fill_empty(labels, k, size);
+    *k_used = kc;
+done:
+    ckm_nearest_ws_free(&ws);
+    free(ynorm);
+    free(dist);
+    free(size);
+    return rc;
+}
+
+/* Points without pairs, under size bounds: the greedy sized labelling (greedy_sizes.c: the
+ * nearest seed but for the points a bound turns away; one O(n k d) pass, polled); then, in
+ * the time left, the exact transportation step to the same seeds (sizeflow's solver, from
+ * the points), which replaces it when it finishes. *how names what the labels came from, or
+ * why there are none. */
+static ckm_error sized_seeds(const ckm_context *ctx, const ckm_reduced *r, const double *C, ckm_algo_out *out,
                          const char **how, ckm_err *err)
 {
     size_t n = r->n, k = r->k;
@@ -71,12 +157,12 @@ static ckm_error unpaired(const ckm_context *ctx, const ckm_reduced *r, const do
         return CKM_OK;
     }
     out->has_labels = 1;
-    *how = r->has_sizes ? "the greedy sized assignment to seeds" : "one assignment to seeds";
+    *how = "the greedy sized assignment to seeds";
     /* the exact step costs the greedy's distance pass again (its n x k costs) and much
        more: only tried with three times the greedy's time left, since a try that cannot
        finish holds the answer back to the end of the grace */
     double now = ckm_now();
-    if (!r->has_sizes || ctx->deadline - now < 3.0 * (now - t0))
+    if (ctx->deadline - now < 3.0 * (now - t0))
         return CKM_OK;
     double *price = ckm_calloc_array(k, sizeof(double));
     int32_t *exact = ckm_alloc_array(n, sizeof(int32_t));
@@ -142,8 +228,16 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
         goto done;
     if (r->n_cl == 0 && r->n_soft == 0 && r->s == r->n && !r->has_caps) { /* no pairs: no LP of s*k columns (s may be 10^6) */
         const char *how = NULL;
-        if ((rc = unpaired(&grace, r, C, out, &how, err)) == CKM_OK)
-            note(out, "%s (%.2f s)", how, ckm_now() - t0);
+        size_t used = k;
+        if (r->has_sizes)
+            rc = sized_seeds(&grace, r, C, out, &how, err);
+        else if ((rc = nearest_seeds(&grace, r, C, out->labels, &used, err)) == CKM_OK)
+            out->has_labels = 1;
+        if (rc == CKM_OK && !r->has_sizes && used < k)
+            note(out, "the nearest seed (for the last points, of the first %zu of %zu seeds only: the grace ran short; %.2f s)",
+                 used, k, ckm_now() - t0);
+        else if (rc == CKM_OK)
+            note(out, "%s (%.2f s)", r->has_sizes ? how : "the nearest seed", ckm_now() - t0);
         goto done;
     }
     /* the steps on blpkm's route (a model with soft pairs too large to build: local search);
