@@ -24,7 +24,8 @@ static const cli_opt certify_options[F_COUNT] = {
     [F_LABELS] = {"labels", 0, "FILE", "the labelling to certify: one 0-based cluster id per line (or .npy)", NULL},
     [F_K] = {"k", 'k', "K", "number of clusters (default: largest label + 1)", NULL},
     [F_SUBSETS] = {"subsets", 0, "T", "split into T subsets (1 = the whole problem's root bound; default: chosen "
-                                      "from --time-limit, or subsets of about 400 groups)", NULL},
+                                      "from --time-limit, halved when the split's floor is over 2 % and the first "
+                                      "subsets finish early; or subsets of about 400 groups)", NULL},
     [F_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; the bound reached by then is reported", NULL},
     [F_CUTS] = {"cut-rounds", 0, "N", "cutting-plane rounds of each subset's SDP (default 50)", NULL},
     [F_GAP] = {"gap", 0, "X", "a subset's SDP stops when its bound is within X of the labels' SSE there "
@@ -101,6 +102,9 @@ static void print_certificate(const char *data, const ckm_certificate *c)
     printf("  lower bound  %.10g\n", c->lower_bound);
     if (isfinite(c->gap))
         printf("  gap          %.4g %%\n", 100.0 * c->gap);
+    if (isfinite(c->split_floor_sse) && c->sse > 0.0)
+        printf("  split floor  %.10g (no bound through this split exceeds it: gap >= %.4g %%)\n", c->split_floor_sse,
+               100.0 * (c->sse - c->split_floor_sse) / c->sse);
     printf("  subsets      %zu on %d thread%s", c->subsets, c->workers, c->workers == 1 ? "" : "s");
     if (c->ranks > 1)
         printf(" over %d ranks", c->ranks);

@@ -819,8 +819,9 @@ typedef struct ckm_certificate {
     double lower_bound;    /* sum of the subsets' bounds: <= the SSE of every labelling that
                               meets the constraints (INFINITY when none does) */
     double gap;            /* (sse - lower_bound) / sse; NAN when the labels violate a constraint */
-    double labels_split_sse; /* sum of the subsets' labels_sse; sse minus it is what the split
-                              costs the bound at most (the split loss) */
+    double labels_split_sse; /* sum of the subsets' labels_sse (restricted labels are upper bounds
+                              of the subsets' optima): lower_bound <= it, so sse minus it is
+                              what the split costs the bound at least (the split loss) */
     size_t subsets;        /* T */
     size_t *subset_of;     /* n: subset of each point */
     ckm_certify_subset *subset; /* T entries */
@@ -833,6 +834,12 @@ typedef struct ckm_certificate {
     ckm_progress *trace;   /* settings.trace: BOUND events as subsets finish (the bound so far:
                               every subset not yet bounded counted at its groups' own scatter) */
     size_t trace_len;
+    double split_floor_sse; /* after ranks' trace: the split's floor, the sum over subsets of the
+                              least SSE found for each alone (its restricted labels, or k-means on
+                              it when that is cheaper): lower_bound <= it whatever the
+                              relaxations, so no certified gap below (sse - it) / sse through this
+                              split. NAN when not measured (cannot-links, size or capacity bounds,
+                              labels that violate a constraint) */
 } ckm_certificate;
 
 /* After 0.4.0. A safe lower bound on the optimal SSE of p (every hard constraint: must-links,
@@ -841,8 +848,9 @@ typedef struct ckm_certificate {
  * that each look like the whole (anticlustering guided by the labels), and the bounds of the
  * subsets' problems (ipc's safe SDP bound with cuts, several subsets at once on
  * settings.threads threads) add up to a bound of the whole (Croella, Piccialli & Sudoso 2025).
- * subsets = 0 chooses T from settings.time_limit_s (what the SDP handles in about half of it)
- * or, without a limit, subsets of about 400 groups; subsets = 1 is the whole problem's root
+ * subsets = 0 chooses T from settings.time_limit_s (what the SDP handles in about half of it;
+ * halved, at most twice, while the split's floor -- split_floor_sse -- is more than 2 % below
+ * the labels' SSE) or, without a limit, subsets of about 400 groups; subsets = 1 is the whole problem's root
  * bound. Settings used: time_limit_s, threads, seed (the split), cut_rounds, gap,
  * verbosity / log, should_stop / interrupt. A stop returns the bound reached so far (CKM_OK,
  * status TIME_LIMIT or INTERRUPTED). Labels that violate constraints are certified too: the

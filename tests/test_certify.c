@@ -10,7 +10,10 @@
  *   stops       an interrupt before anything and a tiny time limit give valid bounds and the
  *               stop status; refusals of bad input with a message; infeasible problems;
  *               labels that violate constraints (bound, no gap); the JSON report;
- *   forced      k = 1 and one must-link group per cluster: bound = SSE, gap 0 (by hand).
+ *   forced      k = 1 and one must-link group per cluster: bound = SSE, gap 0 (by hand);
+ *   floor       the split's floor between the subsets' brute-force optima and the restricted
+ *               labels, above the bound; not measured with cannot-links or sizes; a split
+ *               whose floor exceeds 2 % and whose first subsets finish early is coarsened.
  */
 #include "check.h"
 #include "oracle.h"
@@ -274,6 +277,166 @@ static void whole_problem(void)
     ckm_problem_free(p);
 }
 
+static ckm_problem *blob_problem(size_t n, size_t k, double sd, double **X, int32_t **lab);
+
+/* the least weighted SSE of the points of subset t alone over every labelling (empty clusters
+ * allowed: below the subset's optimum, so any floor that is sound stays above it) that keeps
+ * the must-links inside the subset */
+static double brute_subset(const inst *in, const size_t *sub, size_t t)
+{
+    int idx[12], m = 0;
+    for (int i = 0; i < in->n; i++)
+        if (sub[i] == t)
+            idx[m++] = i;
+    double Xs[24], ws[12], best = INFINITY;
+    int32_t lab[12];
+    for (int a = 0; a < m; a++) {
+        Xs[2 * a] = in->X[2 * idx[a]];
+        Xs[2 * a + 1] = in->X[2 * idx[a] + 1];
+        ws[a] = in->w[idx[a]];
+    }
+    long total = 1;
+    for (int a = 0; a < m; a++)
+        total *= in->k;
+    for (long code = 0; code < total; code++) {
+        long c = code;
+        for (int a = 0; a < m; a++, c /= in->k)
+            lab[a] = (int32_t)(c % in->k);
+        bool ok = true;
+        for (int e = 0; e < in->np && ok; e++)
+            for (int a = 0; a < m && ok; a++)
+                for (int b = 0; b < m && ok; b++)
+                    if (in->pairs[e].ml && idx[a] == in->pairs[e].i && idx[b] == in->pairs[e].j)
+                        ok = lab[a] == lab[b];
+        double sse;
+        if (ok && ckm_sse_weighted(Xs, in->weighted ? ws : NULL, (size_t)m, 2, lab, (size_t)in->k, &sse, NULL) ==
+                      CKM_OK)
+            best = fmin(best, sse);
+    }
+    return best;
+}
+
+/* The split's floor (certify_floor.c): on tiny instances with must-links and weights, every
+ * subset's least SSE lies between its brute-force optimum and its restricted labels, so
+ * optimum-sum <= split_floor_sse <= labels_split_sse and lower_bound <= split_floor_sse; with
+ * labels far from any subset's optimum (alternating on random points) the floor is strictly
+ * below the restricted sum; not measured with cannot-links, sizes or violated labels. The
+ * subset count chosen for a time limit is halved when the floor exceeds 2 % and the first
+ * subsets' SDPs finish within their share. */
+static void split_floor(void)
+{
+    int measured = 0, below = 0;
+    for (int round = 0; round < 40; round++) {
+        inst in;
+        draw(&in, round);
+        in.capacitated = false;
+        int np = 0;
+        for (int e = 0; e < in.np; e++) /* must-links only */
+            if (in.pairs[e].ml)
+                in.pairs[np++] = in.pairs[e];
+        in.np = np;
+        for (int j = 0; j < in.k; j++) {
+            in.lo[j] = 1;
+            in.hi[j] = (size_t)in.n;
+        }
+        ckm_problem *p = build(&in);
+        if (!p)
+            continue;
+        int32_t lab[12];
+        for (int i = 0; i < in.n; i++) /* alternating labels, then each must-link's second end follows its first */
+            lab[i] = (int32_t)(i % in.k);
+        for (int pass = 0; pass < in.np; pass++)
+            for (int e = 0; e < in.np; e++)
+                lab[in.pairs[e].j] = lab[in.pairs[e].i];
+        for (size_t T = 2; T <= 3; T++) {
+            ckm_error rc;
+            ckm_certificate *c = certify(p, lab, T, (uint64_t)round, 0, &rc);
+            CHECK(rc == CKM_OK && c);
+            if (!c)
+                continue;
+            if (c->violations > 0) {
+                CHECK(isnan(c->split_floor_sse));
+                ckm_certificate_free(c);
+                continue;
+            }
+            double tol = 1e-9 * (1.0 + c->sse), opt = 0.0;
+            for (size_t t = 0; t < T; t++)
+                opt += brute_subset(&in, c->subset_of, t);
+            measured += isfinite(c->split_floor_sse);
+            CHECK(isfinite(c->split_floor_sse));
+            CHECK(c->split_floor_sse >= opt - tol);
+            if (!(c->split_floor_sse >= opt - tol))
+                fprintf(stderr, "  round %d T %zu: floor %.12g below the subsets' optima %.12g\n", round, T,
+                        c->split_floor_sse, opt);
+            CHECK(c->split_floor_sse <= c->labels_split_sse + tol);
+            CHECK(c->lower_bound <= c->split_floor_sse + tol);
+            below += c->split_floor_sse < c->labels_split_sse - tol;
+            ckm_certificate_free(c);
+        }
+        ckm_problem_free(p);
+    }
+    printf("split floor: measured on %d certificates, below the restricted labels on %d\n", measured, below);
+    CHECK(measured >= 50 && below >= measured / 2);
+
+    /* not measured: a cannot-link, size bounds */
+    double X[80];
+    int32_t lab[40];
+    blobs(40, 2, 1.0, X, lab);
+    ckm_problem *p = NULL;
+    CHECK(ckm_problem_create(X, 40, 2, 2, &p, NULL) == CKM_OK);
+    ckm_error rc;
+    ckm_certificate *c = certify(p, lab, 2, 1, 0, &rc);
+    CHECK(c && isfinite(c->split_floor_sse));
+    ckm_certificate_free(c);
+    CHECK(ckm_problem_set_size_range(p, 5, 35, NULL) == CKM_OK);
+    c = certify(p, lab, 2, 1, 0, &rc);
+    CHECK(c && isnan(c->split_floor_sse));
+    ckm_certificate_free(c);
+    CHECK(ckm_problem_set_size_range(p, 1, 40, NULL) == CKM_OK);
+    CHECK(ckm_problem_add_pair(p, 0, 1, CKM_CANNOT_LINK, NULL) == CKM_OK); /* labels 0, 1 differ: met */
+    c = certify(p, lab, 2, 1, 0, &rc);
+    CHECK(c && c->violations == 0 && isnan(c->split_floor_sse));
+    ckm_certificate_free(c);
+    ckm_problem_free(p);
+
+    /* re-planning: 300 points in 3 separated blobs, T chosen for a 2 s limit on one thread; the
+     * true labels leave a floor near 0 and keep T; with every fifth point moved to the next
+     * cluster the floor is far above 2 %, the first subset's SDP (no cut rounds, about 100
+     * groups of separated points) finishes within its share, and the groups are re-split
+     * into fewer subsets (once or twice, as fast as the machine is) */
+    enum { N = 300 };
+    double *Xb;
+    int32_t *lb;
+    p = blob_problem(N, 3, 0.3, &Xb, &lb);
+    ckm_settings s;
+    ckm_settings_default(&s);
+    s.time_limit_s = 2.0;
+    s.threads = 1;
+    s.cut_rounds = 0;
+    size_t T_good = 0, T_bad = 0;
+    c = NULL;
+    CHECK(ckm_certify(p, lb, 0, &s, &c, NULL) == CKM_OK && c);
+    if (c) {
+        T_good = c->subsets;
+        CHECK(isfinite(c->split_floor_sse) && c->sse - c->split_floor_sse <= 0.02 * c->sse);
+    }
+    ckm_certificate_free(c);
+    for (size_t i = 0; i < N; i += 5)
+        lb[i] = (lb[i] + 1) % 3;
+    c = NULL;
+    CHECK(ckm_certify(p, lb, 0, &s, &c, NULL) == CKM_OK && c);
+    if (c) {
+        T_bad = c->subsets;
+        CHECK(isfinite(c->split_floor_sse) && c->lower_bound <= c->split_floor_sse * (1 + 1e-9));
+    }
+    ckm_certificate_free(c);
+    printf("re-planning: %zu subsets for the true labels, %zu for perturbed ones\n", T_good, T_bad);
+    CHECK(T_good >= 2 && T_bad < T_good && T_bad >= ((T_good + 1) / 2 + 1) / 2);
+    free(Xb);
+    free(lb);
+    ckm_problem_free(p);
+}
+
 /* n blob points (k blobs, sd) as a problem; X and the true labels malloc'ed into *X, *lab */
 static ckm_problem *blob_problem(size_t n, size_t k, double sd, double **X, int32_t **lab)
 {
@@ -530,6 +693,7 @@ int main(void)
     soundness_exact();
     whole_problem();
     split();
+    split_floor();
     stops();
     refusals();
     return ck_report();

@@ -380,7 +380,7 @@ def _run(s, verbose, result_type, call, read, free, keep, progress=None):
 
 class Certificate(dict):
     """Result of certify(): status, sse, violations, lower_bound, gap (NaN when the labels violate a constraint),
-    labels_split_sse, subsets (T), subset_of (the subset of each point), subset (one dict per subset: points,
+    labels_split_sse, split_floor_sse (no bound through this split exceeds it; NaN when not measured), subsets (T), subset_of (the subset of each point), subset (one dict per subset: points,
     groups, lower_bound, labels_sse, status, sdp, cut_rounds, seconds, rank), groups, workers, ranks (1: Python
     runs one process), memory_mb, time (split, bound, total), stats, trace (the bound over time as subsets
     finish: a list of dicts), message and json (the library's JSON report; also under the key "report").
@@ -420,7 +420,8 @@ def _read_certificate(res):
         lib.ckm_free(js)
     return Certificate(
         status=lib.ckm_status_string(c.status).decode(), sse=c.sse, violations=int(c.violations),
-        lower_bound=c.lower_bound, gap=c.gap, labels_split_sse=c.labels_split_sse, subsets=int(c.subsets),
+        lower_bound=c.lower_bound, gap=c.gap, labels_split_sse=c.labels_split_sse,
+        split_floor_sse=c.split_floor_sse, subsets=int(c.subsets),
         subset_of=(np.ctypeslib.as_array(c.subset_of, shape=(c.n,)).astype(np.int64) if c.subset_of else None),
         subset=subsets, groups=int(c.groups), workers=c.workers, ranks=c.ranks, memory_mb=c.memory_mb,
         time=dict(split=c.split_s, bound=c.bound_s, total=c.total_s),

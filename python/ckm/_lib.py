@@ -182,6 +182,7 @@ class Certificate(ctypes.Structure):
         ("ranks", c_int),  # after ckm_certify_subset gained rank: struct_size tells both apart
         ("trace", ctypes.POINTER(Progress)),
         ("trace_len", c_size_t),
+        ("split_floor_sse", c_double),  # after trace: the split's floor (NaN when not measured)
     ]
 
 

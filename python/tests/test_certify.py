@@ -59,6 +59,13 @@ def test_split_identity_and_groups_whole():
     assert c.labels_split_sse == pytest.approx(sum(mine), rel=1e-9)
     assert c.labels_split_sse <= c.sse
     assert 0 < c.lower_bound <= c.labels_split_sse * (1 + 1e-9)
+    # the split's floor: scikit-learn's k-means on each subset alone finds labellings at most
+    # this cheap (ckm's kmeans found at least as cheap ones, or the restricted labels were)
+    from sklearn.cluster import KMeans
+    assert c.lower_bound <= c.split_floor_sse * (1 + 1e-9) and c.split_floor_sse <= c.labels_split_sse * (1 + 1e-9)
+    theirs = sum(min(mine[t], KMeans(3, n_init=10, random_state=0).fit(X[sub == t]).inertia_) for t in range(4))
+    assert c.split_floor_sse <= theirs * (1 + 1e-6)
+    assert json.loads(c.json)["split_floor_sse"] == pytest.approx(c.split_floor_sse, rel=1e-12)
     assert [q["points"] for q in c.subset] == list(np.bincount(sub))
     assert json.loads(c.json)["subsets"] == 4
     # one process: one rank, every subset bounded by rank 0 (the MPI fields of the mirror)

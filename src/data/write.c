@@ -215,6 +215,7 @@ ckm_error ckm_certificate_to_json(const ckm_certificate *c, char **out, ckm_err 
         json_number(&b, "lower_bound", c->lower_bound, true);
     json_number(&b, "gap", c->gap, true);
     json_number(&b, "labels_split_sse", c->labels_split_sse, true);
+    json_number(&b, "split_floor_sse", c->split_floor_sse, true);
     ckm_sb_printf(&b, "  \"subsets\": %zu,\n  \"workers\": %d,\n  \"ranks\": %d,\n", c->subsets, c->workers,
               c->ranks > 0 ? c->ranks : 1);
     json_number(&b, "memory_mb", c->memory_mb, true);

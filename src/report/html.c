@@ -137,6 +137,7 @@ static void summary(const rp_page *P)
         if (sub && sub->type == CJ_NUMBER)
             fact_json(b, j, "subsets", "certify's subsets", false);
         fact_json(b, j, "labels_split_sse", "labels' SSE summed over the subsets", false);
+        fact_json(b, j, "split_floor_sse", "split's floor (no bound through this split exceeds it)", false);
         fact_json(b, j, "message", "message", false);
     }
     ckm_sb_printf(b, "<tr><th>SSE of these labels (recomputed)</th><td data-key=\"check_sse\" data-value=\"%.17g\">",

@@ -23,6 +23,7 @@
  * the next subset with a fair share of the time left.
  */
 #include "certify_run.h"
+#include "certify_floor.h"
 #include "certify_split.h"
 #include "problem_impl.h"
 
@@ -181,6 +182,7 @@ static ckm_certificate *new_certificate(const ckm_problem *p, const ckm_check_re
     c->lower_bound = -INFINITY;
     c->gap = NAN;
     c->labels_split_sse = NAN;
+    c->split_floor_sse = NAN;
     c->ranks = 1;
     return c;
 }
@@ -232,16 +234,19 @@ void ckm_cert_job(ckm_cert_run *R, cert_job *J)
 
 void ckm_cert_bound(cert_job *J)
 {
-    atomic_init(&J->next, 0);
+    atomic_init(&J->next, J->from);
     pthread_mutex_init(&J->lock, NULL);
-    J->done = 0;
-    J->bound_so_far = 0.0;
-    for (size_t t = 0; !J->ids && t < J->T; t++)
-        J->bound_so_far += J->scatter[t];
-    if (!J->ids) /* the start of the bound's curve: every subset at its groups' scatter */
+    if (J->from == 0) {
+        J->done = 0;
+        J->bound_so_far = 0.0;
+        for (size_t t = 0; !J->ids && t < J->T; t++)
+            J->bound_so_far += J->scatter[t];
+    }
+    if (!J->ids && J->from == 0) /* the start of the bound's curve: every subset at its groups' scatter */
         ckm_ctx_progress(J->ctx, (ckm_progress){.kind = CKM_PROGRESS_BOUND, .objective = NAN, .incumbent = J->sse,
                                                 .lower_bound = J->bound_so_far, .restarts = 1, .total = J->T});
-    int workers = (size_t)J->workers < J->count ? J->workers : (int)J->count;
+    size_t upto = J->upto ? J->upto : J->count, left = upto > J->from ? upto - J->from : 0;
+    int workers = (size_t)J->workers < left ? J->workers : (int)left;
     if (workers > 0)
         ckm_parallel_for(workers, (size_t)workers, ckm_certify_worker, J);
     pthread_mutex_destroy(&J->lock);
@@ -288,12 +293,15 @@ static void sum_bounds(ckm_cert_run *R, const cert_job *J)
         snprintf(groups, sizeof groups, "%zu", glo);
     else
         snprintf(groups, sizeof groups, "%zu-%zu", glo, ghi);
-    double loss = c->sse > 0.0 ? fmax(0.0, 100.0 * (c->sse - c->labels_split_sse) / c->sse) : 0.0;
+    /* what the split costs the bound at least: the floor where measured, else the split loss */
+    bool measured = isfinite(c->split_floor_sse);
+    double least = measured ? c->split_floor_sse : c->labels_split_sse;
+    double cost = c->sse > 0.0 ? fmax(0.0, 100.0 * (c->sse - least) / c->sse) : 0.0;
     snprintf(c->message, sizeof c->message,
              "%s%zu subset%s of %s groups: %zu bounded by the SDP, %zu exact without it, %zu stopped by the time or "
-             "a stop; the split costs at most %.3g %% of the labels' SSE",
+             "a stop; the split costs the bound at least %.3g %% of the labels' SSE (%s)",
              stopped ? ckm_stop_prefix(c->status) : "", T, T == 1 ? "" : "s", groups, sdp, T - sdp - stopped, stopped,
-             loss);
+             cost, measured ? "its floor: k-means on each subset alone" : "the labels restricted to the subsets");
 }
 
 /* sse vs lower_bound: the gap, with the driver's rule for bounds at rounding level (a bound
@@ -357,6 +365,56 @@ ckm_error ckm_cert_start(ckm_cert_run *R, const ckm_settings *s_caller, ckm_err 
     return CKM_OK;
 }
 
+/* T subsets: the workers and memory model, the split and lists (a previous split's released),
+ * the labels' restricted SSEs and, where it applies, the split's floor (certify_floor.c) in
+ * c->split_floor_sse (NAN when not measured). */
+static ckm_error split_with_floor(ckm_cert_run *R, const int32_t *labels, size_t T, int threads, ckm_err *err)
+{
+    const ckm_problem *p = R->p;
+    ckm_certificate *c = R->c;
+    lists_free(&R->L);
+    free(c->subset_of);
+    free(c->subset);
+    c->subset_of = NULL;
+    c->subset = NULL;
+    c->subsets = T;
+    c->workers = (size_t)threads < T ? threads : (int)T;
+    size_t m = (R->r->s + T - 1) / T;
+    c->memory_mb = (c->workers * 120.0 * (double)m * (double)m + 64.0 * (double)p->n) / 1e6;
+    ckm_ctx_log(&R->ctx, 1, "certify: n = %zu, d = %zu, k = %zu, %zu groups, %zu pairs; %zu subsets on %d threads, "
+                            "about %.0f MB",
+                p->n, p->d, p->k, R->r->s, p->n_pairs, T, c->workers, c->memory_mb);
+    ckm_error rc = prepare(&R->ctx, p, R->sc.X, R->r, labels, c, &R->L, err);
+    if (rc != CKM_OK)
+        return rc;
+    double split_sse = 0.0;
+    for (size_t t = 0; t < T; t++) {
+        split_sse += R->L.incumbent[t];
+        if (c->violations > 0) /* not an upper bound of the subset's optimum then */
+            R->L.incumbent[t] = INFINITY;
+    }
+    c->labels_split_sse = ckm_scaled_objective(&R->sc, split_sse);
+    c->split_floor_sse = NAN;
+    if (c->violations > 0 || !ckm_certify_floor_applies(R->r) || !(c->sse > 0.0))
+        return CKM_OK;
+    double *least = ckm_alloc_array(T, sizeof(double));
+    if (!least)
+        return ckm_fail(err, CKM_ERR_NOMEM, "certify: out of memory");
+    cert_job J;
+    ckm_cert_job(R, &J);
+    double t0 = ckm_now(), sum = 0.0;
+    if ((rc = ckm_certify_floor(&J, labels, threads, least, err)) == CKM_OK) {
+        for (size_t t = 0; t < T; t++)
+            sum += least[t];
+        c->split_floor_sse = ckm_scaled_objective(&R->sc, sum);
+        ckm_ctx_log(&R->ctx, 1, "certify: the split's floor: no bound through it exceeds %.10g, %.3g %% below the "
+                                "labels' SSE (k-means on each subset alone, %.2f s)",
+                    c->split_floor_sse, 100.0 * (c->sse - c->split_floor_sse) / c->sse, ckm_now() - t0);
+    }
+    free(least);
+    return rc;
+}
+
 /* the groups, T and the workers, the split and the lists (c open) */
 static ckm_error plan(ckm_cert_run *R, const int32_t *labels, size_t subsets, ckm_err *err)
 {
@@ -384,24 +442,13 @@ static ckm_error plan(ckm_cert_run *R, const int32_t *labels, size_t subsets, ck
         return ckm_fail(err, CKM_ERR_INVALID, "certify: %zu subsets but only %zu must-link groups to split", subsets,
                         R->r->s);
     int threads = ckm_thread_count(R->s.threads);
-    c->subsets = subsets ? subsets : ckm_certify_subset_count(R->r->s, p->k, R->s.time_limit_s, threads,
-                                                              ckm_memory_available());
-    c->workers = (size_t)threads < c->subsets ? threads : (int)c->subsets;
-    size_t m = (R->r->s + c->subsets - 1) / c->subsets;
-    c->memory_mb = (c->workers * 120.0 * (double)m * (double)m + 64.0 * (double)p->n) / 1e6;
-    ckm_ctx_log(&R->ctx, 1, "certify: n = %zu, d = %zu, k = %zu, %zu groups, %zu pairs; %zu subsets on %d threads, "
-                            "about %.0f MB",
-                p->n, p->d, p->k, R->r->s, p->n_pairs, c->subsets, c->workers, c->memory_mb);
-    if ((rc = prepare(&R->ctx, p, R->sc.X, R->r, labels, c, &R->L, err)) != CKM_OK)
-        return rc;
-    double split_sse = 0.0;
-    for (size_t t = 0; t < c->subsets; t++) {
-        split_sse += R->L.incumbent[t];
-        if (c->violations > 0) /* not an upper bound of the subset's optimum then */
-            R->L.incumbent[t] = INFINITY;
-    }
-    c->labels_split_sse = ckm_scaled_objective(&R->sc, split_sse);
-    return CKM_OK;
+    double mem = ckm_memory_available();
+    R->threads = threads;
+    R->mem = mem;
+    size_t T = subsets ? subsets : ckm_certify_subset_count(R->r->s, p->k, R->s.time_limit_s, threads, mem);
+    R->labels = labels;
+    R->replan = subsets == 0 && R->s.time_limit_s > 0.0;
+    return split_with_floor(R, labels, T, threads, err);
 }
 
 ckm_error ckm_cert_begin(ckm_cert_run *R, const ckm_problem *p, const int32_t *labels, size_t subsets,
@@ -433,6 +480,49 @@ void ckm_cert_end(ckm_cert_run *R)
         pthread_mutex_destroy(&R->log_lock);
 }
 
+/* The subsets' bounds in one process (J filled for ckm_cert_finish). When T was chosen for a
+ * time limit and the split's floor exceeds CKM_CERTIFY_FLOOR_MAX, the first `workers` subsets
+ * are bounded first, each with its share of the time as usual: if every one of them finishes
+ * within its share (the relaxation converges quickly on this data, so the split, not the
+ * SDPs, holds the gap), their bounds are dropped and the groups re-split into half as many
+ * subsets (at most CKM_CERTIFY_COARSEN times); otherwise the other subsets follow. */
+static ckm_error bound_replanned(ckm_cert_run *R, cert_job *J, ckm_err *err)
+{
+    ckm_certificate *c = R->c;
+    for (int halvings = 0;; halvings++) {
+        ckm_cert_job(R, J);
+        size_t T = c->subsets, W = (size_t)c->workers, T2 = (T + 1) / 2;
+        double lost = c->sse > 0.0 ? (c->sse - c->split_floor_sse) / c->sse : NAN; /* the floor, a fraction */
+        bool probe = R->replan && lost > CKM_CERTIFY_FLOOR_MAX && halvings < CKM_CERTIFY_COARSEN && T >= 2 * W &&
+                     (R->r->s + T2 - 1) / T2 <= ckm_certify_groups_cap(R->threads, R->mem);
+        J->upto = probe ? W : 0;
+        ckm_cert_bound(J);
+        if (J->rc != CKM_OK)
+            break;
+        if (!probe)
+            return CKM_OK;
+        bool early = true;
+        for (size_t t = 0; t < W; t++)
+            early = early && c->subset[t].status != CKM_STATUS_TIME_LIMIT &&
+                    c->subset[t].status != CKM_STATUS_INTERRUPTED;
+        if (!early) { /* the SDPs take their time here: the other subsets of this split follow */
+            J->from = W;
+            J->upto = 0;
+            ckm_cert_bound(J);
+            break;
+        }
+        ckm_ctx_log(&R->ctx, 1, "certify: the first %zu subsets finished within their share and the split's floor "
+                                "%.3g %% exceeds %.3g %%: %zu subsets instead of %zu",
+                    W, 100.0 * lost, 100.0 * CKM_CERTIFY_FLOOR_MAX, T2, T);
+        ckm_error rc = split_with_floor(R, R->labels, T2, R->threads, err);
+        if (rc != CKM_OK)
+            return rc;
+    }
+    if (J->rc != CKM_OK && err)
+        *err = J->err;
+    return J->rc;
+}
+
 ckm_error ckm_certify(const ckm_problem *p, const int32_t *labels, size_t subsets, const ckm_settings *s,
                       ckm_certificate **out, ckm_err *err)
 {
@@ -443,12 +533,9 @@ ckm_error ckm_certify(const ckm_problem *p, const int32_t *labels, size_t subset
         cert_job J;
         memset(&J, 0, sizeof J);
         if (!R.settled) {
-            ckm_cert_job(&R, &J);
             double t0 = ckm_now();
-            ckm_cert_bound(&J);
+            rc = bound_replanned(&R, &J, err);
             R.c->bound_s = ckm_now() - t0;
-            if ((rc = J.rc) != CKM_OK && err)
-                *err = J.err;
         }
         if (rc == CKM_OK)
             ckm_cert_finish(&R, &J, out);

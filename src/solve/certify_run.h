@@ -38,6 +38,10 @@ typedef struct ckm_cert_run {
     cert_lists L;
     ckm_certificate *c;
     int settled;            /* infeasible before any subset: nothing to bound */
+    const int32_t *labels;  /* the caller's labels (a re-split reads them again) */
+    int replan;             /* T chosen here for a time limit: ckm_certify may coarsen it */
+    int threads;            /* workers of this process; mem: available memory (planning) */
+    double mem;
     int live;               /* ckm_cert_start ran: ckm_cert_end has a lock to destroy */
 } ckm_cert_run;
 

@@ -240,16 +240,20 @@ size_t ckm_certify_subset_count(size_t s, size_t k, double time_limit_s, int wor
         }
         m = lo;
     }
-    if (mem_bytes > 0.0) { /* each worker's relaxation: ~120 m^2 bytes (ckm_bytes_ipc) */
-        double cap = sqrt(0.5 * mem_bytes / (120.0 * W));
-        if ((double)m > cap)
-            m = (size_t)cap;
-    }
-    if (m > CKM_SDP_MAX_GROUPS)
-        m = CKM_SDP_MAX_GROUPS;
+    size_t cap = ckm_certify_groups_cap(workers, mem_bytes);
+    if (m > cap)
+        m = cap;
     if (m < 4 * k + 1)
         m = 4 * k + 1; /* subsets need more groups than clusters for a bound above their scatter */
     if (m >= s)
         return 1;
     return (s + m - 1) / m;
+}
+
+size_t ckm_certify_groups_cap(int workers, double mem_bytes)
+{
+    double W = workers > 0 ? (double)workers : 1.0, cap = CKM_SDP_MAX_GROUPS;
+    if (mem_bytes > 0.0) /* each worker's relaxation: ~120 m^2 bytes (ckm_bytes_ipc) */
+        cap = fmin(cap, floor(sqrt(0.5 * mem_bytes / (120.0 * W))));
+    return (size_t)cap;
 }

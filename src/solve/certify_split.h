@@ -38,4 +38,17 @@ ckm_error ckm_certify_split(const ckm_reduced *r, const int32_t *glabel, size_t 
 #define CKM_CERTIFY_DEFAULT_GROUPS 400
 size_t ckm_certify_subset_count(size_t s, size_t k, double time_limit_s, int workers, double mem_bytes);
 
+/* The most groups a subset may have: CKM_SDP_MAX_GROUPS, and `workers` relaxations (~120 m^2
+ * bytes each, ckm_bytes_ipc) within half of mem_bytes (<= 0: unknown). */
+size_t ckm_certify_groups_cap(int workers, double mem_bytes);
+
+/* The split's floor (certify_floor.c) against the subset count ckm chooses: when a split made
+ * for a time limit cannot certify below CKM_CERTIFY_FLOOR_MAX (a fraction of the labels' SSE),
+ * T is halved, at most CKM_CERTIFY_COARSEN times. Measured at -t 300 on 2 threads (bench/README.md
+ * "The split's floor"): AVOC's Facebook, floor 6.5 % at T = 18, certified 6.64 %, at T = 7
+ * 2.63 %; Pulsar, floor 1.0 % at T = 70, certified 3.03 %, at T = 30 10.1 % (its larger
+ * subsets' SDPs bound far less in their time): a floor near 1 % is not worth larger subsets. */
+#define CKM_CERTIFY_FLOOR_MAX 0.02
+#define CKM_CERTIFY_COARSEN 2
+
 #endif

@@ -235,7 +235,7 @@ void ckm_certify_worker(void *arg, size_t begin, size_t end, int tid)
     cert_job *J = arg;
     for (;;) {
         size_t pos = atomic_fetch_add(&J->next, 1);
-        if (pos >= J->count)
+        if (pos >= (J->upto ? J->upto : J->count))
             return;
         pthread_mutex_lock(&J->lock);
         bool failed = J->rc != CKM_OK;

@@ -28,6 +28,8 @@ typedef struct cert_job {
     size_t T, k;
     size_t count;               /* subsets of this job */
     const size_t *ids;          /* count subset ids in the order they are taken, or NULL */
+    size_t from, upto;          /* ckm_cert_bound takes positions [from, upto) of the count
+                                   (upto 0: count); each keeps the time share of its position */
     const size_t *pt_start, *pts;     /* CSR: points of each subset, ascending (with p) */
     const size_t *pr_start, *prs;     /* CSR: pairs (indices into p->pairs) inside each subset */
     const double *incumbent;          /* T: restricted SSE of the labels, or INFINITY */
