@@ -8,24 +8,18 @@
 #   LIMIT (default 300), INSTANCES (default "Facebook Electric Pulsar Frogs blobs_10000").
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+source "$here/setup.sh"
 new=$1/ckm
 old=$2/ckm
-shared=${3:-$root/../shared/data}
-out=$root/bench/results
-work=$out/certify_work
-py=/usr/bin/python3
+cert_setup "${3:-$here/../../../shared/data}"
 limit=${LIMIT:-300}
 instances=${INSTANCES:-"Facebook Electric Pulsar Frogs blobs_10000"}
 source "$root/bench/time_v.sh"
-mkdir -p "$work"
-"$py" "$here/prepare.py" "$work" "$shared" > "$work/instances.txt"
 csv=$out/certify_floor.csv
 echo "instance,n,k,build,limit_s,T,floor_first_pct,floor_pct,lower_bound,gap_pct,wall_s,peak_mb" > "$csv"
 for name in $instances; do
-    read -r _ n _ k data _ < <(awk -v t="$name" '{split($1, a, ":")} a[2] == t' "$work/instances.txt")
-    lab=$work/$name.labels
-    [ -s "$lab" ] || "$new" cluster "$data" -k "$k" --n-init 10 -o "$lab" -q
+    cert_instance "$name"
+    cert_labels "$new" "$name"
     for which in old new; do
         bin=$old; [ "$which" = new ] && bin=$new
         rep=$work/$name.floor.$which.json log=$work/$name.floor.$which.log

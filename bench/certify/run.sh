@@ -12,20 +12,14 @@
 # QUICK=1: the three smallest instances with 20 s limits (a smoke run).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-build=${1:-$root/build-rel}
-shared=${2:-$root/../shared/data}
-ckm=$build/ckm
-out=$root/bench/results
-work=$out/certify_work
-py=/usr/bin/python3
+source "$here/setup.sh"
+cert_setup "${2:-$here/../../../shared/data}"
+ckm=${1:-$root/build-rel}/ckm
 source "$root/bench/time_v.sh"
-mkdir -p "$work"
 limit_small=${LIMIT_SMALL:-300}
 limit_big=${LIMIT_BIG:-900}
 [ "${QUICK:-0}" = 1 ] && { limit_small=20; limit_big=20; }
 
-"$py" "$here/prepare.py" "$work" "$shared" > "$work/instances.txt"
 csv=$out/certify.csv
 echo "instance,n,d,k,pairs,labels,sse,time_limit_s,subsets,groups,lower_bound,gap_pct,split_loss_pct,status,sdp_done,certify_s,peak_mb" > "$csv"
 

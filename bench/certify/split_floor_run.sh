@@ -5,22 +5,15 @@
 # them). Writes bench/results/certify_split_floor.csv.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-build=${1:-$root/build-rel}
-shared=${2:-$root/../shared/data}
-ckm=$build/ckm
-out=$root/bench/results
-work=$out/certify_work
-py=/usr/bin/python3
-mkdir -p "$work"
-"$py" "$here/prepare.py" "$work" "$shared" > "$work/instances.txt"
+source "$here/setup.sh"
+cert_setup "${2:-$here/../../../shared/data}"
+ckm=${1:-$root/build-rel}/ckm
 csv=$out/certify_split_floor.csv
 echo "instance,T,points_per_subset,sse,restricted_sum,least_sum,floor_pct" > "$csv"
 # instance and the subset counts: ckm's choice at -t 300 (900 for 10^5) first, then coarser ones
 while read -r name counts; do
-    read -r _ n _ k data _ < <(awk -v t="$name" '{split($1, a, ":")} a[2] == t' "$work/instances.txt")
-    lab=$work/$name.labels
-    [ -s "$lab" ] || "$ckm" cluster "$data" -k "$k" --n-init 10 -o "$lab" -q
+    cert_instance "$name"
+    cert_labels "$ckm" "$name"
     # shellcheck disable=SC2086
     OPENBLAS_NUM_THREADS=1 "$py" "$here/split_floor.py" "$ckm" "$data" "$lab" "$k" $counts | tail -n +2 |
         sed "s/^/$name,/" | tee -a "$csv"

@@ -1,0 +1,25 @@
+# bench/certify/setup.sh -- sourced by the certify benchmarks (run.sh, floor_run.sh, split_floor_run.sh):
+#   cert_setup SHARED_DATA   sets root, out (bench/results), work (its certify_work) and py, and
+#                            writes the instances (prepare.py) to $work/instances.txt
+#   cert_instance NAME       sets n, k and data of one instance (NAME: its tag without "avoc:" etc.)
+#   cert_labels CKM NAME     the instance's labels (kmeans, 10 restarts), made once into
+#                            $work/NAME.labels; sets lab
+cert_setup() {
+    local here
+    here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+    root=$(cd "$here/../.." && pwd)
+    out=$root/bench/results
+    work=$out/certify_work
+    py=/usr/bin/python3
+    mkdir -p "$work"
+    "$py" "$here/prepare.py" "$work" "$1" > "$work/instances.txt"
+}
+
+cert_instance() {
+    read -r _ n _ k data _ < <(awk -v t="$1" '{split($1, a, ":")} a[2] == t' "$work/instances.txt")
+}
+
+cert_labels() {
+    lab=$work/$2.labels
+    [ -s "$lab" ] || "$1" cluster "$data" -k "$k" --n-init 10 -o "$lab" -q
+}
