@@ -96,10 +96,9 @@ static size_t assign(km_ws *ws)
        (bench/kmeans_hard_run.sh), so screened runs still build at once. Where k d <= 2^14
        a build is by whole rows (yinyang.c): at 10^6 x 16, k = 100, 0.10 s against 0.055 s
        for a plain pass (the first 0.19 s: the bounds' pages touched for the first time).
-       A rebuild costs
-       about two plain passes, so none is made with fewer than REBUILD_LEFT steps to the
-       cap, and bounds refused by the very step after their build (the centers still
-       moving far) wait for half as many changed labels before the next (20 capped steps
+       A rebuild costs about two plain passes, so none is made with fewer than REBUILD_LEFT
+       steps to the cap, and bounds refused by the very step after their build (the centers
+       still moving far) wait for half as many changed labels before the next (20 capped steps
        from random starts at 10^6 x 16, k = 100 on overlapping data rebuilt and refused
        in turn). */
     bool plain = !ws->bounded;

@@ -236,15 +236,15 @@ void ckm_cert_bound(cert_job *J)
 {
     atomic_init(&J->next, J->from);
     pthread_mutex_init(&J->lock, NULL);
-    if (J->from == 0) {
+    if (J->from == 0) { /* a later range (ckm_certify's re-plan) continues the count and the curve */
         J->done = 0;
         J->bound_so_far = 0.0;
         for (size_t t = 0; !J->ids && t < J->T; t++)
             J->bound_so_far += J->scatter[t];
+        if (!J->ids) /* the start of the bound's curve: every subset at its groups' scatter */
+            ckm_ctx_progress(J->ctx, (ckm_progress){.kind = CKM_PROGRESS_BOUND, .objective = NAN, .incumbent = J->sse,
+                                                    .lower_bound = J->bound_so_far, .restarts = 1, .total = J->T});
     }
-    if (!J->ids && J->from == 0) /* the start of the bound's curve: every subset at its groups' scatter */
-        ckm_ctx_progress(J->ctx, (ckm_progress){.kind = CKM_PROGRESS_BOUND, .objective = NAN, .incumbent = J->sse,
-                                                .lower_bound = J->bound_so_far, .restarts = 1, .total = J->T});
     size_t upto = J->upto ? J->upto : J->count, left = upto > J->from ? upto - J->from : 0;
     int workers = (size_t)J->workers < left ? J->workers : (int)left;
     if (workers > 0)

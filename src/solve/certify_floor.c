@@ -21,6 +21,7 @@
  */
 #include "certify_floor.h"
 #include "algo.h"
+#include "centers.h"
 #include "problem_impl.h"
 
 #include <math.h>
@@ -34,6 +35,7 @@ bool ckm_certify_floor_applies(const ckm_reduced *r)
 
 typedef struct floor_job {
     const cert_job *J;
+    const ckm_algo *km; /* the kmeans algorithm's registry row */
     const int32_t *labels;
     double *least;
     atomic_size_t next;
@@ -43,36 +45,13 @@ typedef struct floor_job {
     ckm_err err;
 } floor_job;
 
-/* SSE of the group labels lab on rs: scatter + sum_a mass_a ||mean_a - c_lab(a)||^2, c_j the
- * mass-weighted mean of its groups' means; C (k d) and M (k) are workspace. */
-static double group_sse(const ckm_reduced *rs, const int32_t *lab, double *C, double *M)
-{
-    size_t s = rs->s, d = rs->d, k = rs->k;
-    memset(C, 0, k * d * sizeof(double));
-    memset(M, 0, k * sizeof(double));
-    for (size_t a = 0; a < s; a++) {
-        M[lab[a]] += rs->mass[a];
-        for (size_t f = 0; f < d; f++)
-            C[(size_t)lab[a] * d + f] += rs->mass[a] * rs->mean[a * d + f];
-    }
-    for (size_t j = 0; j < k; j++)
-        for (size_t f = 0; f < d; f++)
-            C[j * d + f] = M[j] > 0.0 ? C[j * d + f] / M[j] : 0.0;
-    double sse = rs->scatter;
-    for (size_t a = 0; a < s; a++)
-        for (size_t f = 0; f < d; f++) {
-            double e = rs->mean[a * d + f] - C[(size_t)lab[a] * d + f];
-            sse += rs->mass[a] * e * e;
-        }
-    return sse;
-}
-
-/* kmeans on rs (restarts from init, or k-means++ when init is NULL); its SSE, or INFINITY
- * when it returned no labels */
-static ckm_error kmeans_sse(const cert_job *J, const ckm_reduced *rs, size_t t, const double *init, int restarts,
+/* kmeans (F->km) on rs (restarts from init, or k-means++ when init is NULL); its SSE
+ * (ckm_group_sse), or INFINITY when it returned no labels */
+static ckm_error kmeans_sse(const floor_job *F, const ckm_reduced *rs, size_t t, const double *init, int restarts,
                             int32_t *lab, double *C, double *M, double *sse, ckm_err *err)
 {
-    const ckm_algo *km = ckm_algo_lookup("kmeans");
+    const cert_job *J = F->J;
+    const ckm_algo *km = F->km;
     ckm_settings s = *J->ctx->s;
     s.n_init = restarts;
     s.init = CKM_INIT_KMEANSPP;
@@ -92,7 +71,7 @@ static ckm_error kmeans_sse(const cert_job *J, const ckm_reduced *rs, size_t t, 
     memset(&out, 0, sizeof out);
     out.labels = lab;
     ckm_error rc = km->run(&ctx, rs, &out, err);
-    *sse = rc == CKM_OK && out.has_labels ? group_sse(rs, lab, C, M) : INFINITY;
+    *sse = rc == CKM_OK && out.has_labels ? ckm_group_sse(rs, lab, C, M) : INFINITY;
     return rc;
 }
 
@@ -112,8 +91,9 @@ static ckm_error subset_least(floor_job *F, size_t t, ckm_err *err)
         rc = ckm_reduce(sub, &rs, &infeasible, reason, sizeof reason, err);
     if (rc != CKM_OK || infeasible || !rs)
         goto done; /* infeasible: the certify run itself reports it */
-    if (rs->s <= rs->k || rs->k == 1) { /* exact: each group alone, or all in one cluster */
-        best = fmin(best, rs->s <= rs->k ? rs->scatter : rs->tss);
+    double opt;
+    if (ckm_certify_subset_exact(rs, &opt)) { /* its optimum: nothing cheaper exists */
+        best = fmin(best, opt);
         goto done;
     }
     size_t s = rs->s, k = rs->k, d = rs->d;
@@ -130,15 +110,12 @@ static ckm_error subset_least(floor_job *F, size_t t, ckm_err *err)
     const size_t *pts = J->pts + J->pt_start[t];
     for (size_t a = 0; a < s; a++)
         lab[a] = F->labels[pts[rs->members[rs->member_start[a]]]];
-    group_sse(rs, lab, init, M);
-    bool all = true;
-    for (size_t j = 0; j < k; j++)
-        all = all && M[j] > 0.0;
+    bool all = ckm_group_means(rs, lab, init, M) == 0;
     double sse;
-    if (all && (rc = kmeans_sse(J, rs, t, init, 1, lab, C, M, &sse, err)) == CKM_OK)
+    if (all && (rc = kmeans_sse(F, rs, t, init, 1, lab, C, M, &sse, err)) == CKM_OK)
         best = fmin(best, sse);
     free(init);
-    if (rc == CKM_OK && (rc = kmeans_sse(J, rs, t, NULL, CKM_CERTIFY_FLOOR_RESTARTS, lab, C, M, &sse, err)) == CKM_OK)
+    if (rc == CKM_OK && (rc = kmeans_sse(F, rs, t, NULL, CKM_CERTIFY_FLOOR_RESTARTS, lab, C, M, &sse, err)) == CKM_OK)
         best = fmin(best, sse);
 done:
     F->least[t] = best;
@@ -183,7 +160,7 @@ static void floor_worker(void *arg, size_t begin, size_t end, int tid)
 
 ckm_error ckm_certify_floor(const cert_job *J, const int32_t *labels, int threads, double *least, ckm_err *err)
 {
-    floor_job F = {.J = J, .labels = labels, .least = least, .rc = CKM_OK};
+    floor_job F = {.J = J, .km = ckm_algo_lookup("kmeans"), .labels = labels, .least = least, .rc = CKM_OK};
     atomic_init(&F.next, 0);
     atomic_init(&F.failed, 0);
     pthread_mutex_init(&F.lock, NULL);

@@ -16,8 +16,7 @@ bool ckm_certify_floor_applies(const ckm_reduced *r);
 /* least[t] (T entries, scaled units, the units of J->incumbent) = the least SSE found for
  * subset t alone: min(J->incumbent[t], kmeans on its groups from the centroids of `labels`
  * restricted to it, kmeans from CKM_CERTIFY_FLOOR_RESTARTS k-means++ seeds). Subsets with no
- * more groups than clusters (or k = 1) are exact without search: their scatter (total
- * scatter for k = 1). Every least[t] is the SSE of a labelling the subset's problem allows, so
+ * more groups than clusters (or k = 1) take their optimum (ckm_certify_subset_exact). Every least[t] is the SSE of a labelling the subset's problem allows, so
  * least[t] >= the subset's optimum >= any bound of it. `threads` subsets at once (each kmeans
  * on one thread). Needs ckm_certify_floor_applies(J->r) and J->p. */
 ckm_error ckm_certify_floor(const cert_job *J, const int32_t *labels, int threads, double *least, ckm_err *err);

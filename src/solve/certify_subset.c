@@ -123,6 +123,14 @@ done:
     return rc;
 }
 
+bool ckm_certify_subset_exact(const ckm_reduced *rs, double *opt)
+{
+    if (rs->s > rs->k && rs->k != 1)
+        return false;
+    *opt = rs->s <= rs->k ? rs->scatter : rs->tss;
+    return true;
+}
+
 /* the SDP bound of subset t's problem (more groups than clusters), into J->bound[t] / rec */
 static ckm_error subset_sdp(cert_job *J, size_t t, const ckm_context *sctx, ckm_certify_subset *rec, ckm_err *err)
 {
@@ -154,9 +162,10 @@ static ckm_error subset_sdp(cert_job *J, size_t t, const ckm_context *sctx, ckm_
         pthread_mutex_unlock(&J->lock);
         goto done;
     }
-    if (rs->s <= rs->k || rs->k == 1) { /* exact: each group alone, or all in one cluster */
+    double opt;
+    if (ckm_certify_subset_exact(rs, &opt)) {
         rec->status = CKM_STATUS_OPTIMAL;
-        J->bound[t] = fmax(J->bound[t], rs->s <= rs->k ? rs->scatter : rs->tss);
+        J->bound[t] = fmax(J->bound[t], opt);
         goto done;
     }
     if (!(ao.labels = ckm_alloc_array(rs->s, sizeof(int32_t)))) {

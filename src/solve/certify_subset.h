@@ -56,6 +56,10 @@ typedef struct cert_job {
  * pairs inside it, its size and capacity ranges); J->p must be set. */
 ckm_error ckm_certify_subset_problem(const cert_job *J, size_t t, ckm_problem **out, ckm_err *err);
 
+/* A subset problem whose optimum needs no search: at most k groups (each alone: their own
+ * scatter) or k = 1 (all in one cluster: the total scatter). true with *opt set, else false. */
+bool ckm_certify_subset_exact(const ckm_reduced *rs, double *opt);
+
 /* ckm_parallel_for body: take subsets from J->next until none is left (or a worker failed),
  * each bounded with its share of the time left; results in J->bound and J->rec. */
 void ckm_certify_worker(void *arg, size_t begin, size_t end, int tid);

@@ -227,17 +227,21 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
     if ((rc = ckm_order_centers_by_size(r, C, err)) != CKM_OK)
         goto done;
     if (r->n_cl == 0 && r->n_soft == 0 && r->s == r->n && !r->has_caps) { /* no pairs: no LP of s*k columns (s may be 10^6) */
-        const char *how = NULL;
-        size_t used = k;
-        if (r->has_sizes)
-            rc = sized_seeds(&grace, r, C, out, &how, err);
-        else if ((rc = nearest_seeds(&grace, r, C, out->labels, &used, err)) == CKM_OK)
-            out->has_labels = 1;
-        if (rc == CKM_OK && !r->has_sizes && used < k)
-            note(out, "the nearest seed (for the last points, of the first %zu of %zu seeds only: the grace ran short; %.2f s)",
-                 used, k, ckm_now() - t0);
-        else if (rc == CKM_OK)
-            note(out, "%s (%.2f s)", r->has_sizes ? how : "the nearest seed", ckm_now() - t0);
+        if (r->has_sizes) {
+            const char *how = NULL;
+            if ((rc = sized_seeds(&grace, r, C, out, &how, err)) == CKM_OK)
+                note(out, "%s (%.2f s)", how, ckm_now() - t0);
+        } else {
+            size_t used = k;
+            if ((rc = nearest_seeds(&grace, r, C, out->labels, &used, err)) == CKM_OK) {
+                out->has_labels = 1;
+                if (used < k)
+                    note(out, "the nearest seed (for the last points, of the first %zu of %zu seeds only: the grace "
+                              "ran short; %.2f s)", used, k, ckm_now() - t0);
+                else
+                    note(out, "the nearest seed (%.2f s)", ckm_now() - t0);
+            }
+        }
         goto done;
     }
     /* the steps on blpkm's route (a model with soft pairs too large to build: local search);
