@@ -402,6 +402,40 @@ done:
     free(cost), free(l);
 }
 
+/* The same on candidate arcs with large move lists (k = 200: k^2 L = 5.1 x 10^6 entries, built
+ * cluster by cluster, polled about every 2^16 members): 200,000 points with 8 candidate
+ * clusters each, stopped at the second poll (during the build, about 131,000 members in), run
+ * no search. (test_points_route's k = 200 cases check that build's answers against the matrix
+ * solver.) */
+static void test_stop_build_by_cluster(void)
+{
+    size_t n = 200000, k = 200, c = 8;
+    int32_t *cj = malloc(n * c * sizeof *cj), *l = malloc(n * sizeof *l);
+    double *cc = malloc(n * c * sizeof *cc), *price = calloc(k, sizeof *price);
+    size_t *lo = malloc(k * sizeof *lo), *hi = malloc(k * sizeof *hi);
+    ckm_err err = {CKM_OK, ""};
+    if (!cj || !l || !cc || !price || !lo || !hi)
+        goto done;
+    for (size_t i = 0; i < n; i++) {
+        size_t first = (size_t)(unif() * (double)(k - c)); /* c consecutive clusters: ascending, distinct */
+        for (size_t q = 0; q < c; q++) {
+            cj[i * c + q] = (int32_t)(first + q);
+            cc[i * c + q] = unif();
+        }
+        l[i] = cj[i * c];
+    }
+    for (size_t j = 0; j < k; j++)
+        lo[j] = hi[j] = n / k;
+    int calls = 0, stuck = 0;
+    ckm_bk_limits mid = {INFINITY, stop_second, &calls};
+    ckm_transport_stats ts;
+    memset(&ts, 0, sizeof ts);
+    CHECK(ckm_transport_ssp(n, k, c, cj, cc, lo, hi, &mid, NULL, price, l, &ts, &stuck, &err) == CKM_OK);
+    CHECK(ts.stopped == 1 && calls == 2 && ts.searches == 0 && ts.augmentations == 0);
+done:
+    free(cj), free(l), free(cc), free(price), free(lo), free(hi);
+}
+
 /* Fill: 2^20 + 100 rows against 8 centers in R^1 are two runs of blocks (2^23 entries a run);
  * stopped at the second poll, the first run is written and the second untouched; unstopped,
  * every value is ckm_sqdist_matrix's, on 1 and 2 threads. */
@@ -597,6 +631,7 @@ int main(void)
     test_stop();
     test_stop_sample();
     test_stop_build();
+    test_stop_build_by_cluster();
     test_matrix_poll();
     test_points_route();
     for (int threads = 1; threads <= 2; threads++) {
