@@ -63,7 +63,7 @@ static ckm_error step(sizeflow_run *f, ckm_restart *rt, bool have, int it, ckm_a
         ckm_ctx_count(ctx, CKM_COUNT_TRANSPORT, 1);
         ckm_bk_limits lim = {ctx->deadline, ctx->s->should_stop, ctx->s->stop_user};
         ckm_transport_points_problem pp = {r->mean, s, d, f->C, k, r->lo, r->hi};
-        ckm_transport_points_opts o = ckm_transport_points_defaults(k);
+        ckm_transport_points_opts o = ckm_transport_points_defaults();
         o.threads = ctx->s->threads;
         o.lim = &lim;
         o.cache = f->cache;

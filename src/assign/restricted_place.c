@@ -230,7 +230,7 @@ static ckm_error size_prices(struct ckm_cg *cg, const ckm_reduced *r, const ckm_
         rc = ckm_transport_solve_lim(s, k, unit, lo, hi, lim, NULL, price, lab, &infeasible, &ts, err);
     } else {
         ckm_transport_points_problem pp = {cg->ms, s, r->d, cg->cs, k, lo, hi};
-        ckm_transport_points_opts o = ckm_transport_points_defaults(k);
+        ckm_transport_points_opts o = ckm_transport_points_defaults();
         o.threads = cg->threads;
         o.lim = lim;
         o.cache = cg->tcache;

@@ -178,7 +178,7 @@ static ckm_error sized_seeds(const ckm_context *ctx, const ckm_reduced *r, const
        transportation route from points applies; at the deadline it gives up, leaving the
        greedy labels */
     ckm_transport_points_problem pp = {r->mean, n, r->d, C, k, r->lo, r->hi};
-    ckm_transport_points_opts o = ckm_transport_points_defaults(k);
+    ckm_transport_points_opts o = ckm_transport_points_defaults();
     o.threads = ctx->s->threads;
     o.lim = &lim;
     rc = ckm_transport_points(&pp, &o, price, exact, &infeasible, &ts, err);

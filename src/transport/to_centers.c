@@ -18,7 +18,7 @@ ckm_error ckm_transport_to_centers(const double *Y, size_t n, size_t d, const do
                                    double *prices, double *objective, int *infeasible, bool *stopped, ckm_err *err)
 {
     ckm_transport_points_problem pp = {Y, n, d, C, k, lo, hi};
-    ckm_transport_points_opts o = ckm_transport_points_defaults(k);
+    ckm_transport_points_opts o = ckm_transport_points_defaults();
     o.threads = threads;
     o.lim = lim;
     ckm_transport_stats ts;

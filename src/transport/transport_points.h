@@ -35,15 +35,15 @@ typedef struct ckm_transport_points_problem {
 /* How ckm_transport_points solves it: threads as settings; lim (NULL: none); cache as
  * above, or NULL; the matrix route for n k <= matrix_max only; cand candidate clusters per
  * point to start the other route with. ckm_transport_points_defaults: no limits, no cache, 2^28
- * (CKM_TRANSPORT_MATRIX_MAX) and 16 candidates for k <= 256, else 32 (tests force the other
- * route and short lists). */
+ * (CKM_TRANSPORT_MATRIX_MAX) and 16 candidates (tests force the other route and short
+ * lists). */
 typedef struct ckm_transport_points_opts {
     int threads;
     const ckm_bk_limits *lim;
     ckm_transport_cache *cache;
     size_t matrix_max, cand;
 } ckm_transport_points_opts;
-ckm_transport_points_opts ckm_transport_points_defaults(size_t k);
+ckm_transport_points_opts ckm_transport_points_defaults(void);
 
 /* Solved without storing the n x k costs when n k > matrix_max (transport_points.c: pricing
  * passes and SSP on candidate arcs, the same optimum and certificate). */
