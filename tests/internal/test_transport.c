@@ -369,6 +369,26 @@ done:
     stop_case_free(&c);
 }
 
+/* SSP with exact sizes n / k from labels l, stopped at the limits' second poll: it must stop
+ * during the build of its lists (at most ~2^17 points in), before any search. */
+static void stops_in_build(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, int32_t *l,
+                           double *price)
+{
+    size_t *lo = malloc(k * sizeof *lo), *hi = malloc(k * sizeof *hi);
+    ckm_err err = {CKM_OK, ""};
+    if (lo && hi) {
+        for (size_t j = 0; j < k; j++)
+            lo[j] = hi[j] = n / k;
+        int calls = 0, stuck = 0;
+        ckm_bk_limits mid = {INFINITY, stop_second, &calls};
+        ckm_transport_stats ts;
+        memset(&ts, 0, sizeof ts);
+        CHECK(ckm_transport_ssp(n, k, c, cj, cc, lo, hi, &mid, NULL, price, l, &ts, &stuck, &err) == CKM_OK);
+        CHECK(ts.stopped == 1 && calls == 2 && ts.searches == 0 && ts.augmentations == 0);
+    }
+    free(lo), free(hi);
+}
+
 /* SSP's build of its member and move lists is O(n k) (0.3-0.4 s at 10^6 x 100) and polls
  * every 2^16 points: 200,000 points, stopped at the second poll (during the build, at point
  * 131,071), run no search; unpolled, the first poll came after the build and let a phase
@@ -378,8 +398,6 @@ static void test_stop_build(void)
     size_t n = 200000, k = 4;
     double *cost = malloc(n * k * sizeof *cost), price[4] = {0.0, 0.0, 0.0, 0.0};
     int32_t *l = malloc(n * sizeof *l);
-    size_t lo[4], hi[4];
-    ckm_err err = {CKM_OK, ""};
     if (!cost || !l)
         goto done;
     for (size_t i = 0; i < n; i++) {
@@ -390,14 +408,7 @@ static void test_stop_build(void)
             if (cost[i * k + j] < cost[i * k + (size_t)l[i]])
                 l[i] = (int32_t)j;
     }
-    for (size_t j = 0; j < k; j++)
-        lo[j] = hi[j] = n / k;
-    int calls = 0, stuck = 0;
-    ckm_bk_limits mid = {INFINITY, stop_second, &calls};
-    ckm_transport_stats ts;
-    memset(&ts, 0, sizeof ts);
-    CHECK(ckm_transport_ssp(n, k, k, NULL, cost, lo, hi, &mid, NULL, price, l, &ts, &stuck, &err) == CKM_OK);
-    CHECK(ts.stopped == 1 && calls == 2 && ts.searches == 0 && ts.augmentations == 0);
+    stops_in_build(n, k, k, NULL, cost, l, price);
 done:
     free(cost), free(l);
 }
@@ -412,9 +423,7 @@ static void test_stop_build_by_cluster(void)
     size_t n = 200000, k = 200, c = 8;
     int32_t *cj = malloc(n * c * sizeof *cj), *l = malloc(n * sizeof *l);
     double *cc = malloc(n * c * sizeof *cc), *price = calloc(k, sizeof *price);
-    size_t *lo = malloc(k * sizeof *lo), *hi = malloc(k * sizeof *hi);
-    ckm_err err = {CKM_OK, ""};
-    if (!cj || !l || !cc || !price || !lo || !hi)
+    if (!cj || !l || !cc || !price)
         goto done;
     for (size_t i = 0; i < n; i++) {
         size_t first = (size_t)(unif() * (double)(k - c)); /* c consecutive clusters: ascending, distinct */
@@ -424,16 +433,9 @@ static void test_stop_build_by_cluster(void)
         }
         l[i] = cj[i * c];
     }
-    for (size_t j = 0; j < k; j++)
-        lo[j] = hi[j] = n / k;
-    int calls = 0, stuck = 0;
-    ckm_bk_limits mid = {INFINITY, stop_second, &calls};
-    ckm_transport_stats ts;
-    memset(&ts, 0, sizeof ts);
-    CHECK(ckm_transport_ssp(n, k, c, cj, cc, lo, hi, &mid, NULL, price, l, &ts, &stuck, &err) == CKM_OK);
-    CHECK(ts.stopped == 1 && calls == 2 && ts.searches == 0 && ts.augmentations == 0);
+    stops_in_build(n, k, c, cj, cc, l, price);
 done:
-    free(cj), free(l), free(cc), free(price), free(lo), free(hi);
+    free(cj), free(l), free(cc), free(price);
 }
 
 /* Fill: 2^20 + 100 rows against 8 centers in R^1 are two runs of blocks (2^23 entries a run);
