@@ -7,13 +7,24 @@
 # from the signal to the exit, the exit code (0: labels written, 4: stopped without a
 # labelling) and where the labels came from. The binaries take turns at each T, so both see
 # the same machine. Writes bench/results/stop_big.csv and .md.
-# ROUNDS (default 2) repeats the sweep.
+# ROUNDS (default 2) repeats the sweep. K=1000 runs k = 1000 (every size 1000) on
+# data_kinds_run.sh's overlap1000.npy instead (run that script with ONLY=overlap1000 first),
+# TIMES overrides the signal times, NAME the results' base name (stop_big).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ckm=${1:?usage: stop_big_run.sh CKM [OLD_CKM]}
 old=${2:-}
+for b in "$ckm" $old; do [[ -x $b ]] || { echo "$b: not an executable" >&2; exit 2; }; done
 work=${CKM_BENCH_WORK:-/tmp/ckm-data-kinds}
+k=${K:-100}
+size=$((1000000 / k))
+name=${NAME:-stop_big}
+times=${TIMES:-0.5 1.0 1.5 2.0 2.2 2.4 2.6 2.8 3.0 3.2 3.5 4.0 5.0 6.0}
 data=$work/overlap.npy
+if [[ $k != 100 ]]; then
+  data=$work/overlap$k.npy
+  [[ -f $data ]] || { echo "$data missing: run ONLY=overlap$k bash bench/data_kinds_run.sh first" >&2; exit 2; }
+fi
 if [[ ! -f $data ]]; then
   echo "generating $data (data_kinds_run.sh's recipe)" >&2
   mkdir -p "$work"
@@ -28,15 +39,15 @@ np.save(sys.argv[1], np.ascontiguousarray(C[y] + rng.normal(0, 1, (n, d))))
 EOF
 fi
 mkdir -p "$root/bench/results"
-csv=$root/bench/results/stop_big.csv
+csv=$root/bench/results/$name.csv
 echo "code,round,signal_s,latency_s,exit,labels_from" >"$csv"
 bins=("$ckm")
 labels=("$(git -C "$root" describe --always --dirty=+)")
 if [[ -n $old ]]; then bins+=("$old"); labels+=("${OLD_LABEL:-old}"); fi
 for round in $(seq 1 "${ROUNDS:-2}"); do
-  for T in 0.5 1.0 1.5 2.0 2.2 2.4 2.6 2.8 3.0 3.2 3.5 4.0 5.0 6.0; do
+  for T in $times; do
     for b in "${!bins[@]}"; do
-      "${bins[$b]}" cluster "$data" -k 100 -a sizeflow --min-size 10000 --max-size 10000 --n-init 1 --seed 1 \
+      "${bins[$b]}" cluster "$data" -k "$k" -a sizeflow --min-size "$size" --max-size "$size" --n-init 1 --seed 1 \
         -v -o "$work/stop_big.json" >"$work/stop_big.out" 2>&1 &
       pid=$!
       sleep "$T"
@@ -52,7 +63,7 @@ for round in $(seq 1 "${ROUNDS:-2}"); do
     done
   done
 done
-/usr/bin/python3 - "$csv" "$root/bench/results/stop_big.md" <<'EOF'
+/usr/bin/python3 - "$csv" "$root/bench/results/$name.md" <<'EOF'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 codes = list(dict.fromkeys(r["code"] for r in rows))

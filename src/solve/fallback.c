@@ -7,15 +7,16 @@
  *   any pair one assignment to them: without size bounds each point's nearest seed (in timed
  *   chunks: the rows a whole pass could not reach within the grace take the nearest of a
  *   prefix of the seeds; then every empty cluster takes a point); under size bounds the
- *   greedy sized labelling (the nearest seed unless a bound says otherwise), replaced by the
- *   exact transportation step when that finishes within the grace: no LP of n*k columns for
- *   a large problem; otherwise
+ *   greedy sized labelling (the nearest seed unless a bound says otherwise; when the grace
+ *   ends its ranking, the points left are placed by a cheaper rule that keeps every bound),
+ *   replaced by the exact transportation step when that finishes within the grace: no LP of
+ *   n*k columns for a large problem; otherwise
  *   the BLPKM_CC iteration (exact CLP/CBC assignment honouring every must-link, cannot-link
  *   and size bound, and the capacity rows when there are any; means) -- until the run's own deadline when time is left, else for at
  *   most CKM_GRACE_S seconds (CKM_GRACE_STOP_S = 0.5 s after a stop request, so that Ctrl-C
  *   is answered within a second), ignoring further stop requests: a user who stops a run wants
- *   the best labelling now, and any feasible one beats none. Only a first assignment that
- *   cannot finish within that time (or a proof that none exists) leaves no labels.
+ *   the best labelling now, and any feasible one beats none. Only a BLPKM first assignment
+ *   that cannot finish within that time (or a proof that none exists) leaves no labels.
  * Cost: seeding O(s k d); without pairs O(n k d) time (O(n) memory without size bounds, O(n k)
  * at most with them); otherwise
  * one assignment step per iteration (the s k costs stored only below sizeflow's matrix limit).
@@ -139,25 +140,25 @@ done:
 /* Points without pairs, under size bounds: the greedy sized labelling (greedy_sizes.c: the
  * nearest seed but for the points a bound turns away; one O(n k d) pass, polled); then, in
  * the time left, the exact transportation step to the same seeds (sizeflow's solver, from
- * the points), which replaces it when it finishes. *how names what the labels came from, or
- * why there are none. */
+ * the points), which replaces it when it finishes. how names what the labels came from. */
 static ckm_error sized_seeds(const ckm_context *ctx, const ckm_reduced *r, const double *C, ckm_algo_out *out,
-                         const char **how, ckm_err *err)
+                             char *how, size_t how_len, ckm_err *err)
 {
     size_t n = r->n, k = r->k;
     double t0 = ckm_now();
     ckm_bk_limits lim = {ctx->deadline, NULL, NULL}; /* the grace (ctx is the fallback's) */
-    bool stopped = false;
+    size_t rough = 0;
     ckm_error rc =
-        ckm_transport_greedy(r->mean, n, r->d, C, k, r->lo, r->hi, ctx->s->threads, &lim, out->labels, &stopped, err);
+        ckm_transport_greedy(r->mean, n, r->d, C, k, r->lo, r->hi, ctx->s->threads, &lim, out->labels, &rough, err);
     if (rc != CKM_OK)
         return rc;
-    if (stopped) {
-        *how = "one assignment to seeds did not finish within the grace period";
+    out->has_labels = 1;
+    if (rough > 0) { /* the grace ended the ranking: no time for the exact step either */
+        snprintf(how, how_len, "the greedy sized assignment to seeds (%zu of %zu points placed without a full ranking: "
+                 "the grace ran short)", rough, n);
         return CKM_OK;
     }
-    out->has_labels = 1;
-    *how = "the greedy sized assignment to seeds";
+    snprintf(how, how_len, "the greedy sized assignment to seeds");
     /* the exact step costs the greedy's distance pass again (its n x k costs) and much
        more: only tried with three times the greedy's time left, since a try that cannot
        finish holds the answer back to the end of the grace */
@@ -185,7 +186,7 @@ static ckm_error sized_seeds(const ckm_context *ctx, const ckm_reduced *r, const
     ckm_ctx_count(ctx, CKM_COUNT_NUMERIC, rc == CKM_OK ? ts.clamped : 0);
     if (rc == CKM_OK && !infeasible && !ts.stopped) { /* infeasible sizes were proven in preprocessing */
         memcpy(out->labels, exact, n * sizeof(int32_t));
-        *how = "the exact sized assignment to seeds";
+        snprintf(how, how_len, "the exact sized assignment to seeds");
     }
     free(price);
     free(exact);
@@ -228,8 +229,8 @@ ckm_error ckm_fallback_labels(const ckm_context *ctx, const ckm_reduced *r, ckm_
         goto done;
     if (r->n_cl == 0 && r->n_soft == 0 && r->s == r->n && !r->has_caps) { /* no pairs: no LP of s*k columns (s may be 10^6) */
         if (r->has_sizes) {
-            const char *how = NULL;
-            if ((rc = sized_seeds(&grace, r, C, out, &how, err)) == CKM_OK)
+            char how[160];
+            if ((rc = sized_seeds(&grace, r, C, out, how, sizeof how, err)) == CKM_OK)
                 note(out, "%s (%.2f s)", how, ckm_now() - t0);
         } else {
             size_t used = k;

@@ -4,7 +4,8 @@
  * nearest center when no bound binds (brute force), the labels of the rule computed by brute
  * force under tight bounds, the hand-solved case where the regret
  * order decides, separated blobs of exact sizes recovered, the same labels on 1 and 2
- * threads across several chunks, and a stop (deadline gone, or a stop callback) reported.
+ * threads across several chunks; a limit (deadline gone, or a stop callback) before the
+ * pass still meets every bound, one during it keeps the ranked rows' choices.
  * Internal-contract test (includes src headers).
  */
 #include "../check.h"
@@ -81,15 +82,15 @@ static void test_random(void)
                 lo[j]--, slo--;
         for (size_t j = 0; shi < n; j = (j + 1) % k)
             hi[j]++, shi++;
-        bool stopped = true;
-        CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &stopped, &err) == CKM_OK);
-        CHECK(!stopped);
+        size_t rough = 1;
+        CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &rough, &err) == CKM_OK);
+        CHECK(rough == 0);
         bad += !sizes_ok(l, n, k, lo, hi);
         /* no bound binds: each point's nearest center (up to near-ties, which the float
            products may round either way: within about (d + 8) 2^-23 (||y'||^2 + ||c'||^2)) */
         for (size_t j = 0; j < k; j++)
             lo[j] = 0, hi[j] = n;
-        CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1, NULL, l, &stopped, &err) == CKM_OK);
+        CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1, NULL, l, &rough, &err) == CKM_OK);
         for (size_t i = 0; i < n; i++) {
             double gap;
             size_t b = nearest(Y + i * d, C, k, d, &gap);
@@ -180,8 +181,8 @@ static void test_vs_reference(void)
         }
         if (!reference(Y, n, d, C, k, lo, hi, r, 1e-5))
             continue;
-        bool stopped = true;
-        CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &stopped, &err) == CKM_OK && !stopped);
+        size_t rough = 1;
+        CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &rough, &err) == CKM_OK && rough == 0);
         compared++;
         differ += memcmp(l, r, n * sizeof *l) != 0;
     }
@@ -198,9 +199,9 @@ static void test_regret_order(void)
     double Y[2] = {1.9, 1.0}, C[2] = {0.0, 4.0};
     size_t lo[2] = {1, 1}, hi[2] = {1, 1};
     int32_t l[2] = {-1, -1};
-    bool stopped = true;
-    CHECK(ckm_transport_greedy(Y, 2, 1, C, 2, lo, hi, 1, NULL, l, &stopped, &err) == CKM_OK);
-    CHECK(!stopped && l[0] == 1 && l[1] == 0);
+    size_t rough = 1;
+    CHECK(ckm_transport_greedy(Y, 2, 1, C, 2, lo, hi, 1, NULL, l, &rough, &err) == CKM_OK);
+    CHECK(rough == 0 && l[0] == 1 && l[1] == 0);
 }
 
 /* k blobs far apart of exactly m points each, centers at the blobs: lo = hi = m recovers them */
@@ -223,8 +224,8 @@ static void test_blobs(void)
         Y[2 * i] = C[2 * j] + unif() - 0.5;
         Y[2 * i + 1] = C[2 * j + 1] + unif() - 0.5;
     }
-    bool stopped = true;
-    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 2, NULL, l, &stopped, &err) == CKM_OK && !stopped);
+    size_t rough = 1;
+    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 2, NULL, l, &rough, &err) == CKM_OK && rough == 0);
     int wrong = 0;
     for (size_t i = 0; i < n; i++)
         wrong += (size_t)l[i] != (i * 3) % k;
@@ -265,8 +266,8 @@ static void test_integer_vs_reference(void)
             hi[j] = m + (inst % 2 ? (size_t)(unif() * 3) : 0);
         }
         CHECK(reference(Y, n, d, C, k, lo, hi, r, 0.0));
-        bool stopped = true;
-        CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &stopped, &err) == CKM_OK && !stopped);
+        size_t rough = 1;
+        CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1 + inst % 2, NULL, l, &rough, &err) == CKM_OK && rough == 0);
         CHECK(memcmp(l, r, n * sizeof *l) == 0);
         CHECK(sizes_ok(l, n, k, lo, hi));
         free(Y), free(C), free(l), free(r), free(lo), free(hi);
@@ -279,8 +280,15 @@ static int stop_now(void *user)
     return 1;
 }
 
+/* stops at its *user-th call */
+static int stop_at(void *user)
+{
+    return --*(int *)user <= 0;
+}
+
 /* n = 10^5, k = 200: rows in three chunks; exact sizes n / k; the same labels on 1 and 2
- * threads; a stop before or during the pass reported as such */
+ * threads; a stop before the pass still gives exact sizes; a stop during it keeps the ranked
+ * rows' choices */
 static void test_large(void)
 {
     size_t n = 100000, k = 200, d = 3;
@@ -296,9 +304,9 @@ static void test_large(void)
         C[q] = unif();
     for (size_t j = 0; j < k; j++)
         lo[j] = hi[j] = n / k;
-    bool stopped = true;
-    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1, NULL, l1, &stopped, &err) == CKM_OK && !stopped);
-    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 2, NULL, l2, &stopped, &err) == CKM_OK && !stopped);
+    size_t rough = 1;
+    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1, NULL, l1, &rough, &err) == CKM_OK && rough == 0);
+    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 2, NULL, l2, &rough, &err) == CKM_OK && rough == 0);
     CHECK(memcmp(l1, l2, n * sizeof *l1) == 0);
     size_t *cnt = calloc(k, sizeof *cnt);
     int off = 0;
@@ -308,16 +316,38 @@ static void test_large(void)
         off += cnt[j] != n / k;
     CHECK(cnt && off == 0);
     free(cnt);
+    /* a limit before the pass: no row ranked, every point placed by the rough rule, every
+       size still exact */
     ckm_bk_limits past = {0.0, NULL, NULL};
-    stopped = false;
-    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 2, &past, l2, &stopped, &err) == CKM_OK && stopped);
+    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 2, &past, l2, &rough, &err) == CKM_OK && rough == n);
+    CHECK(sizes_ok(l2, n, k, lo, hi));
     int calls = 0;
     ckm_bk_limits cb = {INFINITY, stop_now, &calls};
-    stopped = false;
-    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1, &cb, l2, &stopped, &err) == CKM_OK && stopped && calls == 1);
+    rough = 0;
+    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1, &cb, l2, &rough, &err) == CKM_OK && rough == n && calls == 1);
+    CHECK(sizes_ok(l2, n, k, lo, hi));
+    /* a stop at the pass's second poll, bounds that never bind: the rows of the first chunk
+       take their nearest center (brute force), the others the nearest of a few first seeds */
+    int after = 2;
+    ckm_bk_limits mid = {INFINITY, stop_at, &after};
+    for (size_t j = 0; j < k; j++)
+        lo[j] = 0, hi[j] = n;
+    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 2, &mid, l2, &rough, &err) == CKM_OK);
+    CHECK(rough > 0 && rough < n);
+    size_t wrong = 0, far = 0;
+    for (size_t i = 0; i < n; i++) {
+        double gap;
+        size_t best = nearest(Y + i * d, C, k, d, &gap);
+        if (i < n - rough) /* float products: a near-tie may go either way */
+            wrong += (size_t)l2[i] != best &&
+                     ckm_sqdist(Y + i * d, C + (size_t)l2[i] * d, d) > ckm_sqdist(Y + i * d, C + best * d, d) + 1e-5;
+        else
+            far += l2[i] < 0 || l2[i] >= 8;
+    }
+    CHECK(wrong == 0 && far == 0);
     /* bounds that cannot hold n points: a precondition broken, an internal error */
     lo[0] = n + 1;
-    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1, NULL, l2, &stopped, &err) == CKM_ERR_INTERNAL);
+    CHECK(ckm_transport_greedy(Y, n, d, C, k, lo, hi, 1, NULL, l2, &rough, &err) == CKM_ERR_INTERNAL);
 done:
     free(Y), free(C), free(l1), free(l2), free(lo), free(hi);
 }
