@@ -35,10 +35,12 @@ ckm_error ckm_transport_solve_lim(size_t n, size_t k, const double *cost, const 
  * its candidates (the argmin of cost - price is the good one); out, optimal for the
  * candidate arcs. price: in, the start's prices; out, the certificate as above over the
  * candidate arcs. *stuck = 1 when no augmenting path reaches a deficit through candidate
- * arcs (never with all arcs and feasible bounds). Adds to st's counters. ws: as above. */
+ * arcs (never with all arcs and feasible bounds). Adds to st's counters. ws: as above.
+ * threads (>= 1): for the move lists' build on candidate arcs when they are large (the
+ * same lists on any number; the searches run on the caller's thread). */
 ckm_error ckm_transport_ssp(size_t n, size_t k, size_t c, const int32_t *cj, const double *cc, const size_t *lo,
-                            const size_t *hi, const ckm_bk_limits *lim, ckm_transport_ws *ws, double *price,
-                            int32_t *labels, ckm_transport_stats *st, int *stuck, ckm_err *err);
+                            const size_t *hi, const ckm_bk_limits *lim, int threads, ckm_transport_ws *ws,
+                            double *price, int32_t *labels, ckm_transport_stats *st, int *stuck, ckm_err *err);
 /* The checks both solvers start with: *infeasible when sum lo > n or sum hi < n (then
  * nothing else is done); CKM_ERR_INVALID past 2^31 - 1 points; non-finite warm-start
  * prices reset to 0. */

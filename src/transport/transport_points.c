@@ -686,7 +686,7 @@ static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const ckm_transpo
         memcpy(labels, pr->argmin, n * sizeof(int32_t));
         memcpy(saved, price, k * sizeof(double));
         int stuck = 0;
-        if ((rc = ckm_transport_ssp(n, k, pr->c, pr->cj, pr->cc, lo, hi, lim, ws, price, labels, st, &stuck,
+        if ((rc = ckm_transport_ssp(n, k, pr->c, pr->cj, pr->cc, lo, hi, lim, pr->threads, ws, price, labels, st, &stuck,
                                     err)) != CKM_OK ||
             st->stopped)
             goto done;

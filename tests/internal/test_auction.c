@@ -159,7 +159,7 @@ static void test_start(void)
         size_t off = ckm_transport_imbalance(n, k, lab, lo, hi, NULL);
         CHECK(loose ? ts.bids == 0 && off == 0 : ts.bids > 0 && off < n / 4);
         int stuck = 0;
-        CHECK(ckm_transport_ssp(n, k, k, NULL, c, lo, hi, NULL, NULL, p, lab, &ts, &stuck, &err) == CKM_OK && !stuck);
+        CHECK(ckm_transport_ssp(n, k, k, NULL, c, lo, hi, NULL, 1, NULL, p, lab, &ts, &stuck, &err) == CKM_OK && !stuck);
         char why[256] = "";
         CHECK(ckm_transport_verify(n, k, c, lo, hi, p, lab, 1e-9, why, sizeof why));
     }

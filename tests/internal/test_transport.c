@@ -383,7 +383,7 @@ static void stops_in_build(size_t n, size_t k, size_t c, const int32_t *cj, cons
         ckm_bk_limits mid = {INFINITY, stop_second, &calls};
         ckm_transport_stats ts;
         memset(&ts, 0, sizeof ts);
-        CHECK(ckm_transport_ssp(n, k, c, cj, cc, lo, hi, &mid, NULL, price, l, &ts, &stuck, &err) == CKM_OK);
+        CHECK(ckm_transport_ssp(n, k, c, cj, cc, lo, hi, &mid, 1, NULL, price, l, &ts, &stuck, &err) == CKM_OK);
         CHECK(ts.stopped == 1 && calls == 2 && ts.searches == 0 && ts.augmentations == 0);
     }
     free(lo), free(hi);
@@ -628,8 +628,62 @@ static void test_points_route(void)
     CHECK(g_backward > 0 && g_searches < g_aug);
 }
 
+/* The cluster-order build on 1, 2 and 3 threads (k = 200, 8 candidate clusters per point:
+ * large lists, so that build, in three rounds of clusters split between the threads,
+ * 150,000 points cyclically consecutive candidates, sizes 700-800): the same labels,
+ * prices, counters and stuck flag, bit for bit, and the sizes within their bounds. */
+static void test_build_threads(void)
+{
+    size_t n = 150000, k = 200, c = 8;
+    int32_t *cj = malloc(n * c * sizeof *cj), *start = malloc(n * sizeof *start);
+    int32_t *ref = malloc(n * sizeof *ref), *l = malloc(n * sizeof *l);
+    double *cc = malloc(n * c * sizeof *cc), *pref = malloc(k * sizeof *pref), *p = malloc(k * sizeof *p);
+    size_t *lo = malloc(k * sizeof *lo), *hi = malloc(k * sizeof *hi), *cnt = calloc(k, sizeof *cnt);
+    ckm_err err = {CKM_OK, ""};
+    if (!cj || !start || !ref || !l || !cc || !pref || !p || !lo || !hi || !cnt)
+        goto done;
+    for (size_t i = 0; i < n; i++) { /* c cyclically consecutive clusters, ascending */
+        size_t first = (size_t)(unif() * (double)k) % k, best = 0, wrap = first + c > k ? first + c - k : 0;
+        for (size_t q = 0; q < c; q++) {
+            cj[i * c + q] = (int32_t)(q < wrap ? q : first + q - wrap);
+            cc[i * c + q] = unif();
+            best = cc[i * c + q] < cc[i * c + best] ? q : best;
+        }
+        start[i] = cj[i * c + best]; /* the argmin at price 0 */
+    }
+    for (size_t j = 0; j < k; j++)
+        lo[j] = 700, hi[j] = 800;
+    ckm_transport_stats ref_ts;
+    int ref_stuck = 0;
+    for (int threads = 1; threads <= 3; threads++) {
+        int stuck = 0;
+        ckm_transport_stats ts;
+        memset(&ts, 0, sizeof ts);
+        memcpy(l, start, n * sizeof *l);
+        memset(p, 0, k * sizeof *p);
+        CHECK(ckm_transport_ssp(n, k, c, cj, cc, lo, hi, NULL, threads, NULL, p, l, &ts, &stuck, &err) == CKM_OK);
+        if (threads == 1) {
+            memcpy(ref, l, n * sizeof *l);
+            memcpy(pref, p, k * sizeof *p);
+            ref_ts = ts, ref_stuck = stuck;
+            for (size_t i = 0; i < n; i++)
+                cnt[l[i]]++;
+            size_t off = 0;
+            for (size_t j = 0; j < k; j++)
+                off += cnt[j] < lo[j] || cnt[j] > hi[j];
+            CHECK(!stuck && off == 0 && ts.augmentations > 0); /* the start was off the bounds */
+            continue;
+        }
+        CHECK(stuck == ref_stuck && ts.augmentations == ref_ts.augmentations && ts.searches == ref_ts.searches);
+        CHECK(memcmp(l, ref, n * sizeof *l) == 0 && memcmp(p, pref, k * sizeof *p) == 0);
+    }
+done:
+    free(cj), free(start), free(ref), free(l), free(cc), free(pref), free(p), free(lo), free(hi), free(cnt);
+}
+
 int main(void)
 {
+    test_build_threads();
     test_stop();
     test_stop_sample();
     test_stop_build();
