@@ -53,7 +53,7 @@ out=$root/bench/results/data_kinds${only:+_${only// /_}}
 csv=$out.csv
 echo "code,data,algorithm,k,wall_s,user_s,sys_s,max_rss_mb,iterations,sse,status" >"$csv"
 bins=("$ckm")
-labels=("$(git -C "$root" describe --always --dirty=+)")
+labels=("${NEW_LABEL:-$(git -C "$root" describe --always --dirty=+)}") # NEW_LABEL, OLD_LABEL: swap the order in a second round
 if [[ -n $old ]]; then bins+=("$old"); labels+=("${OLD_LABEL:-old}"); fi
 run() { # data algorithm k extra...
   local data=$1 alg=$2 k=$3
