@@ -15,7 +15,8 @@
 # CKM: the ckm binary (default build/ckm, a Release build); OLD_CKM: an older build's binary
 # (it must read .npy: 53464e8 or later; OLD_LABEL names it in the table). Writes bench/results/data_kinds.csv and .md;
 # ONLY="overlap128 ..." runs only those data sets and writes data_kinds_<names>.csv and .md instead;
-# ROUNDS=N repeats every run N times (default 1).
+# ROUNDS=N repeats every run N times (default 1); NAME sets the results' base name (a second
+# round in its own files instead of over the first's).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 ckm=${1:-$root/build/ckm}
@@ -49,7 +50,7 @@ save("digits", Z[idx] + rng.normal(0, 0.1, (n, d)) * Z.std(0))
 EOF
 only=${ONLY:-}
 want() { [[ -z $only || " $only " == *" $1 "* ]]; }
-out=$root/bench/results/data_kinds${only:+_${only// /_}}
+out=$root/bench/results/${NAME:-data_kinds${only:+_${only// /_}}}
 csv=$out.csv
 echo "code,data,algorithm,k,wall_s,user_s,sys_s,max_rss_mb,iterations,sse,status" >"$csv"
 bins=("$ckm")
