@@ -294,13 +294,6 @@ static void build_cluster(tp *t, size_t a)
     }
 }
 
-/* clusters [a0, a1) */
-static void build_clusters(tp *t, size_t a0, size_t a1)
-{
-    for (size_t a = a0; a < a1; a++)
-        build_cluster(t, a);
-}
-
 /* ckm_parallel_for's body: clusters first + [b, e) of a round */
 typedef struct build_job {
     tp *t;
@@ -311,7 +304,8 @@ static void build_round(void *ctx, size_t b, size_t e, int tid)
 {
     (void)tid;
     const build_job *j = ctx;
-    build_clusters(j->t, j->first + b, j->first + e);
+    for (size_t a = j->first + b; a < j->first + e; a++)
+        build_cluster(j->t, a);
 }
 
 /* The move lists cluster by cluster (the build when they are large: BUILD_BY_CLUSTER): the
@@ -328,10 +322,7 @@ static bool build_by_cluster(tp *t, int threads, const ckm_bk_limits *lim)
         size_t members = 0;
         while (a1 < t->k && members < 0xffff)
             members += t->w->mem[a1++].len;
-        if (threads > 1)
-            ckm_parallel_for(threads, a1 - a0, build_round, &(build_job){t, a0});
-        else
-            build_clusters(t, a0, a1);
+        ckm_parallel_for(threads, a1 - a0, build_round, &(build_job){t, a0}); /* 1 thread: inline */
         if (a1 < t->k && ckm_bk_limits_reached(lim))
             return false;
     }
@@ -351,25 +342,38 @@ static void relax(tp *t, size_t u, size_t v, double rc, size_t pair)
     }
     double dv = w->dist[u] + rc;
     if (dv < w->dist[v]) {
-        w->dist[v] = w->sel[v] = dv;
+        w->dist[v] = dv;
         w->pred[v] = (int)u;
         w->pred_pt[v] = pair == SIZE_MAX ? -1 : t->cand.pt[pair * t->cand.L];
     }
 }
 
+/* Relax the arc of cluster node u to (rev: from) cluster b whose list head has key key:
+ * reduced cost key + pi_u - pi_b (rev: key + pi_b - pi_u). */
+static void relax_key(tp *t, size_t u, size_t b, double key, bool rev)
+{
+    const double *pi = t->w->pi;
+    size_t k = t->k;
+    relax(t, u, b, rev ? key + pi[b] - pi[u] : key + pi[u] - pi[b], rev ? b * k + u : u * k + b);
+}
+
 /* The open node of least distance (the lowest index among equals), SIZE_MAX when every
- * open node is unreached: sel[0..m) holds the open nodes' distances, INFINITY elsewhere. A
- * vector minimum in four independent lanes of four, then the first block of four holding
- * it: the scalar scan's choice, at k = 1000 about 10x faster with AVX2. */
-__attribute__((target_clones("avx2", "default"))) static size_t nearest_open(const double *sel, size_t m)
+ * open node is unreached: the least dist_v + gate_v over v < m (gate 0 open, +INFINITY
+ * settled; dist >= 0, so an open node's sum is its distance exactly). A vector minimum in
+ * four independent lanes of four, then the first block of four holding it: the scalar
+ * scan's choice, at k = 1000 about 10x faster with AVX2. */
+__attribute__((target_clones("avx2", "default"))) static size_t nearest_open(const double *dist, const double *gate,
+                                                                               size_t m)
 {
     size_t whole = m - m % 16;
     const ckm_v4d inf = {INFINITY, INFINITY, INFINITY, INFINITY};
     ckm_v4d lo[4] = {inf, inf, inf, inf};
     for (size_t v = 0; v < whole; v += 16)
         for (int r = 0; r < 4; r++) {
-            ckm_v4d x;
-            memcpy(&x, sel + v + 4 * (size_t)r, sizeof x);
+            ckm_v4d x, g;
+            memcpy(&x, dist + v + 4 * (size_t)r, sizeof x);
+            memcpy(&g, gate + v + 4 * (size_t)r, sizeof g);
+            x += g;
             lo[r] = CKM_V4D_PICK(x < lo[r], x, lo[r]);
         }
     lo[0] = CKM_V4D_PICK(lo[1] < lo[0], lo[1], lo[0]);
@@ -379,19 +383,20 @@ __attribute__((target_clones("avx2", "default"))) static size_t nearest_open(con
     for (int q = 0; q < 4; q++)
         best = lo[0][q] < best ? lo[0][q] : best;
     for (size_t v = whole; v < m; v++)
-        best = sel[v] < best ? sel[v] : best;
+        best = dist[v] + gate[v] < best ? dist[v] + gate[v] : best;
     if (!(best < INFINITY))
         return SIZE_MAX;
     const ckm_v4d b4 = {best, best, best, best};
     size_t v = 0;
     for (; v + 4 <= m; v += 4) {
-        ckm_v4d x;
-        memcpy(&x, sel + v, sizeof x);
-        ckm_v4l eq = x == b4;
+        ckm_v4d x, g;
+        memcpy(&x, dist + v, sizeof x);
+        memcpy(&g, gate + v, sizeof g);
+        ckm_v4l eq = x + g == b4;
         if (eq[0] | eq[1] | eq[2] | eq[3])
             break;
     }
-    while (sel[v] != best)
+    while (dist[v] + gate[v] != best)
         v++;
     return v;
 }
@@ -408,7 +413,7 @@ __attribute__((target_clones("avx2", "default"))) static void scan_row(tp *t, si
 {
     ckm_transport_ws *w = t->w;
     size_t k = t->k, whole = k - k % 4, L = t->cand.L;
-    double *dist = w->dist, *sel = w->sel;
+    double *dist = w->dist;
     const double *pi = w->pi, *gates = w->gate;
     int *pred = w->pred;
     int32_t *pred_pt = w->pred_pt;
@@ -435,7 +440,7 @@ __attribute__((target_clones("avx2", "default"))) static void scan_row(tp *t, si
             continue;
         for (size_t q = 0; q < 4; q++)
             if (up[q]) {
-                dist[b + q] = sel[b + q] = dv[q];
+                dist[b + q] = dv[q];
                 pred[b + q] = (int)u;
                 pred_pt[b + q] = head_pt[(rev ? (b + q) * k + u : u * k + b + q) * L];
             }
@@ -449,7 +454,7 @@ __attribute__((target_clones("avx2", "default"))) static void scan_row(tp *t, si
             continue;
         }
         if (b != u && key != INFINITY)
-            relax(t, u, b, rev ? key + pi[b] - piu : key + piu - pi[b], rev ? b * k + u : u * k + b);
+            relax_key(t, u, b, key, rev);
     }
 }
 
@@ -493,17 +498,17 @@ static int phase(tp *t, bool rev, ckm_transport_stats *st)
     size_t k = t->k, T = k, reached = 0;
     ckm_transport_ws *w = t->w;
     for (size_t v = 0; v <= k; v++) {
-        w->dist[v] = w->sel[v] = (rev ? w->e[v] < 0 : w->e[v] > 0) ? 0.0 : INFINITY;
+        w->dist[v] = (rev ? w->e[v] < 0 : w->e[v] > 0) ? 0.0 : INFINITY;
         w->gate[v] = 0.0;
         w->pred[v] = -1;
         w->pred_pt[v] = -1;
     }
     double Dc = -INFINITY;
     for (;;) {
-        size_t u = nearest_open(w->sel, k + 1);
+        size_t u = nearest_open(w->dist, w->gate, k + 1);
         if (u == SIZE_MAX)
             break;
-        w->gate[u] = w->sel[u] = INFINITY; /* settled */
+        w->gate[u] = INFINITY; /* settled */
         if (rev ? w->e[u] > 0 : w->e[u] < 0) {
             w->order[reached++] = (int)u; /* by distance */
             Dc = w->dist[u];
@@ -516,10 +521,9 @@ static int phase(tp *t, bool rev, ckm_transport_stats *st)
                 double key = row[b];
                 if (!isnan(key) || w->gate[b] != 0.0)
                     continue;
-                size_t pair = rev ? b * k + u : u * k + b;
                 if ((rev ? best_move(t, b, u, &key) : best_move(t, u, b, &key)) < 0)
                     continue; /* rescanned: empty */
-                relax(t, u, b, rev ? key + w->pi[b] - w->pi[u] : key + w->pi[u] - w->pi[b], pair);
+                relax_key(t, u, b, key, rev);
             }
             if (rev ? w->f[u] > 0 : w->f[u] < w->cap[u]) /* T -> u, u -> T */
                 relax(t, u, T, rev ? w->pi[T] - w->pi[u] : w->pi[u] - w->pi[T], SIZE_MAX);

@@ -26,7 +26,6 @@ static void free_k(ckm_transport_ws *w)
     free(w->pi);
     free(w->dist);
     free(w->gate);
-    free(w->sel);
     free(w->pred);
     free(w->order);
     free(w->pred_pt);
@@ -35,7 +34,7 @@ static void free_k(ckm_transport_ws *w)
     free(w->shi);
     w->mem = NULL;
     w->size = w->f = w->cap = w->e = NULL;
-    w->pi = w->dist = w->gate = w->sel = NULL;
+    w->pi = w->dist = w->gate = NULL;
     w->pred = w->order = NULL;
     w->pred_pt = NULL;
     w->cnt = w->slo = w->shi = NULL;
@@ -131,7 +130,6 @@ bool ckm_transport_ws_reserve(ckm_transport_ws *w, size_t n, size_t k, size_t L)
         w->pi = take(w, k1, sizeof(double));
         w->dist = take(w, k1, sizeof(double));
         w->gate = take(w, k1, sizeof(double));
-        w->sel = take(w, k1, sizeof(double));
         w->pred = take(w, k1, sizeof(int));
         w->order = take(w, k1, sizeof(int));
         w->pred_pt = take(w, k1, sizeof(int32_t));
@@ -139,7 +137,7 @@ bool ckm_transport_ws_reserve(ckm_transport_ws *w, size_t n, size_t k, size_t L)
         w->slo = take(w, k1, sizeof(size_t));
         w->shi = take(w, k1, sizeof(size_t));
         w->k_cap = k1;
-        if (!w->mem || !w->size || !w->f || !w->cap || !w->e || !w->pi || !w->dist || !w->gate || !w->sel || !w->pred ||
+        if (!w->mem || !w->size || !w->f || !w->cap || !w->e || !w->pi || !w->dist || !w->gate || !w->pred ||
             !w->order || !w->pred_pt || !w->cnt || !w->slo || !w->shi) {
             free_k(w);
             return false;

@@ -33,9 +33,8 @@ struct ckm_transport_ws {
     ckm_members *mem;                   /* k */
     long long *size, *f, *cap, *e;      /* k + 1 */
     double *pi, *dist;                  /* k + 1 */
-    double *gate, *sel;                 /* k + 1: a search's settled nodes (gate INFINITY, else
-                                           0) and the open nodes' distances (sel, INFINITY
-                                           when settled), as transport.c's phase reads them */
+    double *gate;                       /* k + 1: a search's settled nodes (INFINITY, else 0:
+                                           added to dist, it keeps them out) */
     int *pred, *order;                  /* k + 1 */
     int32_t *pred_pt;                   /* k + 1 */
     size_t *cnt, *slo, *shi;            /* k + 1: imbalance counts, the sample's bounds */
