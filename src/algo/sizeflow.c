@@ -82,10 +82,11 @@ static ckm_error step(sizeflow_run *f, ckm_restart *rt, bool have, int it, ckm_a
             rt->stopped = *done = true;
             return CKM_OK;
         }
-        ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: transportation %.3f s, %zu augmentations, %zu moves, "
-                    "%zu pricing rounds (%.2f passes' worth of rows), %zu auction bids%s", rt->rs + 1, it + 1, ts.seconds,
-                    ts.augmentations, ts.moves, ts.passes, (double)ts.rows_priced / (double)s, ts.bids,
-                    ts.widened ? ", candidate lists widened" : "");
+        ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: transportation %.3f s, %zu augmentations in %zu searches, "
+                    "%zu moves, %zu pricing rounds (%.2f passes' worth of rows), %zu auction bids%s", rt->rs + 1, it + 1,
+                    ts.seconds, ts.augmentations, ts.searches, ts.moves, ts.passes,
+                    (double)ts.rows_priced / (double)s, ts.bids,
+                    ts.widened ? ", candidate lists widened" : ts.rebased ? ", bounds moved to one epoch" : "");
         return CKM_OK;
     }
     ckm_assign_result ar;

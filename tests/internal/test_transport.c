@@ -7,7 +7,9 @@
  * objective and a certificate verified over every arc, also when the candidate lists must
  * widen (a far cluster no point lists) and from the auction's prices (test_auction.c tests the
  * auction itself); SSP's searches backward from few deficits, several augmentations each;
- * Lloyd-like steps through one ckm_transport_cache (rows reused, still exact).
+ * Lloyd-like steps through one ckm_transport_cache (rows reused, still exact, also after
+ * the epochs' slots run out and every row's bound moves to one epoch: a case built by hand
+ * where a rebase that lost the drift so far would keep a point off its nearer cluster).
  * Internal-contract test (includes src headers).
  */
 #include "../check.h"
@@ -257,9 +259,27 @@ static void points_case(size_t n, size_t d, size_t k, int bounds, int far, int t
     g_backward += ts.backward;
     g_aug += ts.augmentations;
     *rounds += ts.repriced; /* passes that found arcs the lists lacked */
+    bool widened_cold = ts.widened > 0;
     /* warm start from the optimum's prices: SSP only settles ties, one pass confirms */
     CHECK(points_ex(Y, n, d, C, k, lo, hi, threads, matrix_max, cand, NULL, NULL, p2, l2, &inf2, &ts, &err) == CKM_OK);
     CHECK(fabs(objective(cost, n, k, l2) - f1) <= 1e-9 * f1 && ts.passes <= 2 && !ts.widened);
+    if (widened_cold) { /* through a cache: the lists widened by the cold call go back to cand */
+        ckm_transport_cache *cache = ckm_transport_cache_new();
+        CHECK(cache != NULL);
+        memset(p2, 0, k * sizeof *p2);
+        CHECK(cache && points_ex(Y, n, d, C, k, lo, hi, threads, matrix_max, cand, NULL, cache, p2, l2, &inf2, &ts,
+                                 &err) == CKM_OK && ts.widened);
+        size_t bytes = ckm_transport_cache_bytes(cache);
+        CHECK(cache && points_ex(Y, n, d, C, k, lo, hi, threads, matrix_max, cand, NULL, cache, p2, l2, &inf2, &ts,
+                                 &err) == CKM_OK);
+        /* every row priced again at cand (the kept bounds would have spared rows), in the
+           same buffers (alloc_case's allowance), and still the optimum */
+        CHECK(!ts.widened && ts.rows_priced >= n);
+        CHECK(ckm_transport_cache_bytes(cache) - bytes <= 8 * n + 16 * k * k); /* member lists' growth only */
+        CHECK(ckm_transport_verify(n, k, cost, lo, hi, p2, l2, 1e-7, why, sizeof why));
+        CHECK(fabs(objective(cost, n, k, l2) - f1) <= 1e-9 * f1);
+        ckm_transport_cache_free(cache);
+    }
 done:
     free(Y), free(C), free(cost), free(p1), free(p2), free(l1), free(l2), free(lo), free(hi);
 }
@@ -491,8 +511,9 @@ static void lloyd_means(const double *P, size_t n, size_t d, size_t k, const int
  * the drift bounds leave in doubt, must match the matrix solver at those centers (same
  * optimal objective, certificate verified over every arc). Later steps must reuse rows;
  * other points under the same cache, and a solve stopped midway, must not leak stale
- * lists into the next answer. */
-static void cache_case(size_t n, size_t d, size_t k, int bounds, int threads, size_t cand)
+ * lists into the next answer. steps > 10: the later steps run until the epochs' slots run
+ * out, and rows must still be reused after every row's bound was moved to one epoch. */
+static void cache_case(size_t n, size_t d, size_t k, int bounds, int threads, size_t cand, int steps)
 {
     double *Y = malloc(n * d * sizeof *Y), *Y2 = malloc(n * d * sizeof *Y2), *C = malloc(k * d * sizeof *C),
            *cost = malloc(n * k * sizeof *cost), *p = calloc(k, sizeof *p), *p1 = calloc(k, sizeof *p1),
@@ -516,8 +537,8 @@ static void cache_case(size_t n, size_t d, size_t k, int bounds, int threads, si
     }
     ckm_err err = {CKM_OK, ""};
     ckm_transport_stats ts;
-    size_t reused = 0;
-    for (int it = 0; it < 10; it++) {
+    size_t reused = 0, rebased = 0, reused_after = 0;
+    for (int it = 0; it < steps; it++) {
         const double *P = it == 6 ? Y2 : Y; /* other points once: nothing may carry over */
         int inf = -1;
         if (it == 8) { /* a stop midway leaves half-priced rows behind */
@@ -545,12 +566,64 @@ static void cache_case(size_t n, size_t d, size_t k, int bounds, int threads, si
             CHECK(ts.rows_priced >= n); /* new points: every row priced again */
         if (it >= 2 && it != 6 && it != 7)
             reused += ts.rows_priced < n;
+        reused_after += rebased > 0 && ts.rows_priced < n;
+        rebased += ts.rebased;
         lloyd_means(P, n, d, k, l, W, C);
+        if (it >= 10) /* the centers drift a little every step, as late Lloyd steps do */
+            for (size_t q = 0; q < k * d; q++)
+                C[q] += 0.2 * (unif() - 0.5);
     }
     CHECK(reused > 0);
+    if (steps > 10)
+        CHECK(rebased > 0 && reused_after > 0);
 done:
     ckm_transport_cache_free(cache);
     free(Y), free(Y2), free(C), free(cost), free(p), free(p1), free(W), free(l), free(l1), free(lo), free(hi);
+}
+
+/* The epochs' slots running out, by hand (bounds that never bind: prices stay 0, so a row's
+ * bound on the clusters left out of its list is (sqrt(rest) - D)^2, D the largest center
+ * move since its epoch). Point v at the origin lists only B (cost 1) and leaves out L, 10
+ * away; point w sits halfway between X and Y, far from both, and is in doubt at every move,
+ * so each call opens an epoch. L comes 0.25 closer per call: v stays certified ((10 -
+ * D)^2 >= 1) up to the call that moves every bound to one epoch, at D = 8 (v's rest becomes
+ * 4); then L jumps to 0.5 from v, nearer than B. The answer must follow: a rebase that
+ * kept v's rest at 100 (the drift not folded in) or dropped it would leave v on B. */
+static void rebase_case(void)
+{
+    enum { K = 4, STEPS = 40 };
+    double Y[] = {0.0, 0.0, 0.5, 100.0};
+    double C[K * 2] = {0.0, -1.0, 10.0, 0.0, 0.0, 100.0, 1.0, 100.0}; /* B, L, X, Y */
+    size_t lo[K] = {0}, hi[K] = {2, 2, 2, 2};
+    double p[K] = {0}, cost[2 * K];
+    int32_t l[2];
+    ckm_transport_cache *cache = ckm_transport_cache_new();
+    CHECK(cache != NULL);
+    if (!cache)
+        return;
+    ckm_err err = {CKM_OK, ""};
+    size_t rebased = 0;
+    int at = -1;
+    for (int it = 0; it < STEPS; it++) {
+        ckm_transport_stats ts;
+        int inf = -1;
+        C[2] = it <= 32 ? 10.0 - 0.25 * it : 0.5;
+        C[4] = it % 2 ? 0.01 : 0.0; /* X wobbles: w in doubt at every call */
+        CHECK(points_ex(Y, 2, 2, C, K, lo, hi, 1, 0, 1, NULL, cache, p, l, &inf, &ts, &err) == CKM_OK &&
+              inf == 0);
+        CHECK(ckm_sqdist_matrix(Y, 2, 2, C, K, cost, 1, &err) == CKM_OK);
+        char why[256] = "";
+        int ok = ckm_transport_verify(2, K, cost, lo, hi, p, l, 1e-9, why, sizeof why);
+        CHECK(ok);
+        if (!ok)
+            fprintf(stderr, "  rebase case, call %d: %s\n", it, why);
+        if (ts.rebased && at < 0)
+            at = it;
+        rebased += ts.rebased;
+    }
+    CHECK(at == 32 && l[0] == 1); /* the slots ran out where the case needs it; v on L */
+    CHECK(rebased >= 1);
+    ckm_transport_cache_free(cache);
 }
 
 /* No large allocation inside the Lloyd loop (issue 33): Lloyd steps through one cache
@@ -691,9 +764,10 @@ int main(void)
     test_matrix_poll();
     test_points_route();
     for (int threads = 1; threads <= 2; threads++) {
-        cache_case(6000, 3, 60, 0, threads, 8);
-        cache_case(5000, 2, 40, 1, threads, 4);
+        cache_case(6000, 3, 60, 0, threads, 8, 10);
+        cache_case(5000, 2, 40, 1, threads, 4, 60);
     }
+    rebase_case();
     alloc_case(21000, 4, 32, (size_t)1 << 28, 16); /* matrix route, with a cold first step's sample */
     alloc_case(6000, 4, 40, 0, 8);                  /* candidate route */
     test_tiny();
