@@ -23,8 +23,9 @@
  *   D = max_j ||C_j - C^e_j||, A = sqrt(max(0, rest_i + max_j p^e_j)) (derivation at
  *   rest_bound). Where that is >= the least candidate's exact reduced cost, the argmin and
  *   the dual check of that row need no pricing, so a round prices only the rows in doubt:
- *     - after SSP, when every row's bound and candidates are >= its own reduced cost, the
- *       solution is optimal without any pricing (quick check);
+ *     - after SSP, when no row is in doubt and every row's least candidate is >= its own
+ *       reduced cost, the solution is optimal without any pricing (quick check); else the
+ *       rows in doubt found by that check are the next round's;
  *     - across calls with one ckm_transport_cache (sizeflow's Lloyd steps, where centers
  *       drift little), the candidates' costs are recomputed at the new centers (n C d
  *       flops) and only the rows in doubt are priced (10^6 x 16, k = 1000: a warm step
@@ -110,6 +111,10 @@ typedef struct pricing {
     double epmax[MAX_EPOCHS];      /* max_j epP_ej */
     uint8_t *flag;                 /* n: row needs pricing */
     int32_t *todo;                 /* n: those rows */
+    bool flagged;                  /* flag and todo hold fm rows for the current centers and
+                                      prices, fviol violations among the others (set after
+                                      SSP, taken by the next refresh) */
+    size_t fm, fviol;
     size_t bytes;                  /* allocated over the struct's life (kept by pricing_free) */
 } pricing;
 
@@ -352,15 +357,13 @@ typedef struct check_job {
     const int32_t *labels; /* a solution to test, or NULL */
     const double *p;       /* prices */
     double rise[MAX_EPOCHS], pmax;
-    bool mark;             /* refresh: argmin where the bound proves it, else flag the row */
     size_t *fail;          /* per thread */
 } check_job;
 
 /* Points [i0, i1) from their candidates (exact reduced costs) and the bound on the rest:
- * quick check (mark false): can the point have an arc of reduced cost below its label's?
- * refresh (mark true): where the bound is at least the least candidate, that candidate is
- * the argmin over all clusters (and the label is tested against it); else the row is
- * flagged for pricing. */
+ * where the bound is at least the least candidate, that candidate is the argmin over all
+ * clusters (and the label, if any, is tested against it); else the row is flagged for
+ * pricing. */
 static void check_rows(void *ctx, size_t i0, size_t i1, int tid)
 {
     check_job *q = ctx;
@@ -381,9 +384,7 @@ static void check_rows(void *ctx, size_t i0, size_t i1, int tid)
                 u = red;
         }
         double L = rest_bound(pr, i, q->rise), tol = 1e-10 * (pr->ynorm[i] + pr->cmax + q->pmax);
-        if (!q->mark)
-            fail += (L < v1 ? L : v1) < u - tol;
-        else if (L >= v1 && (!q->labels || u < INFINITY)) {
+        if (L >= v1 && (!q->labels || u < INFINITY)) {
             pr->argmin[i] = bj;
             fail += q->labels && v1 < u - tol;
         } else
@@ -404,9 +405,9 @@ static void epoch_rises(const pricing *pr, const double *p, double *rise)
     }
 }
 
-static size_t run_check(pricing *pr, const int32_t *labels, const double *p, bool mark)
+static size_t run_check(pricing *pr, const int32_t *labels, const double *p)
 {
-    check_job q = {.pr = pr, .labels = labels, .p = p, .mark = mark, .fail = pr->viol};
+    check_job q = {.pr = pr, .labels = labels, .p = p, .fail = pr->viol};
     epoch_rises(pr, p, q.rise);
     q.pmax = abs_max(p, pr->k);
     memset(pr->viol, 0, (size_t)pr->threads * sizeof(size_t));
@@ -420,11 +421,17 @@ static size_t run_check(pricing *pr, const int32_t *labels, const double *p, boo
     return fail;
 }
 
-/* True when no point can violate dual feasibility at prices p1 (then the SSP solution in
- * labels is optimal for every arc without pricing any row). */
-static bool quick_check(pricing *pr, const int32_t *labels, const double *p1)
+/* The rows in doubt at the current centers and prices (flag, todo: how many, the return
+ * value) and in *viol the dual violations of pr->prev among the others. */
+static size_t flag_rows(pricing *pr, size_t *viol)
 {
-    return run_check(pr, labels, p1, false) == 0;
+    size_t m = 0;
+    memset(pr->flag, 0, pr->n);
+    *viol = run_check(pr, pr->prev, pr->price);
+    for (size_t i = 0; i < pr->n; i++)
+        if (pr->flag[i])
+            pr->todo[m++] = (int32_t)i;
+    return m;
 }
 
 /* Rows [i0, i1): candidate costs at the current centers (the formula of price_rows). The
@@ -517,14 +524,11 @@ static size_t refresh(pricing *pr, ckm_transport_stats *st)
             }
         }
         if (pr->nep == MAX_EPOCHS) {
-            rebase(pr);
+            rebase(pr); /* any time: the bounds stay valid, the flags made too */
             st->rebased++;
         }
-        memset(pr->flag, 0, n);
-        size_t viol = run_check(pr, pr->prev, pr->price, true), m = 0;
-        for (size_t i = 0; i < n; i++)
-            if (pr->flag[i])
-                pr->todo[m++] = (int32_t)i;
+        size_t viol = pr->fviol, m = pr->flagged ? pr->fm : flag_rows(pr, &viol);
+        pr->flagged = false;
         if (m <= n / 2) {
             pr->partial = true;
             st->rows_priced += m;
@@ -683,32 +687,42 @@ static ckm_error widen(pricing *pr, size_t n, size_t k, ckm_err *err)
     return CKM_OK;
 }
 
-static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const ckm_transport_points_problem *pp, const double *ynorm,
-                            const double *cnorm, const ckm_transport_points_opts *o, double *price, int32_t *labels,
-                            ckm_transport_stats *st, ckm_err *err)
+/* The workspace for this call's points, centers and prices (kept from the last call where
+ * the shape is the same). false: out of memory. */
+static bool begin_call(pricing *pr, const ckm_transport_points_problem *pp, const double *ynorm, const double *cnorm,
+                       const ckm_transport_points_opts *o, double *price)
 {
-    const double *Y = pp->Y, *C = pp->C;
-    size_t n = pp->n, d = pp->d, k = pp->k, cand = o->cand < 1 ? 1 : o->cand;
-    const size_t *lo = pp->lo, *hi = pp->hi;
-    const ckm_bk_limits *lim = o->lim;
-    int threads = o->threads;
-    if (!pricing_setup(pr, n, d, k, threads, cand))
-        return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for %zu points' candidate clusters", n);
+    size_t k = pp->k, cand = o->cand < 1 ? 1 : o->cand;
+    if (!pricing_setup(pr, pp->n, pp->d, k, o->threads, cand))
+        return false;
     if (pr->c > (k < cand ? k : cand))
         /* widened by an earlier call (a far start's stuck SSP, most often the first Lloyd
            step's): a warm step needs the lists near the argmin only, so back to cand */
         (void)pricing_alloc(pr, k < cand ? k : cand);
-    pr->Y = Y;
+    pr->Y = pp->Y;
     pr->ynorm = ynorm;
-    pr->C = C;
+    pr->C = pp->C;
     pr->cnorm = cnorm;
     pr->price = price;
-    pr->lim = lim;
+    pr->lim = o->lim;
     pr->rowmap = NULL;
+    pr->flagged = false;
     atomic_init(&pr->stop, 0);
     pr->cmax = 0.0;
     for (size_t j = 0; j < k; j++)
         pr->cmax = cnorm[j] > pr->cmax ? cnorm[j] : pr->cmax;
+    return true;
+}
+
+static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const ckm_transport_points_problem *pp, const double *ynorm,
+                            const double *cnorm, const ckm_transport_points_opts *o, double *price, int32_t *labels,
+                            ckm_transport_stats *st, ckm_err *err)
+{
+    size_t n = pp->n, k = pp->k;
+    const size_t *lo = pp->lo, *hi = pp->hi;
+    const ckm_bk_limits *lim = o->lim;
+    if (!begin_call(pr, pp, ynorm, cnorm, o, price))
+        return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for %zu points' candidate clusters", n);
     double *saved = ckm_alloc_array(k, sizeof(double));
     ckm_error rc = CKM_OK;
     if (!saved) {
@@ -787,10 +801,16 @@ static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const ckm_transpo
             continue;
         }
         have = true;
-        if (quick_check(pr, labels, price)) {
+        /* the rows in doubt under SSP's prices: none, and no violation among the others, is
+           optimality for every arc shown from the bounds; else the next refresh prices them
+           (a separate check without flags here made a third pass over n rows a step) */
+        pr->prev = labels;
+        pr->fm = flag_rows(pr, &pr->fviol);
+        if (pr->fm == 0 && pr->fviol == 0) {
             st->quick++;
-            break; /* optimal for every arc, shown from the bounds */
+            break;
         }
+        pr->flagged = true;
     }
 done:
     /* a stopped pass leaves rows half written: nothing carries over */
