@@ -111,10 +111,6 @@ typedef struct pricing {
     double epmax[MAX_EPOCHS];      /* max_j epP_ej */
     uint8_t *flag;                 /* n: row needs pricing */
     int32_t *todo;                 /* n: those rows */
-    bool flagged;                  /* flag and todo hold fm rows for the current centers and
-                                      prices, fviol violations among the others (set after
-                                      SSP, taken by the next refresh) */
-    size_t fm, fviol;
     size_t bytes;                  /* allocated over the struct's life (kept by pricing_free) */
 } pricing;
 
@@ -527,8 +523,7 @@ static size_t refresh(pricing *pr, ckm_transport_stats *st)
             rebase(pr); /* any time: the bounds stay valid, the flags made too */
             st->rebased++;
         }
-        size_t viol = pr->fviol, m = pr->flagged ? pr->fm : flag_rows(pr, &viol);
-        pr->flagged = false;
+        size_t viol, m = flag_rows(pr, &viol);
         if (m <= n / 2) {
             pr->partial = true;
             st->rows_priced += m;
@@ -706,7 +701,6 @@ static bool begin_call(pricing *pr, const ckm_transport_points_problem *pp, cons
     pr->price = price;
     pr->lim = o->lim;
     pr->rowmap = NULL;
-    pr->flagged = false;
     atomic_init(&pr->stop, 0);
     pr->cmax = 0.0;
     for (size_t j = 0; j < k; j++)
@@ -738,10 +732,14 @@ static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const ckm_transpo
             break;
         }
         pr->prev = have ? labels : NULL;
-        size_t viol = refresh(pr, st);
+        size_t priced = st->rows_priced, viol = refresh(pr, st);
         if (atomic_load(&pr->stop)) {
             st->stopped = 1;
             break;
+        }
+        if (have && viol == 0 && st->rows_priced == priced) {
+            st->quick++;
+            break; /* optimal for every arc, shown from the bounds without pricing a row */
         }
         st->passes++;
         if (have && viol == 0)
@@ -800,17 +798,10 @@ static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const ckm_transpo
             have = false;
             continue;
         }
-        have = true;
-        /* the rows in doubt under SSP's prices: none, and no violation among the others, is
-           optimality for every arc shown from the bounds; else the next refresh prices them
-           (a separate check without flags here made a third pass over n rows a step) */
-        pr->prev = labels;
-        pr->fm = flag_rows(pr, &pr->fviol);
-        if (pr->fm == 0 && pr->fviol == 0) {
-            st->quick++;
-            break;
-        }
-        pr->flagged = true;
+        have = true; /* the next refresh checks it: its rows in doubt under SSP's prices are
+                        priced, and with none and no violation among the others it is optimal
+                        (one check over the n rows a round, where a separate quick check here
+                        made a third a step) */
     }
 done:
     /* a stopped pass leaves rows half written: nothing carries over */

@@ -586,8 +586,9 @@ done:
  * move since its epoch). Point v at the origin lists only B (cost 1) and leaves out L, 10
  * away; point w sits halfway between X and Y, far from both, and is in doubt at every move,
  * so each call opens an epoch. L comes 0.25 closer per call: v stays certified ((10 -
- * D)^2 >= 1) up to the call that moves every bound to one epoch, at D = 8 (v's rest becomes
- * 4); then L jumps to 0.5 from v, nearer than B. The answer must follow: a rebase that
+ * D)^2 >= 1) up to the call that moves every bound to one epoch: call 31, whose second
+ * round finds the 32 slots used, at D = 7.75 (v's rest becomes 5.06); then L comes to 2 and
+ * jumps to 0.5 from v, nearer than B. The answer must follow: a rebase that
  * kept v's rest at 100 (the drift not folded in) or dropped it would leave v on B. */
 static void rebase_case(void)
 {
@@ -621,7 +622,7 @@ static void rebase_case(void)
             at = it;
         rebased += ts.rebased;
     }
-    CHECK(at == 32 && l[0] == 1); /* the slots ran out where the case needs it; v on L */
+    CHECK(at == 31 && l[0] == 1); /* the slots ran out where the case needs it; v on L */
     CHECK(rebased >= 1);
     ckm_transport_cache_free(cache);
 }
