@@ -83,9 +83,9 @@ static ckm_error step(sizeflow_run *f, ckm_restart *rt, bool have, int it, ckm_a
             return CKM_OK;
         }
         ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: transportation %.3f s, %zu augmentations in %zu searches, "
-                    "%zu moves, %zu pricing rounds (%.2f passes' worth of rows), %zu auction bids%s", rt->rs + 1, it + 1,
-                    ts.seconds, ts.augmentations, ts.searches, ts.moves, ts.passes,
-                    (double)ts.rows_priced / (double)s, ts.bids,
+                    "%zu moves, %zu pricing rounds (%.2f passes' worth of rows), %zu auction bids%s%s", rt->rs + 1,
+                    it + 1, ts.seconds, ts.augmentations, ts.searches, ts.moves, ts.passes,
+                    (double)ts.rows_priced / (double)s, ts.bids, ts.reauctions ? " (some after an SSP round)" : "",
                     ts.widened ? ", candidate lists widened" : ts.rebased ? ", bounds moved to one epoch" : "");
         return CKM_OK;
     }
@@ -240,7 +240,8 @@ done:
  * limit the model's costs from the centers, ckm_assign_by_centers); else the
  * transportation route: the s x k cost matrix 8 s k while s k <= 2^28, with the costs of
  * every 8th row (s k) and that sample's own move lists (its starting prices; kept, like the
- * matrix, from one Lloyd step to the next), else (12 C + 22) s of candidate arcs and their
+ * matrix, from one Lloyd step to the next), else (12 C + 22) s of candidate arcs (C = 16, at
+ * k > 256 32: the first call's lists, transport_points.c: cold_width) and their
  * bounds plus the epochs' centers and prices (transport_points.c); the solver's move lists
  * k^2 (12 L + 25) (L = ckm_transport_list_len), 16 s of member lists, the auction's 20 s. */
 static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)

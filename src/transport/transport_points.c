@@ -8,7 +8,8 @@
  *   the fastest route where it fits; with a cache, the matrix and the solver's workspace
  *   are allocated by the first call and reused by the next ones). Beyond, rounds of pricing and SSP on candidate arcs (column generation):
  *     pass under prices p: every point keeps its C clusters of least reduced cost
- *       c_ij - p_j (C = min(k, 16)) with their costs, and its
+ *       c_ij - p_j (C = min(k, 16); 32 in a cold call at k > 256: cold_width) with their
+ *       costs, and its
  *       argmin; the same pass tests
  *       the previous round's solution for dual feasibility against every cluster,
  *       min_j (c_ij - p_j) >= c_il(i) - p_l(i) - tol;
@@ -36,12 +37,13 @@
  *   lists: every row is priced again.
  *   SSP that cannot balance the restricted problem (no candidate path to a deficit) or a
  *   20th round doubles C, up to k, where the arcs are all arcs and SSP's answer is final;
- *   the next call goes back to C (the same buffers, every row priced).
+ *   the next call goes back to C = 16 (the same buffers, every row priced).
  *   A poor start (argmin labels so far off the bounds that SSP would be slow,
  *   ckm_transport_auction_pays) first gets prices from an auction on the candidate arcs
  *   (auction.c), where a point whose candidates all cost more than rest_i (a cluster left
  *   out may be better) stays free; then candidates again under those prices, and another
- *   auction while each cuts the imbalance by a quarter (at most 8). A stuck SSP's potentials are
+ *   auction while each cuts the imbalance by a quarter (at most 8); so does an SSP round
+ *   whose prices leave the argmin over all clusters that far off. A stuck SSP's potentials are
  *   discarded (raised only where its search reached, they start the next round worse than
  *   the prices it began from).
  * tol = 1e-10 (||y_i||^2 + max ||c||^2 + max |p|): above the rounding of costs and prices.
@@ -75,6 +77,8 @@
 /* epochs kept before a rebase: 3 x 10^5 x 16, k = 1000 balanced, 60 steps (2026-11-29):
    8 slots 46.0 s, 32 slots 45.1 s (the same labels); 4 MB of centers at k = 1000, d = 16 */
 #define MAX_EPOCHS 32
+/* clusters above which a cold call starts with twice the candidates (cold_width) */
+#define COLD_WIDE_K 256
 
 typedef struct pricing {
     size_t n, d, k, c;             /* c candidates per row, in storage for ccap */
@@ -586,12 +590,15 @@ static bool pricing_alloc(pricing *pr, size_t c)
 }
 
 /* The workspace for n points, k centers of dimension d: kept when a cache call has the same
- * shape (then the candidates, rests and epochs carry over), else made anew. */
-static bool pricing_setup(pricing *pr, size_t n, size_t d, size_t k, int threads, size_t cand)
+ * shape (then the candidates, rests and epochs carry over), else made anew (*fresh) with
+ * width candidates per point. */
+static bool pricing_setup(pricing *pr, size_t n, size_t d, size_t k, int threads, size_t width, bool *fresh)
 {
     int T = ckm_thread_count(threads);
+    *fresh = false;
     if (pr->cj && pr->n == n && pr->d == d && pr->k == k && pr->threads == T)
         return true;
+    *fresh = true;
     pricing_free(pr);
     pr->n = n;
     pr->d = d;
@@ -617,7 +624,7 @@ static bool pricing_setup(pricing *pr, size_t n, size_t d, size_t k, int threads
     pr->epP = ckm_alloc_array(MAX_EPOCHS * (k ? k : 1), sizeof(double));
     pr->ccC = ckm_alloc_array(kd, sizeof(double));
     if (!pr->gram || !pr->gY || !pr->argmin || !pr->viol || !pr->buf || !pr->rest || !pr->ep || !pr->flag ||
-        !pr->todo || !pr->epC || !pr->epP || !pr->ccC || !pricing_alloc(pr, k < cand ? k : cand)) {
+        !pr->todo || !pr->epC || !pr->epP || !pr->ccC || !pricing_alloc(pr, width)) {
         pricing_free(pr);
         return false;
     }
@@ -682,18 +689,33 @@ static ckm_error widen(pricing *pr, size_t n, size_t k, ckm_err *err)
     return CKM_OK;
 }
 
+/* Candidates per point in a workspace's first call (a cold start, priced from scratch): at
+ * k > COLD_WIDE_K twice cand, at most k. 10^6 x 16, k = 1000 balanced, the first Lloyd step
+ * (2026-12-06, two runs each): on overlapping blobs, with 16 the SSP round after the
+ * auction got stuck (no candidate path to a deficit), the lists widened to 32 and every row
+ * was priced again: 30.5 / 32.8 s, 23,570 augmentations in 6,186 searches; with 32 from
+ * the start 21.8 / 21.5 s, 6,757 in 2,398, the same labels. On separated blobs (no
+ * widening with 16) half the searches at about the same time, and the peak grows by the
+ * wider lists, 12 n cand bytes (720 -> 913 MB): the memory model's C = 32 for k > 256. */
+static size_t cold_width(size_t k, size_t cand)
+{
+    size_t c = k > COLD_WIDE_K ? 2 * cand : cand;
+    return c < k ? c : k;
+}
+
 /* The workspace for this call's points, centers and prices (kept from the last call where
  * the shape is the same). false: out of memory. */
 static bool begin_call(pricing *pr, const ckm_transport_points_problem *pp, const double *ynorm, const double *cnorm,
                        const ckm_transport_points_opts *o, double *price)
 {
-    size_t k = pp->k, cand = o->cand < 1 ? 1 : o->cand;
-    if (!pricing_setup(pr, pp->n, pp->d, k, o->threads, cand))
+    size_t k = pp->k, cand = o->cand < 1 ? 1 : o->cand, warm = k < cand ? k : cand;
+    bool fresh;
+    if (!pricing_setup(pr, pp->n, pp->d, k, o->threads, cold_width(k, cand), &fresh))
         return false;
-    if (pr->c > (k < cand ? k : cand))
-        /* widened by an earlier call (a far start's stuck SSP, most often the first Lloyd
-           step's): a warm step needs the lists near the argmin only, so back to cand */
-        (void)pricing_alloc(pr, k < cand ? k : cand);
+    if (!fresh && pr->c > warm)
+        /* wider lists from an earlier call (the first call's, or a stuck SSP's widening): a
+           warm step needs the lists near the argmin only, so back to cand */
+        (void)pricing_alloc(pr, warm);
     pr->Y = pp->Y;
     pr->ynorm = ynorm;
     pr->C = pp->C;
@@ -745,10 +767,14 @@ static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const ckm_transpo
         if (have && viol == 0)
             break; /* the last SSP solution is optimal for every arc */
         st->repriced += have;
-        if (!have && auctions < MAX_AUCTIONS) {
+        if (auctions < MAX_AUCTIONS) {
             /* far off the bounds: an auction on the candidate arcs, then candidates again
                under its prices, while each round cuts the imbalance by a quarter (what is
-               left, about n / 256 + 2 k units, goes to SSP) */
+               left, about n / 256 + 2 k units, goes to SSP). Also after an SSP round: its
+               prices, optimal for the lists, can leave the argmin over all clusters farther
+               off than the round started (10^6 x 16, k = 1000, separated blobs, Lloyd step
+               4: 14,070 units off before SSP, 260,194 after; SSP from there took 137,132
+               augmentations and 65 s, the auction and SSP 13.7 s for the whole step) */
             size_t off = ckm_transport_imbalance(n, k, pr->argmin, lo, hi, ws);
             if (off == SIZE_MAX) {
                 rc = ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory");
@@ -756,6 +782,7 @@ static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const ckm_transpo
             }
             if (ckm_transport_auction_pays(n, k, pr->c, off) && (auctions == 0 || 4 * off < 3 * last_off)) {
                 auctions++;
+                st->reauctions += have;
                 last_off = off;
                 if ((rc = ckm_transport_auction(n, k, pr->c, pr->cj, pr->cc, pr->rest, hi, CKM_AUCTION_EPS0, lim,
                                                 price, st, err)) != CKM_OK ||
@@ -765,6 +792,7 @@ static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const ckm_transpo
                    for holds the argmin, but SSP needs the clusters near it at these prices
                    (reusing them here widened the lists at 10^6 x 1000, first step 47 -> 104 s) */
                 pr->nep = 0;
+                have = false; /* SSP's labels are not checked against the auction's prices */
                 continue;
             }
         }
@@ -804,6 +832,7 @@ static ckm_error solve_rows(pricing *pr, ckm_transport_ws *ws, const ckm_transpo
                         made a third a step) */
     }
 done:
+    st->width = pr->c;
     /* a stopped pass leaves rows half written: nothing carries over */
     if (st->stopped || rc != CKM_OK)
         pr->nep = 0;
@@ -857,6 +886,7 @@ ckm_error ckm_transport_points(const ckm_transport_points_problem *pp, const ckm
         ckm_transport_ws_free(own);
         st.passes = 1;
         st.rows_priced = n;
+        st.width = k;
         st.seconds = ckm_now() - t0;
         if (stats)
             *stats = st;

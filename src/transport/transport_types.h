@@ -28,11 +28,15 @@ typedef struct ckm_transport_stats {
     size_t rows_priced;   /* ckm_transport_points: rows whose k costs were computed, summed
                              over the rounds (n per full pass) */
     size_t widened;       /* ckm_transport_points: times the candidate lists were doubled */
+    size_t width;         /* ckm_transport_points: candidate clusters per point at the end
+                             (k on the matrix route) */
     size_t repriced;      /* ckm_transport_points: passes that found arcs the lists lacked */
     size_t quick;         /* ckm_transport_points: optimality shown without a second pass */
     size_t rebased;       /* ckm_transport_points: times every row's bound was moved to one
                              epoch (the epochs' slots used up) */
     size_t bids;          /* auction.c: bids made for starting prices */
+    size_t reauctions;    /* ckm_transport_points: auctions after an SSP round whose prices
+                             left the argmin labels far off the bounds */
     size_t auction_phases; /* auction.c: completed epsilon phases */
     int stopped;          /* the limits stopped the solve: labels and prices are unusable */
     double seconds;

@@ -9,7 +9,9 @@
  * auction itself); SSP's searches backward from few deficits, several augmentations each;
  * Lloyd-like steps through one ckm_transport_cache (rows reused, still exact, also after
  * the epochs' slots run out and every row's bound moves to one epoch: a case built by hand
- * where a rebase that lost the drift so far would keep a point off its nearer cluster).
+ * where a rebase that lost the drift so far would keep a point off its nearer cluster); on
+ * separated blobs at k = 500, a cold call's wider lists and an auction after an SSP round
+ * whose prices left the argmin far off the bounds, each answer's certificate verified.
  * Internal-contract test (includes src headers).
  */
 #include "../check.h"
@@ -581,6 +583,60 @@ done:
     free(Y), free(Y2), free(C), free(cost), free(p), free(p1), free(W), free(l), free(l1), free(lo), free(hi);
 }
 
+/* Separated blobs, one per cluster (30,000 x 16, k = 500, balanced, 8 candidates), Lloyd
+ * steps through one cache from centers at random points: the cold call's wider lists
+ * (k > 256: 2 x 8 candidates, no widening), back to 8 in the next calls, and an auction
+ * after an SSP round whose prices left the argmin far off the bounds (the second step for
+ * this seed, as measured). Every step's answer carries a certificate verified over all n k
+ * arcs. */
+static void separated_case(uint64_t seed, int steps)
+{
+    enum { D = 16 };
+    size_t n = 30000, k = 500, cand = 8;
+    double *Y = malloc(n * D * sizeof *Y), *C = malloc(k * D * sizeof *C), *B = malloc(k * D * sizeof *B),
+           *cost = malloc(n * k * sizeof *cost), *p = calloc(k, sizeof *p), *W = malloc(k * sizeof *W);
+    int32_t *l = malloc(n * sizeof *l);
+    size_t *lo = malloc(k * sizeof *lo), *hi = malloc(k * sizeof *hi);
+    ckm_transport_cache *cache = ckm_transport_cache_new();
+    if (!Y || !C || !B || !cost || !p || !W || !l || !lo || !hi || !cache)
+        goto done;
+    uint64_t r = seed;
+    for (size_t q = 0; q < k * D; q++)
+        B[q] = 10.0 * (2.0 * ck_unif(&r) - 1.0);
+    for (size_t i = 0; i < n; i++) {
+        size_t b = (size_t)(ck_unif(&r) * (double)k);
+        for (size_t f = 0; f < D; f++)
+            Y[i * D + f] = B[b * D + f] + 2.0 * (ck_unif(&r) + ck_unif(&r) + ck_unif(&r) - 1.5);
+    }
+    for (size_t j = 0; j < k; j++) {
+        memcpy(C + j * D, Y + (size_t)(ck_unif(&r) * (double)n) * D, D * sizeof *C);
+        lo[j] = hi[j] = n / k;
+    }
+    ckm_err err = {CKM_OK, ""};
+    ckm_transport_stats ts;
+    size_t reauctions = 0;
+    for (int it = 0; it < steps; it++) {
+        int inf = -1;
+        CHECK(points_ex(Y, n, D, C, k, lo, hi, 2, 0, cand, NULL, cache, p, l, &inf, &ts, &err) == CKM_OK &&
+              inf == 0 && !ts.stopped);
+        /* the cold call starts with twice the candidates (not a widening), the next ones
+           go back to cand */
+        CHECK(!ts.widened && ts.width == (it == 0 ? 2 * cand : cand));
+        reauctions += ts.reauctions;
+        CHECK(ckm_sqdist_matrix(Y, n, D, C, k, cost, 1, &err) == CKM_OK);
+        char why[256] = "";
+        int ok = ckm_transport_verify(n, k, cost, lo, hi, p, l, 1e-7, why, sizeof why);
+        CHECK(ok);
+        if (!ok)
+            fprintf(stderr, "  separated blobs, step %d: %s\n", it, why);
+        lloyd_means(Y, n, D, k, l, W, C);
+    }
+    CHECK(reauctions > 0);
+done:
+    ckm_transport_cache_free(cache);
+    free(Y), free(C), free(B), free(cost), free(p), free(W), free(l), free(lo), free(hi);
+}
+
 /* The epochs' slots running out, by hand (bounds that never bind: prices stay 0, so a row's
  * bound on the clusters left out of its list is (sqrt(rest) - D)^2, D the largest center
  * move since its epoch). Point v at the origin lists only B (cost 1) and leaves out L, 10
@@ -769,6 +825,7 @@ int main(void)
         cache_case(5000, 2, 40, 1, threads, 4, 60);
     }
     rebase_case();
+    separated_case(5, 4);
     alloc_case(21000, 4, 32, (size_t)1 << 28, 16); /* matrix route, with a cold first step's sample */
     alloc_case(6000, 4, 40, 0, 8);                  /* candidate route */
     test_tiny();
