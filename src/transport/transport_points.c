@@ -23,7 +23,10 @@
  *     rest_i - max_j (p_j - p^e_j) + (A >= D ? D (D - 2 A) : -A^2),
  *   D = max_j ||C_j - C^e_j||, A = sqrt(max(0, rest_i + max_j p^e_j)) (derivation at
  *   rest_bound). Where that is >= the least candidate's exact reduced cost, the argmin and
- *   the dual check of that row need no pricing, so a round prices only the rows in doubt:
+ *   the dual check of that row need no pricing; where it is not, the same bound over the
+ *   clusters other than epoch e's MOVERS farthest-drifted ones (their largest drift and
+ *   rise), with those movers priced exactly, may still vouch (movers_vouch). So a round
+ *   prices only the rows in doubt:
  *     - after SSP, when no row is in doubt and every row's least candidate is >= its own
  *       reduced cost, the solution is optimal without any pricing (quick check); else the
  *       rows in doubt found by that check are the next round's;
@@ -48,7 +51,8 @@
  *   the prices it began from).
  * tol = 1e-10 (||y_i||^2 + max ||c||^2 + max |p|): above the rounding of costs and prices.
  * Memory: 12 n C + 22 n bytes of candidates, argmin, rest, epochs and the rows to price +
- * one block of costs per thread + 32 k (d + 1) doubles of epochs + the solver's O(n + k^2 L)
+ * one block of costs per thread + 32 k (d + 1) doubles and 32 k bytes (movers) of epochs +
+ * the solver's O(n + k^2 L)
  * (transport.c) + the auction's 20 n (auction.c).
  */
 #include "auction.h"
@@ -77,6 +81,9 @@
 /* epochs kept before a rebase: 3 x 10^5 x 16, k = 1000 balanced, 60 steps (2026-11-29):
    8 slots 46.0 s, 32 slots 45.1 s (the same labels); 4 MB of centers at k = 1000, d = 16 */
 #define MAX_EPOCHS 32
+/* clusters per epoch whose drift the bound leaves out, each priced exactly instead
+   (movers_vouch) */
+#define MOVERS 32
 /* clusters above which a cold call starts with twice the candidates (cold_width) */
 #define COLD_WIDE_K 256
 
@@ -113,6 +120,12 @@ typedef struct pricing {
     bool partial;                  /* the last refresh kept some rows' lists */
     double drift[MAX_EPOCHS];      /* max_j ||C_j - epC_ej||, for the centers ccC */
     double epmax[MAX_EPOCHS];      /* max_j epP_ej */
+    /* epoch e's movers: the (at most MOVERS) clusters that drifted more than all others
+       since e, and the largest drift of the others (meaningful while nmov[e] > 0) */
+    int32_t mover[MAX_EPOCHS][MOVERS];
+    size_t nmov[MAX_EPOCHS];
+    double drift_rest[MAX_EPOCHS];
+    uint8_t *movidx;               /* MAX_EPOCHS k: 1 + j's place among epoch e's movers, or 0 */
     uint8_t *flag;                 /* n: row needs pricing */
     int32_t *todo;                 /* n: those rows */
     size_t bytes;                  /* allocated over the struct's life (kept by pricing_free) */
@@ -294,6 +307,8 @@ static void set_epoch(pricing *pr, size_t e)
     memcpy(pr->epC + e * k * d, pr->C, k * d * sizeof(double));
     memcpy(pr->epP + e * k, pr->price, k * sizeof(double));
     pr->drift[e] = 0.0;
+    pr->nmov[e] = 0;
+    memset(pr->movidx + e * k, 0, k);
     pr->epmax[e] = -INFINITY;
     for (size_t j = 0; j < k; j++)
         pr->epmax[e] = pr->price[j] > pr->epmax[e] ? pr->price[j] : pr->epmax[e];
@@ -340,16 +355,42 @@ static size_t pass(pricing *pr)
  *                         >= rest_i - rise + (b_j - D)_+^2 - b_j^2,
  * and (b - D)_+^2 - b^2 falls with b, b_j <= A = sqrt(max(0, rest_i + P)): the bound is
  * rest_i - rise + (A >= D ? D (D - 2 A) : -A^2). With D = 0 it is rest_i - rise. */
+static inline double bound_at(double rest, double D, double rise, double P)
+{
+    double A2 = rest + P;
+    A2 = A2 > 0.0 ? A2 : 0.0;
+    double A = sqrt(A2);
+    return rest - rise + (A >= D ? D * (D - 2.0 * A) : -A2);
+}
+
 static inline double rest_bound(const pricing *pr, size_t i, const double *rise)
 {
     double rest = pr->rest[i];
     if (!(rest < INFINITY))
         return INFINITY; /* every cluster is a candidate */
     size_t e = pr->ep[i];
-    double D = pr->drift[e], A2 = rest + pr->epmax[e];
-    A2 = A2 > 0.0 ? A2 : 0.0;
-    double A = sqrt(A2);
-    return rest - rise[e] + (A >= D ? D * (D - 2.0 * A) : -A2);
+    return bound_at(rest, pr->drift[e], rise[e], pr->epmax[e]);
+}
+
+/* c_ij = ||y_i||^2 - 2 y_i.C_j + ||C_j||^2, clamped at 0: the dot product in four
+ * independent sums (one chain of d dependent additions per cluster held a late Lloyd step
+ * at 10^6 x 16, k = 1000 to the adder's latency: 11 % of its time in cand_costs); the
+ * rounding differs from dgemm's as the chain's did (tol covers it). */
+static inline double cost_at(const pricing *pr, size_t i, size_t j)
+{
+    size_t d = pr->d, f = 0;
+    const double *y = pr->Y + i * d, *cv = pr->C + j * d;
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    for (; f + 4 <= d; f += 4) {
+        s0 += y[f] * cv[f];
+        s1 += y[f + 1] * cv[f + 1];
+        s2 += y[f + 2] * cv[f + 2];
+        s3 += y[f + 3] * cv[f + 3];
+    }
+    for (; f < d; f++)
+        s0 += y[f] * cv[f];
+    double v = -2.0 * ((s0 + s1) + (s2 + s3)) + pr->ynorm[i] + pr->cnorm[j];
+    return v > 0.0 ? v : 0.0;
 }
 
 typedef struct check_job {
@@ -357,13 +398,34 @@ typedef struct check_job {
     const int32_t *labels; /* a solution to test, or NULL */
     const double *p;       /* prices */
     double rise[MAX_EPOCHS], pmax;
+    double rise_rest[MAX_EPOCHS]; /* max_j (p_j - p^e_j) over the clusters j not among e's movers */
     size_t *fail;          /* per thread */
 } check_job;
 
+/* Whether the clusters outside row i's candidates all have reduced cost >= v1 at the
+ * current centers and prices, when the bound over all of them (rest_bound) cannot say: a
+ * few clusters drift far more than the rest (10^6 x 16, k = 1000, overlapping blobs, early
+ * Lloyd steps: the 33rd largest drift 45-60 % of the largest), so the bound is taken over
+ * the others, with their largest drift and price rise (bound_at: the derivation at
+ * rest_bound holds for any set of left-out clusters), and the movers' reduced costs are
+ * computed exactly (MOVERS x d flops, where pricing the row takes k x d and a selection). */
+static bool movers_vouch(const pricing *pr, const check_job *q, size_t i, double v1)
+{
+    size_t e = pr->ep[i];
+    if (pr->nmov[e] == 0 || bound_at(pr->rest[i], pr->drift_rest[e], q->rise_rest[e], pr->epmax[e]) < v1)
+        return false;
+    for (size_t m = 0; m < pr->nmov[e]; m++) {
+        size_t j = (size_t)pr->mover[e][m];
+        if (cost_at(pr, i, j) - q->p[j] < v1)
+            return false; /* a candidate's own cost here may round below v1: priced, as safe */
+    }
+    return true;
+}
+
 /* Points [i0, i1) from their candidates (exact reduced costs) and the bound on the rest:
- * where the bound is at least the least candidate, that candidate is the argmin over all
- * clusters (and the label, if any, is tested against it); else the row is flagged for
- * pricing. */
+ * where the bound (or the movers' costs and the bound on the others) is at least the least
+ * candidate, that candidate is the argmin over all clusters (and the label, if any, is
+ * tested against it); else the row is flagged for pricing. */
 static void check_rows(void *ctx, size_t i0, size_t i1, int tid)
 {
     check_job *q = ctx;
@@ -384,7 +446,7 @@ static void check_rows(void *ctx, size_t i0, size_t i1, int tid)
                 u = red;
         }
         double L = rest_bound(pr, i, q->rise), tol = 1e-10 * (pr->ynorm[i] + pr->cmax + q->pmax);
-        if (L >= v1 && (!q->labels || u < INFINITY)) {
+        if ((!q->labels || u < INFINITY) && (L >= v1 || movers_vouch(pr, q, i, v1))) {
             pr->argmin[i] = bj;
             fail += q->labels && v1 < u - tol;
         } else
@@ -393,22 +455,27 @@ static void check_rows(void *ctx, size_t i0, size_t i1, int tid)
     q->fail[tid] += fail;
 }
 
-/* rise[e] = max_j (p_j - p^e_j) for every epoch in use. */
-static void epoch_rises(const pricing *pr, const double *p, double *rise)
+/* rise[e] = max_j (p_j - p^e_j) for every epoch in use, rise_rest[e] the same over the
+ * clusters that are not among e's movers. */
+static void epoch_rises(const pricing *pr, const double *p, double *rise, double *rise_rest)
 {
     for (size_t e = 0; e < pr->nep; e++) {
-        rise[e] = -INFINITY;
+        double all = -INFINITY, others = -INFINITY;
+        const uint8_t *mv = pr->movidx + e * pr->k;
         for (size_t j = 0; j < pr->k; j++) {
             double r = p[j] - pr->epP[e * pr->k + j];
-            rise[e] = r > rise[e] ? r : rise[e];
+            all = r > all ? r : all;
+            others = r > others && !mv[j] ? r : others;
         }
+        rise[e] = all;
+        rise_rest[e] = others;
     }
 }
 
 static size_t run_check(pricing *pr, const int32_t *labels, const double *p)
 {
     check_job q = {.pr = pr, .labels = labels, .p = p, .fail = pr->viol};
-    epoch_rises(pr, p, q.rise);
+    epoch_rises(pr, p, q.rise, q.rise_rest);
     q.pmax = abs_max(p, pr->k);
     memset(pr->viol, 0, (size_t)pr->threads * sizeof(size_t));
     if (pr->threads > 1 && pr->n >= 65536)
@@ -434,53 +501,62 @@ static size_t flag_rows(pricing *pr, size_t *viol)
     return m;
 }
 
-/* Rows [i0, i1): candidate costs at the current centers (the formula of price_rows). The
- * dot products in four independent sums: one chain of d dependent additions per candidate
- * held a late Lloyd step at 10^6 x 16, k = 1000 to the adder's latency (11 % of its time);
- * the rounding differs from dgemm's as the chain's did (tol covers it). */
+/* Rows [i0, i1): candidate costs at the current centers (cost_at). */
 static void cand_costs(void *ctx, size_t i0, size_t i1, int tid)
 {
     pricing *pr = ctx;
-    size_t c = pr->c, d = pr->d;
+    size_t c = pr->c;
     (void)tid;
-    for (size_t i = i0; i < i1; i++) {
-        const double *y = pr->Y + i * d;
-        for (size_t e = 0; e < c; e++) {
-            size_t j = (size_t)pr->cj[i * c + e], f = 0;
-            const double *cv = pr->C + j * d;
-            double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-            for (; f + 4 <= d; f += 4) {
-                s0 += y[f] * cv[f];
-                s1 += y[f + 1] * cv[f + 1];
-                s2 += y[f + 2] * cv[f + 2];
-                s3 += y[f + 3] * cv[f + 3];
-            }
-            for (; f < d; f++)
-                s0 += y[f] * cv[f];
-            double dot = (s0 + s1) + (s2 + s3);
-            double v = -2.0 * dot + pr->ynorm[i] + pr->cnorm[j];
-            pr->cc[i * c + e] = v > 0.0 ? v : 0.0;
-        }
-    }
+    for (size_t i = i0; i < i1; i++)
+        for (size_t e = 0; e < c; e++)
+            pr->cc[i * c + e] = cost_at(pr, i, (size_t)pr->cj[i * c + e]);
 }
 
 typedef struct rebase_job {
     pricing *pr;
-    double rise[MAX_EPOCHS];
+    double rise[MAX_EPOCHS], rise_rest[MAX_EPOCHS];
 } rebase_job;
+
+/* Row i's bound over the clusters left out of its list at the current centers and prices:
+ * rest_bound, or where it is higher, the bound over the others than its epoch's movers
+ * with the exact reduced costs of the movers it does not list (the rebase keeps what
+ * movers_vouch could show: with rest_bound alone, after a rebase at 10^6 x 16, k = 1000
+ * more than half the rows were in doubt and all were priced again). */
+static double rebased_rest(const pricing *pr, const rebase_job *q, size_t i)
+{
+    double b = rest_bound(pr, i, q->rise);
+    size_t e = pr->ep[i], k = pr->k;
+    if (pr->nmov[e] == 0 || !(pr->rest[i] < INFINITY))
+        return b;
+    double m = bound_at(pr->rest[i], pr->drift_rest[e], q->rise_rest[e], pr->epmax[e]);
+    if (!(m > b))
+        return b;
+    uint64_t listed = 0; /* the movers among row i's candidates */
+    for (size_t t = 0; t < pr->c; t++) {
+        uint8_t x = pr->movidx[e * k + (size_t)pr->cj[i * pr->c + t]];
+        listed |= x ? (uint64_t)1 << (x - 1) : 0;
+    }
+    for (size_t t = 0; t < pr->nmov[e] && m > b; t++)
+        if (!(listed >> t & 1)) {
+            size_t j = (size_t)pr->mover[e][t];
+            double red = cost_at(pr, i, j) - pr->price[j];
+            m = red < m ? red : m;
+        }
+    return m > b ? m : b;
+}
 
 static void rebase_rows(void *ctx, size_t i0, size_t i1, int tid)
 {
     rebase_job *q = ctx;
     (void)tid;
     for (size_t i = i0; i < i1; i++) {
-        q->pr->rest[i] = rest_bound(q->pr, i, q->rise);
+        q->pr->rest[i] = rebased_rest(q->pr, q, i);
         q->pr->ep[i] = 0;
     }
 }
 
 /* All MAX_EPOCHS in use: one slot for them all. Each row's rest becomes its bound at the
- * current centers C and prices p (rest_bound), and (C, p) become epoch 0 with drift 0. The
+ * current centers C and prices p (rebased_rest), and (C, p) become epoch 0 with drift 0. The
  * derivation at rest_bound asks of rest only that it be a lower bound on c^e_ij - p^e_j
  * over the clusters left out, which the bound is at (C, p); the drift and rise so far are
  * folded into rest, and later ones add from here. So rows keep their lists and only the
@@ -489,13 +565,39 @@ static void rebase_rows(void *ctx, size_t i0, size_t i1, int tid)
 static void rebase(pricing *pr)
 {
     rebase_job q = {.pr = pr};
-    epoch_rises(pr, pr->price, q.rise);
+    epoch_rises(pr, pr->price, q.rise, q.rise_rest);
     if (pr->threads > 1 && pr->n >= 65536)
         ckm_parallel_for(pr->threads, pr->n, rebase_rows, &q);
     else
         rebase_rows(&q, 0, pr->n, 0);
     set_epoch(pr, 0);
     pr->nep = 1;
+}
+
+/* Epoch e's drift at the current centers: the largest, the movers (the MOVERS clusters
+ * that drifted most, when k > 2 MOVERS) and the largest drift of the others. Uses the
+ * first thread's pricing scratch (no pass runs now). */
+static void epoch_drift(pricing *pr, size_t e)
+{
+    size_t k = pr->k, d = pr->d;
+    double *dj = pr->buf, *sel = pr->buf + k, D2 = 0.0;
+    for (size_t j = 0; j < k; j++) {
+        dj[j] = ckm_sqdist(pr->C + j * d, pr->epC + (e * k + j) * d, d);
+        D2 = dj[j] > D2 ? dj[j] : D2;
+    }
+    pr->drift[e] = sqrt(D2);
+    pr->nmov[e] = 0;
+    memset(pr->movidx + e * k, 0, k);
+    if (k <= 2 * MOVERS || D2 == 0.0)
+        return;
+    memcpy(sel, dj, k * sizeof(double));
+    double T = nth_smallest(sel, k, k - MOVERS - 1); /* the (MOVERS + 1)-th largest */
+    for (size_t j = 0; j < k; j++)
+        if (dj[j] > T) { /* at most MOVERS of them */
+            pr->mover[e][pr->nmov[e]] = (int32_t)j;
+            pr->movidx[e * k + j] = (uint8_t)++pr->nmov[e];
+        }
+    pr->drift_rest[e] = sqrt(T);
 }
 
 /* Candidates, argmin and (with pr->prev) the count of dual violations at the current
@@ -514,14 +616,8 @@ static size_t refresh(pricing *pr, ckm_transport_stats *st)
             else
                 cand_costs(pr, 0, n, 0);
             memcpy(pr->ccC, pr->C, k * d * sizeof(double));
-            for (size_t e = 0; e < pr->nep; e++) {
-                double D2 = 0.0;
-                for (size_t j = 0; j < k; j++) {
-                    double dd = ckm_sqdist(pr->C + j * d, pr->epC + (e * k + j) * d, d);
-                    D2 = dd > D2 ? dd : D2;
-                }
-                pr->drift[e] = sqrt(D2);
-            }
+            for (size_t e = 0; e < pr->nep; e++)
+                epoch_drift(pr, e);
         }
         if (pr->nep == MAX_EPOCHS) {
             rebase(pr); /* any time: the bounds stay valid, the flags made too */
@@ -563,6 +659,7 @@ static void pricing_free(pricing *pr)
     free(pr->epC);
     free(pr->epP);
     free(pr->ccC);
+    free(pr->movidx);
     free(pr->flag);
     free(pr->todo);
     size_t bytes = pr->bytes;
@@ -623,13 +720,14 @@ static bool pricing_setup(pricing *pr, size_t n, size_t d, size_t k, int threads
     pr->epC = ckm_alloc_array(MAX_EPOCHS * kd, sizeof(double));
     pr->epP = ckm_alloc_array(MAX_EPOCHS * (k ? k : 1), sizeof(double));
     pr->ccC = ckm_alloc_array(kd, sizeof(double));
+    pr->movidx = ckm_alloc_array(MAX_EPOCHS * (k ? k : 1), sizeof(uint8_t));
     if (!pr->gram || !pr->gY || !pr->argmin || !pr->viol || !pr->buf || !pr->rest || !pr->ep || !pr->flag ||
-        !pr->todo || !pr->epC || !pr->epP || !pr->ccC || !pricing_alloc(pr, width)) {
+        !pr->todo || !pr->epC || !pr->epP || !pr->ccC || !pr->movidx || !pricing_alloc(pr, width)) {
         pricing_free(pr);
         return false;
     }
     pr->bytes += (bk + bd + (size_t)pr->threads * 4 * k + (MAX_EPOCHS + 1) * kd + MAX_EPOCHS * (k ? k : 1)) *
-                     sizeof(double) +
+                     sizeof(double) + MAX_EPOCHS * (k ? k : 1) +
                  n * (sizeof(int32_t) + sizeof(double) + 2 + sizeof(int32_t)) + (size_t)pr->threads * sizeof(size_t);
     return true;
 }

@@ -515,15 +515,40 @@ static void lloyd_means(const double *P, size_t n, size_t d, size_t k, const int
  * other points under the same cache, and a solve stopped midway, must not leak stale
  * lists into the next answer. steps > 10: the later steps run until the epochs' slots run
  * out, and rows must still be reused after every row's bound was moved to one epoch. */
+/* The answer (p, l) to the points' problem at centers C: its certificate verified over all
+ * n k arcs and, with vs_matrix, its objective the matrix solver's (cost: n k scratch). */
+static void check_answer(const double *Y, size_t n, size_t d, const double *C, size_t k, const size_t *lo,
+                         const size_t *hi, const double *p, const int32_t *l, double *cost, bool vs_matrix,
+                         const char *what, int step)
+{
+    ckm_err err = {CKM_OK, ""};
+    CHECK(ckm_sqdist_matrix(Y, n, d, C, k, cost, 1, &err) == CKM_OK);
+    char why[256] = "";
+    int ok = ckm_transport_verify(n, k, cost, lo, hi, p, l, 1e-7, why, sizeof why);
+    CHECK(ok);
+    if (!ok)
+        fprintf(stderr, "  %s, step %d, n %zu k %zu: %s\n", what, step, n, k, why);
+    if (!vs_matrix)
+        return;
+    double *p1 = calloc(k, sizeof *p1);
+    int32_t *l1 = malloc(n * sizeof *l1);
+    int inf1 = -1;
+    CHECK(p1 && l1 && ckm_transport_solve(n, k, cost, lo, hi, p1, l1, &inf1, NULL, &err) == CKM_OK && inf1 == 0);
+    if (p1 && l1) {
+        double f = objective(cost, n, k, l), f1 = objective(cost, n, k, l1);
+        CHECK(fabs(f - f1) <= 1e-9 * f1);
+    }
+    free(p1), free(l1);
+}
+
 static void cache_case(size_t n, size_t d, size_t k, int bounds, int threads, size_t cand, int steps)
 {
     double *Y = malloc(n * d * sizeof *Y), *Y2 = malloc(n * d * sizeof *Y2), *C = malloc(k * d * sizeof *C),
-           *cost = malloc(n * k * sizeof *cost), *p = calloc(k, sizeof *p), *p1 = calloc(k, sizeof *p1),
-           *W = malloc(k * sizeof *W);
-    int32_t *l = malloc(n * sizeof *l), *l1 = malloc(n * sizeof *l1);
+           *cost = malloc(n * k * sizeof *cost), *p = calloc(k, sizeof *p), *W = malloc(k * sizeof *W);
+    int32_t *l = malloc(n * sizeof *l);
     size_t *lo = malloc(k * sizeof *lo), *hi = malloc(k * sizeof *hi);
     ckm_transport_cache *cache = ckm_transport_cache_new();
-    if (!Y || !Y2 || !C || !cost || !p || !p1 || !W || !l || !l1 || !lo || !hi || !cache)
+    if (!Y || !Y2 || !C || !cost || !p || !W || !l || !lo || !hi || !cache)
         goto done;
     for (size_t i = 0; i < n; i++) { /* k / 2 blobs: Lloyd keeps moving the centers */
         size_t b = (size_t)(unif() * (double)(k / 2));
@@ -553,17 +578,7 @@ static void cache_case(size_t n, size_t d, size_t k, int bounds, int threads, si
         CHECK(points_ex(P, n, d, C, k, lo, hi, threads, 0, cand, NULL, cache, p, l, &inf, &ts, &err) ==
                   CKM_OK &&
               inf == 0 && !ts.stopped);
-        CHECK(ckm_sqdist_matrix(P, n, d, C, k, cost, 1, &err) == CKM_OK);
-        char why[256] = "";
-        int ok = ckm_transport_verify(n, k, cost, lo, hi, p, l, 1e-7, why, sizeof why);
-        CHECK(ok);
-        if (!ok)
-            fprintf(stderr, "  cached points route, step %d, n %zu k %zu: %s\n", it, n, k, why);
-        int inf1 = -1;
-        memset(p1, 0, k * sizeof *p1);
-        CHECK(ckm_transport_solve(n, k, cost, lo, hi, p1, l1, &inf1, NULL, &err) == CKM_OK && inf1 == 0);
-        double f = objective(cost, n, k, l), f1 = objective(cost, n, k, l1);
-        CHECK(fabs(f - f1) <= 1e-9 * f1);
+        check_answer(P, n, d, C, k, lo, hi, p, l, cost, true, "cached points route", it);
         if (it == 6 || it == 7)
             CHECK(ts.rows_priced >= n); /* new points: every row priced again */
         if (it >= 2 && it != 6 && it != 7)
@@ -580,7 +595,7 @@ static void cache_case(size_t n, size_t d, size_t k, int bounds, int threads, si
         CHECK(rebased > 0 && reused_after > 0);
 done:
     ckm_transport_cache_free(cache);
-    free(Y), free(Y2), free(C), free(cost), free(p), free(p1), free(W), free(l), free(l1), free(lo), free(hi);
+    free(Y), free(Y2), free(C), free(cost), free(p), free(W), free(l), free(lo), free(hi);
 }
 
 /* Separated blobs, one per cluster (30,000 x 16, k = 500, balanced, 8 candidates), Lloyd
@@ -623,18 +638,110 @@ static void separated_case(uint64_t seed, int steps)
            go back to cand */
         CHECK(!ts.widened && ts.width == (it == 0 ? 2 * cand : cand));
         reauctions += ts.reauctions;
-        CHECK(ckm_sqdist_matrix(Y, n, D, C, k, cost, 1, &err) == CKM_OK);
-        char why[256] = "";
-        int ok = ckm_transport_verify(n, k, cost, lo, hi, p, l, 1e-7, why, sizeof why);
-        CHECK(ok);
-        if (!ok)
-            fprintf(stderr, "  separated blobs, step %d: %s\n", it, why);
+        check_answer(Y, n, D, C, k, lo, hi, p, l, cost, false, "separated blobs", it);
         lloyd_means(Y, n, D, k, l, W, C);
     }
     CHECK(reauctions > 0);
 done:
     ckm_transport_cache_free(cache);
     free(Y), free(C), free(B), free(cost), free(p), free(W), free(l), free(lo), free(hi);
+}
+
+/* A few centers jump, the others move a little (k = 100 > 2 MOVERS, 3000 points in the
+ * square [0, 10]^2, through one cache): the bound over all clusters then vouches for no row
+ * (its drift is a jump), the bound over the clusters that did not jump, with the jumpers'
+ * exact costs, for most. loose: sizes at most 1.5 n / k, 8 candidates, small moves, 40
+ * steps: rows are reused, not all priced, at every step, also after the epochs' slots ran
+ * out (the rebased bounds keep the jumpers' exact costs). Else balanced sizes (prices
+ * that move), 4 candidates, moves of up to 0.05 a coordinate. Each answer's certificate
+ * is verified over all arcs and its objective is the matrix solver's (a row a jumper lands
+ * next to must follow it). movers_hand isolates the others' drift and price rise. */
+static void movers_case(bool loose)
+{
+    enum { N = 3000, K = 100, D = 2 };
+    int steps = loose ? 40 : 12; /* 40: the epochs' slots run out (rebases) */
+    double *Y = malloc(N * D * sizeof *Y), *C = malloc(K * D * sizeof *C), *cost = malloc(N * K * sizeof *cost),
+           *p = calloc(K, sizeof *p);
+    int32_t *l = malloc(N * sizeof *l);
+    size_t lo[K], hi[K];
+    ckm_transport_cache *cache = ckm_transport_cache_new();
+    if (!Y || !C || !cost || !p || !l || !cache)
+        goto done;
+    uint64_t r = 77;
+    for (size_t q = 0; q < N * D; q++)
+        Y[q] = 10.0 * ck_unif(&r);
+    for (size_t j = 0; j < K; j++) {
+        memcpy(C + j * D, Y + (size_t)(ck_unif(&r) * N) * D, D * sizeof *C);
+        lo[j] = loose ? 0 : N / K;
+        hi[j] = loose ? 3 * N / (2 * K) : N / K;
+    }
+    ckm_err err = {CKM_OK, ""};
+    ckm_transport_stats ts;
+    size_t reused = 0, reused_rebased = 0;
+    for (int it = 0; it < steps; it++) {
+        int inf = -1;
+        CHECK(points_ex(Y, N, D, C, K, lo, hi, 1, 0, loose ? 8 : 4, NULL, cache, p, l, &inf, &ts, &err) == CKM_OK &&
+              inf == 0);
+        check_answer(Y, N, D, C, K, lo, hi, p, l, cost, true, "movers case", it);
+        reused += it > 0 && ts.rows_priced < N;
+        reused_rebased += ts.rebased && ts.rows_priced < N;
+        for (size_t q = 0; q < K * D; q++) /* every center a little */
+            C[q] += (loose ? 0.002 : 0.1) * (ck_unif(&r) - 0.5);
+        for (int m = 0; m < 3; m++) /* and three of them across the square */
+            memcpy(C + (size_t)(ck_unif(&r) * K) * D, Y + (size_t)(ck_unif(&r) * N) * D, D * sizeof *C);
+    }
+    if (loose)
+        CHECK(reused + 3 >= (size_t)steps && reused_rebased > 0);
+done:
+    ckm_transport_cache_free(cache);
+    free(Y), free(C), free(cost), free(p), free(l);
+}
+
+/* The bound over the clusters that did not jump, by hand (k = 65, no size bounds, one
+ * candidate per point). 32 jumpers J_s, far from every point, move by 100 between two calls
+ * through one cache: the bound over all clusters vouches for no row, the movers are exactly
+ * the jumpers. Point v at the origin lists B (cost 1); X, left out, costs 9 (rest 9). Then
+ * either X comes to (0.5, 0) (drift 2.5: bound 9 + 2.5 (2.5 - 6) = 0.25 < 1) or v's start
+ * price for X rises by 8.5 (bound 0.5 < 1): v must be priced, and the answer (v on X in
+ * the first, back on B with X's price lowered in the second) certified over all arcs. A
+ * bound that took the jumpers' drift or price rise for the others' would vouch for B. 31
+ * static clusters, 10 points on each, are vouched for and not priced. */
+static void movers_hand(bool rise)
+{
+    enum { K = 65, J0 = 2, S0 = 34, N = 1 + 31 * 10 };
+    double C[K * 2], Y[N * 2], p[K] = {0}, cost[N * K];
+    int32_t l[N];
+    size_t lo[K] = {0}, hi[K];
+    C[0] = 0.0, C[1] = -1.0; /* B */
+    C[2] = 3.0, C[3] = 0.0;  /* X */
+    for (size_t s = 0; s < 32; s++)
+        C[(J0 + s) * 2] = -100.0 - 10.0 * (double)s, C[(J0 + s) * 2 + 1] = -100.0;
+    Y[0] = Y[1] = 0.0; /* v */
+    for (size_t s = 0; s < 31; s++) {
+        C[(S0 + s) * 2] = 100.0 + 10.0 * (double)s, C[(S0 + s) * 2 + 1] = 100.0;
+        for (size_t m = 0; m < 10; m++)
+            Y[(1 + s * 10 + m) * 2] = C[(S0 + s) * 2] + 0.01 * (double)m, Y[(1 + s * 10 + m) * 2 + 1] = 100.0;
+    }
+    for (size_t j = 0; j < K; j++)
+        hi[j] = N;
+    ckm_transport_cache *cache = ckm_transport_cache_new();
+    ckm_err err = {CKM_OK, ""};
+    ckm_transport_stats ts;
+    int inf = -1;
+    CHECK(cache && points_ex(Y, N, 2, C, K, lo, hi, 1, 0, 1, NULL, cache, p, l, &inf, &ts, &err) == CKM_OK &&
+          inf == 0 && l[0] == 0);
+    for (size_t s = 0; s < 32; s++)
+        C[(J0 + s) * 2 + 1] = -200.0;
+    if (rise)
+        p[1] += 8.5;
+    else
+        C[2] = 0.5;
+    CHECK(cache && points_ex(Y, N, 2, C, K, lo, hi, 1, 0, 1, NULL, cache, p, l, &inf, &ts, &err) == CKM_OK &&
+          inf == 0);
+    CHECK(ts.rows_priced < N); /* the static points were vouched for */
+    CHECK(l[0] == (rise ? 0 : 1));
+    check_answer(Y, N, 2, C, K, lo, hi, p, l, cost, false, "movers by hand", rise);
+    ckm_transport_cache_free(cache);
 }
 
 /* The epochs' slots running out, by hand (bounds that never bind: prices stay 0, so a row's
@@ -826,6 +933,10 @@ int main(void)
     }
     rebase_case();
     separated_case(5, 4);
+    movers_case(true);
+    movers_case(false);
+    movers_hand(false);
+    movers_hand(true);
     alloc_case(21000, 4, 32, (size_t)1 << 28, 16); /* matrix route, with a cold first step's sample */
     alloc_case(6000, 4, 40, 0, 8);                  /* candidate route */
     test_tiny();
