@@ -25,7 +25,7 @@
  *   rest_bound). Where that is >= the least candidate's exact reduced cost, the argmin and
  *   the dual check of that row need no pricing; where it is not, the same bound over the
  *   clusters other than epoch e's MOVERS farthest-drifted ones (their largest drift and
- *   rise), with those movers priced exactly, may still vouch (movers_vouch). So a round
+ *   rise), with those movers priced exactly, may still vouch (movers_bound). So a round
  *   prices only the rows in doubt:
  *     - after SSP, when no row is in doubt and every row's least candidate is >= its own
  *       reduced cost, the solution is optimal without any pricing (quick check); else the
@@ -82,7 +82,7 @@
    8 slots 46.0 s, 32 slots 45.1 s (the same labels); 4 MB of centers at k = 1000, d = 16 */
 #define MAX_EPOCHS 32
 /* clusters per epoch whose drift the bound leaves out, each priced exactly instead
-   (movers_vouch) */
+   (movers_bound) */
 #define MOVERS 32
 /* clusters above which a cold call starts with twice the candidates (cold_width) */
 #define COLD_WIDE_K 256
@@ -402,24 +402,35 @@ typedef struct check_job {
     size_t *fail;          /* per thread */
 } check_job;
 
-/* Whether the clusters outside row i's candidates all have reduced cost >= v1 at the
- * current centers and prices, when the bound over all of them (rest_bound) cannot say: a
- * few clusters drift far more than the rest (10^6 x 16, k = 1000, overlapping blobs, early
- * Lloyd steps: the 33rd largest drift 45-60 % of the largest), so the bound is taken over
- * the others, with their largest drift and price rise (bound_at: the derivation at
- * rest_bound holds for any set of left-out clusters), and the movers' reduced costs are
- * computed exactly (MOVERS x d flops, where pricing the row takes k x d and a selection). */
-static bool movers_vouch(const pricing *pr, const check_job *q, size_t i, double v1)
+/* A lower bound on c_ij - p_j (prices p) over the clusters j left out of row i's list,
+ * for when the bound over all of them (rest_bound) is too weak: a few clusters drift far
+ * more than the rest (10^6 x 16, k = 1000, overlapping blobs, early Lloyd steps: the 33rd
+ * largest drift 45-60 % of the largest), so the bound is taken over the others than the
+ * epoch's movers, with their largest drift and price rise rise_rest[e] (bound_at: the
+ * derivation at rest_bound holds for any set of left-out clusters), and the movers the row
+ * does not list are priced exactly (at most MOVERS x d flops, where pricing the row takes
+ * k x d and a selection). Stops as soon as the bound falls below floor (then any value
+ * below floor is returned); -INFINITY without movers. */
+static double movers_bound(const pricing *pr, size_t i, const double *rise_rest, const double *p, double floor)
 {
-    size_t e = pr->ep[i];
-    if (pr->nmov[e] == 0 || bound_at(pr->rest[i], pr->drift_rest[e], q->rise_rest[e], pr->epmax[e]) < v1)
-        return false;
-    for (size_t m = 0; m < pr->nmov[e]; m++) {
-        size_t j = (size_t)pr->mover[e][m];
-        if (cost_at(pr, i, j) - q->p[j] < v1)
-            return false; /* a candidate's own cost here may round below v1: priced, as safe */
+    size_t e = pr->ep[i], k = pr->k;
+    if (pr->nmov[e] == 0 || !(pr->rest[i] < INFINITY))
+        return -INFINITY;
+    double m = bound_at(pr->rest[i], pr->drift_rest[e], rise_rest[e], pr->epmax[e]);
+    if (m < floor)
+        return m;
+    uint64_t listed = 0; /* the movers among row i's candidates */
+    for (size_t t = 0; t < pr->c; t++) {
+        uint8_t x = pr->movidx[e * k + (size_t)pr->cj[i * pr->c + t]];
+        listed |= x ? (uint64_t)1 << (x - 1) : 0;
     }
-    return true;
+    for (size_t t = 0; t < pr->nmov[e] && m >= floor; t++)
+        if (!(listed >> t & 1)) {
+            size_t j = (size_t)pr->mover[e][t];
+            double red = cost_at(pr, i, j) - p[j];
+            m = red < m ? red : m;
+        }
+    return m;
 }
 
 /* Points [i0, i1) from their candidates (exact reduced costs) and the bound on the rest:
@@ -446,7 +457,7 @@ static void check_rows(void *ctx, size_t i0, size_t i1, int tid)
                 u = red;
         }
         double L = rest_bound(pr, i, q->rise), tol = 1e-10 * (pr->ynorm[i] + pr->cmax + q->pmax);
-        if ((!q->labels || u < INFINITY) && (L >= v1 || movers_vouch(pr, q, i, v1))) {
+        if ((!q->labels || u < INFINITY) && (L >= v1 || movers_bound(pr, i, q->rise_rest, q->p, v1) >= v1)) {
             pr->argmin[i] = bj;
             fail += q->labels && v1 < u - tol;
         } else
@@ -517,46 +528,24 @@ typedef struct rebase_job {
     double rise[MAX_EPOCHS], rise_rest[MAX_EPOCHS];
 } rebase_job;
 
-/* Row i's bound over the clusters left out of its list at the current centers and prices:
- * rest_bound, or where it is higher, the bound over the others than its epoch's movers
- * with the exact reduced costs of the movers it does not list (the rebase keeps what
- * movers_vouch could show: with rest_bound alone, after a rebase at 10^6 x 16, k = 1000
- * more than half the rows were in doubt and all were priced again). */
-static double rebased_rest(const pricing *pr, const rebase_job *q, size_t i)
-{
-    double b = rest_bound(pr, i, q->rise);
-    size_t e = pr->ep[i], k = pr->k;
-    if (pr->nmov[e] == 0 || !(pr->rest[i] < INFINITY))
-        return b;
-    double m = bound_at(pr->rest[i], pr->drift_rest[e], q->rise_rest[e], pr->epmax[e]);
-    if (!(m > b))
-        return b;
-    uint64_t listed = 0; /* the movers among row i's candidates */
-    for (size_t t = 0; t < pr->c; t++) {
-        uint8_t x = pr->movidx[e * k + (size_t)pr->cj[i * pr->c + t]];
-        listed |= x ? (uint64_t)1 << (x - 1) : 0;
-    }
-    for (size_t t = 0; t < pr->nmov[e] && m > b; t++)
-        if (!(listed >> t & 1)) {
-            size_t j = (size_t)pr->mover[e][t];
-            double red = cost_at(pr, i, j) - pr->price[j];
-            m = red < m ? red : m;
-        }
-    return m > b ? m : b;
-}
-
+/* Rows [i0, i1): rest becomes the better of the two bounds at the current centers and
+ * prices, rest_bound and movers_bound (the rebase keeps what the movers could show: with
+ * rest_bound alone, after a rebase at 10^6 x 16, k = 1000 more than half the rows were in
+ * doubt and all were priced again). */
 static void rebase_rows(void *ctx, size_t i0, size_t i1, int tid)
 {
     rebase_job *q = ctx;
+    pricing *pr = q->pr;
     (void)tid;
     for (size_t i = i0; i < i1; i++) {
-        q->pr->rest[i] = rebased_rest(q->pr, q, i);
-        q->pr->ep[i] = 0;
+        double b = rest_bound(pr, i, q->rise), m = movers_bound(pr, i, q->rise_rest, pr->price, b);
+        pr->rest[i] = m > b ? m : b;
+        pr->ep[i] = 0;
     }
 }
 
 /* All MAX_EPOCHS in use: one slot for them all. Each row's rest becomes its bound at the
- * current centers C and prices p (rebased_rest), and (C, p) become epoch 0 with drift 0. The
+ * current centers C and prices p (rebase_rows), and (C, p) become epoch 0 with drift 0. The
  * derivation at rest_bound asks of rest only that it be a lower bound on c^e_ij - p^e_j
  * over the clusters left out, which the bound is at (C, p); the drift and rise so far are
  * folded into rest, and later ones add from here. So rows keep their lists and only the
