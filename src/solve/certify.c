@@ -44,6 +44,8 @@ static void lists_free(cert_lists *L)
     free(L->incumbent);
     free(L->scatter);
     free(L->bound);
+    free(L->floor);
+    L->floor = NULL;
 }
 
 /* Counting sort of items 0..count-1 by key[item] < T (SIZE_MAX: left out) into CSR form:
@@ -397,7 +399,7 @@ static ckm_error split_with_floor(ckm_cert_run *R, const int32_t *labels, size_t
     c->split_floor_sse = NAN;
     if (c->violations > 0 || !ckm_certify_floor_applies(R->r) || !(c->sse > 0.0))
         return CKM_OK;
-    double *least = ckm_alloc_array(T, sizeof(double));
+    double *least = R->L.floor = ckm_alloc_array(T, sizeof(double));
     if (!least)
         return ckm_fail(err, CKM_ERR_NOMEM, "certify: out of memory");
     cert_job J;
@@ -411,7 +413,6 @@ static ckm_error split_with_floor(ckm_cert_run *R, const int32_t *labels, size_t
                                 "labels' SSE (k-means on each subset alone, %.2f s)",
                     c->split_floor_sse, 100.0 * (c->sse - c->split_floor_sse) / c->sse, ckm_now() - t0);
     }
-    free(least);
     return rc;
 }
 
@@ -480,47 +481,155 @@ void ckm_cert_end(ckm_cert_run *R)
         pthread_mutex_destroy(&R->log_lock);
 }
 
-/* The subsets' bounds in one process (J filled for ckm_cert_finish). When T was chosen for a
- * time limit and the split's floor exceeds CKM_CERTIFY_FLOOR_MAX, the first `workers` subsets
- * are bounded first, each with its share of the time as usual: if every one of them finishes
- * within its share (the relaxation converges quickly on this data, so the split, not the
- * SDPs, holds the gap), their bounds are dropped and the groups re-split into half as many
- * subsets (at most CKM_CERTIFY_COARSEN times); otherwise the other subsets follow. */
+/* The first W subsets' bounds and records of a split (its probes), kept while a coarser split
+ * is tried, with what they say of the gap: floor = SSE - sum_t U_t (U_t: the least SSE found
+ * for subset t alone) and the SDP part, sum over the probes of U_t - LB_t scaled to T
+ * subsets (both in the labels' units). */
+typedef struct probe_set {
+    size_t T, W;
+    double floor, sdp;
+    bool finished;                /* every probe ended within its share */
+    double bound[CKM_MAX_THREADS];
+    ckm_certify_subset rec[CKM_MAX_THREADS];
+} probe_set;
+
+static void probe_take(const ckm_cert_run *R, probe_set *ps)
+{
+    const ckm_certificate *c = R->c;
+    ps->T = c->subsets;
+    ps->W = (size_t)c->workers;
+    ps->floor = c->sse - c->split_floor_sse;
+    ps->finished = true;
+    double part = 0.0;
+    for (size_t t = 0; t < ps->W; t++) {
+        ps->bound[t] = R->L.bound[t];
+        ps->rec[t] = c->subset[t];
+        part += fmax(0.0, R->L.floor[t] - R->L.bound[t]);
+        ps->finished = ps->finished && c->subset[t].status != CKM_STATUS_TIME_LIMIT &&
+                       c->subset[t].status != CKM_STATUS_INTERRUPTED;
+    }
+    ps->sdp = ckm_scaled_objective(&R->sc, part) * (double)ps->T / (double)ps->W;
+}
+
+/* the split at ps->T made again (seeded: the same subsets) with its probes' results */
+static ckm_error probe_restore(ckm_cert_run *R, const probe_set *ps, ckm_err *err)
+{
+    ckm_error rc = split_with_floor(R, R->labels, ps->T, R->threads, err);
+    if (rc != CKM_OK)
+        return rc;
+    for (size_t t = 0; t < ps->W; t++) {
+        R->L.bound[t] = ps->bound[t];
+        R->c->subset[t] = ps->rec[t];
+    }
+    return CKM_OK;
+}
+
+/* Bound the first W subsets of the current split (the job J set up for it) */
+static bool probe_run(ckm_cert_run *R, cert_job *J, size_t W)
+{
+    ckm_cert_job(R, J);
+    J->upto = W;
+    ckm_cert_bound(J);
+    return J->rc == CKM_OK;
+}
+
+/* J set up for the subsets after the first W of the current split, whose bounds are in: the
+ * progress count and curve go on from them (a point of the curve marks the split's bounds) */
+static void resume_job(ckm_cert_run *R, cert_job *J, size_t W)
+{
+    ckm_cert_job(R, J);
+    J->from = W;
+    J->done = W;
+    for (size_t t = 0; t < J->T; t++)
+        J->bound_so_far += t < W ? J->bound[t] : J->scatter[t];
+    ckm_ctx_progress(J->ctx, (ckm_progress){.kind = CKM_PROGRESS_BOUND, .objective = NAN, .incumbent = J->sse,
+                                            .lower_bound = J->bound_so_far, .restarts = 1, .done = W,
+                                            .total = J->T});
+}
+
+/* Whether a split of T subsets may be coarsened: T chosen here for a time limit, its floor
+ * measured, W probes possible at the coarser count, within the memory cap */
+static bool may_coarsen(const ckm_cert_run *R, size_t T, size_t W)
+{
+    size_t T2 = ckm_certify_coarser(T);
+    return R->replan && isfinite(R->c->split_floor_sse) && R->c->sse > 0.0 && T2 >= W && T2 < T &&
+           (R->r->s + T2 - 1) / T2 <= ckm_certify_groups_cap(R->threads, R->mem);
+}
+
+/* The subsets' bounds in one process (J filled for ckm_cert_finish). Re-planning (docs/
+ * certify.md, certify_split.h): when T was chosen for a time limit and the floor is measured,
+ * the first W (= workers) subsets are bounded first with their usual share (the probes). Then
+ * the split may be coarsened to T2 = ckm_certify_coarser(T), at most CKM_CERTIFY_COARSEN times:
+ *   - at once when the floor exceeds CKM_CERTIFY_FLOOR_MAX and every probe finished (the
+ *     relaxations converge quickly here: the split, not the SDPs, holds the gap);
+ *   - else after measuring: the split at T2 and its floor are made (cheap); when its floor is
+ *     below T's by more than CKM_CERTIFY_WORTH times T's SDP part and W probes at T2 take at
+ *     most CKM_CERTIFY_PROBE_SHARE of the time, they run, and T2 is kept when its floor plus
+ *     its probes' SDP part is below T's.
+ * A split not kept is made again with its probes' bounds; then its other subsets follow. */
 static ckm_error bound_replanned(ckm_cert_run *R, cert_job *J, ckm_err *err)
 {
     ckm_certificate *c = R->c;
-    for (int halvings = 0;; halvings++) {
+    size_t W = (size_t)c->workers;
+    if (!may_coarsen(R, c->subsets, W) || c->subsets < 2 * W) {
         ckm_cert_job(R, J);
-        size_t T = c->subsets, W = (size_t)c->workers, T2 = (T + 1) / 2;
-        double lost = c->sse > 0.0 ? (c->sse - c->split_floor_sse) / c->sse : NAN; /* the floor, a fraction */
-        bool probe = R->replan && lost > CKM_CERTIFY_FLOOR_MAX && halvings < CKM_CERTIFY_COARSEN && T >= 2 * W &&
-                     (R->r->s + T2 - 1) / T2 <= ckm_certify_groups_cap(R->threads, R->mem);
-        J->upto = probe ? W : 0;
         ckm_cert_bound(J);
-        if (J->rc != CKM_OK)
-            break;
-        if (!probe)
-            return CKM_OK;
-        bool early = true;
-        for (size_t t = 0; t < W; t++)
-            early = early && c->subset[t].status != CKM_STATUS_TIME_LIMIT &&
-                    c->subset[t].status != CKM_STATUS_INTERRUPTED;
-        if (!early) { /* the SDPs take their time here: the other subsets of this split follow */
-            J->from = W;
-            J->upto = 0;
-            ckm_cert_bound(J);
+        if (J->rc != CKM_OK && err)
+            *err = J->err;
+        return J->rc;
+    }
+    probe_set *cur = malloc(sizeof *cur), *next = malloc(sizeof *next);
+    ckm_error rc = CKM_OK;
+    if (!cur || !next) {
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "certify: out of memory");
+        goto done;
+    }
+    if (!probe_run(R, J, W))
+        goto failed;
+    probe_take(R, cur);
+    for (int step = 0; step < CKM_CERTIFY_COARSEN && may_coarsen(R, cur->T, W); step++) {
+        size_t T2 = ckm_certify_coarser(cur->T);
+        bool at_once = cur->floor > CKM_CERTIFY_FLOOR_MAX * c->sse && cur->finished;
+        if ((rc = split_with_floor(R, R->labels, T2, R->threads, err)) != CKM_OK)
+            goto done;
+        double floor2 = c->sse - c->split_floor_sse;
+        bool worth = at_once || (cur->floor - floor2 > CKM_CERTIFY_WORTH * cur->sdp &&
+                                 (double)W / (double)T2 <= CKM_CERTIFY_PROBE_SHARE);
+        if (!worth) {
+            ckm_ctx_log(&R->ctx, 1, "certify: %zu subsets kept: %zu would lower the floor by %.3g %% of the SSE, "
+                                    "the first subsets' SDPs leave %.3g %%",
+                        cur->T, T2, 100.0 * (cur->floor - floor2) / c->sse, 100.0 * cur->sdp / c->sse);
             break;
         }
-        ckm_ctx_log(&R->ctx, 1, "certify: the first %zu subsets finished within their share and the split's floor "
-                                "%.3g %% exceeds %.3g %%: %zu subsets instead of %zu",
-                    W, 100.0 * lost, 100.0 * CKM_CERTIFY_FLOOR_MAX, T2, T);
-        ckm_error rc = split_with_floor(R, R->labels, T2, R->threads, err);
-        if (rc != CKM_OK)
-            return rc;
+        if (!probe_run(R, J, W))
+            goto failed;
+        probe_take(R, next);
+        bool keep = at_once || next->floor + next->sdp < cur->floor + cur->sdp;
+        ckm_ctx_log(&R->ctx, 1, "certify: %zu subsets: floor %.3g %% + the first subsets' SDP part %.3g %%; %zu: "
+                                "%.3g %% + %.3g %%%s: %zu subsets",
+                    cur->T, 100.0 * cur->floor / c->sse, 100.0 * cur->sdp / c->sse, T2, 100.0 * next->floor / c->sse,
+                    100.0 * next->sdp / c->sse, at_once ? " (the first finished within their share)" : "",
+                    keep ? T2 : cur->T);
+        if (!keep)
+            break;
+        probe_set *tmp = cur;
+        cur = next;
+        next = tmp;
     }
-    if (J->rc != CKM_OK && err)
+    if (c->subsets != cur->T && (rc = probe_restore(R, cur, err)) != CKM_OK)
+        goto done;
+    resume_job(R, J, W);
+    ckm_cert_bound(J);
+    if (J->rc == CKM_OK)
+        goto done;
+failed:
+    rc = J->rc;
+    if (err)
         *err = J->err;
-    return J->rc;
+done:
+    free(cur);
+    free(next);
+    return rc;
 }
 
 ckm_error ckm_certify(const ckm_problem *p, const int32_t *labels, size_t subsets, const ckm_settings *s,

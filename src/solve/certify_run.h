@@ -18,10 +18,11 @@
 #include "solve.h"
 
 /* The subsets' point and pair lists (CSR, points ascending), group counts, and per subset
- * the labels' restricted SSE (incumbent), the groups' scatter and the bound (scaled units). */
+ * the labels' restricted SSE (incumbent), the groups' scatter, the bound and, where the floor
+ * is measured, the least SSE found for the subset alone (floor; else NULL) (scaled units). */
 typedef struct cert_lists {
     size_t *pt_start, *pts, *pr_start, *prs, *groups;
-    double *incumbent, *scatter, *bound;
+    double *incumbent, *scatter, *bound, *floor;
 } cert_lists;
 
 typedef struct ckm_cert_run {
