@@ -24,8 +24,9 @@ static const cli_opt certify_options[F_COUNT] = {
     [F_LABELS] = {"labels", 0, "FILE", "the labelling to certify: one 0-based cluster id per line (or .npy)", NULL},
     [F_K] = {"k", 'k', "K", "number of clusters (default: largest label + 1)", NULL},
     [F_SUBSETS] = {"subsets", 0, "T", "split into T subsets (1 = the whole problem's root bound; default: chosen "
-                                      "from --time-limit, halved when the split's floor is over 2 % and the first "
-                                      "subsets finish early; or subsets of about 400 groups)", NULL},
+                                      "from --time-limit, then coarsened when the first subsets' bounds show the "
+                                      "split's floor costs more than larger subsets would; or subsets of about 400 "
+                                      "groups)", NULL},
     [F_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; the bound reached by then is reported", NULL},
     [F_CUTS] = {"cut-rounds", 0, "N", "cutting-plane rounds of each subset's SDP (default 50)", NULL},
     [F_GAP] = {"gap", 0, "X", "a subset's SDP stops when its bound is within X of the labels' SSE there "

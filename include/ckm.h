@@ -838,7 +838,8 @@ typedef struct ckm_certificate {
                               least SSE found for each alone (its restricted labels, or k-means on
                               it when that is cheaper): lower_bound <= it whatever the
                               relaxations, so no certified gap below (sse - it) / sse through this
-                              split. NAN when not measured (cannot-links, size or capacity bounds,
+                              split. A k-means labelling that joins a cannot-link of the subset
+                              does not count. NAN when not measured (size or capacity bounds,
                               labels that violate a constraint) */
 } ckm_certificate;
 
@@ -849,8 +850,9 @@ typedef struct ckm_certificate {
  * subsets' problems (ipc's safe SDP bound with cuts, several subsets at once on
  * settings.threads threads) add up to a bound of the whole (Croella, Piccialli & Sudoso 2025).
  * subsets = 0 chooses T from settings.time_limit_s (what the SDP handles in about half of it;
- * halved, at most twice, while the split's floor -- split_floor_sse -- is more than 2 % below
- * the labels' SSE) or, without a limit, subsets of about 400 groups; subsets = 1 is the whole problem's root
+ * then coarsened at most twice, from the first subsets' measured bounds against the split's
+ * floor -- split_floor_sse --, docs/certify.md) or, without a limit, subsets of about 400
+ * groups; subsets = 1 is the whole problem's root
  * bound. Settings used: time_limit_s, threads, seed (the split), cut_rounds, gap,
  * verbosity / log, should_stop / interrupt. A stop returns the bound reached so far (CKM_OK,
  * status TIME_LIMIT or INTERRUPTED). Labels that violate constraints are certified too: the

@@ -13,7 +13,7 @@
  *               labels that violate constraints (bound, no gap); the JSON report;
  *   forced      k = 1 and one must-link group per cluster: bound = SSE, gap 0 (by hand);
  *   floor       the split's floor between the subsets' brute-force optima and the restricted
- *               labels, above the bound; not measured with cannot-links or sizes; a split
+ *               labels, above the bound; not measured with sizes; a split
  *               whose floor exceeds 2 % and whose first subsets finish early is coarsened;
  *               re-planning by measurement leaves consistent records on every path.
  */
@@ -322,7 +322,7 @@ static ckm_problem *blob_problem(size_t n, size_t k, double sd, double **X, int3
 
 /* the least weighted SSE of the points of subset t alone over every labelling (empty clusters
  * allowed: below the subset's optimum, so any floor that is sound stays above it) that keeps
- * the must-links inside the subset */
+ * the must-links and cannot-links inside the subset */
 static double brute_subset(const inst *in, const size_t *sub, size_t t)
 {
     int idx[12], m = 0;
@@ -347,8 +347,8 @@ static double brute_subset(const inst *in, const size_t *sub, size_t t)
         for (int e = 0; e < in->np && ok; e++)
             for (int a = 0; a < m && ok; a++)
                 for (int b = 0; b < m && ok; b++)
-                    if (in->pairs[e].ml && idx[a] == in->pairs[e].i && idx[b] == in->pairs[e].j)
-                        ok = lab[a] == lab[b];
+                    if (idx[a] == in->pairs[e].i && idx[b] == in->pairs[e].j)
+                        ok = in->pairs[e].ml ? lab[a] == lab[b] : lab[a] != lab[b];
         double sse;
         if (ok && ckm_sse_weighted(Xs, in->weighted ? ws : NULL, (size_t)m, 2, lab, (size_t)in->k, &sse, NULL) ==
                       CKM_OK)
@@ -357,11 +357,12 @@ static double brute_subset(const inst *in, const size_t *sub, size_t t)
     return best;
 }
 
-/* The split's floor (certify_floor.c): on tiny instances with must-links and weights, every
+/* The split's floor (certify_floor.c): on tiny instances with pairs and weights, every
  * subset's least SSE lies between its brute-force optimum and its restricted labels, so
  * optimum-sum <= split_floor_sse <= labels_split_sse and lower_bound <= split_floor_sse; with
  * labels far from any subset's optimum (alternating on random points) the floor is strictly
- * below the restricted sum; not measured with cannot-links, sizes or violated labels. The
+ * below the restricted sum; with cannot-links it stays above the optimum that honours them;
+ * not measured with sizes or violated labels. The
  * subset count chosen for a time limit is coarsened when the floor exceeds 2 % and the first
  * subsets' SDPs finish within their share. */
 static void split_floor(void)
@@ -371,11 +372,6 @@ static void split_floor(void)
         inst in;
         draw(&in, round);
         in.capacitated = false;
-        int np = 0;
-        for (int e = 0; e < in.np; e++) /* must-links only */
-            if (in.pairs[e].ml)
-                in.pairs[np++] = in.pairs[e];
-        in.np = np;
         for (int j = 0; j < in.k; j++) {
             in.lo[j] = 1;
             in.hi[j] = (size_t)in.n;
@@ -388,7 +384,8 @@ static void split_floor(void)
             lab[i] = (int32_t)(i % in.k);
         for (int pass = 0; pass < in.np; pass++)
             for (int e = 0; e < in.np; e++)
-                lab[in.pairs[e].j] = lab[in.pairs[e].i];
+                if (in.pairs[e].ml)
+                    lab[in.pairs[e].j] = lab[in.pairs[e].i];
         for (size_t T = 2; T <= 3; T++) {
             ckm_error rc;
             ckm_certificate *c = certify(p, lab, T, (uint64_t)round, 0, &rc);
@@ -419,7 +416,8 @@ static void split_floor(void)
     printf("split floor: measured on %d certificates, below the restricted labels on %d\n", measured, below);
     CHECK(measured >= 50 && below >= measured / 2);
 
-    /* not measured: a cannot-link, size bounds */
+    /* measured with a cannot-link (kmeans' labels that break it do not count); not with size
+     * bounds */
     double X[80];
     int32_t lab[40];
     blobs(40, 2, 1.0, X, lab);
@@ -436,7 +434,7 @@ static void split_floor(void)
     CHECK(ckm_problem_set_size_range(p, 1, 40, NULL) == CKM_OK);
     CHECK(ckm_problem_add_pair(p, 0, 1, CKM_CANNOT_LINK, NULL) == CKM_OK); /* labels 0, 1 differ: met */
     c = certify(p, lab, 2, 1, 0, &rc);
-    CHECK(c && c->violations == 0 && isnan(c->split_floor_sse));
+    CHECK(c && c->violations == 0 && isfinite(c->split_floor_sse) && c->lower_bound <= c->split_floor_sse);
     ckm_certificate_free(c);
     ckm_problem_free(p);
 
@@ -445,9 +443,11 @@ static void split_floor(void)
      * cluster the floor is far above 2 %, and on an idle machine the first subset's SDP (no cut
      * rounds, about 100 groups of separated points) finishes within its share, so the groups
      * are re-split into fewer subsets (once or twice, as fast as the machine is). The rule,
-     * whatever the machine's speed: at most two coarsenings to ceil(3 T / 5), and a split that
-     * kept its count while another coarsening was allowed did so because its first subset
-     * (the probe, one worker) did not finish within its share. */
+     * whatever the machine's speed: at most two halvings (the floor is above 2 % and a probe
+     * that finished needs no comparison), and a split that kept its count while another
+     * halving was allowed did so because its first subset (the probe, one worker) did not
+     * finish within its share (the comparison may then coarsen it to ceil(3 T / 5) at most
+     * twice, never below two halvings). */
     enum { N = 300 };
     double *Xb;
     int32_t *lb;
@@ -473,15 +473,14 @@ static void split_floor(void)
     if (c) {
         T_bad = c->subsets;
         CHECK(isfinite(c->split_floor_sse) && c->lower_bound <= c->split_floor_sse * (1 + 1e-9));
-        size_t coarser = (3 * T_bad + 4) / 5; /* one coarsening: ceil(3 T / 5) */
-        could_coarsen = c->sse - c->split_floor_sse > 0.02 * c->sse && coarser < T_bad && coarser >= 1 &&
-                      T_bad > (3 * ((3 * T_good + 4) / 5) + 4) / 5;
+        could_coarsen = c->sse - c->split_floor_sse > 0.02 * c->sse && T_bad >= 2 &&
+                        T_bad > ((T_good + 1) / 2 + 1) / 2;
         probe_stopped = c->subset[0].status == CKM_STATUS_TIME_LIMIT;
     }
     ckm_certificate_free(c);
     printf("re-planning: %zu subsets for the true labels, %zu for perturbed ones%s\n", T_good, T_bad,
            could_coarsen ? " (kept though a coarsening was allowed: its probe must have been stopped)" : "");
-    CHECK(T_good >= 2 && T_bad <= T_good && T_bad >= (3 * ((3 * T_good + 4) / 5) + 4) / 5);
+    CHECK(T_good >= 2 && T_bad <= T_good && T_bad >= ((T_good + 1) / 2 + 1) / 2);
     CHECK(!could_coarsen || probe_stopped);
     free(Xb);
     free(lb);
@@ -492,8 +491,8 @@ static void split_floor(void)
  * speed takes it down (a coarser split tried and kept; tried and refused, the finer one made
  * again with its probes' bounds; not worth trying, the same): 3000 overlapping points, k = 6,
  * a 4 s limit on one thread (on an idle machine: 59 subsets, 36 not worth it, 59 made again).
- * The count is the one chosen for the limit (seen with a cannot-link the labels meet, which
- * turns re-planning off) or one or two coarsenings of it; every subset's record counts its
+ * The count is the one chosen for the limit (seen with size bounds the labels meet, which
+ * turn re-planning off) or one or two coarsenings of it (halvings or ceil(3 T / 5)); every subset's record counts its
  * points, its bound is at most its labels' restricted SSE, the bounds add up to the whole's,
  * which is at most the split's floor; the first subset (a probe, restored after a re-split)
  * has its SDP's record and a bound above its groups' scatter (0: singletons). */
@@ -529,12 +528,9 @@ static void replan_paths(void)
     s.time_limit_s = 4.0;
     s.threads = 1;
     size_t T0 = 0;
-    int a = 0, b = 1;
-    while (lab[b] == lab[a])
-        b++;
-    ckm_problem *q = NULL; /* the same with a cannot-link the labels meet: no floor, no re-plan */
+    ckm_problem *q = NULL; /* the same with size bounds the labels meet: no floor, no re-plan */
     CHECK(ckm_problem_create(X, N, 2, K, &q, NULL) == CKM_OK &&
-          ckm_problem_add_pair(q, (size_t)a, (size_t)b, CKM_CANNOT_LINK, NULL) == CKM_OK);
+          ckm_problem_set_size_range(q, 1, N - 1, NULL) == CKM_OK);
     ckm_certificate *c = NULL;
     CHECK(ckm_certify(q, lab, 0, &s, &c, NULL) == CKM_OK && c && isnan(c->split_floor_sse));
     if (c)
@@ -544,8 +540,9 @@ static void replan_paths(void)
     c = NULL;
     CHECK(ckm_certify(p, lab, 0, &s, &c, NULL) == CKM_OK && c);
     if (c) {
-        size_t T = c->subsets, T1 = (3 * T0 + 4) / 5, T2 = (3 * T1 + 4) / 5;
-        CHECK(T == T0 || T == T1 || T == T2);
+        size_t T = c->subsets, T1 = (3 * T0 + 4) / 5, T2 = (3 * T1 + 4) / 5, H1 = (T0 + 1) / 2;
+        size_t H2 = (H1 + 1) / 2, HC = (3 * H1 + 4) / 5, CH = (T1 + 1) / 2; /* halvings and 3/5 steps */
+        CHECK(T == T0 || T == T1 || T == T2 || T == H1 || T == H2 || T == HC || T == CH);
         size_t *count = calloc(T, sizeof(size_t));
         for (size_t i = 0; i < N && count; i++)
             if (c->subset_of[i] < T)

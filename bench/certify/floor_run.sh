@@ -4,8 +4,9 @@
 # run. Measures, never asserts. For each instance (bench/certify/prepare.py; labels: kmeans, 10
 # restarts, as run.sh makes them): `ckm certify -t LIMIT` with T chosen by each build; the new
 # build's log gives the floor at the count the time rule chose and, when it coarsened, at the
-# coarser count. Old, then new, for each instance. Writes bench/results/certify_floor.{csv,md}.
-#   LIMIT (default 300), INSTANCES (default "Facebook Electric Pulsar Frogs blobs_10000").
+# coarser count. Old, then new, for each instance. Writes bench/results/NAME.{csv,md}.
+#   LIMIT (default 300), INSTANCES (default "Facebook Electric Pulsar Frogs blobs_10000"),
+#   NAME (default certify_floor).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/setup.sh"
@@ -15,16 +16,17 @@ cert_setup "${3:-$here/../../../shared/data}"
 limit=${LIMIT:-300}
 instances=${INSTANCES:-"Facebook Electric Pulsar Frogs blobs_10000"}
 source "$root/bench/time_v.sh"
-csv=$out/certify_floor.csv
+name=${NAME:-certify_floor}
+csv=$out/$name.csv
 echo "instance,n,k,build,limit_s,T,floor_first_pct,floor_pct,lower_bound,gap_pct,wall_s,peak_mb" > "$csv"
-for name in $instances; do
-    cert_instance "$name"
-    cert_labels "$new" "$name"
+for inst in $instances; do
+    cert_instance "$inst"
+    cert_labels "$new" "$inst"
     for which in old new; do
         bin=$old; [ "$which" = new ] && bin=$new
-        rep=$work/$name.floor.$which.json log=$work/$name.floor.$which.log
+        rep=$work/$inst.$name.$which.json log=$work/$inst.$name.$which.log
         /usr/bin/time -v "$bin" certify "$data" --labels "$lab" -k "$k" -t "$limit" -r "$rep" -v 2> "$log" > /dev/null || true
-        "$py" - "$rep" "$log" "$name" "$n" "$k" "$which" "$limit" "$(tv_wall "$log")" "$(tv_peak_mb "$log")" >> "$csv" <<'EOF'
+        "$py" - "$rep" "$log" "$inst" "$n" "$k" "$which" "$limit" "$(tv_wall "$log")" "$(tv_peak_mb "$log")" >> "$csv" <<'EOF'
 import json, re, sys
 rep, log, name, n, k, which, limit, wall, peak = sys.argv[1:]
 r = json.load(open(rep))
@@ -37,7 +39,7 @@ EOF
         tail -1 "$csv"
     done
 done
-"$py" - "$csv" > "$out/certify_floor.md" <<'EOF'
+"$py" - "$csv" > "$out/$name.md" <<'EOF'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 print("| instance | n | k | limit s | old T | old gap | new: floor at old T | new T | floor at new T | new gap | new wall s | new peak MB |")
@@ -49,4 +51,4 @@ for name in dict.fromkeys(r["instance"] for r in rows):
         name, w["n"], w["k"], w["limit_s"], o["T"], o["gap_pct"], w["floor_first_pct"], w["T"], w["floor_pct"],
         w["gap_pct"], w["wall_s"], w["peak_mb"]))
 EOF
-cat "$out/certify_floor.md"
+cat "$out/$name.md"

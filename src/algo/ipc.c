@@ -3,11 +3,12 @@
  * safe SDP lower bound, so every result carries a certified gap.
  *   bound    the Peng-Wei relaxation on must-link groups (src/sdp; docs/formulations.md),
  *            solved by the sGS-ADMM to relative KKT 1e-5 (at most 3000 iterations or the
- *            time limit), its first solve to 3e-4 when cutting-plane rounds follow (they
- *            go on from its iterate, and a full-accuracy solve ends them); the reported
- *            lower bound is the best SAFE bound, never the raw dual value. Size bounds enter
- *            through the size rows 1/c_max <= Z_ii <= 1/c_min and the clique right-hand side
- *            (sdp_cuts.c); it needs every cluster non-empty (lo_j >= 1, the default).
+ *            time limit; certify's bound-only subsets solve the first time to 3e-4 when
+ *            cutting-plane rounds follow: they go on from its iterate, and a full-accuracy
+ *            solve ends them); the reported lower bound is the best SAFE bound, never the
+ *            raw dual value. Size bounds enter through the size rows 1/c_max <= Z_ii <=
+ *            1/c_min and the clique right-hand side (sdp_cuts.c); it needs every cluster
+ *            non-empty (lo_j >= 1, the default).
  *   init     rank-k approximation of the SDP solution: X_k = top-k eigenpairs of Xhat
  *            (Eckart-Young in the expanded space, since Z_full = U X U' with U'U = I),
  *            Z_k = D^{-1/2} X_k D^{-1/2}, centroid estimates M = Z_k P (P_t = w_t m_t);
@@ -27,7 +28,7 @@
  *            inactive), or 3 rounds together raise the bound by less than 1e-5 (relative).
  *            IPC-k-means runs again every 5 rounds (a better incumbent lets the solver stop
  *            at it); then one full-accuracy solve polishes the bound (also when no round
- *            ran after a first solve to 3e-4) and IPC-k-means runs
+ *            ran after a loose first solve) and IPC-k-means runs
  *            from the final solution; the best labelling is kept.
  *   status   optimal when (SSE - bound) / SSE <= settings.gap (default 1e-4, the paper's), else
  *            feasible with the gap reported by the driver.
@@ -52,11 +53,14 @@
 #define IPC_PATIENCE 3         /* stall test over this many rounds */
 #define IPC_HEURISTIC_EVERY 5  /* IPC-k-means again every this many rounds */
 #define IPC_STALL 1e-5         /* stop when IPC_PATIENCE rounds raise the bound by less (relative) */
-/* The first solve's tolerance when cut rounds follow. Past it the safe bound creeps: a
- * 250-group subset of overlapping blobs (k = 10) was at 10986 of its final 10993 after 160
- * of 431 iterations (eta 2e-4), while the rounds' cuts then raised it by 140; with this
- * tolerance that subset's bound within 1.5 s went from 1.37 % to 0.63-0.72 % below its
- * labels (bench/README.md "Certificates: a looser first solve"). */
+/* The first solve's tolerance of a bound-only node (certify's subsets, each with a share of
+ * the time) when cut rounds follow. Past it the safe bound creeps: a 250-group subset of
+ * overlapping blobs (k = 10) was at 10986 of its final 10993 after 160 of 431 iterations (eta
+ * 2e-4), while the rounds' cuts then raised it by 140; with this tolerance that subset's bound
+ * within 1.5 s went from 1.37 % to 0.63-0.72 % below its labels. exact's and ipc's roots keep
+ * 1e-5: with it accent ml_50_cl_50_0's root took 36.9 s against 43.6 s for a bound lower by
+ * 4e-6, ECG5000 ml_0_cl_150_0's the same 110 s for a bound lower by 3e-5 (bench/README.md "A
+ * looser first solve and re-planning by measurement"). */
 #define IPC_FIRST_TOL 3e-4
 
 /* rows of M = Z_k P: the centroid estimates of every group's cluster. *stopped (and *why) when
@@ -420,7 +424,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     par.tss = r->gap_scale;
     par.upper_bound = run.best_sse;
     par.threads = o->sdp_threads > 1 ? 2 : 1;
-    bool loose = o->cut_rounds > 0 && IPC_FIRST_TOL > par.tol;
+    bool loose = o->bound_only && o->cut_rounds > 0 && IPC_FIRST_TOL > par.tol;
     double full_tol = par.tol;
     if (loose)
         par.tol = IPC_FIRST_TOL;

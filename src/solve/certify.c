@@ -547,11 +547,10 @@ static void resume_job(ckm_cert_run *R, cert_job *J, size_t W)
                                             .total = J->T});
 }
 
-/* Whether a split of T subsets may be coarsened: T chosen here for a time limit, its floor
- * measured, W probes possible at the coarser count, within the memory cap */
-static bool may_coarsen(const ckm_cert_run *R, size_t T, size_t W)
+/* Whether a split of T subsets may be coarsened to T2: T chosen here for a time limit, its
+ * floor measured, W probes possible at T2, within the memory cap */
+static bool may_coarsen(const ckm_cert_run *R, size_t T, size_t T2, size_t W)
 {
-    size_t T2 = ckm_certify_coarser(T);
     return R->replan && isfinite(R->c->split_floor_sse) && R->c->sse > 0.0 && T2 >= W && T2 < T &&
            (R->r->s + T2 - 1) / T2 <= ckm_certify_groups_cap(R->threads, R->mem);
 }
@@ -559,10 +558,11 @@ static bool may_coarsen(const ckm_cert_run *R, size_t T, size_t W)
 /* The subsets' bounds in one process (J filled for ckm_cert_finish). Re-planning (docs/
  * certify.md, certify_split.h): when T was chosen for a time limit and the floor is measured,
  * the first W (= workers) subsets are bounded first with their usual share (the probes). Then
- * the split may be coarsened to T2 = ckm_certify_coarser(T), at most CKM_CERTIFY_COARSEN times:
- *   - at once when the floor exceeds CKM_CERTIFY_FLOOR_MAX and every probe finished (the
- *     relaxations converge quickly here: the split, not the SDPs, holds the gap);
- *   - else after measuring: the split at T2 and its floor are made (cheap); when its floor is
+ * the split may be coarsened, at most CKM_CERTIFY_COARSEN times:
+ *   - at once to T2 = ceil(T/2) when the floor exceeds CKM_CERTIFY_FLOOR_MAX and every probe
+ *     finished (the relaxations converge quickly here: the split, not the SDPs, holds the gap);
+ *   - else after measuring, to T2 = ckm_certify_coarser(T): the split at T2 and its floor are
+ *     made (cheap); when its floor is
  *     below T's by more than CKM_CERTIFY_WORTH times T's SDP part and W probes at T2 take at
  *     most CKM_CERTIFY_PROBE_SHARE of the time, they run, and T2 is kept when its floor plus
  *     its probes' SDP part is below T's.
@@ -571,7 +571,7 @@ static ckm_error bound_replanned(ckm_cert_run *R, cert_job *J, ckm_err *err)
 {
     ckm_certificate *c = R->c;
     size_t W = (size_t)c->workers;
-    if (!may_coarsen(R, c->subsets, W) || c->subsets < 2 * W) {
+    if (!may_coarsen(R, c->subsets, ckm_certify_coarser(c->subsets), W) || c->subsets < 2 * W) {
         ckm_cert_job(R, J);
         ckm_cert_bound(J);
         if (J->rc != CKM_OK && err)
@@ -587,9 +587,11 @@ static ckm_error bound_replanned(ckm_cert_run *R, cert_job *J, ckm_err *err)
     if (!probe_run(R, J, W))
         goto failed;
     probe_take(R, cur);
-    for (int step = 0; step < CKM_CERTIFY_COARSEN && may_coarsen(R, cur->T, W); step++) {
-        size_t T2 = ckm_certify_coarser(cur->T);
+    for (int step = 0; step < CKM_CERTIFY_COARSEN; step++) {
         bool at_once = cur->floor > CKM_CERTIFY_FLOOR_MAX * c->sse && cur->finished;
+        size_t T2 = at_once ? (cur->T + 1) / 2 : ckm_certify_coarser(cur->T);
+        if (!may_coarsen(R, cur->T, T2, W))
+            break;
         if ((rc = split_with_floor(R, R->labels, T2, R->threads, err)) != CKM_OK)
             goto done;
         double floor2 = c->sse - c->split_floor_sse;

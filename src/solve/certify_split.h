@@ -43,12 +43,12 @@ size_t ckm_certify_subset_count(size_t s, size_t k, double time_limit_s, int wor
 size_t ckm_certify_groups_cap(int workers, double mem_bytes);
 
 /* The split's floor (certify_floor.c) against the subset count ckm chooses (certify.c,
- * bound_replanned): a split made for a time limit is coarsened to ckm_certify_coarser(T)
- * subsets, at most CKM_CERTIFY_COARSEN times, when its floor exceeds CKM_CERTIFY_FLOOR_MAX
- * (a fraction of the labels' SSE) and its first subsets' SDPs finish within their share, or
- * when the coarser split's floor is lower by more than CKM_CERTIFY_WORTH times the SDP part the
- * first subsets show and the coarser split's own first subsets (at most CKM_CERTIFY_PROBE_SHARE
- * of the time) promise a smaller gap. Measured at -t 300 on 2 threads (bench/README.md "The
+ * bound_replanned): a split made for a time limit is coarsened, at most CKM_CERTIFY_COARSEN
+ * times, to ceil(T/2) subsets when its floor exceeds CKM_CERTIFY_FLOOR_MAX (a fraction of the
+ * labels' SSE) and its first subsets' SDPs finish within their share, or to
+ * ckm_certify_coarser(T) when that split's floor is lower by more than CKM_CERTIFY_WORTH times
+ * the SDP part the first subsets show and its own first subsets (at most
+ * CKM_CERTIFY_PROBE_SHARE of the time) promise a smaller gap. Measured at -t 300 on 2 threads (bench/README.md "The
  * split's floor"): AVOC's Facebook, floor 6.5 % at T = 18, certified 6.64 %, at T = 7 2.63 %;
  * Pulsar, floor 1.0 % at T = 70, certified 3.03 %, at T = 30 10.1 % (its larger subsets' SDPs
  * bound far less in their time): a floor near 1 % is not worth larger subsets there, while on
@@ -59,7 +59,7 @@ size_t ckm_certify_groups_cap(int workers, double mem_bytes);
 #define CKM_CERTIFY_WORTH 0.5
 #define CKM_CERTIFY_PROBE_SHARE 0.15
 
-/* the subset count after one coarsening: ceil(3 T / 5) */
+/* the subset count after one coarsening by measurement: ceil(3 T / 5) */
 static inline size_t ckm_certify_coarser(size_t T) { return (3 * T + 4) / 5; }
 
 #endif
