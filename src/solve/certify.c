@@ -566,7 +566,9 @@ static bool may_coarsen(const ckm_cert_run *R, size_t T, size_t T2, size_t W)
  *     below T's by more than CKM_CERTIFY_WORTH times T's SDP part and W probes at T2 take at
  *     most CKM_CERTIFY_PROBE_SHARE of the time, they run, and T2 is kept when its floor plus
  *     its probes' SDP part is below T's.
- * A split not kept is made again with its probes' bounds; then its other subsets follow. */
+ * A split not kept is made again with its probes' bounds; then its other subsets follow. (The
+ * floor is measured only for labels that meet every constraint, so no subset can be proven
+ * infeasible here: the probes' records and bounds are all a re-made split needs back.) */
 static ckm_error bound_replanned(ckm_cert_run *R, cert_job *J, ckm_err *err)
 {
     ckm_certificate *c = R->c;
