@@ -562,10 +562,9 @@ static bool may_coarsen(const ckm_cert_run *R, size_t T, size_t T2, size_t W)
  *   - at once to T2 = ceil(T/2) when the floor exceeds CKM_CERTIFY_FLOOR_MAX and every probe
  *     finished (the relaxations converge quickly here: the split, not the SDPs, holds the gap);
  *   - else after measuring, to T2 = ckm_certify_coarser(T): the split at T2 and its floor are
- *     made (cheap); when its floor is
- *     below T's by more than CKM_CERTIFY_WORTH times T's SDP part and W probes at T2 take at
- *     most CKM_CERTIFY_PROBE_SHARE of the time, they run, and T2 is kept when its floor plus
- *     its probes' SDP part is below T's.
+ *     made (cheap); when its floor is below T's by more than CKM_CERTIFY_WORTH times T's SDP
+ *     part and W probes at T2 take at most CKM_CERTIFY_PROBE_SHARE of the time, they run, and
+ *     T2 is kept when its floor plus its probes' SDP part is below T's.
  * A split not kept is made again with its probes' bounds; then its other subsets follow. (The
  * floor is measured only for labels that meet every constraint, so no subset can be proven
  * infeasible here: the probes' records and bounds are all a re-made split needs back.) */
@@ -573,7 +572,8 @@ static ckm_error bound_replanned(ckm_cert_run *R, cert_job *J, ckm_err *err)
 {
     ckm_certificate *c = R->c;
     size_t W = (size_t)c->workers;
-    if (!may_coarsen(R, c->subsets, ckm_certify_coarser(c->subsets), W) || c->subsets < 2 * W) {
+    size_t T = c->subsets; /* probes only where either step below may follow */
+    if (!(may_coarsen(R, T, (T + 1) / 2, W) || may_coarsen(R, T, ckm_certify_coarser(T), W)) || T < 2 * W) {
         ckm_cert_job(R, J);
         ckm_cert_bound(J);
         if (J->rc != CKM_OK && err)
