@@ -303,7 +303,9 @@ static void sum_bounds(ckm_cert_run *R, const cert_job *J)
              "%s%zu subset%s of %s groups: %zu bounded by the SDP, %zu exact without it, %zu stopped by the time or "
              "a stop; the split costs the bound at least %.3g %% of the labels' SSE (%s)",
              stopped ? ckm_stop_prefix(c->status) : "", T, T == 1 ? "" : "s", groups, sdp, T - sdp - stopped, stopped,
-             cost, measured ? "its floor: k-means on each subset alone" : "the labels restricted to the subsets");
+             cost,
+             measured ? "its floor: k-means and one-group moves on each subset alone"
+                      : "the labels restricted to the subsets");
 }
 
 /* sse vs lower_bound: the gap, with the driver's rule for bounds at rounding level (a bound
@@ -410,7 +412,7 @@ static ckm_error split_with_floor(ckm_cert_run *R, const int32_t *labels, size_t
             sum += least[t];
         c->split_floor_sse = ckm_scaled_objective(&R->sc, sum);
         ckm_ctx_log(&R->ctx, 1, "certify: the split's floor: no bound through it exceeds %.10g, %.3g %% below the "
-                                "labels' SSE (k-means on each subset alone, %.2f s)",
+                                "labels' SSE (k-means and one-group moves on each subset alone, %.2f s)",
                     c->split_floor_sse, 100.0 * (c->sse - c->split_floor_sse) / c->sse, ckm_now() - t0);
     }
     return rc;
