@@ -835,11 +835,11 @@ typedef struct ckm_certificate {
                               every subset not yet bounded counted at its groups' own scatter) */
     size_t trace_len;
     double split_floor_sse; /* after ranks' trace: the split's floor, the sum over subsets of the
-                              least SSE found for each alone (its restricted labels, or k-means on
-                              it when that is cheaper): lower_bound <= it whatever the
-                              relaxations, so no certified gap below (sse - it) / sse through this
-                              split. A k-means labelling that joins a cannot-link of the subset
-                              does not count. NAN when not measured (size or capacity bounds,
+                              least SSE found for each alone (its restricted labels, or k-means
+                              with one-group moves on it when that is cheaper): lower_bound <= it
+                              whatever the relaxations, so no certified gap below (sse - it) / sse
+                              through this split. A labelling found that joins a cannot-link of
+                              the subset does not count. NAN when not measured (size or capacity bounds,
                               labels that violate a constraint) */
 } ckm_certificate;
 

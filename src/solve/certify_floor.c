@@ -14,17 +14,18 @@
  *   of CKM_CERTIFY_FLOOR_RESTARTS k-means++ seeds), kmeans on the subset's reduced problem
  *   (must-link groups whole, with their masses and sample weights), each kmeans labelling
  *   then improved by one-group moves (moves.c: Lloyd's local optima on a hundred points and
- *   k = 10 sit percents above the subset's optimum, and a floor that high overstates what the
- *   split costs and understates what the SDPs leave -- the two numbers re-planning weighs,
- *   certify.c); a labelling that
- *   puts the two ends of one of the subset's cannot-links together is not one its problem
- *   allows and is not counted (a subset holds few of them: 1000 pairs among 918 subsets of
- *   10^5 points leave about one per subset). Only without size bounds or capacities, which
- *   kmeans does not honour (ckm_certify_floor_applies).
+ *   k = 10 sit percents above the subset's optimum, and labellings that far off understate
+ *   what the split costs and overstate what the SDPs leave -- the two numbers re-planning
+ *   weighs, certify.c); a labelling that puts the two ends of one of the subset's
+ *   cannot-links together is not one its problem allows and is not counted (a subset holds
+ *   few of them: 1000 pairs among 918 subsets of 10^5 points leave about one per subset).
+ *   Only without size bounds or capacities, which kmeans does not honour
+ *   (ckm_certify_floor_applies).
  *   Deterministic: each subset's kmeans is seeded from (settings.seed, t), one thread each,
  *   and runs to its end whatever the time limit (it plans the bounds' time); a stop request
  *   is polled between subsets and leaves the rest at their restricted SSE (still >= OPT_t).
- * Cost: kmeans on every subset, O(n k d) per Lloyd iteration over all subsets.
+ * Cost: 11 kmeans runs on every subset, O(n k d) per Lloyd iteration or pass of moves over
+ * all subsets.
  */
 #include "certify_floor.h"
 #include "algo.h"
