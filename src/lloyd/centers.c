@@ -106,6 +106,11 @@ bool ckm_group_labels_feasible(const ckm_reduced *r, const int32_t *labels, doub
         if (!held)
             return false;
     }
+    return ckm_group_cannot_links_met(r, labels);
+}
+
+bool ckm_group_cannot_links_met(const ckm_reduced *r, const int32_t *labels)
+{
     for (size_t e = 0; e < r->n_cl; e++)
         if (labels[r->cl[2 * e]] == labels[r->cl[2 * e + 1]])
             return false;

@@ -31,6 +31,10 @@ size_t ckm_nearest_center(const ckm_reduced *r, size_t t, const double *C);
  * (Must-links hold by construction.) */
 bool ckm_group_labels_feasible(const ckm_reduced *r, const int32_t *labels, double *wsum);
 
+/* Whether no lifted cannot-link of r has both ends in one cluster (the last check of
+ * ckm_group_labels_feasible, alone: certify's floor, where size bounds are not looked at). */
+bool ckm_group_cannot_links_met(const ckm_reduced *r, const int32_t *labels);
+
 /* Unconstrained weighted Lloyd on the groups from the centers in C until the labels stop
  * changing (at most 300 rounds); C, wsum and labels (s) hold the result. Used to start
  * bckm and admm "from k-means", as their papers do. O(s k d) per round. */

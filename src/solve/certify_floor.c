@@ -54,15 +54,6 @@ typedef struct floor_job {
     ckm_err err;
 } floor_job;
 
-/* whether the group labels lab meet every cannot-link of rs */
-static bool meets_cannot_links(const ckm_reduced *rs, const int32_t *lab)
-{
-    for (size_t e = 0; e < rs->n_cl; e++)
-        if (lab[rs->cl[2 * e]] == lab[rs->cl[2 * e + 1]])
-            return false;
-    return true;
-}
-
 /* one kmeans run (F->km) on rs from init, or from k-means++ seeds (the r-th start) when init is
  * NULL, then one-group moves (ckm_group_moves); its SSE (ckm_group_sse), or INFINITY when it
  * returned no labels or labels that break a cannot-link */
@@ -95,7 +86,7 @@ static ckm_error kmeans_sse(const floor_job *F, const ckm_reduced *rs, size_t t,
         return rc;
     if (ckm_group_moves(rs, lab, CKM_CERTIFY_FLOOR_PASSES) < 0)
         return ckm_fail(err, CKM_ERR_NOMEM, "certify: out of memory for the split's floor (%zu groups)", rs->s);
-    if (meets_cannot_links(rs, lab))
+    if (ckm_group_cannot_links_met(rs, lab))
         *sse = ckm_group_sse(rs, lab, C, M);
     return CKM_OK;
 }
