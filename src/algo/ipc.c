@@ -26,6 +26,10 @@
  *            iterations, bound 28683.00 / 28683.73 / 28684.06), until the gap is
  *            <= 1e-4, no cut is violated or can be added (CKM_SDP_MAX_CUTS rows, none
  *            inactive), or 3 rounds together raise the bound by less than 1e-5 (relative).
+ *            A bound-only node (certify's subsets, each with a share of the time) runs a
+ *            shorter schedule: first solve to 1e-2, rounds of 25 iterations adding up to
+ *            s^2 / 75 rows (at least 1000, at most the 5000 the pool holds); see
+ *            IPC_FIRST_TOL below.
  *            IPC-k-means runs again every 5 rounds (a better incumbent lets the solver stop
  *            at it); then one full-accuracy solve polishes the bound (also when no round
  *            ran after a loose first solve) and IPC-k-means runs
@@ -53,15 +57,33 @@
 #define IPC_PATIENCE 3         /* stall test over this many rounds */
 #define IPC_HEURISTIC_EVERY 5  /* IPC-k-means again every this many rounds */
 #define IPC_STALL 1e-5         /* stop when IPC_PATIENCE rounds raise the bound by less (relative) */
-/* The first solve's tolerance of a bound-only node (certify's subsets, each with a share of
- * the time) when cut rounds follow. Past it the safe bound creeps: a 250-group subset of
- * overlapping blobs (k = 10) was at 10986 of its final 10993 after 160 of 431 iterations (eta
- * 2e-4), while the rounds' cuts then raised it by 140; with this tolerance that subset's bound
- * within 1.5 s went from 1.37 % to 0.63-0.72 % below its labels. exact's and ipc's roots keep
- * 1e-5: with it accent ml_50_cl_50_0's root took 36.9 s against 43.6 s for a bound lower by
- * 4e-6, ECG5000 ml_0_cl_150_0's the same 110 s for a bound lower by 3e-5 (bench/README.md "A
- * looser first solve and re-planning by measurement"). */
-#define IPC_FIRST_TOL 3e-4
+/* The schedule of a bound-only node (certify's subsets, each with a share of the time) when
+ * cut rounds follow: a loose first solve, then short rounds that add many rows. What raises
+ * such a bound is reaching the triangle rows (the pair rows, the most violated at first, are
+ * separated before them), not a precise first solve: past its first 1e-2 the safe bound
+ * creeps (a 250-group subset of overlapping blobs, k = 10, was at 10986 of its final 10993
+ * after 160 of 431 iterations) while each round's cuts raise it by more. Measured on four
+ * 473-group subsets of 10^6 x 10 overlapping blobs (k = 10) with the 6.6 s share a 2-hour
+ * certify gave them, two at a time on 2 cores: mean 0.93 % below their labels with 3e-4, 50
+ * iterations and 1000 rows a round (3 rounds, pair rows only), 0.45-0.62 % with 1e-2, 25 and
+ * 3000 (6 rounds, the pool full of triangles from the third); on 109- and 249-group subsets
+ * with 1.1-1.5 s, 1000 rows a round did better than 2000-3000 (bench/README.md "Shorter cut
+ * rounds for certify's subsets"). exact's and ipc's roots keep 1e-5, 50 and 1000: with 1e-5
+ * accent ml_50_cl_50_0's root took 36.9 s against 43.6 s at 3e-4 for a bound lower by 4e-6. */
+#define IPC_FIRST_TOL 1e-2
+#define IPC_BOUND_ROUND_ITERS 25
+#define IPC_BOUND_CUTS_PER_S2 (1.0 / 75.0)
+
+/* rows a round may add: 1000, or for a bound-only node s^2 / 75 within [1000, CKM_SDP_MAX_CUTS] */
+static size_t cuts_per_round(const ckm_ipc_opts *o, size_t s)
+{
+    if (!o->bound_only)
+        return IPC_CUTS_PER_ROUND;
+    double m = IPC_BOUND_CUTS_PER_S2 * (double)s * (double)s;
+    if (m < IPC_CUTS_PER_ROUND)
+        return IPC_CUTS_PER_ROUND;
+    return m > CKM_SDP_MAX_CUTS ? CKM_SDP_MAX_CUTS : (size_t)m;
+}
 
 /* rows of M = Z_k P: the centroid estimates of every group's cluster. *stopped (and *why) when
  * the run's stop came during the eigendecomposition (M is then not written). */
@@ -295,7 +317,8 @@ static void node_stats(const ipc_run *run, const ckm_sdp_info *si, ckm_ipc_stats
     stats->best_sse = run->best_sse;
 }
 
-/* Cutting-plane rounds: separate, add, solve again (capped at IPC_ROUND_ITERS iterations),
+/* Cutting-plane rounds: separate, add, solve again (capped at IPC_ROUND_ITERS iterations,
+ * IPC_BOUND_ROUND_ITERS and cuts_per_round's rows for a bound-only node),
  * IPC-k-means every IPC_HEURISTIC_EVERY rounds; until o->cut_rounds, no violated row, a stop,
  * the node closes, or IPC_PATIENCE rounds together raise the bound by <= IPC_STALL of it.
  * (Without an incumbent, a child before its heuristic, the rounds run to their limit.) */
@@ -308,10 +331,11 @@ static ckm_error cut_rounds(ipc_run *run, ckm_sdp *sdp, const ckm_ipc_opts *o, c
     ckm_rng_seed(&crng, ctx->s->seed, 0x5d9);
     double hist[IPC_PATIENCE + 1]; /* the bound after the last rounds, for the stall test */
     hist[0] = si->lower_bound;
-    par->max_iter = IPC_ROUND_ITERS;
+    par->max_iter = o->bound_only ? IPC_BOUND_ROUND_ITERS : IPC_ROUND_ITERS;
+    size_t max_add = cuts_per_round(o, run->r->s);
     while (!run->stopped && stats->rounds < o->cut_rounds && !closed(run, si->lower_bound, o->gap)) {
         ckm_cut_stats cs;
-        if ((rc = ckm_sdp_separate(sdp, &crng, par->threads, IPC_CUTS_PER_ROUND, &cs, err)) != CKM_OK)
+        if ((rc = ckm_sdp_separate(sdp, &crng, par->threads, max_add, &cs, err)) != CKM_OK)
             return rc;
         size_t added = cs.added_pair + cs.added_triangle + cs.added_clique + cs.added_size + cs.added_capacity;
         if (added == 0)

@@ -17,6 +17,12 @@
 
 typedef struct ckm_sdp ckm_sdp;
 
+/* Active cut rows at most. The cut system costs O(rows) per CG step (sdp_cutsys.c), so this
+ * is set by the bound, not by memory: on accent ml_50_cl_50_0 (280 groups) the root bound
+ * was 28683.0 with 3000 rows, 28691.0 with 5000, 28691.6 with 8000 (in about the same time);
+ * ECG5000 ml_0_cl_150_0 (500 groups): 11608.6, 11614.7 (closing the root), 11614.7. */
+#define CKM_SDP_MAX_CUTS 5000
+
 /* Largest number of groups the solver accepts: 9 dense s x s matrices (4.6 GB at 8000) and
  * an s x s eigendecomposition per iteration. */
 #define CKM_SDP_MAX_GROUPS 8000
