@@ -6,7 +6,8 @@
 # certify runs), PAIRS must-/cannot-links drawn from the truth (half each, `ckm gen-constraints`),
 # labels from blpkm with those pairs (one k-means++ restart, seed 1), certified on one process
 # with -j 2 and -t LIMIT (the subset count chosen by ckm). For each N in $NS ("100000" by
-# default) one run of BUILD, then one of OLD_BUILD when given (same data, labels and pairs).
+# default) one run of BUILD, then one of OLD_BUILD when given (same data, labels and pairs);
+# SKIP_NEW=1 runs OLD_BUILD only (its row labelled "previous" with OLD_COMMIT).
 #   NS="100000 1000000" PAIRS_100000=1000 PAIRS_1000000=10000 LIMIT_100000=300 LIMIT_1000000=7200
 # are the settings (the defaults). Appends one row per run to
 # bench/results/certify_scale.csv (printed) and rewrites certify_scale.md; run on an idle machine.
@@ -74,7 +75,7 @@ for n in ${NS:-100000}; do
   [ "$n" -ge 1000000 ] && def_l=7200
   m=${!pv:-$def_m} lim=${!lv:-$def_l}
   data "$n" "$m"
-  one new "$new" "$build/ckm" "$n" "$m" "$lim"
+  [ -n "${SKIP_NEW:-}" ] || one new "$new" "$build/ckm" "$n" "$m" "$lim"
   [ -n "$old" ] && one previous "${OLD_COMMIT:-previous}" "$old/ckm" "$n" "$m" "$lim"
 done
 
