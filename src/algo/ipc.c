@@ -59,17 +59,18 @@
 #define IPC_STALL 1e-5         /* stop when IPC_PATIENCE rounds raise the bound by less (relative) */
 /* The schedule of a bound-only node (certify's subsets, each with a share of the time) when
  * cut rounds follow: a loose first solve, then short rounds that add many rows. What raises
- * such a bound is reaching the triangle rows (the pair rows, the most violated at first, are
- * separated before them), not a precise first solve: past its first 1e-2 the safe bound
- * creeps (a 250-group subset of overlapping blobs, k = 10, was at 10986 of its final 10993
- * after 160 of 431 iterations) while each round's cuts raise it by more. Measured on four
- * 473-group subsets of 10^6 x 10 overlapping blobs (k = 10) with the 6.6 s share a 2-hour
- * certify gave them, two at a time on 2 cores: mean 0.93 % below their labels with 3e-4, 50
- * iterations and 1000 rows a round (3 rounds, pair rows only), 0.45-0.62 % with 1e-2, 25 and
- * 3000 (6 rounds, the pool full of triangles from the third); on 109- and 249-group subsets
- * with 1.1-1.5 s, 1000 rows a round did better than 2000-3000 (bench/README.md "Shorter cut
- * rounds for certify's subsets"). exact's and ipc's roots keep 1e-5, 50 and 1000: with 1e-5
- * accent ml_50_cl_50_0's root took 36.9 s against 43.6 s at 3e-4 for a bound lower by 4e-6. */
+ * such a bound within its share is reaching the triangle rows (the pair rows, the most
+ * violated at first, are separated before them), not a precise first solve: late in a solve
+ * the safe bound creeps (a 250-group subset of overlapping blobs, k = 10, was at 10986 of its
+ * final 10993 after 160 of 431 iterations) while each round's cuts raise it by more.
+ * Measured on four 473-group subsets of 10^6 x 10 overlapping blobs (k = 10) with the 6.6 s
+ * share a 2-hour certify gave them, two at a time on 2 cores: mean 0.93 % below their labels
+ * with 3e-4, 50 iterations and 1000 rows a round (3 rounds, pair rows only), 0.45-0.62 % with
+ * 1e-2, 25 and 3000 (6 rounds, the pool full of triangles from the third); on 109- and
+ * 249-group subsets with 1.1-1.5 s, 1000 rows a round did better than 2000-3000
+ * (bench/README.md "Shorter cut rounds for certify's subsets"). exact's and ipc's roots keep
+ * 1e-5, 50 and 1000: a first solve to 3e-4 took accent ml_50_cl_50_0's root from 43.6 to
+ * 36.9 s for a bound lower by 4e-6, a gain not worth a weaker bound there. */
 #define IPC_FIRST_TOL 1e-2
 #define IPC_BOUND_ROUND_ITERS 25
 #define IPC_BOUND_CUTS_PER_S2 (1.0 / 75.0)
