@@ -12,11 +12,9 @@
 # are the issue's settings (the defaults). Appends one row per run to
 # bench/results/certify_scale.csv (printed) and rewrites certify_scale.md; run on an idle machine.
 set -eu
-build=$(cd "$1" && pwd)
-old=${2:+$(cd "$2" && pwd)}
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-work=${WORK:-$root/bench/results/certify_work}
+source "$here/setup.sh"
+cert_builds "$@"
 D=${D:-10} SD=${SD:-5}
 mkdir -p "$work"
 py=/usr/bin/python3

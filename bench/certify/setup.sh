@@ -1,9 +1,13 @@
-# bench/certify/setup.sh -- sourced by the certify benchmarks (run.sh, floor_run.sh, split_floor_run.sh):
+# bench/certify/setup.sh -- sourced by the certify benchmarks (run.sh, floor_run.sh, split_floor_run.sh,
+# scale_run.sh, subset_run.sh):
 #   cert_setup SHARED_DATA   sets root, out (bench/results), work (its certify_work) and py, and
 #                            writes the instances (prepare.py) to $work/instances.txt
 #   cert_instance NAME       sets n, k and data of one instance (NAME: its tag without "avoc:" etc.)
 #   cert_labels CKM NAME     the instance's labels (kmeans, 10 restarts), made once into
 #                            $work/NAME.labels; sets lab
+#   cert_builds BUILD [OLD]  (scale_run.sh, subset_run.sh) sets build and old (absolute; old
+#                            empty when not given), root and work ($WORK, default
+#                            bench/results/certify_work)
 cert_setup() {
     local here
     here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -22,4 +26,13 @@ cert_instance() {
 cert_labels() {
     lab=$work/$2.labels
     [ -s "$lab" ] || "$1" cluster "$data" -k "$k" --n-init 10 -o "$lab" -q
+}
+
+cert_builds() {
+    local here
+    here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+    build=$(cd "$1" && pwd)
+    old=${2:+$(cd "$2" && pwd)}
+    root=$(cd "$here/../.." && pwd)
+    work=${WORK:-$root/bench/results/certify_work}
 }

@@ -7,13 +7,11 @@
 #   the 2-hour 10^6 run, bench/README.md "Shorter cut rounds for certify's subsets")
 # Needs scale_run.sh's data for N (run it first). Appends one row per subset and build to
 # bench/results/certify_subsets.csv (printed): the subset's bound, its labels' SSE there, and
-# the gap between them; run on an idle machine.
+# the gap between them; certify_subsets.md: each run's mean gap; run on an idle machine.
 set -eu
-build=$(cd "$1" && pwd)
-old=${2:+$(cd "$2" && pwd)}
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-work=${WORK:-$root/bench/results/certify_work}
+source "$here/setup.sh"
+cert_builds "$@"
 N=${N:-1000000} PAIRS=${PAIRS:-10000} T=${T:-2108} SHARE=${SHARE:-6.6} COUNT=${COUNT:-4}
 D=${D:-10} SD=${SD:-5}
 base="$work/scale_${N}_d${D}_sd${SD}"
@@ -72,3 +70,4 @@ runs new "$(git -C "$root" describe --always --dirty=+)" "$build/ckm"
 rows=$COUNT
 [ -n "$old" ] && rows=$((2 * COUNT))
 tail -n "$rows" "$csv"
+"$py" "$here/subset_md.py" "$csv" "${csv%.csv}.md"
