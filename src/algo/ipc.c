@@ -329,7 +329,7 @@ static void node_stats(const ipc_run *run, const ckm_sdp_info *si, ckm_ipc_stats
 }
 
 /* Cutting-plane rounds: separate, add, solve again (capped at IPC_ROUND_ITERS iterations,
- * IPC_BOUND_ROUND_ITERS and cuts_per_round's rows for a bound-only node),
+ * IPC_BOUND_ROUND_ITERS and cuts_per_round's rows on the short schedule: a bound-only node with a deadline),
  * IPC-k-means every IPC_HEURISTIC_EVERY rounds; until o->cut_rounds, no violated row, a stop,
  * the node closes, or IPC_PATIENCE rounds together raise the bound by <= IPC_STALL of it.
  * (Without an incumbent, a child before its heuristic, the rounds run to their limit.) */
