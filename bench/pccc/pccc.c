@@ -21,7 +21,8 @@
  * Each run: n_init 1, seed s, one thread, time limit LIMIT seconds (env PCCC_LIMIT, default 60).
  * Env PCCC_NINIT=N and PCCC_INIT=default|random|kmeans++ change the restarts and blpkm's seeding
  * (the CLI's defaults for blpkm: PCCC_NINIT=10 PCCC_INIT=default; kmeans keeps k-means++ and
- * takes the same restarts).
+ * takes the same restarts). Env PCCC_SETTING=LEVEL:L (e.g. 20:0.5) runs the noisy protocol at
+ * that one setting only (with PCCC_VERBOSE=2: one run's steps, to see where its time goes).
  * CSV rows: dataset,level,l,seed,method,mult,status,sse,penalty,objective,ari,pairs,soft_violated,seconds
  * usage: pccc SHARED_DATA_DIR INSTANCES_TSV col1|noisy SEEDS [MULTS] [DATASETS]
  *        pccc scale N K D PAIRS
@@ -38,6 +39,7 @@ static double limit_s = 60.0;
 static int n_init = 1;                         /* env PCCC_NINIT */
 static ckm_init blp_init = CKM_INIT_KMEANSPP; /* env PCCC_INIT */
 static int verbosity; /* env PCCC_VERBOSE: the library's progress lines on stderr */
+static const char *only_setting; /* env PCCC_SETTING: "LEVEL:L", the one noisy setting to run */
 
 static void log_stderr(void *user, const char *line)
 {
@@ -151,6 +153,10 @@ static void noisy(const ckm_dataset *ds, const char *name, int seeds, const char
         for (int li = 0; li < 6; li++)
             for (int seed = 0; seed < seeds; seed++) {
                 double frac = atof(LEVELS[c]) / 100.0, l = LOWER[li];
+                char setting[32];
+                snprintf(setting, sizeof setting, "%s:%.1f", LEVELS[c], l);
+                if (only_setting && strcmp(only_setting, setting) != 0)
+                    continue;
                 size_t nf = (size_t)ceil(frac * (double)n), m = nf * (nf - 1) / 2, got = 0;
                 uint64_t rs = hash_name(name) ^ ((uint64_t)c << 40) ^ ((uint64_t)li << 48) ^ (uint64_t)seed;
                 memset(used, 0, n * n);
@@ -296,6 +302,7 @@ int main(int argc, char **argv)
         limit_s = atof(getenv("PCCC_LIMIT"));
     if (getenv("PCCC_VERBOSE"))
         verbosity = atoi(getenv("PCCC_VERBOSE"));
+    only_setting = getenv("PCCC_SETTING");
     if (getenv("PCCC_NINIT"))
         n_init = atoi(getenv("PCCC_NINIT"));
     const char *iv = getenv("PCCC_INIT");
