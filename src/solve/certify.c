@@ -562,7 +562,8 @@ static bool may_coarsen(const ckm_cert_run *R, size_t T, size_t T2, size_t W)
  * the first W (= workers) subsets are bounded first with their usual share (the probes). Then
  * the split may be coarsened, at most CKM_CERTIFY_COARSEN times:
  *   - at once to T2 = ceil(T/2) when the floor exceeds CKM_CERTIFY_FLOOR_MAX and every probe
- *     finished (the relaxations converge quickly here: the split, not the SDPs, holds the gap);
+ *     finished or their SDP part is below CKM_CERTIFY_SDP_SMALL times the floor (the
+ *     relaxations converge here: the split, not the SDPs, holds the gap);
  *   - else after measuring, to T2 = ckm_certify_coarser(T): the split at T2 and its floor are
  *     made (cheap); when its floor is below T's by more than CKM_CERTIFY_WORTH times T's SDP
  *     part and W probes at T2 take at most CKM_CERTIFY_PROBE_SHARE of the time, they run, and
@@ -592,7 +593,7 @@ static ckm_error bound_replanned(ckm_cert_run *R, cert_job *J, ckm_err *err)
         goto failed;
     probe_take(R, cur);
     for (int step = 0; step < CKM_CERTIFY_COARSEN; step++) {
-        bool at_once = cur->floor > CKM_CERTIFY_FLOOR_MAX * c->sse && cur->finished;
+        bool at_once = ckm_certify_halve_at_once(c->sse, cur->floor, cur->sdp, cur->finished);
         size_t T2 = at_once ? (cur->T + 1) / 2 : ckm_certify_coarser(cur->T);
         if (!may_coarsen(R, cur->T, T2, W))
             break;
@@ -614,7 +615,8 @@ static ckm_error bound_replanned(ckm_cert_run *R, cert_job *J, ckm_err *err)
         ckm_ctx_log(&R->ctx, 1, "certify: %zu subsets: floor %.3g %% + the first subsets' SDP part %.3g %%; %zu: "
                                 "%.3g %% + %.3g %%%s: %zu subsets",
                     cur->T, 100.0 * cur->floor / c->sse, 100.0 * cur->sdp / c->sse, T2, 100.0 * next->floor / c->sse,
-                    100.0 * next->sdp / c->sse, at_once ? " (the first finished within their share)" : "",
+                    100.0 * next->sdp / c->sse, !at_once ? "" : cur->finished ? " (the first finished within their share)"
+                                                                               : " (the first left little to their SDPs)",
                     keep ? T2 : cur->T);
         if (!keep)
             break;

@@ -8,6 +8,8 @@
 
 #include "reduced.h"
 
+#include <stdbool.h>
+
 typedef struct ckm_split_stats {
     double loss_dealt;  /* split loss after dealing (see ckm_certify_split), SSE units */
     double loss;        /* after the swaps */
@@ -45,7 +47,8 @@ size_t ckm_certify_groups_cap(int workers, double mem_bytes);
 /* The split's floor (certify_floor.c) against the subset count ckm chooses (certify.c,
  * bound_replanned): a split made for a time limit is coarsened, at most CKM_CERTIFY_COARSEN
  * times, to ceil(T/2) subsets when its floor exceeds CKM_CERTIFY_FLOOR_MAX (a fraction of the
- * labels' SSE) and its first subsets' SDPs finish within their share, or to
+ * labels' SSE) and its first subsets' SDPs finish within their share or leave less than
+ * CKM_CERTIFY_SDP_SMALL of the floor (the relaxation, not the split, is then near done), or to
  * ckm_certify_coarser(T) when that split's floor is lower by more than CKM_CERTIFY_WORTH times
  * the SDP part the first subsets show and its own first subsets (at most
  * CKM_CERTIFY_PROBE_SHARE of the time) promise a smaller gap. Measured at -t 300 on 2 threads (bench/README.md "The
@@ -58,6 +61,20 @@ size_t ckm_certify_groups_cap(int workers, double mem_bytes);
 #define CKM_CERTIFY_COARSEN 2
 #define CKM_CERTIFY_WORTH 0.5
 #define CKM_CERTIFY_PROBE_SHARE 0.15
+/* Facebook at T = 18 (-t 300, 2 threads): floor 6.49 %, the probes' SDP part 0.144 %, but one
+ * probe ran its 50 short cut rounds (ipc.c's schedule for a share) and its final solve to the
+ * share's end: without this rule the split stayed at 18 subsets and certified 6.64 %, where
+ * halving certified 2.29 % (bench/README.md "Shorter cut rounds ... on the real sets"). */
+#define CKM_CERTIFY_SDP_SMALL 0.25
+
+/* Whether re-planning halves a split at once: its floor (SSE minus the sum of the subsets'
+ * least SSEs) above CKM_CERTIFY_FLOOR_MAX of the labels' SSE, and its probes either all
+ * finished within their share or leave an SDP part (their least SSEs minus their bounds,
+ * scaled to the split) below CKM_CERTIFY_SDP_SMALL of the floor. All in the labels' units. */
+static inline bool ckm_certify_halve_at_once(double sse, double floor, double sdp, bool finished)
+{
+    return floor > CKM_CERTIFY_FLOOR_MAX * sse && (finished || sdp < CKM_CERTIFY_SDP_SMALL * floor);
+}
 
 /* the subset count after one coarsening by measurement: ceil(3 T / 5) */
 static inline size_t ckm_certify_coarser(size_t T) { return (3 * T + 4) / 5; }
