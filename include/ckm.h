@@ -535,7 +535,9 @@ typedef struct ckm_settings {
                               exact's result is the same for the same thread count. */
     int cut_rounds;        /* ipc: cutting-plane rounds after the first SDP solve (the
                               paper's root limit 50 is the default); 0 = the bound of
-                              the plain relaxation; >= 0 */
+                              the plain relaxation; >= 0. Counted in rounds of 50 ADMM
+                              iterations: certify's subsets with a time limit run
+                              rounds of 25, up to twice as many (docs/certify.md) */
     double gap;            /* ipc, exact: relative optimality tolerance; a labelling is
                               proven optimal when (SSE - lower bound) / SSE <= gap, and
                               exact prunes a node whose bound is within gap of the

@@ -28,8 +28,9 @@
  *            inactive), or 3 rounds together raise the bound by less than 1e-5 (relative).
  *            A bound-only node with a deadline (certify's subsets, each with a share of the
  *            time) runs a shorter schedule: first solve to 1e-2, rounds of 25 iterations adding up to
- *            s^2 / 75 rows (at least 1000, at most the 5000 the pool holds); see
- *            IPC_FIRST_TOL below.
+ *            s^2 / 75 rows (at least 1000, at most the 5000 the pool holds), twice as many
+ *            rounds, and a pool that doubles (to CKM_SDP_GROWN_CUTS rows at most) when the
+ *            rounds stall with it full; see IPC_FIRST_TOL and node_schedule below.
  *            IPC-k-means runs again every 5 rounds (a better incumbent lets the solver stop
  *            at it); then one full-accuracy solve polishes the bound (also when no round
  *            ran after a loose first solve) and IPC-k-means runs
@@ -72,28 +73,45 @@
  * 1e-5, 50 and 1000: a first solve to 3e-4 took accent ml_50_cl_50_0's root from 43.6 to
  * 36.9 s for a bound lower by 4e-6, a gain not worth a weaker bound there. */
 #define IPC_FIRST_TOL 1e-2
-#define IPC_FIRST_TOL_NO_LIMIT 3e-4 /* a bound-only node without a deadline (short_schedule) */
+#define IPC_FIRST_TOL_NO_LIMIT 3e-4 /* a bound-only node without a deadline (node_schedule) */
 #define IPC_BOUND_ROUND_ITERS 25
 #define IPC_BOUND_CUTS_PER_S2 (1.0 / 75.0)
 
-/* the short schedule: a bound-only node with a deadline (its share of certify's time). Without
- * one nothing binds and the earlier schedule is faster to convergence: 150 points, k = 3, T = 3,
- * 3 cut rounds, no limit took 1.93-2.06 s with the short schedule and 1.35-1.42 s without it,
- * the same bound (the final full-accuracy solve from the looser iterate costs more). */
-static bool short_schedule(const ckm_context *ctx, const ckm_ipc_opts *o)
-{
-    return o->bound_only && isfinite(ctx->deadline);
-}
+/* How a node's SDP runs its first solve and cut rounds, chosen once per node. */
+typedef struct ipc_schedule {
+    double first_tol; /* the first solve's tolerance when cut rounds follow (0: the full one) */
+    int round_iters;  /* ADMM iterations per cut round */
+    long max_rounds;  /* rounds at most: settings.cut_rounds rounds' worth of IPC_ROUND_ITERS */
+    size_t max_add;   /* rows a round may add */
+    size_t grow_to;   /* the pool's cap may double up to this when the rounds stall (0: never) */
+} ipc_schedule;
 
-/* rows a round may add: 1000, or on the short schedule s^2 / 75 within [1000, CKM_SDP_MAX_CUTS] */
-static size_t cuts_per_round(const ckm_context *ctx, const ckm_ipc_opts *o, size_t s)
+/* exact's and ipc's roots and nodes: a full first solve, rounds of 50 iterations and 1000 rows.
+ * A bound-only node (certify's subsets) with a deadline (its share of certify's time): the
+ * short schedule, rows s^2 / 75 within [1000, CKM_SDP_MAX_CUTS], twice as many rounds of half
+ * the iterations (settings.cut_rounds counts rounds of 50), and a pool that grows to
+ * CKM_SDP_GROWN_CUTS rows once the rounds stall with the pool full: on Electric's subsets the
+ * 5000-row pool stalled after 50-55 rounds (about 20 s) whatever the time left, where more rows
+ * kept raising the bound (sdp.h). Without a deadline nothing
+ * binds and the earlier schedule converges sooner: 150 points, k = 3, T = 3, 3 cut rounds, no
+ * limit took 1.93-2.06 s with the short schedule and 1.35-1.42 s with 3e-4 / 50 / 1000, the same
+ * bound (the final full-accuracy solve from the looser iterate costs more). */
+static ipc_schedule node_schedule(const ckm_context *ctx, const ckm_ipc_opts *o, size_t s)
 {
-    if (!short_schedule(ctx, o))
-        return IPC_CUTS_PER_ROUND;
+    ipc_schedule sch = {0.0, IPC_ROUND_ITERS, o->cut_rounds, IPC_CUTS_PER_ROUND, 0};
+    if (!o->bound_only)
+        return sch;
+    if (!isfinite(ctx->deadline)) {
+        sch.first_tol = IPC_FIRST_TOL_NO_LIMIT;
+        return sch;
+    }
     double m = IPC_BOUND_CUTS_PER_S2 * (double)s * (double)s;
-    if (m < IPC_CUTS_PER_ROUND)
-        return IPC_CUTS_PER_ROUND;
-    return m > CKM_SDP_MAX_CUTS ? CKM_SDP_MAX_CUTS : (size_t)m;
+    sch.first_tol = IPC_FIRST_TOL;
+    sch.round_iters = IPC_BOUND_ROUND_ITERS;
+    sch.max_rounds = (long)o->cut_rounds * (IPC_ROUND_ITERS / IPC_BOUND_ROUND_ITERS);
+    sch.grow_to = CKM_SDP_GROWN_CUTS;
+    sch.max_add = m < IPC_CUTS_PER_ROUND ? IPC_CUTS_PER_ROUND : m > CKM_SDP_MAX_CUTS ? CKM_SDP_MAX_CUTS : (size_t)m;
+    return sch;
 }
 
 /* rows of M = Z_k P: the centroid estimates of every group's cluster. *stopped (and *why) when
@@ -328,30 +346,56 @@ static void node_stats(const ipc_run *run, const ckm_sdp_info *si, ckm_ipc_stats
     stats->best_sse = run->best_sse;
 }
 
-/* Cutting-plane rounds: separate, add, solve again (capped at IPC_ROUND_ITERS iterations,
- * IPC_BOUND_ROUND_ITERS and cuts_per_round's rows on the short schedule: a bound-only node with a deadline),
- * IPC-k-means every IPC_HEURISTIC_EVERY rounds; until o->cut_rounds, no violated row, a stop,
- * the node closes, or IPC_PATIENCE rounds together raise the bound by <= IPC_STALL of it.
+/* The pool's cap doubled (at most sch->grow_to rows) when the schedule lets it grow and the run
+ * goes on: *grown. */
+static ckm_error grow_pool(ipc_run *run, ckm_sdp *sdp, const ipc_schedule *sch, const ckm_sdp_info *si, bool *grown,
+                           ckm_err *err)
+{
+    size_t cap = ckm_sdp_max_cuts(sdp), to = 2 * cap < sch->grow_to ? 2 * cap : sch->grow_to;
+    *grown = !run->stopped && to > cap;
+    if (!*grown)
+        return CKM_OK;
+    ckm_error rc = ckm_sdp_grow_cuts(sdp, to, err);
+    if (rc == CKM_OK)
+        ckm_ctx_log(run->ctx, 1, "ipc: the rounds stalled at safe bound %.10g with %zu rows: the pool grows to %zu",
+                    si->lower_bound, cap, to);
+    return rc;
+}
+
+/* Cutting-plane rounds: separate (at most sch->max_add rows), add, solve again (capped at
+ * sch->round_iters iterations; node_schedule), IPC-k-means every IPC_HEURISTIC_EVERY rounds;
+ * until sch->max_rounds, no violated row (or a full pool that may not grow), a stop, the node
+ * closes, or IPC_PATIENCE rounds together raise the bound by <= IPC_STALL of it (where the pool
+ * may grow, it grows instead, once per stall).
  * (Without an incumbent, a child before its heuristic, the rounds run to their limit.) */
-static ckm_error cut_rounds(ipc_run *run, ckm_sdp *sdp, const ckm_ipc_opts *o, ckm_sdp_params *par, ckm_sdp_info *si,
-                            ckm_ipc_stats *stats, double t0, ckm_algo_out *out, ckm_err *err)
+static ckm_error cut_rounds(ipc_run *run, ckm_sdp *sdp, const ckm_ipc_opts *o, const ipc_schedule *sch,
+                            ckm_sdp_params *par, ckm_sdp_info *si, ckm_ipc_stats *stats, double t0, ckm_algo_out *out,
+                            ckm_err *err)
 {
     const ckm_context *ctx = run->ctx;
     ckm_error rc = CKM_OK;
     ckm_rng crng;
     ckm_rng_seed(&crng, ctx->s->seed, 0x5d9);
     double hist[IPC_PATIENCE + 1]; /* the bound after the last rounds, for the stall test */
+    int since = 0;                 /* rounds since the start or the pool's last growth */
     hist[0] = si->lower_bound;
-    par->max_iter = short_schedule(ctx, o) ? IPC_BOUND_ROUND_ITERS : IPC_ROUND_ITERS;
-    size_t max_add = cuts_per_round(ctx, o, run->r->s);
-    while (!run->stopped && stats->rounds < o->cut_rounds && !closed(run, si->lower_bound, o->gap)) {
+    par->max_iter = sch->round_iters;
+    while (!run->stopped && stats->rounds < sch->max_rounds && !closed(run, si->lower_bound, o->gap)) {
         ckm_cut_stats cs;
-        if ((rc = ckm_sdp_separate(sdp, &crng, par->threads, max_add, &cs, err)) != CKM_OK)
+        if ((rc = ckm_sdp_separate(sdp, &crng, par->threads, sch->max_add, &cs, err)) != CKM_OK)
             return rc;
         size_t added = cs.added_pair + cs.added_triangle + cs.added_clique + cs.added_size + cs.added_capacity;
-        if (added == 0)
-            break;
+        bool full = cs.active >= ckm_sdp_max_cuts(sdp) && cs.max_violation > 0.0;
+        if (added == 0) { /* nothing violated, or a full pool of active rows */
+            bool grown;
+            if (!full || (rc = grow_pool(run, sdp, sch, si, &grown, err)) != CKM_OK || !grown)
+                return rc;
+            since = 0;
+            hist[0] = si->lower_bound;
+            continue;
+        }
         int rounds = ++stats->rounds;
+        since++;
         stats->cuts_added += added;
         ckm_ctx_count(ctx, CKM_COUNT_CUT_ROUNDS, 1);
         ckm_ctx_count(ctx, CKM_COUNT_CUTS, (uint64_t)added);
@@ -364,11 +408,17 @@ static ckm_error cut_rounds(ipc_run *run, ckm_sdp *sdp, const ckm_ipc_opts *o, c
                     rounds, cs.added_pair, cs.added_triangle, cs.added_clique, cs.added_size, cs.added_capacity,
                     cs.removed, cs.active,
                     si->lower_bound, si->iterations, (unsigned long long)si->cg_steps, ckm_now() - t0);
-        /* stalled: the last IPC_PATIENCE rounds together raised the bound by too little */
-        hist[rounds % (IPC_PATIENCE + 1)] = si->lower_bound; /* the bound is monotone (best seen) */
-        if (rounds >= IPC_PATIENCE &&
-            si->lower_bound - hist[(rounds - IPC_PATIENCE) % (IPC_PATIENCE + 1)] <= IPC_STALL * fabs(si->lower_bound))
-            break;
+        /* stalled: the last IPC_PATIENCE rounds together raised the bound by too little; a pool
+         * that may grow does, and the rounds go on */
+        hist[since % (IPC_PATIENCE + 1)] = si->lower_bound; /* the bound is monotone (best seen) */
+        if (since >= IPC_PATIENCE &&
+            si->lower_bound - hist[(since - IPC_PATIENCE) % (IPC_PATIENCE + 1)] <= IPC_STALL * fabs(si->lower_bound)) {
+            bool grown;
+            if ((rc = grow_pool(run, sdp, sch, si, &grown, err)) != CKM_OK || !grown)
+                return rc;
+            since = 0;
+            hist[0] = si->lower_bound;
+        }
         /* a better incumbent closes the gap sooner (and lets the solver stop at it) */
         if (rounds % IPC_HEURISTIC_EVERY == 0 && !run->stopped && !o->bound_only &&
             ((rc = ipc_heuristic(run, sdp, out, err)) != CKM_OK || run->infeasible))
@@ -459,10 +509,11 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     par.tss = r->gap_scale;
     par.upper_bound = run.best_sse;
     par.threads = o->sdp_threads > 1 ? 2 : 1;
-    bool loose = o->bound_only && o->cut_rounds > 0 && IPC_FIRST_TOL_NO_LIMIT > par.tol;
+    ipc_schedule sch = node_schedule(ctx, o, s);
+    bool loose = o->cut_rounds > 0 && sch.first_tol > par.tol;
     double full_tol = par.tol;
     if (loose)
-        par.tol = short_schedule(ctx, o) ? IPC_FIRST_TOL : IPC_FIRST_TOL_NO_LIMIT;
+        par.tol = sch.first_tol;
     double t0 = ckm_now();
     if ((rc = solve_sdp(&run, sdp, &par, &si, err)) != CKM_OK)
         goto done;
@@ -473,7 +524,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
         if ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible)
             goto done;
     par.tol = full_tol; /* the rounds and the polish: full accuracy */
-    if ((rc = cut_rounds(&run, sdp, o, &par, &si, stats, t0, out, err)) != CKM_OK || run.infeasible)
+    if ((rc = cut_rounds(&run, sdp, o, &sch, &par, &si, stats, t0, out, err)) != CKM_OK || run.infeasible)
         goto done;
     if ((stats->rounds > 0 || loose) && (rc = polish(&run, sdp, &par, &si, tol, t0, err)) != CKM_OK)
         goto done;

@@ -22,6 +22,18 @@ typedef struct ckm_sdp ckm_sdp;
  * was 28683.0 with 3000 rows, 28691.0 with 5000, 28691.6 with 8000 (in about the same time);
  * ECG5000 ml_0_cl_150_0 (500 groups): 11608.6, 11614.7 (closing the root), 11614.7. */
 #define CKM_SDP_MAX_CUTS 5000
+/* The most a pool may grow to (ckm_sdp_grow_cuts): certify's subsets whose rounds stall with
+ * a full pool and time left (ipc.c). On four 334-group subsets of AVOC's Electric (k = 3) a
+ * 20,000-row cap from the start left them 4.24 % below their labels in 20 s (5000 rows: 4.77 %,
+ * stalled after 50-55 rounds, about 20 s, whatever the time left) and 4.10 % in 60 s; but it
+ * cost Facebook's 392-group subsets (4.05 -> 4.28 % in 33 s) and Pulsar's 256-group ones (1.08
+ * -> 1.16 % in 8.6 s), whose rounds slowed more than their rows helped: hence grown only once
+ * the smaller pool has stalled (bench/README.md "Shorter cut rounds ... on the real sets"). */
+#define CKM_SDP_GROWN_CUTS 20000
+/* Bytes of one cut row at most: its values, terms and entry indices (~250), the cut system's
+ * CG vectors and block indices, and its share of a preconditioner block of up to 256 rows
+ * (8 bytes a row of the block). A grown pool: CKM_SDP_GROWN_CUTS of them, 48 MB. */
+#define CKM_SDP_CUT_ROW_BYTES 2400.0
 
 /* Largest number of groups the solver accepts: 9 dense s x s matrices (4.6 GB at 8000) and
  * an s x s eigendecomposition per iteration. */
@@ -86,8 +98,8 @@ double ckm_sdp_safe_bound(ckm_sdp *p, const double *y, const double *V);
 
 /* One cutting-plane round on the current Xhat: remove inactive cuts (slack > 1e-6 and zero
  * multiplier), then add the most violated pair / triangle / clique / size / capacity inequalities (violation
- * > 1e-4), taking the worst of each kind in turn, at most max_add, at most CKM_SDP_MAX_CUTS
- * (5000) active; the pair (and full triangle) scan on `threads` (1 or 2) threads, with the
+ * > 1e-4), taking the worst of each kind in turn, at most max_add, at most the pool's cap
+ * active (CKM_SDP_MAX_CUTS, 5000, unless ckm_sdp_grow_cuts raised it); the pair (and full triangle) scan on `threads` (1 or 2) threads, with the
  * same result either way; rng draws the sampled triangles when s > 300 (sdp_separate.c). The
  * next ckm_sdp_solve warm-starts from the current iterate. */
 typedef struct ckm_cut_stats {
@@ -96,6 +108,11 @@ typedef struct ckm_cut_stats {
 } ckm_cut_stats;
 
 ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, int threads, size_t max_add, ckm_cut_stats *st, ckm_err *err);
+/* The pool's cap (CKM_SDP_MAX_CUTS when created), and raising it to rows (no-op when not
+ * more; at most CKM_SDP_GROWN_CUTS): the row arrays grow, the rows and iterate stay.
+ * CKM_ERR_NOMEM leaves the cap as it was. */
+size_t ckm_sdp_max_cuts(const ckm_sdp *p);
+ckm_error ckm_sdp_grow_cuts(ckm_sdp *p, size_t rows, ckm_err *err);
 
 /* Cuts carried from a node to its children (branch-and-cut): each active row as terms on
  * POINTS, sum zc_e Z[pi_e, pj_e] >= rhs, where Z is the point-level normalised matrix

@@ -213,7 +213,7 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, const ckm_context *ctx, ckm_sdp *
         rc = ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory for %zu x %zu matrices", s, s);
         goto done;
     }
-    size_t mc = CKM_SDP_MAX_CUTS;
+    size_t mc = p->max_cuts = CKM_SDP_MAX_CUTS;
     ok = (p->is_cl = calloc(ss, 1)) && (p->bstart = ckm_calloc_array(mc + 1, sizeof(size_t))) &&
          (p->btype = calloc(mc, 1)) && (p->d = ckm_calloc_array(mc, sizeof(double))) &&
          (p->u = ckm_calloc_array(mc, sizeof(double))) && (p->r = ckm_calloc_array(mc, sizeof(double))) &&

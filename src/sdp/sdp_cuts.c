@@ -55,11 +55,44 @@ void ckm_sdp_Bt_add(const ckm_sdp *p, const double *u, double alpha, double *Out
     }
 }
 
+size_t ckm_sdp_max_cuts(const ckm_sdp *p) { return p->max_cuts; }
+
+/* *a (old elements of elem bytes) grown to n, the new ones zero */
+static bool grow_zeroed(void **a, size_t old, size_t n, size_t elem)
+{
+    size_t cap = old;
+    if (!ckm_grow(a, &cap, n, elem))
+        return false;
+    memset((char *)*a + old * elem, 0, (n - old) * elem);
+    return true;
+}
+
+ckm_error ckm_sdp_grow_cuts(ckm_sdp *p, size_t rows, ckm_err *err)
+{
+    rows = rows < CKM_SDP_GROWN_CUTS ? rows : CKM_SDP_GROWN_CUTS;
+    size_t old = p->max_cuts;
+    if (rows <= old)
+        return CKM_OK;
+    ckm_cutsys *c = &p->sys; /* the row arrays here and the cut system's (ckm_sdp_cutsys_alloc) */
+    void **vals[] = {(void **)&p->d, (void **)&p->u, (void **)&p->r, (void **)&p->t, (void **)&p->bx,
+                     (void **)&c->cr, (void **)&c->cz, (void **)&c->cd, (void **)&c->cq, (void **)&c->ch};
+    bool ok = grow_zeroed((void **)&p->bstart, old + 1, rows + 1, sizeof(size_t)) &&
+              grow_zeroed((void **)&c->gstart, old + 1, rows + 1, sizeof(size_t)) &&
+              grow_zeroed((void **)&c->goff, old + 1, rows + 1, sizeof(size_t)) &&
+              grow_zeroed((void **)&c->gmem, old, rows, sizeof(size_t)) && grow_zeroed((void **)&p->btype, old, rows, 1);
+    for (size_t i = 0; ok && i < sizeof vals / sizeof vals[0]; i++)
+        ok = grow_zeroed(vals[i], old, rows, sizeof(double));
+    if (!ok)
+        return ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory for a pool of %zu cut rows", rows);
+    p->max_cuts = rows;
+    return CKM_OK;
+}
+
 bool ckm_sdp_add_row(ckm_sdp *p, const size_t *ti, const size_t *tj, const double *zc, size_t nt, double rhs,
                      unsigned char type)
 {
     size_t s = p->s, l = p->nb, at = p->bstart[l];
-    if (l >= CKM_SDP_MAX_CUTS || !ckm_grow((void **)&p->bent, &p->bent_cap, at + nt, sizeof(ckm_cut_entry)))
+    if (l >= p->max_cuts || !ckm_grow((void **)&p->bent, &p->bent_cap, at + nt, sizeof(ckm_cut_entry)))
         return false;
     double norm = 0.0;
     size_t used = 0;

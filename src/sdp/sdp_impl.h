@@ -62,7 +62,8 @@ struct ckm_sdp {
     unsigned char *is_cl; /* s*s: 1 for lifted cannot-link entries */
     /* cuts */
     size_t nb;           /* active cut rows */
-    size_t *bstart;      /* CKM_SDP_MAX_CUTS + 1 */
+    size_t max_cuts;     /* the pool's cap (CKM_SDP_MAX_CUTS, raised by ckm_sdp_grow_cuts) */
+    size_t *bstart;      /* max_cuts + 1 */
     ckm_cut_entry *bent; /* entries of all rows */
     size_t bent_cap;
     double *d, *u, *r, *t, *bx; /* per row: rhs, dual, nonneg. dual copy, slack, B(.) scratch / solve_yu's fixed part */
@@ -86,7 +87,7 @@ int ckm_sdp_prepare_cuts(ckm_sdp *p);
 #define CKM_SDP_ROW_MAX_TERMS 64
 
 /* Append one cut row from (i, j, Z-coefficient) terms (sdp_cuts.c): cannot-link terms dropped,
- * the row normalised; type as in btype. false when out of memory or CKM_SDP_MAX_CUTS rows. */
+ * the row normalised; type as in btype. false when out of memory or max_cuts rows. */
 bool ckm_sdp_add_row(ckm_sdp *p, const size_t *ti, const size_t *tj, const double *zc, size_t nt, double rhs,
                      unsigned char type);
 

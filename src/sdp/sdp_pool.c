@@ -90,7 +90,7 @@ ckm_error ckm_sdp_import_cuts(ckm_sdp *p, const size_t *comp, const ckm_cut_pool
     size_t ti[CKM_SDP_ROW_MAX_TERMS], tj[CKM_SDP_ROW_MAX_TERMS], key[CKM_SDP_ROW_MAX_TERMS][3];
     double zc[CKM_SDP_ROW_MAX_TERMS];
     size_t before = p->nb;
-    for (size_t l = 0; l < pool->rows && p->nb < CKM_SDP_MAX_CUTS; l++) {
+    for (size_t l = 0; l < pool->rows && p->nb < p->max_cuts; l++) {
         size_t e0 = pool->start[l], nt = pool->start[l + 1] - e0;
         if (nt > CKM_SDP_ROW_MAX_TERMS)
             continue;

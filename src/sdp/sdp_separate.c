@@ -15,7 +15,7 @@
  * best share a few apexes), so s > 300 keeps the sample. Cliques by the greedy
  * heuristic of the SOS-SDP code (from each start, add the group with the smallest sum of
  * Zhat to the current set, k times; only for k <= 10, longer rows are not separated). The
- * most violated of each kind are taken in turn until max_add or CKM_SDP_MAX_CUTS active
+ * most violated of each kind are taken in turn until max_add or the pool's cap (max_cuts) active
  * rows. Cuts whose slack exceeds 1e-6 with r = 0 are removed first (inactive).
  * Capacity rows (with capacities): both sides for every group, the violation divided by the
  * row's norm in Z (so a row of demands in the thousands competes with the unit rows). Rows
@@ -466,9 +466,9 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, int threads, size_t max_add
     size_t *count[KINDS] = {&st->added_pair, &st->added_triangle, &st->added_clique, &st->added_size,
                             &st->added_capacity};
     bool more = true;
-    while (more && added < max_add && p->nb < CKM_SDP_MAX_CUTS && ok) {
+    while (more && added < max_add && p->nb < p->max_cuts && ok) {
         more = false;
-        for (int kind = 0; kind < KINDS && added < max_add && p->nb < CKM_SDP_MAX_CUTS && ok; kind++) {
+        for (int kind = 0; kind < KINDS && added < max_add && p->nb < p->max_cuts && ok; kind++) {
             if (next[kind] >= L[kind].n)
                 continue;
             more = true;

@@ -26,6 +26,7 @@
 #include "certify_floor.h"
 #include "certify_split.h"
 #include "problem_impl.h"
+#include "sdp.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -384,7 +385,9 @@ static ckm_error split_with_floor(ckm_cert_run *R, const int32_t *labels, size_t
     c->subsets = T;
     c->workers = (size_t)threads < T ? threads : (int)T;
     size_t m = (R->r->s + T - 1) / T;
-    c->memory_mb = (c->workers * 120.0 * (double)m * (double)m + 64.0 * (double)p->n) / 1e6;
+    /* with a time limit a subset's pool may grow (ipc.c): counted at its most */
+    double pool = isfinite(R->ctx.deadline) ? CKM_SDP_GROWN_CUTS * CKM_SDP_CUT_ROW_BYTES : 0.0;
+    c->memory_mb = (c->workers * (120.0 * (double)m * (double)m + pool) + 64.0 * (double)p->n) / 1e6;
     ckm_ctx_log(&R->ctx, 1, "certify: n = %zu, d = %zu, k = %zu, %zu groups, %zu pairs; %zu subsets on %d threads, "
                             "about %.0f MB",
                 p->n, p->d, p->k, R->r->s, p->n_pairs, T, c->workers, c->memory_mb);

@@ -15,7 +15,8 @@
  * operator maps themselves (K = A A*, A B*, B B* + I column by column), from a random warm
  * start, to 1e-6 of the right-hand side. Separation with two threads (apex halves; the
  * pipelined random triples when s > 300) adds the same rows as with one, and the projection
- * in two halves reaches the same bound as one thread.
+ * in two halves reaches the same bound as one thread. A pool grown past its first cap
+ * (ckm_sdp_grow_cuts) takes rows past it and keeps every bound below a labelling's SSE.
  * Internal-contract test (includes src headers).
  */
 #include "../check.h"
@@ -576,6 +577,86 @@ static void test_threads(void)
     }
 }
 
+/* A pool grown past CKM_SDP_MAX_CUTS (ckm_sdp_grow_cuts, certify's stalled subsets): 120
+ * random points, k = 4, rounds of up to 2500 rows until the 5000-row pool is full, then the cap
+ * raised to 10,000 (a smaller raise and one past CKM_SDP_GROWN_CUTS tried too): rows are added
+ * past the old cap, the solves from the grown system run, and every bound stays below the SSE
+ * of a labelling (Lloyd's from the first k points; the optimum is at most that) and never
+ * falls (the best seen). Under the sanitizers this also checks every row array grew. */
+static void test_pool_growth(void)
+{
+    enum { N = 120, K = 4 };
+    double X[2 * N], C[2 * K];
+    int lab[N];
+    for (int i = 0; i < 2 * N; i++)
+        X[i] = unif();
+    memcpy(C, X, sizeof C);
+    double sse = 0.0;
+    for (int it = 0; it < 20; it++) { /* Lloyd's: an upper bound on the optimum */
+        double S[2 * K] = {0}, w[K] = {0};
+        sse = 0.0;
+        for (int i = 0; i < N; i++) {
+            double best = INFINITY;
+            for (int j = 0; j < K; j++) {
+                double dx = X[2 * i] - C[2 * j], dy = X[2 * i + 1] - C[2 * j + 1], v = dx * dx + dy * dy;
+                if (v < best) {
+                    best = v;
+                    lab[i] = j;
+                }
+            }
+            sse += best;
+            S[2 * lab[i]] += X[2 * i];
+            S[2 * lab[i] + 1] += X[2 * i + 1];
+            w[lab[i]] += 1.0;
+        }
+        for (int j = 0; j < K; j++)
+            if (w[j] > 0)
+                C[2 * j] = S[2 * j] / w[j], C[2 * j + 1] = S[2 * j + 1] / w[j];
+    }
+    ckm_problem *p = NULL;
+    ckm_reduced *r = sdp_reduce(X, N, 2, K, NULL, 0, NULL, NULL, &p);
+    ckm_sdp_params par;
+    ckm_sdp_info info;
+    ckm_sdp *sdp = r ? sdp_root(r, 1e-3, 0, &par, &info) : NULL;
+    CHECK(sdp != NULL);
+    if (!sdp) {
+        ckm_reduced_free(r);
+        ckm_problem_free(p);
+        return;
+    }
+    ckm_err err = {CKM_OK, ""};
+    ckm_rng rng;
+    ckm_rng_seed(&rng, 9, 0);
+    par.max_iter = 25;
+    CHECK(ckm_sdp_max_cuts(sdp) == CKM_SDP_MAX_CUTS);
+    CHECK(ckm_sdp_grow_cuts(sdp, 100, &err) == CKM_OK && ckm_sdp_max_cuts(sdp) == CKM_SDP_MAX_CUTS); /* no-op */
+    double last = info.lower_bound;
+    size_t most = 0;
+    bool full = false, grown = false;
+    for (int round = 0; round < 16 && !(grown && most > CKM_SDP_MAX_CUTS); round++) {
+        ckm_cut_stats cs;
+        CHECK(ckm_sdp_separate(sdp, &rng, 1, 2500, &cs, &err) == CKM_OK);
+        if (cs.active >= ckm_sdp_max_cuts(sdp) && !grown) {
+            full = true;
+            CHECK(ckm_sdp_grow_cuts(sdp, 2 * CKM_SDP_MAX_CUTS, &err) == CKM_OK);
+            CHECK(ckm_sdp_max_cuts(sdp) == 2 * CKM_SDP_MAX_CUTS);
+            grown = true;
+            continue; /* the next round adds past the old cap */
+        }
+        most = cs.active > most ? cs.active : most;
+        CHECK(ckm_sdp_solve(sdp, NULL, &par, &info, &err) == CKM_OK);
+        CHECK(info.lower_bound <= sse + 1e-9 * sse && info.lower_bound >= last);
+        last = info.lower_bound;
+    }
+    printf("pool growth: full at %d rows, grown to %zu, %zu rows active at most, bound %.6g below the labelling's %.6g\n",
+           CKM_SDP_MAX_CUTS, ckm_sdp_max_cuts(sdp), most, last, sse);
+    CHECK(full && grown && most > CKM_SDP_MAX_CUTS);
+    CHECK(ckm_sdp_grow_cuts(sdp, 10 * CKM_SDP_GROWN_CUTS, &err) == CKM_OK && ckm_sdp_max_cuts(sdp) == CKM_SDP_GROWN_CUTS);
+    ckm_sdp_free(sdp);
+    ckm_reduced_free(r);
+    ckm_problem_free(p);
+}
+
 int main(void)
 {
     test_adjoint();
@@ -586,5 +667,6 @@ int main(void)
     test_inherit();
     test_import_cancellation();
     test_threads();
+    test_pool_growth();
     return ck_report();
 }
