@@ -28,7 +28,8 @@ typedef struct ckm_sdp ckm_sdp;
  * stalled after 50-55 rounds, about 20 s, whatever the time left) and 4.10 % in 60 s; but it
  * cost Facebook's 392-group subsets (4.05 -> 4.28 % in 33 s) and Pulsar's 256-group ones (1.08
  * -> 1.16 % in 8.6 s), whose rounds slowed more than their rows helped: hence grown only once
- * the smaller pool has stalled (bench/README.md "Shorter cut rounds ... on the real sets"). */
+ * the smaller pool has stalled (bench/README.md "The short schedule on the real sets; a pool
+ * that grows"). */
 #define CKM_SDP_GROWN_CUTS 20000
 /* Bytes of one cut row at most: its values, terms and entry indices (~250), the cut system's
  * CG vectors and block indices, and its share of a preconditioner block of up to 256 rows

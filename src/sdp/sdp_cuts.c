@@ -79,7 +79,8 @@ ckm_error ckm_sdp_grow_cuts(ckm_sdp *p, size_t rows, ckm_err *err)
     bool ok = grow_zeroed((void **)&p->bstart, old + 1, rows + 1, sizeof(size_t)) &&
               grow_zeroed((void **)&c->gstart, old + 1, rows + 1, sizeof(size_t)) &&
               grow_zeroed((void **)&c->goff, old + 1, rows + 1, sizeof(size_t)) &&
-              grow_zeroed((void **)&c->gmem, old, rows, sizeof(size_t)) && grow_zeroed((void **)&p->btype, old, rows, 1);
+              grow_zeroed((void **)&c->gmem, old, rows, sizeof(size_t)) &&
+              grow_zeroed((void **)&p->btype, old, rows, 1);
     for (size_t i = 0; ok && i < sizeof vals / sizeof vals[0]; i++)
         ok = grow_zeroed(vals[i], old, rows, sizeof(double));
     if (!ok)

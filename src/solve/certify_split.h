@@ -64,7 +64,8 @@ size_t ckm_certify_groups_cap(int workers, double mem_bytes);
 /* Facebook at T = 18 (-t 300, 2 threads): floor 6.49 %, the probes' SDP part 0.144 %, but one
  * probe ran its 50 short cut rounds (ipc.c's schedule for a share) and its final solve to the
  * share's end: without this rule the split stayed at 18 subsets and certified 6.64 %, where
- * halving certified 2.29 % (bench/README.md "Shorter cut rounds ... on the real sets"). */
+ * halving certified 2.29 % (bench/README.md "The short schedule on the real sets; a pool that
+ * grows"). */
 #define CKM_CERTIFY_SDP_SMALL 0.25
 
 /* Whether re-planning halves a split at once: its floor (SSE minus the sum of the subsets'

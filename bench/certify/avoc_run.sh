@@ -1,0 +1,62 @@
+#!/bin/bash
+# bench/certify/avoc_run.sh BUILD [SHARED_DATA] -- ckm's certificate for AVOC's own heuristic
+# labellings (bench/certify/data/*.assignment.txt.gz, their repository's Instances/real/assignment/)
+# beside ckm's labels of the same problem, one build, the same limit. Measures, never asserts.
+# Electric's and Pulsar's AVOC labellings are k-means solutions of the z-scored data (99.98 % /
+# 100 % of their points nearest their cluster's mean after z-scoring, 61 % / 91 % on the raw
+# data), so those two are certified with --standardize, beside `ckm cluster --standardize
+# --n-init 10`; the others (data already on AVOC's scale) without, beside run.sh's labels.
+#   LIMIT (default 300), INSTANCES (default "Electric Pulsar"), NAME (default certify_avoc).
+# Writes bench/results/NAME.{csv,md}.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/setup.sh"
+bin=$(cd "$1" && pwd)/ckm
+cert_setup "${2:-$here/../../../shared/data}"
+limit=${LIMIT:-300}
+instances=${INSTANCES:-"Electric Pulsar"}
+source "$root/bench/time_v.sh"
+name=${NAME:-certify_avoc}
+csv=$out/$name.csv
+echo "instance,n,k,labels,standardize,limit_s,sse,T,floor_pct,lower_bound,gap_pct,wall_s,peak_mb" > "$csv"
+for inst in $instances; do
+    cert_instance "$inst"
+    std=()
+    case $inst in Electric | Pulsar) std=(--standardize) ;; esac
+    avoc=$work/$inst.avoc.labels
+    gzip -dc "$here/data/$inst.assignment.txt.gz" > "$avoc"
+    if [ ${#std[@]} -gt 0 ]; then
+        lab=$work/$inst.std.labels
+        [ -s "$lab" ] || "$bin" cluster "$data" -k "$k" --standardize --n-init 10 -o "$lab" -q
+    else
+        cert_labels "$bin" "$inst"
+    fi
+    for which in avoc ckm; do
+        labels=$lab
+        [ "$which" = avoc ] && labels=$avoc
+        rep=$work/$inst.$name.$which.json log=$work/$inst.$name.$which.log
+        /usr/bin/time -v "$bin" certify "$data" --labels "$labels" -k "$k" "${std[@]}" -t "$limit" -r "$rep" -v \
+            2> "$log" > /dev/null || true
+        "$py" - "$rep" "$inst" "$n" "$k" "$which" "${#std[@]}" "$limit" "$(tv_wall "$log")" "$(tv_peak_mb "$log")" \
+            >> "$csv" <<'EOF'
+import json, sys
+rep, name, n, k, which, std, limit, wall, peak = sys.argv[1:]
+r = json.load(open(rep))
+floor = 100 * (r["sse"] - r["split_floor_sse"]) / r["sse"] if r["split_floor_sse"] is not None else float("nan")
+print("%s,%s,%s,%s,%s,%s,%.10g,%d,%.3f,%.10g,%.4f,%s,%s" % (name, n, k, which, "yes" if std != "0" else "no",
+      limit, r["sse"], r["subsets"], floor, r["lower_bound"], 100 * r["gap"], wall, peak))
+EOF
+        tail -1 "$csv"
+    done
+done
+"$py" - "$csv" > "$out/$name.md" <<'EOF'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print("| instance | n | k | standardized | limit s | labels | SSE | T | floor | **gap** | wall s | peak MB |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+for r in rows:
+    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s %% | **%s %%** | %s | %s |" % (
+        r["instance"], r["n"], r["k"], r["standardize"], r["limit_s"], "AVOC's" if r["labels"] == "avoc" else "ckm's",
+        r["sse"], r["T"], r["floor_pct"], r["gap_pct"], r["wall_s"], r["peak_mb"]))
+EOF
+cat "$out/$name.md"
