@@ -12,13 +12,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/setup.sh"
 bin=$(cd "$1" && pwd)/ckm
-cert_setup "${2:-$here/../../../shared/data}"
-limit=${LIMIT:-300}
-instances=${INSTANCES:-"Electric Pulsar"}
-source "$root/bench/time_v.sh"
-name=${NAME:-certify_avoc}
-csv=$out/$name.csv
-echo "instance,n,k,labels,standardize,limit_s,sse,T,floor_pct,lower_bound,gap_pct,wall_s,peak_mb" > "$csv"
+cert_bench "${2:-$here/../../../shared/data}" "Electric Pulsar" certify_avoc \
+    "instance,n,k,labels,standardize,limit_s,sse,T,floor_pct,lower_bound,gap_pct,wall_s,peak_mb"
 for inst in $instances; do
     cert_instance "$inst"
     std=()

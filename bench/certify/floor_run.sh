@@ -12,13 +12,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/setup.sh"
 new=$1/ckm
 old=$2/ckm
-cert_setup "${3:-$here/../../../shared/data}"
-limit=${LIMIT:-300}
-instances=${INSTANCES:-"Facebook Electric Pulsar Frogs blobs_10000"}
-source "$root/bench/time_v.sh"
-name=${NAME:-certify_floor}
-csv=$out/$name.csv
-echo "instance,n,k,build,limit_s,T,floor_first_pct,floor_pct,lower_bound,gap_pct,wall_s,peak_mb" > "$csv"
+cert_bench "${3:-$here/../../../shared/data}" "Facebook Electric Pulsar Frogs blobs_10000" certify_floor \
+    "instance,n,k,build,limit_s,T,floor_first_pct,floor_pct,lower_bound,gap_pct,wall_s,peak_mb"
 for inst in $instances; do
     cert_instance "$inst"
     cert_labels "$new" "$inst"

@@ -3,6 +3,10 @@
 #   cert_setup SHARED_DATA   sets root, out (bench/results), work (its certify_work) and py, and
 #                            writes the instances (prepare.py) to $work/instances.txt
 #   cert_instance NAME       sets n, k and data of one instance (NAME: its tag without "avoc:" etc.)
+#   cert_bench SHARED_DATA INSTANCES NAME HEADER  (floor_run.sh, avoc_run.sh) cert_setup, then
+#                            limit ($LIMIT, default 300), instances ($INSTANCES, default
+#                            INSTANCES), name ($NAME, default NAME), csv (bench/results/name.csv,
+#                            started with the HEADER line); sources bench/time_v.sh
 #   cert_labels CKM NAME     the instance's labels (kmeans, 10 restarts), made once into
 #                            $work/NAME.labels; sets lab
 #   cert_builds BUILD [OLD]  (scale_run.sh, subset_run.sh) sets build and old (absolute; old
@@ -17,6 +21,17 @@ cert_setup() {
     py=/usr/bin/python3
     mkdir -p "$work"
     "$py" "$here/prepare.py" "$work" "$1" > "$work/instances.txt"
+}
+
+cert_bench() {
+    cert_setup "$1"
+    limit=${LIMIT:-300}
+    instances=${INSTANCES:-$2}
+    name=${NAME:-$3}
+    csv=$out/$name.csv
+    # shellcheck source=../time_v.sh
+    source "$root/bench/time_v.sh"
+    echo "$4" > "$csv"
 }
 
 cert_instance() {
