@@ -28,7 +28,8 @@ static const cli_opt certify_options[F_COUNT] = {
                                       "split's floor costs more than larger subsets would; or subsets of about 400 "
                                       "groups)", NULL},
     [F_TIME] = {"time-limit", 't', "SEC", "wall-clock limit; the bound reached by then is reported", NULL},
-    [F_CUTS] = {"cut-rounds", 0, "N", "cutting-plane rounds of each subset's SDP, counted in rounds of 50 iterations (default 50)", NULL},
+    [F_CUTS] = {"cut-rounds", 0, "N", "cutting-plane rounds of each subset's SDP, counted in rounds of 50 "
+                                      "iterations (default 50)", NULL},
     [F_GAP] = {"gap", 0, "X", "a subset's SDP stops when its bound is within X of the labels' SSE there "
                               "(default 0.0001)", NULL},
     [F_SEED] = {"seed", 's', "S", "seed of the split (same input + seed = same subsets)", NULL},

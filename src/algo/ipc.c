@@ -346,20 +346,30 @@ static void node_stats(const ipc_run *run, const ckm_sdp_info *si, ckm_ipc_stats
     stats->best_sse = run->best_sse;
 }
 
+/* The stall test's window: the bound after the last rounds (hist) and the rounds since the
+ * start or the pool's last growth (since). */
+typedef struct stall_window {
+    double hist[IPC_PATIENCE + 1];
+    int since;
+} stall_window;
+
 /* The pool's cap doubled (at most sch->grow_to rows) when the schedule lets it grow and the run
- * goes on: *grown. */
-static ckm_error grow_pool(ipc_run *run, ckm_sdp *sdp, const ipc_schedule *sch, const ckm_sdp_info *si, bool *grown,
-                           ckm_err *err)
+ * goes on: *grown, and the stall window starts again from the current bound. */
+static ckm_error grow_pool(ipc_run *run, ckm_sdp *sdp, const ipc_schedule *sch, const ckm_sdp_info *si,
+                           stall_window *w, bool *grown, ckm_err *err)
 {
     size_t cap = ckm_sdp_max_cuts(sdp), to = 2 * cap < sch->grow_to ? 2 * cap : sch->grow_to;
     *grown = !run->stopped && to > cap;
     if (!*grown)
         return CKM_OK;
     ckm_error rc = ckm_sdp_grow_cuts(sdp, to, err);
-    if (rc == CKM_OK)
-        ckm_ctx_log(run->ctx, 1, "ipc: the rounds stalled at safe bound %.10g with %zu rows: the pool grows to %zu",
-                    si->lower_bound, cap, to);
-    return rc;
+    if (rc != CKM_OK)
+        return rc;
+    ckm_ctx_log(run->ctx, 1, "ipc: the rounds stalled at safe bound %.10g with %zu rows: the pool grows to %zu",
+                si->lower_bound, cap, to);
+    w->since = 0;
+    w->hist[0] = si->lower_bound;
+    return CKM_OK;
 }
 
 /* Cutting-plane rounds: separate (at most sch->max_add rows), add, solve again (capped at
@@ -376,26 +386,22 @@ static ckm_error cut_rounds(ipc_run *run, ckm_sdp *sdp, const ckm_ipc_opts *o, c
     ckm_error rc = CKM_OK;
     ckm_rng crng;
     ckm_rng_seed(&crng, ctx->s->seed, 0x5d9);
-    double hist[IPC_PATIENCE + 1]; /* the bound after the last rounds, for the stall test */
-    int since = 0;                 /* rounds since the start or the pool's last growth */
-    hist[0] = si->lower_bound;
+    stall_window w = {.since = 0};
+    w.hist[0] = si->lower_bound;
+    bool grown;
     par->max_iter = sch->round_iters;
     while (!run->stopped && stats->rounds < sch->max_rounds && !closed(run, si->lower_bound, o->gap)) {
         ckm_cut_stats cs;
         if ((rc = ckm_sdp_separate(sdp, &crng, par->threads, sch->max_add, &cs, err)) != CKM_OK)
             return rc;
         size_t added = cs.added_pair + cs.added_triangle + cs.added_clique + cs.added_size + cs.added_capacity;
-        bool full = cs.active >= ckm_sdp_max_cuts(sdp) && cs.max_violation > 0.0;
         if (added == 0) { /* nothing violated, or a full pool of active rows */
-            bool grown;
-            if (!full || (rc = grow_pool(run, sdp, sch, si, &grown, err)) != CKM_OK || !grown)
+            bool full = cs.active >= ckm_sdp_max_cuts(sdp) && cs.max_violation > 0.0;
+            if (!full || (rc = grow_pool(run, sdp, sch, si, &w, &grown, err)) != CKM_OK || !grown)
                 return rc;
-            since = 0;
-            hist[0] = si->lower_bound;
             continue;
         }
-        int rounds = ++stats->rounds;
-        since++;
+        int rounds = ++stats->rounds, since = ++w.since;
         stats->cuts_added += added;
         ckm_ctx_count(ctx, CKM_COUNT_CUT_ROUNDS, 1);
         ckm_ctx_count(ctx, CKM_COUNT_CUTS, (uint64_t)added);
@@ -410,15 +416,12 @@ static ckm_error cut_rounds(ipc_run *run, ckm_sdp *sdp, const ckm_ipc_opts *o, c
                     si->lower_bound, si->iterations, (unsigned long long)si->cg_steps, ckm_now() - t0);
         /* stalled: the last IPC_PATIENCE rounds together raised the bound by too little; a pool
          * that may grow does, and the rounds go on */
-        hist[since % (IPC_PATIENCE + 1)] = si->lower_bound; /* the bound is monotone (best seen) */
+        w.hist[since % (IPC_PATIENCE + 1)] = si->lower_bound; /* the bound is monotone (best seen) */
         if (since >= IPC_PATIENCE &&
-            si->lower_bound - hist[(since - IPC_PATIENCE) % (IPC_PATIENCE + 1)] <= IPC_STALL * fabs(si->lower_bound)) {
-            bool grown;
-            if ((rc = grow_pool(run, sdp, sch, si, &grown, err)) != CKM_OK || !grown)
-                return rc;
-            since = 0;
-            hist[0] = si->lower_bound;
-        }
+            si->lower_bound - w.hist[(since - IPC_PATIENCE) % (IPC_PATIENCE + 1)] <=
+                IPC_STALL * fabs(si->lower_bound) &&
+            ((rc = grow_pool(run, sdp, sch, si, &w, &grown, err)) != CKM_OK || !grown))
+            return rc;
         /* a better incumbent closes the gap sooner (and lets the solver stop at it) */
         if (rounds % IPC_HEURISTIC_EVERY == 0 && !run->stopped && !o->bound_only &&
             ((rc = ipc_heuristic(run, sdp, out, err)) != CKM_OK || run->infeasible))

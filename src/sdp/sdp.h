@@ -100,8 +100,8 @@ double ckm_sdp_safe_bound(ckm_sdp *p, const double *y, const double *V);
 /* One cutting-plane round on the current Xhat: remove inactive cuts (slack > 1e-6 and zero
  * multiplier), then add the most violated pair / triangle / clique / size / capacity inequalities (violation
  * > 1e-4), taking the worst of each kind in turn, at most max_add, at most the pool's cap
- * active (CKM_SDP_MAX_CUTS, 5000, unless ckm_sdp_grow_cuts raised it); the pair (and full triangle) scan on `threads` (1 or 2) threads, with the
- * same result either way; rng draws the sampled triangles when s > 300 (sdp_separate.c). The
+ * active (CKM_SDP_MAX_CUTS, 5000, unless ckm_sdp_grow_cuts raised it); the pair (and full
+ * triangle) scan on `threads` (1 or 2) threads, with the same result either way; rng draws the sampled triangles when s > 300 (sdp_separate.c). The
  * next ckm_sdp_solve warm-starts from the current iterate. */
 typedef struct ckm_cut_stats {
     size_t added_pair, added_triangle, added_clique, added_size, added_capacity, removed, active;
