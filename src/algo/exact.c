@@ -15,7 +15,13 @@
  *            first solve starts from the parent's solution aggregated to the child's groups
  *            (X_ab = sum_{i in a, j in b} sqrt(w_i w_j) X^p_ij / sqrt(W_a W_b)), then at most
  *            30 cutting-plane rounds (root: settings.cut_rounds, default 50). A child's bound
- *            is max(parent's, its own): its feasible set is a subset.
+ *            is max(parent's, its own): its feasible set is a subset. A child's first solve
+ *            and polish stop once their bound cannot reach the incumbent (the hopeless stop,
+ *            sdp_admm.c): such a node branches whatever its bound. (Starting the child's
+ *            duals from the parent's too, compressed to its groups, was measured and left
+ *            out: an iteration uses the previous duals only for its first step, V, then solves
+ *            for y and projects for S afresh, so X carries the state; glass ml_0_cl_50_0's
+ *            first child solves took the same iterations, 1062-2249, either way.)
  *   upper    IPC-k-means on the node's solution (the root runs it before the cuts).
  *   prune    when UB - max(LB, 0) <= max(gap UB, 1e-12 TSS) (settings.gap, default 1e-4; the
  *            absolute floor settles zero-SSE instances, core.h ckm_gap_closed), or infeasible.
@@ -349,6 +355,7 @@ static ckm_error process(bb_shared *sh, bb_work *w, ckm_err *err)
     o.heuristic_first = is_root;
     o.centers = w->has_centers ? w->centers : NULL;
     o.keep_sdp = true;
+    o.hopeless_stop = !is_root;
     o.sdp_threads = w->sdp_threads;
     if (w->node.parent) {
         o.inherit = w->node.parent->cuts;

@@ -58,6 +58,7 @@
 #define IPC_PATIENCE 3         /* stall test over this many rounds */
 #define IPC_HEURISTIC_EVERY 5  /* IPC-k-means again every this many rounds */
 #define IPC_STALL 1e-5         /* stop when IPC_PATIENCE rounds raise the bound by less (relative) */
+#define IPC_HOPELESS_WINDOW 100 /* exact's children: the hopeless stop's window (sdp_admm.c) */
 /* The schedule of a bound-only node (certify's subsets, each with a share of the time) when
  * cut rounds follow: a loose first solve, then short rounds that add many rows. What raises
  * such a bound within its share is reaching the triangle rows (the pair rows, the most
@@ -236,6 +237,12 @@ static ckm_error ipc_heuristic(ipc_run *run, const ckm_sdp *sdp, ckm_algo_out *o
     }
     ckm_seeder_free(&seeder);
     return rc;
+}
+
+/* how a solve ended, for the log */
+static const char *solve_end(const ckm_sdp_info *si)
+{
+    return si->converged ? "converged" : si->hopeless ? "stopped: the bound would not reach the incumbent" : "not converged";
 }
 
 /* One SDP solve; a deadline or stop request met inside it stops the whole run. */
@@ -444,7 +451,7 @@ static ckm_error polish(ipc_run *run, ckm_sdp *sdp, ckm_sdp_params *par, ckm_sdp
     ckm_error rc = solve_sdp(run, sdp, par, si, err);
     if (rc == CKM_OK)
         ckm_ctx_log(run->ctx, 1, "ipc: final solve: safe bound %.10g (%d iterations, %s, %.2f s)", si->lower_bound,
-                    si->iterations, si->converged ? "converged" : "not converged", ckm_now() - t0);
+                    si->iterations, solve_end(si), ckm_now() - t0);
     return rc;
 }
 
@@ -512,6 +519,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     par.tss = r->gap_scale;
     par.upper_bound = run.best_sse;
     par.threads = o->sdp_threads > 1 ? 2 : 1;
+    par.hopeless_window = o->hopeless_stop ? IPC_HOPELESS_WINDOW : 0;
     ipc_schedule sch = node_schedule(ctx, o, s);
     bool loose = o->cut_rounds > 0 && sch.first_tol > par.tol;
     double full_tol = par.tol;
@@ -521,8 +529,7 @@ ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_i
     if ((rc = solve_sdp(&run, sdp, &par, &si, err)) != CKM_OK)
         goto done;
     ckm_ctx_log(ctx, 1, "ipc: SDP safe bound %.10g after %d iterations (%s%s, %.2f s)", si.lower_bound, si.iterations,
-                si.converged ? "converged" : "not converged", stats->inherited ? ", inherited cuts" : "",
-                ckm_now() - t0);
+                solve_end(&si), stats->inherited ? ", inherited cuts" : "", ckm_now() - t0);
     if (o->heuristic_first && !o->bound_only && !run.stopped && !closed(&run, si.lower_bound, tol))
         if ((rc = ipc_heuristic(&run, sdp, out, err)) != CKM_OK || run.infeasible)
             goto done;

@@ -26,6 +26,8 @@ typedef struct ckm_ipc_opts {
     const double *warm_X;        /* s*s: start of the first solve (X units), or NULL */
     double warm_sigma;
     bool keep_sdp;               /* hand the relaxation to the caller (branching, export) */
+    bool hopeless_stop;          /* a solve may stop once its bound cannot reach the incumbent
+                                    (ckm_sdp_params.hopeless_window; exact's children) */
     int sdp_threads;             /* threads the SDP's projection may use (ckm_sdp_params.threads;
                                     0 or 1: one) */
     bool bound_only;             /* the bound alone (certify.c): no IPC-k-means, no BLPKM

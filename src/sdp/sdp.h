@@ -63,7 +63,14 @@ typedef struct ckm_sdp_params {
                             rule (core.h ckm_gap_closed); default 0 (relative only) */
     int threads;         /* threads of the projection's eigenvectors: 1 (default) or 2, when a
                             core would idle otherwise (the root of exact); linalg.h */
+    int hopeless_window; /* 0 (default): off. Else, with a finite upper_bound, stop (info.hopeless)
+                            once the best safe bound, extended to max_iter at its rise over the
+                            last hopeless_window iterations (rounded up to a multiple of 20,
+                            at most CKM_SDP_HOPELESS_MAX), would still not close the gap: a
+                            node that will be branched whatever its bound (sdp_admm.c) */
 } ckm_sdp_params;
+
+#define CKM_SDP_HOPELESS_MAX 300
 
 void ckm_sdp_params_default(ckm_sdp_params *par);
 
@@ -77,6 +84,7 @@ typedef struct ckm_sdp_info {
     int stopped;         /* deadline (or the next iteration would pass it) or stop request */
     ckm_status why;      /* when stopped: CKM_STATUS_TIME_LIMIT or CKM_STATUS_INTERRUPTED */
     int pruned;          /* stopped because the bound reached upper_bound */
+    int hopeless;        /* stopped because it would not reach it (params.hopeless_window) */
     double sigma;        /* final penalty */
     uint64_t cg_steps;   /* conjugate-gradient steps of the cut system (sdp_cutsys.c) in this solve */
 } ckm_sdp_info;

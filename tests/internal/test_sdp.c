@@ -16,7 +16,9 @@
  * start, to 1e-6 of the right-hand side. Separation with two threads (apex halves; the
  * pipelined random triples when s > 300) adds the same rows as with one, and the projection
  * in two halves reaches the same bound as one thread. A pool grown past its first cap
- * (ckm_sdp_grow_cuts) takes rows past it and keeps every bound below a labelling's SSE.
+ * (ckm_sdp_grow_cuts) takes rows past it and keeps every bound below a labelling's SSE. The
+ * hopeless stop gives up a solve whose bound cannot reach an incumbent far above it, and not
+ * one whose incumbent it reaches.
  * Internal-contract test (includes src headers).
  */
 #include "../check.h"
@@ -659,6 +661,93 @@ static void test_pool_growth(void)
     ckm_problem_free(p);
 }
 
+/* ckm_sdp_hopeless on made-up bound sequences (checks every 20 iterations, window 100, cap
+ * 3000, incumbent U with U (1 - 1e-4) = 10.05): a bound rising 2e-5 an iteration from 10 would
+ * reach 10.0596 by the cap, never hopeless, though the last window's rise alone (0.002) is far
+ * short; a flat bound of 10 is hopeless at the first full window (iteration 120) and not
+ * before; while the window holds -inf (no bound yet) it is not; with the window 0, never. */
+static void test_hopeless_rule(void)
+{
+    ckm_sdp_params par;
+    ckm_sdp_params_default(&par);
+    par.hopeless_window = 100;
+    par.upper_bound = 10.05 / (1.0 - 1e-4);
+    ckm_hopeless_window rising = {.checks = 0}, flat = {.checks = 0}, none = {.checks = 0}, off = {.checks = 0};
+    int rising_hopeless = 0, flat_first = 0, none_hopeless = 0, off_hopeless = 0;
+    for (int it = 20; it < 3000; it += 20) {
+        rising_hopeless += ckm_sdp_hopeless(&par, &rising, it, 10.0 + 2e-5 * (it - 20));
+        if (ckm_sdp_hopeless(&par, &flat, it, 10.0) && !flat_first)
+            flat_first = it;
+        none_hopeless += ckm_sdp_hopeless(&par, &none, it, it < 200 ? -INFINITY : 10.0 + 2e-5 * (it - 200));
+        par.hopeless_window = 0;
+        off_hopeless += ckm_sdp_hopeless(&par, &off, it, 10.0);
+        par.hopeless_window = 100;
+    }
+    CHECK(rising_hopeless == 0 && flat_first == 120 && none_hopeless == 0 && off_hopeless == 0);
+    printf("hopeless rule: rising bound never hopeless (%d), flat bound hopeless from iteration %d\n", rising_hopeless,
+           flat_first);
+}
+
+/* The hopeless stop (ckm_sdp_params.hopeless_window): on 60 overlapping points (k = 3) solved
+ * to 1e-7, an incumbent three times the relaxation's value stops the solve early with a bound
+ * below the converged one; an incumbent 5e-5 above the converged bound (within the gap rule's
+ * 1e-4 of it, reached after iteration 120, where the first hopeless tests run) is reached,
+ * not given up; without a window nothing changes. */
+static void test_hopeless(void)
+{
+    enum { N = 60 };
+    double X[2 * N];
+    for (int i = 0; i < N; i++) {
+        X[2 * i] = 3.0 * (i % 3) + 4.0 * unif();
+        X[2 * i + 1] = 4.0 * unif();
+    }
+    ckm_problem *p = NULL;
+    ckm_reduced *r = sdp_reduce(X, N, 2, 3, NULL, 0, NULL, NULL, &p);
+    ckm_sdp_params par;
+    ckm_sdp_info ref, info;
+    ckm_sdp *sdp = r ? sdp_root(r, 1e-7, 0, &par, &ref) : NULL;
+    CHECK(sdp && ref.converged && isfinite(ref.lower_bound) && ref.lower_bound > 0.0);
+    ckm_sdp_free(sdp);
+    if (!sdp || !isfinite(ref.lower_bound)) {
+        ckm_reduced_free(r);
+        ckm_problem_free(p);
+        return;
+    }
+    double lstar = ref.lower_bound;
+    struct {
+        double ub, prune_tol;
+        int window;
+    } cases[3] = {{3.0 * lstar, 1e-4, 100}, {(1.0 + 5e-5) * lstar, 1e-4, 100}, {3.0 * lstar, 1e-4, 0}};
+    ckm_err err = {CKM_OK, ""};
+    for (int c = 0; c < 3; c++) {
+        sdp = NULL;
+        CHECK(ckm_sdp_create(r, NULL, &sdp, NULL, &err) == CKM_OK);
+        if (!sdp)
+            break;
+        ckm_sdp_params_default(&par);
+        par.tol = 1e-7;
+        par.upper_bound = cases[c].ub;
+        par.prune_tol = cases[c].prune_tol;
+        par.hopeless_window = cases[c].window;
+        CHECK(ckm_sdp_solve(sdp, NULL, &par, &info, &err) == CKM_OK);
+        CHECK(info.lower_bound <= lstar + 1e-7 * lstar);
+        printf("hopeless: case %d (incumbent %.4g x the bound, window %d): %d iterations (converged: %d), bound "
+               "%.8g, hopeless %d, pruned %d\n",
+               c, cases[c].ub / lstar, cases[c].window, info.iterations, ref.iterations, info.lower_bound, info.hopeless,
+               info.pruned);
+        if (c == 0)
+            CHECK(info.hopeless && !info.pruned && info.iterations < ref.iterations && info.lower_bound > -INFINITY);
+        if (c == 1) /* reached after the first hopeless tests (iteration 120 on): none gave up */
+            CHECK(!info.hopeless && info.pruned && info.iterations > 120 &&
+                  info.lower_bound >= (1.0 - 1e-4) * cases[c].ub);
+        if (c == 2)
+            CHECK(!info.hopeless && info.converged && info.iterations == ref.iterations && info.lower_bound == lstar);
+        ckm_sdp_free(sdp);
+    }
+    ckm_reduced_free(r);
+    ckm_problem_free(p);
+}
+
 int main(void)
 {
     test_adjoint();
@@ -670,5 +759,7 @@ int main(void)
     test_import_cancellation();
     test_threads();
     test_pool_growth();
+    test_hopeless_rule();
+    test_hopeless();
     return ck_report();
 }
