@@ -541,7 +541,7 @@ bool ckm_sdp_hopeless(const ckm_sdp_params *par, ckm_hopeless_window *h, int it,
 {
     if (par->hopeless_window <= 0 || !isfinite(par->upper_bound))
         return false;
-    int back = (par->hopeless_window + 19) / 20;
+    int back = (par->hopeless_window + CKM_SDP_BOUND_EVERY - 1) / CKM_SDP_BOUND_EVERY;
     back = back < CKM_SDP_HOPELESS_CHECKS - 1 ? back : CKM_SDP_HOPELESS_CHECKS - 1;
     h->lb[h->checks % CKM_SDP_HOPELESS_CHECKS] = lb;
     h->checks++;
@@ -550,7 +550,7 @@ bool ckm_sdp_hopeless(const ckm_sdp_params *par, ckm_hopeless_window *h, int it,
     double then = h->lb[(h->checks - 1 - back) % CKM_SDP_HOPELESS_CHECKS];
     if (!isfinite(then) || !isfinite(lb))
         return false;
-    double reach = lb + (lb - then) / (20.0 * back) * (double)(par->max_iter - it);
+    double reach = lb + (lb - then) / ((double)CKM_SDP_BOUND_EVERY * back) * (double)(par->max_iter - it);
     return !ckm_gap_closed(par->upper_bound, reach, par->prune_tol, par->tss);
 }
 
@@ -607,7 +607,7 @@ static ckm_error solve_loop(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_pa
         eta_d = eta.d;
         eta_g = eta.g;
         bool done = fmax(eta_p, fmax(eta_d, eta_g)) <= par->tol;
-        if ((it + 1) % 20 == 0 || done) {
+        if ((it + 1) % CKM_SDP_BOUND_EVERY == 0 || done) {
             double lb = ckm_sdp_bound_units(p, p->y, p->r, p->V, p->cs);
             if (lb > p->best_lb)
                 p->best_lb = lb;
@@ -616,7 +616,7 @@ static ckm_error solve_loop(ckm_sdp *p, const ckm_context *ctx, const ckm_sdp_pa
                 it++;
                 break;
             }
-            if (ckm_sdp_hopeless(par, &hw, it + 1, p->best_lb)) {
+            if (!done && ckm_sdp_hopeless(par, &hw, it + 1, p->best_lb)) { /* converged comes first */
                 info->hopeless = 1;
                 it++;
                 break;

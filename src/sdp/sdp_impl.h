@@ -72,12 +72,15 @@ struct ckm_sdp {
     double *wk;          /* m: scratch of ckm_sdp_kinv */
 };
 
+/* The solver evaluates the safe bound every CKM_SDP_BOUND_EVERY iterations (and at the end). */
+#define CKM_SDP_BOUND_EVERY 20
+
 /* The hopeless stop (sdp_admm.c's header): the best bound at the last bound checks, one every
- * 20 iterations. ckm_sdp_hopeless records the check at iteration it with best bound lb and
- * says whether the rise over par->hopeless_window iterations, extended to par->max_iter,
- * still leaves the gap to par->upper_bound open (false while the window is not yet full, or
- * holds no finite bound, or the stop is off). */
-#define CKM_SDP_HOPELESS_CHECKS (CKM_SDP_HOPELESS_MAX / 20 + 1)
+ * CKM_SDP_BOUND_EVERY iterations. ckm_sdp_hopeless records the check at iteration it with best
+ * bound lb and says whether the rise over par->hopeless_window iterations, extended to
+ * par->max_iter, still leaves the gap to par->upper_bound open (false while the window is not
+ * yet full, or holds no finite bound, or the stop is off). */
+#define CKM_SDP_HOPELESS_CHECKS (CKM_SDP_HOPELESS_MAX / CKM_SDP_BOUND_EVERY + 1)
 typedef struct ckm_hopeless_window {
     double lb[CKM_SDP_HOPELESS_CHECKS];
     int checks;

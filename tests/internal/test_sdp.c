@@ -674,7 +674,7 @@ static void test_hopeless_rule(void)
     par.upper_bound = 10.05 / (1.0 - 1e-4);
     ckm_hopeless_window rising = {.checks = 0}, flat = {.checks = 0}, none = {.checks = 0}, off = {.checks = 0};
     int rising_hopeless = 0, flat_first = 0, none_hopeless = 0, off_hopeless = 0;
-    for (int it = 20; it < 3000; it += 20) {
+    for (int it = CKM_SDP_BOUND_EVERY; it < 3000; it += CKM_SDP_BOUND_EVERY) {
         rising_hopeless += ckm_sdp_hopeless(&par, &rising, it, 10.0 + 2e-5 * (it - 20));
         if (ckm_sdp_hopeless(&par, &flat, it, 10.0) && !flat_first)
             flat_first = it;
