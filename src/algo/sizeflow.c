@@ -83,9 +83,9 @@ static ckm_error step(sizeflow_run *f, ckm_restart *rt, bool have, int it, ckm_a
             return CKM_OK;
         }
         ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: transportation %.3f s, %zu augmentations in %zu searches, "
-                    "%zu moves, %zu pricing rounds (%.2f passes' worth of rows), %zu auction bids%s%s", rt->rs + 1,
-                    it + 1, ts.seconds, ts.augmentations, ts.searches, ts.moves, ts.passes,
-                    (double)ts.rows_priced / (double)s, ts.bids, ts.reauctions ? " (some after an SSP round)" : "",
+                    "%zu moves, %zu pricing rounds (%.2f passes' worth of rows, %.2f checks' worth kept by their "
+                    "margins), %zu auction bids%s%s", rt->rs + 1, it + 1, ts.seconds, ts.augmentations, ts.searches,
+                    ts.moves, ts.passes, (double)ts.rows_priced / (double)s, (double)ts.vouched / (double)s, ts.bids, ts.reauctions ? " (some after an SSP round)" : "",
                     ts.widened ? ", candidate lists widened" : ts.rebased ? ", bounds moved to one epoch" : "");
         return CKM_OK;
     }
@@ -254,7 +254,7 @@ static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
         return (ckm_assign_by_centers(r, &want) ? 0.0 : 8.0 * s * k) + ckm_assign_bytes(r, &want);
     bool matrix = s * k <= 268435456.0;
     double L = (double)ckm_transport_list_len(r->k, !matrix), C = k <= 256.0 ? 16.0 : 32.0;
-    double arcs = matrix ? 9.0 * s * k + k * k * (12.0 * L + 25.0) + 2.0 * s : (12.0 * C + 22.0) * s + 64.0 * k * (d + 1.0);
+    double arcs = matrix ? 9.0 * s * k + k * k * (12.0 * L + 25.0) + 2.0 * s : (12.0 * C + 30.0) * s + 64.0 * k * (d + 1.0);
     return arcs + k * k * (12.0 * L + 25.0) + 16.0 * s + 20.0 * s;
 }
 

@@ -9,7 +9,8 @@
  * non-negative; for points this is "every point sits in an argmin_j (c_ij - pi_j)".
  * Each phase runs one Dijkstra (dense, O(k^2), its selection and row scans four nodes at a
  * time: nearest_open, scan_row) from all nodes with excess at once, or
- * backward from all nodes with a deficit when those are fewer, to the end; moves pi by the
+ * backward from all nodes with a deficit when those are fewer, until all of the other kind
+ * are settled (or the rest are out of reach); moves pi by the
  * distances capped at the farthest node of the other kind reached, which makes every tree
  * path to one tight, and augments along as many tree paths as stay usable (phase()).
  * The cheapest point for a -> b, argmin over members i of a of
@@ -496,7 +497,8 @@ static bool arc_push(tp *t, size_t x, size_t y, int32_t pt, long long delta, ckm
 
 /* One phase: Dijkstra from every node with excess at once (forward), or backward from every
  * node with a deficit (rev: on reversed arcs, chosen when deficits are the fewer nodes, so
- * that many excesses can reach one deficit), run to the end (O(k^2)). Potentials move by
+ * that many excesses can reach one deficit), run until every node of the other kind is
+ * settled or none is left in reach (O(k^2) at most). Potentials move by
  * min(D_v, Dc) (forward +, backward -), Dc the largest distance of a reached node of the
  * other kind: every tree path becomes tight (zero reduced cost) and every residual arc
  * stays non-negative (D_v <= D_u + w_uv). Then each reached node of the other kind, nearest
@@ -507,16 +509,19 @@ static bool arc_push(tp *t, size_t x, size_t y, int32_t pt, long long delta, ckm
  * Returns the augmentations (0: nothing reachable), -1 on allocation failure. */
 static int phase(tp *t, bool rev, ckm_transport_stats *st)
 {
-    size_t k = t->k, T = k, reached = 0;
+    size_t k = t->k, T = k, reached = 0, ends = 0;
     ckm_transport_ws *w = t->w;
     for (size_t v = 0; v <= k; v++) {
         w->dist[v] = (rev ? w->e[v] < 0 : w->e[v] > 0) ? 0.0 : INFINITY;
         w->gate[v] = 0.0;
         w->pred[v] = -1;
         w->pred_pt[v] = -1;
+        ends += rev ? w->e[v] > 0 : w->e[v] < 0;
     }
     double Dc = -INFINITY;
-    for (;;) {
+    /* until every node of the other kind is settled: the nodes still open then end at a
+       distance >= Dc, so the potentials' step min(dist, Dc) is Dc for them either way */
+    while (reached < ends) {
         size_t u = nearest_open(w->dist, w->gate, k + 1);
         if (u == SIZE_MAX)
             break;
