@@ -4,11 +4,14 @@
  * memory this process may still allocate: MemAvailable of /proc/meminfo, lowered to the
  * cgroup's memory.max minus memory.current when a limit is set (-1 when neither can be read).
  */
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include "core.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 bool ckm_mul_ok(size_t a, size_t b, size_t *out)
 {
@@ -35,6 +38,24 @@ void *ckm_alloc_array(size_t count, size_t size)
     if (!ckm_mul_ok(count, size, &bytes))
         return NULL;
     return malloc(bytes ? bytes : 1);
+}
+
+/* Blocks of at least this many bytes ask for transparent huge pages (ckm_alloc_large). */
+#define LARGE_BYTES ((size_t)8 << 20)
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+
+void *ckm_alloc_large(size_t count, size_t size)
+{
+    void *p = ckm_alloc_array(count, size);
+#ifdef MADV_HUGEPAGE
+    size_t bytes = count * size; /* checked by ckm_alloc_array when p != NULL */
+    if (p && bytes >= LARGE_BYTES) {
+        uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), b = ((uintptr_t)p + bytes) & ~(HUGE_PAGE - 1);
+        if (b > a)
+            (void)madvise((void *)a, (size_t)(b - a), MADV_HUGEPAGE); /* advice: a refusal changes nothing */
+    }
+#endif
+    return p;
 }
 
 void *ckm_calloc_array(size_t count, size_t size)

@@ -25,6 +25,11 @@ bool ckm_mul_ok(size_t a, size_t b, size_t *out);
 void ckm_bound_sums(const size_t *lo, const size_t *hi, size_t k, size_t *sum_lo, size_t *sum_hi);
 /* malloc/calloc of count elements of size bytes with overflow check; NULL on failure. */
 void *ckm_alloc_array(size_t count, size_t size);
+/* The same for a large array read at random (rows scattered over n, lists over k^2): from
+ * 8 MB, the whole 2 MB pages inside it are advised to the kernel as transparent huge
+ * pages (madvise MADV_HUGEPAGE, this block only; where the system's setting is "madvise",
+ * Debian's default, one TLB entry then covers 2 MB instead of 4 KB). Freed with free(). */
+void *ckm_alloc_large(size_t count, size_t size);
 /* Bytes this process may still allocate (MemAvailable, lowered to a cgroup's limit), or -1
  * when unknown (alloc.c). */
 double ckm_memory_available(void);

@@ -841,8 +841,8 @@ static bool pricing_alloc(pricing *pr, size_t c)
     free(pr->cc);
     pr->ccap = c;
     bool ok = ckm_mul_ok(pr->n, c, &nc);
-    pr->cj = ok ? ckm_alloc_array(nc, sizeof(int32_t)) : NULL;
-    pr->cc = ok ? ckm_alloc_array(nc, sizeof(double)) : NULL;
+    pr->cj = ok ? ckm_alloc_large(nc, sizeof(int32_t)) : NULL;
+    pr->cc = ok ? ckm_alloc_large(nc, sizeof(double)) : NULL;
     pr->bytes += pr->cj && pr->cc ? nc * (sizeof(int32_t) + sizeof(double)) : 0;
     return pr->cj && pr->cc;
 }
@@ -871,14 +871,14 @@ static bool pricing_setup(pricing *pr, size_t n, size_t d, size_t k, int threads
               ckm_mul_ok(bd, per, &bd);
     pr->gram = ok ? ckm_alloc_array(bk, sizeof(double)) : NULL;
     pr->gY = ok ? ckm_alloc_array(bd, sizeof(double)) : NULL;
-    pr->argmin = ckm_alloc_array(n, sizeof(int32_t));
+    pr->argmin = ckm_alloc_large(n, sizeof(int32_t));
     pr->viol = ckm_alloc_array((size_t)pr->threads, sizeof(size_t));
     pr->buf = ckm_alloc_array((size_t)pr->threads * 4 * k, sizeof(double));
-    pr->rest = ckm_alloc_array(n, sizeof(double));
+    pr->rest = ckm_alloc_large(n, sizeof(double));
     pr->ep = ckm_alloc_array(n, sizeof(uint8_t));
     pr->flag = ckm_alloc_array(n, sizeof(uint8_t));
     pr->todo = ckm_alloc_array(n, sizeof(int32_t));
-    pr->slack = ckm_alloc_array(n, sizeof(double));
+    pr->slack = ckm_alloc_large(n, sizeof(double));
     pr->slackP = ckm_alloc_array(k ? k : 1, sizeof(double));
     pr->epC = ckm_alloc_array(MAX_EPOCHS * kd, sizeof(double));
     pr->epP = ckm_alloc_array(MAX_EPOCHS * (k ? k : 1), sizeof(double));

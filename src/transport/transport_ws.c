@@ -76,7 +76,7 @@ size_t ckm_transport_ws_bytes(const ckm_transport_ws *w)
 /* malloc that counts (count * elem checked by the caller) */
 static void *take(ckm_transport_ws *w, size_t count, size_t elem)
 {
-    void *p = ckm_alloc_array(count ? count : 1, elem);
+    void *p = ckm_alloc_large(count ? count : 1, elem);
     if (p)
         w->bytes += (count ? count : 1) * elem;
     return p;
