@@ -38,6 +38,7 @@
 #include "transport_ws.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +289,15 @@ static bool build_by_point(tp *t, const ckm_bk_limits *lim)
     return true;
 }
 
+/* Every cache line of [p, p + bytes): a row need not start on a line (malloc aligns to 16
+ * bytes), so a 64-byte row of candidates spans two lines and 128 bytes of costs three. */
+static inline void prefetch_span(const void *p, size_t bytes)
+{
+    uintptr_t a = (uintptr_t)p & ~(uintptr_t)63, end = (uintptr_t)p + bytes;
+    for (; a < end; a += 64)
+        __builtin_prefetch((const void *)a);
+}
+
 /* The move lists (a, .) of cluster a from its members, prefetching ahead (members are
  * scattered over n). Touches only row a of the lists (head_sync waits for the build's end),
  * so clusters may be built on different threads. */
@@ -298,10 +308,8 @@ static void build_cluster(tp *t, size_t a)
     for (size_t q = 0; q < m->len; q++) {
         if (q + BUILD_AHEAD < m->len) {
             size_t i = (size_t)m->a[q + BUILD_AHEAD];
-            for (size_t o = 0; o < c * sizeof(int32_t); o += 64)
-                __builtin_prefetch((const char *)(t->cj + i * c) + o);
-            for (size_t o = 0; o < c * sizeof(double); o += 64)
-                __builtin_prefetch((const char *)(t->cc + i * c) + o);
+            prefetch_span(t->cj + i * c, c * sizeof(int32_t));
+            prefetch_span(t->cc + i * c, c * sizeof(double));
         }
         insert_point(t, a, m->a[q]);
     }
