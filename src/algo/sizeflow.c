@@ -254,7 +254,7 @@ static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
         return (ckm_assign_by_centers(r, &want) ? 0.0 : 8.0 * s * k) + ckm_assign_bytes(r, &want);
     bool matrix = s * k <= 268435456.0;
     double L = (double)ckm_transport_list_len(r->k, !matrix), C = k <= 256.0 ? 16.0 : 32.0;
-    double arcs = matrix ? 9.0 * s * k + k * k * (12.0 * L + 25.0) + 2.0 * s : (12.0 * C + 30.0) * s + 64.0 * k * (d + 1.0);
+    double arcs = matrix ? 9.0 * s * k + k * k * (12.0 * L + 25.0) + 2.0 * s : (12.0 * C + 38.0) * s + 64.0 * k * (d + 1.0);
     return arcs + k * k * (12.0 * L + 25.0) + 16.0 * s + 20.0 * s;
 }
 

@@ -33,7 +33,8 @@
  *     - a row whose argmin led the others by a margin at the last check's prices keeps
  *       it while the prices have moved less than that margin (slack_vouches), so the
  *       check after SSP (the same centers) reads only the rows SSP moved and those near a
- *       tie;
+ *       tie; across a Lloyd step the margin, less the step's drift and price rise by
+ *       rest_bound's formula, still vouches for the rows far from a tie (margin_vouches);
  *     - across calls with one ckm_transport_cache (sizeflow's Lloyd steps, where centers
  *       drift little), the candidates' costs are recomputed at the new centers (n C d
  *       flops) and only the rows in doubt are priced (10^6 x 16, k = 1000: a warm step
@@ -54,7 +55,7 @@
  *   discarded (raised only where its search reached, they start the next round worse than
  *   the prices it began from).
  * tol = 1e-10 (||y_i||^2 + max ||c||^2 + max |p|): above the rounding of costs and prices.
- * Memory: 12 n C + 30 n bytes of candidates, argmin, margins, rest, epochs and the rows to price +
+ * Memory: 12 n C + 38 n bytes of candidates, argmin, margins, rest, epochs and the rows to price +
  * one block of costs per thread + 32 k (d + 1) doubles and 32 k bytes (movers) of epochs +
  * the solver's O(n + k^2 L)
  * (transport.c) + the auction's 20 n (auction.c).
@@ -130,9 +131,10 @@ typedef struct pricing {
     size_t nmov[MAX_EPOCHS];
     double drift_rest[MAX_EPOCHS];
     uint8_t *movidx;               /* MAX_EPOCHS k: 1 + j's place among epoch e's movers, or 0 */
-    /* the margin of each row's argmin (slack_vouches): slack[i] <= min over j != argmin[i] of
-       c_ij - p_j, minus argmin[i]'s, at the centers ccC and the prices slackP (meaningful
-       while slack_ok) */
+    /* the margin of each row's argmin (slack_vouches, margin_vouches): best[i] = c_il - p_l
+       for l = argmin[i], and slack[i] <= min over j != l of (c_ij - p_j) - best[i], at the
+       centers ccC and the prices slackP (meaningful while slack_ok) */
+    double *best;                  /* n */
     double *slack;                 /* n */
     double *slackP;                /* k */
     bool slack_ok;
@@ -325,6 +327,7 @@ static void price_rows(pricing *pr, size_t r0, size_t rows, const double *g, int
                 b2 = v < b2 ? v : b2;
         }
         pr->argmin[i] = (int32_t)bj;
+        pr->best[i] = b1;
         pr->slack[i] = b2 - b1;
         pr->ep[i] = (uint8_t)(pr->nep - 1);
         if (pr->prev) {
@@ -500,6 +503,9 @@ typedef struct check_job {
     double rise_rest[MAX_EPOCHS]; /* max_j (p_j - p^e_j) over the clusters j not among e's movers */
     const double *delta;   /* with slack: p_j - slackP_j (slack_vouches), else NULL */
     double dmax;           /* max_j delta_j */
+    bool moved;            /* the margins are at the last call's centers (margin_vouches) */
+    double mD, mrise, mP;  /* their drift max_j ||C_j - C'_j||, max_j (p_j - slackP_j),
+                              max_j slackP_j */
     size_t *fail;          /* per thread */
     atomic_size_t vouched; /* rows slack_vouches passed */
 } check_job;
@@ -556,6 +562,34 @@ static inline bool slack_vouches(const check_job *q, size_t i)
     if (!(pr->slack[i] >= need))
         return false;
     pr->slack[i] -= need;
+    pr->best[i] -= q->delta[l];
+    return true;
+}
+
+/* The same across a Lloyd step (the centers moved by at most D since the margins' centers
+ * C', the prices rose by at most rise since slackP, P = max_j slackP_j): every j != l had
+ * c'_ij - slackP_j >= R = best_i + slack_i, so by rest_bound's derivation with R for rest_i
+ *   c_ij - p_j >= bound_at(R, D, rise, P)   (every j != l, listed or not),
+ * and l is still an argmin where that is >= its exact reduced cost now, which becomes best_i
+ * and the bound the new margin. In late steps (10^6 x 16, k = 1000) D and rise are those of
+ * one step, where the rows' own bounds carry the drift since their epoch: those rows need
+ * neither their candidates' reduced costs, nor the bound on the rest, nor the movers. */
+static inline bool margin_vouches(const check_job *q, size_t i)
+{
+    pricing *pr = q->pr;
+    size_t l = (size_t)pr->argmin[i], c = pr->c;
+    if (q->labels && (size_t)q->labels[i] != l)
+        return false;
+    const int32_t *cj = pr->cj + i * c;
+    const double *cc = pr->cc + i * c;
+    double cl = INFINITY;
+    for (size_t e = 0; e < c; e++)
+        cl = cj[e] == (int32_t)l ? cc[e] : cl;
+    double rl = cl - q->p[l], L = bound_at(pr->best[i] + pr->slack[i], q->mD, q->mrise, q->mP);
+    if (!(L >= rl))
+        return false;
+    pr->best[i] = rl;
+    pr->slack[i] = L - rl;
     return true;
 }
 
@@ -571,7 +605,7 @@ static void check_rows(void *ctx, size_t i0, size_t i1, int tid)
     pricing *pr = q->pr;
     size_t c = pr->c, fail = 0, vouched = 0;
     for (size_t i = i0; i < i1; i++) {
-        if (q->delta && slack_vouches(q, i)) {
+        if ((q->delta && slack_vouches(q, i)) || (q->moved && margin_vouches(q, i))) {
             vouched++;
             continue;
         }
@@ -599,6 +633,7 @@ static void check_rows(void *ctx, size_t i0, size_t i1, int tid)
         }
         if (ok) {
             pr->argmin[i] = bj;
+            pr->best[i] = v1;
             pr->slack[i] = (v2 < L ? v2 : L) - v1;
             fail += q->labels && v1 < u - tol;
         } else
@@ -626,13 +661,24 @@ static void epoch_rises(const pricing *pr, const double *p, double *rise, double
 }
 
 /* The check of every row at prices p (check_rows); with the margins of the last refresh
- * valid (slack_ok: the same centers), rows they vouch for are skipped. Uses the first
- * thread's pricing scratch for the price changes (no pass runs now). */
-static size_t run_check(pricing *pr, const int32_t *labels, const double *p, size_t *vouched)
+ * valid, rows they vouch for are skipped: at the same centers (slack_ok) by slack_vouches,
+ * after the centers moved by at most moved_D (>= 0; -1: the margins are not valid) by
+ * margin_vouches. Uses the first thread's pricing scratch for the price changes (no pass
+ * runs now). */
+static size_t run_check(pricing *pr, const int32_t *labels, const double *p, double moved_D, size_t *vouched)
 {
     check_job q = {.pr = pr, .labels = labels, .p = p, .fail = pr->viol};
     atomic_init(&q.vouched, 0);
-    if (pr->slack_ok) {
+    if (moved_D >= 0.0) {
+        q.moved = true;
+        q.mD = moved_D;
+        q.mrise = q.mP = -INFINITY;
+        for (size_t j = 0; j < pr->k; j++) {
+            double r = p[j] - pr->slackP[j];
+            q.mrise = r > q.mrise ? r : q.mrise;
+            q.mP = pr->slackP[j] > q.mP ? pr->slackP[j] : q.mP;
+        }
+    } else if (pr->slack_ok) {
         double *delta = pr->buf;
         q.dmax = -INFINITY;
         for (size_t j = 0; j < pr->k; j++) {
@@ -657,11 +703,11 @@ static size_t run_check(pricing *pr, const int32_t *labels, const double *p, siz
 
 /* The rows in doubt at the current centers and prices (flag, todo: how many, the return
  * value) and in *viol the dual violations of pr->prev among the others. */
-static size_t flag_rows(pricing *pr, size_t *viol, ckm_transport_stats *st)
+static size_t flag_rows(pricing *pr, double moved_D, size_t *viol, ckm_transport_stats *st)
 {
     size_t m = 0;
     memset(pr->flag, 0, pr->n);
-    *viol = run_check(pr, pr->prev, pr->price, &st->vouched);
+    *viol = run_check(pr, pr->prev, pr->price, moved_D, &st->vouched);
     for (size_t i = 0; i < pr->n; i++)
         if (pr->flag[i])
             pr->todo[m++] = (int32_t)i;
@@ -763,9 +809,18 @@ static size_t refresh(pricing *pr, ckm_transport_stats *st)
 {
     size_t n = pr->n, k = pr->k, d = pr->d;
     if (pr->nep > 0) {
+        double moved_D = -1.0; /* the margins' drift, when they carry over */
         if (memcmp(pr->ccC, pr->C, k * d * sizeof(double)) != 0) {
             /* the centers moved (a new call): the candidates' costs and every epoch's
                drift follow them; within a call only new epochs (drift 0) appear */
+            if (pr->slack_ok) {
+                double D2 = 0.0;
+                for (size_t j = 0; j < k; j++) {
+                    double t = ckm_sqdist(pr->C + j * d, pr->ccC + j * d, d);
+                    D2 = t > D2 ? t : D2;
+                }
+                moved_D = sqrt(D2);
+            }
             if (pr->threads > 1 && n >= 65536)
                 ckm_parallel_for(pr->threads, n, cand_costs, pr);
             else
@@ -773,13 +828,13 @@ static size_t refresh(pricing *pr, ckm_transport_stats *st)
             memcpy(pr->ccC, pr->C, k * d * sizeof(double));
             for (size_t e = 0; e < pr->nep; e++)
                 epoch_drift(pr, e);
-            pr->slack_ok = false; /* margins are at the old centers */
+            pr->slack_ok = false; /* margins are at the old centers (moved_D) */
         }
         if (pr->nep == MAX_EPOCHS) {
             rebase(pr); /* any time: the bounds stay valid, the flags made too */
             st->rebased++;
         }
-        size_t viol, m = flag_rows(pr, &viol, st);
+        size_t viol, m = flag_rows(pr, moved_D, &viol, st);
         if (m <= n / 2) {
             pr->partial = true;
             st->rows_priced += m;
@@ -820,6 +875,7 @@ static void pricing_free(pricing *pr)
     free(pr->movidx);
     free(pr->flag);
     free(pr->todo);
+    free(pr->best);
     free(pr->slack);
     free(pr->slackP);
     size_t bytes = pr->bytes;
@@ -878,6 +934,7 @@ static bool pricing_setup(pricing *pr, size_t n, size_t d, size_t k, int threads
     pr->ep = ckm_alloc_array(n, sizeof(uint8_t));
     pr->flag = ckm_alloc_array(n, sizeof(uint8_t));
     pr->todo = ckm_alloc_array(n, sizeof(int32_t));
+    pr->best = ckm_alloc_large(n, sizeof(double));
     pr->slack = ckm_alloc_large(n, sizeof(double));
     pr->slackP = ckm_alloc_array(k ? k : 1, sizeof(double));
     pr->epC = ckm_alloc_array(MAX_EPOCHS * kd, sizeof(double));
@@ -885,13 +942,13 @@ static bool pricing_setup(pricing *pr, size_t n, size_t d, size_t k, int threads
     pr->ccC = ckm_alloc_array(kd, sizeof(double));
     pr->movidx = ckm_alloc_array(MAX_EPOCHS * (k ? k : 1), sizeof(uint8_t));
     if (!pr->gram || !pr->gY || !pr->argmin || !pr->viol || !pr->buf || !pr->rest || !pr->ep || !pr->flag ||
-        !pr->todo || !pr->slack || !pr->slackP || !pr->epC || !pr->epP || !pr->ccC || !pr->movidx || !pricing_alloc(pr, width)) {
+        !pr->todo || !pr->best || !pr->slack || !pr->slackP || !pr->epC || !pr->epP || !pr->ccC || !pr->movidx || !pricing_alloc(pr, width)) {
         pricing_free(pr);
         return false;
     }
     pr->bytes += (bk + bd + (size_t)pr->threads * 4 * k + (MAX_EPOCHS + 1) * kd + (MAX_EPOCHS + 1) * (k ? k : 1)) *
                      sizeof(double) + MAX_EPOCHS * (k ? k : 1) +
-                 n * (sizeof(int32_t) + 2 * sizeof(double) + 2 + sizeof(int32_t)) + (size_t)pr->threads * sizeof(size_t);
+                 n * (sizeof(int32_t) + 3 * sizeof(double) + 2 + sizeof(int32_t)) + (size_t)pr->threads * sizeof(size_t);
     return true;
 }
 
