@@ -700,6 +700,33 @@ done:
     free(Y), free(C), free(cost), free(p), free(l);
 }
 
+/* The scene of movers_hand and margin_hand (k clusters in the plane, 311 points): B =
+ * (0, -1) and X = (3, 0) are clusters 0 and 1, point v sits at the origin, and 31 static
+ * clusters from s0 on hold 10 points each, far from v; maximums that never bind. */
+static void hand_scene(double *C, double *Y, size_t *hi, size_t k, size_t s0)
+{
+    C[0] = 0.0, C[1] = -1.0; /* B */
+    C[2] = 3.0, C[3] = 0.0;  /* X */
+    Y[0] = Y[1] = 0.0;       /* v */
+    for (size_t s = 0; s < 31; s++) {
+        C[(s0 + s) * 2] = 100.0 + 10.0 * (double)s, C[(s0 + s) * 2 + 1] = 100.0;
+        for (size_t m = 0; m < 10; m++)
+            Y[(1 + s * 10 + m) * 2] = C[(s0 + s) * 2] + 0.01 * (double)m, Y[(1 + s * 10 + m) * 2 + 1] = 100.0;
+    }
+    for (size_t j = 0; j < k; j++)
+        hi[j] = 1 + 31 * 10;
+}
+
+/* One call on that scene through the cache, one candidate per point: solved, feasible. */
+static bool hand_solve(const double *Y, const double *C, size_t k, const size_t *lo, const size_t *hi,
+                       ckm_transport_cache *cache, double *p, int32_t *l, ckm_transport_stats *ts)
+{
+    ckm_err err = {CKM_OK, ""};
+    int inf = -1;
+    return cache && points_ex(Y, 1 + 31 * 10, 2, C, k, lo, hi, 1, 0, 1, NULL, cache, p, l, &inf, ts, &err) == CKM_OK &&
+           inf == 0;
+}
+
 /* The bound over the clusters that did not jump, by hand (k = 65, no size bounds, one
  * candidate per point). 32 jumpers J_s, far from every point, move by 100 between two calls
  * through one cache: the bound over all clusters vouches for no row, the movers are exactly
@@ -715,32 +742,19 @@ static void movers_hand(bool rise)
     double C[K * 2], Y[N * 2], p[K] = {0}, cost[N * K];
     int32_t l[N];
     size_t lo[K] = {0}, hi[K];
-    C[0] = 0.0, C[1] = -1.0; /* B */
-    C[2] = 3.0, C[3] = 0.0;  /* X */
+    hand_scene(C, Y, hi, K, S0);
     for (size_t s = 0; s < 32; s++)
         C[(J0 + s) * 2] = -100.0 - 10.0 * (double)s, C[(J0 + s) * 2 + 1] = -100.0;
-    Y[0] = Y[1] = 0.0; /* v */
-    for (size_t s = 0; s < 31; s++) {
-        C[(S0 + s) * 2] = 100.0 + 10.0 * (double)s, C[(S0 + s) * 2 + 1] = 100.0;
-        for (size_t m = 0; m < 10; m++)
-            Y[(1 + s * 10 + m) * 2] = C[(S0 + s) * 2] + 0.01 * (double)m, Y[(1 + s * 10 + m) * 2 + 1] = 100.0;
-    }
-    for (size_t j = 0; j < K; j++)
-        hi[j] = N;
     ckm_transport_cache *cache = ckm_transport_cache_new();
-    ckm_err err = {CKM_OK, ""};
     ckm_transport_stats ts;
-    int inf = -1;
-    CHECK(cache && points_ex(Y, N, 2, C, K, lo, hi, 1, 0, 1, NULL, cache, p, l, &inf, &ts, &err) == CKM_OK &&
-          inf == 0 && l[0] == 0);
+    CHECK(hand_solve(Y, C, K, lo, hi, cache, p, l, &ts) && l[0] == 0);
     for (size_t s = 0; s < 32; s++)
         C[(J0 + s) * 2 + 1] = -200.0;
     if (rise)
         p[1] += 8.5;
     else
         C[2] = 0.5;
-    CHECK(cache && points_ex(Y, N, 2, C, K, lo, hi, 1, 0, 1, NULL, cache, p, l, &inf, &ts, &err) == CKM_OK &&
-          inf == 0);
+    CHECK(hand_solve(Y, C, K, lo, hi, cache, p, l, &ts));
     CHECK(ts.rows_priced < N); /* the static points were vouched for */
     CHECK(l[0] == (rise ? 0 : 1));
     check_answer(Y, N, 2, C, K, lo, hi, p, l, cost, false, "movers by hand", rise);
@@ -761,26 +775,13 @@ static void margin_hand(void)
     double C[K * 2], Y[N * 2], p[K] = {0}, cost[N * K];
     int32_t l[N];
     size_t lo[K] = {0}, hi[K];
-    C[0] = 0.0, C[1] = -1.0; /* B */
-    C[2] = 3.0, C[3] = 0.0;  /* X */
-    Y[0] = Y[1] = 0.0;       /* v */
-    for (size_t s = 0; s < 31; s++) {
-        C[(S0 + s) * 2] = 100.0 + 10.0 * (double)s, C[(S0 + s) * 2 + 1] = 100.0;
-        for (size_t m = 0; m < 10; m++)
-            Y[(1 + s * 10 + m) * 2] = C[(S0 + s) * 2] + 0.01 * (double)m, Y[(1 + s * 10 + m) * 2 + 1] = 100.0;
-    }
-    for (size_t j = 0; j < K; j++)
-        hi[j] = N;
+    hand_scene(C, Y, hi, K, S0);
     ckm_transport_cache *cache = ckm_transport_cache_new();
-    ckm_err err = {CKM_OK, ""};
     ckm_transport_stats ts;
-    int inf = -1;
-    CHECK(cache && points_ex(Y, N, 2, C, K, lo, hi, 1, 0, 1, NULL, cache, p, l, &inf, &ts, &err) == CKM_OK &&
-          inf == 0 && l[0] == 0);
+    CHECK(hand_solve(Y, C, K, lo, hi, cache, p, l, &ts) && l[0] == 0);
     C[S0 * 2 + 1] += 1e-3;
     p[1] += 8.5;
-    CHECK(cache && points_ex(Y, N, 2, C, K, lo, hi, 1, 0, 1, NULL, cache, p, l, &inf, &ts, &err) == CKM_OK &&
-          inf == 0);
+    CHECK(hand_solve(Y, C, K, lo, hi, cache, p, l, &ts));
     /* the static points, by their margins in each of the call's three checks (across the
        step; after pricing v, at the same prices; after SSP): without the carry across the
        step, 2 (N - 1) */
