@@ -85,7 +85,8 @@ static ckm_error step(sizeflow_run *f, ckm_restart *rt, bool have, int it, ckm_a
         ckm_ctx_log(ctx, 2, "sizeflow restart %d iter %d: transportation %.3f s, %zu augmentations in %zu searches, "
                     "%zu moves, %zu pricing rounds (%.2f passes' worth of rows, %.2f checks' worth kept by their "
                     "margins), %zu auction bids%s%s", rt->rs + 1, it + 1, ts.seconds, ts.augmentations, ts.searches,
-                    ts.moves, ts.passes, (double)ts.rows_priced / (double)s, (double)ts.vouched / (double)s, ts.bids, ts.reauctions ? " (some after an SSP round)" : "",
+                    ts.moves, ts.passes, (double)ts.rows_priced / (double)s, (double)ts.vouched / (double)s, ts.bids,
+                    ts.reauctions ? " (some after an SSP round)" : "",
                     ts.widened ? ", candidate lists widened" : ts.rebased ? ", bounds moved to one epoch" : "");
         return CKM_OK;
     }

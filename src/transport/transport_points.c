@@ -507,7 +507,7 @@ typedef struct check_job {
     double mD, mrise, mP;  /* their drift max_j ||C_j - C'_j||, max_j (p_j - slackP_j),
                               max_j slackP_j */
     size_t *fail;          /* per thread */
-    atomic_size_t vouched; /* rows slack_vouches passed */
+    atomic_size_t vouched; /* rows slack_vouches or margin_vouches passed */
 } check_job;
 
 /* A lower bound on c_ij - p_j (prices p) over the clusters j left out of row i's list,
@@ -597,8 +597,8 @@ static inline bool margin_vouches(const check_job *q, size_t i)
  * where the bound (or the movers' costs and the bound on the others) is at least the least
  * candidate, that candidate is the argmin over all clusters (and the label, if any, is
  * tested against it), and the margin to the next candidate or the bound is its slack; else
- * the row is flagged for pricing. Rows whose margin still vouches (slack_vouches) are
- * skipped. */
+ * the row is flagged for pricing. Rows whose margin still vouches (slack_vouches,
+ * margin_vouches) are skipped. */
 static void check_rows(void *ctx, size_t i0, size_t i1, int tid)
 {
     check_job *q = ctx;
@@ -767,17 +767,25 @@ static void rebase(pricing *pr)
     pr->nep = 1;
 }
 
+/* dj[j] = ||C_j - from_j||^2 for the current centers C; the largest is returned. */
+static double drifts(const pricing *pr, const double *from, double *dj)
+{
+    size_t d = pr->d;
+    double D2 = 0.0;
+    for (size_t j = 0; j < pr->k; j++) {
+        dj[j] = ckm_sqdist(pr->C + j * d, from + j * d, d);
+        D2 = dj[j] > D2 ? dj[j] : D2;
+    }
+    return D2;
+}
+
 /* Epoch e's drift at the current centers: the largest, the movers (the MOVERS clusters
  * that drifted most, when k > 2 MOVERS) and the largest drift of the others. Uses the
  * first thread's pricing scratch (no pass runs now). */
 static void epoch_drift(pricing *pr, size_t e)
 {
-    size_t k = pr->k, d = pr->d;
-    double *dj = pr->buf, *sel = pr->buf + k, D2 = 0.0;
-    for (size_t j = 0; j < k; j++) {
-        dj[j] = ckm_sqdist(pr->C + j * d, pr->epC + (e * k + j) * d, d);
-        D2 = dj[j] > D2 ? dj[j] : D2;
-    }
+    size_t k = pr->k;
+    double *dj = pr->buf, *sel = pr->buf + k, D2 = drifts(pr, pr->epC + e * k * pr->d, dj);
     pr->drift[e] = sqrt(D2);
     pr->nmov[e] = 0;
     memset(pr->movidx + e * k, 0, k);
@@ -813,14 +821,8 @@ static size_t refresh(pricing *pr, ckm_transport_stats *st)
         if (memcmp(pr->ccC, pr->C, k * d * sizeof(double)) != 0) {
             /* the centers moved (a new call): the candidates' costs and every epoch's
                drift follow them; within a call only new epochs (drift 0) appear */
-            if (pr->slack_ok) {
-                double D2 = 0.0;
-                for (size_t j = 0; j < k; j++) {
-                    double t = ckm_sqdist(pr->C + j * d, pr->ccC + j * d, d);
-                    D2 = t > D2 ? t : D2;
-                }
-                moved_D = sqrt(D2);
-            }
+            if (pr->slack_ok)
+                moved_D = sqrt(drifts(pr, pr->ccC, pr->buf));
             if (pr->threads > 1 && n >= 65536)
                 ckm_parallel_for(pr->threads, n, cand_costs, pr);
             else
@@ -942,13 +944,15 @@ static bool pricing_setup(pricing *pr, size_t n, size_t d, size_t k, int threads
     pr->ccC = ckm_alloc_array(kd, sizeof(double));
     pr->movidx = ckm_alloc_array(MAX_EPOCHS * (k ? k : 1), sizeof(uint8_t));
     if (!pr->gram || !pr->gY || !pr->argmin || !pr->viol || !pr->buf || !pr->rest || !pr->ep || !pr->flag ||
-        !pr->todo || !pr->best || !pr->slack || !pr->slackP || !pr->epC || !pr->epP || !pr->ccC || !pr->movidx || !pricing_alloc(pr, width)) {
+        !pr->todo || !pr->best || !pr->slack || !pr->slackP || !pr->epC || !pr->epP || !pr->ccC || !pr->movidx ||
+        !pricing_alloc(pr, width)) {
         pricing_free(pr);
         return false;
     }
     pr->bytes += (bk + bd + (size_t)pr->threads * 4 * k + (MAX_EPOCHS + 1) * kd + (MAX_EPOCHS + 1) * (k ? k : 1)) *
                      sizeof(double) + MAX_EPOCHS * (k ? k : 1) +
-                 n * (sizeof(int32_t) + 3 * sizeof(double) + 2 + sizeof(int32_t)) + (size_t)pr->threads * sizeof(size_t);
+                 n * (sizeof(int32_t) + 3 * sizeof(double) + 2 + sizeof(int32_t)) +
+                 (size_t)pr->threads * sizeof(size_t);
     return true;
 }
 

@@ -28,7 +28,8 @@ typedef struct ckm_transport_stats {
     size_t rows_priced;   /* ckm_transport_points: rows whose k costs were computed, summed
                              over the rounds (n per full pass) */
     size_t vouched;       /* ckm_transport_points: rows a check passed on their margin alone
-                             (the prices moved less since), summed over the checks */
+                             (the prices and centers moved less since), summed over the
+                             checks */
     size_t widened;       /* ckm_transport_points: times the candidate lists were doubled */
     size_t width;         /* ckm_transport_points: candidate clusters per point at the end
                              (k on the matrix route) */

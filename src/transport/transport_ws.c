@@ -74,9 +74,10 @@ size_t ckm_transport_ws_bytes(const ckm_transport_ws *w)
 }
 
 /* malloc that counts (count * elem checked by the caller); large: an array read at random
- * (ckm_alloc_large's huge pages; not for the cost matrix, read in order, whose 8 n k bytes
- * in huge pages cost more at their first touch than they saved: 10^6 x 16, k = 100,
- * balanced sizeflow 21.6-23.1 s -> 25.1-25.9 s) */
+ * (ckm_alloc_large's huge pages: the move lists and the points' places). The cost matrix is
+ * read in order and stays in ordinary pages; with it in huge pages 10^6 x 16, k = 100 ran
+ * 10-15 % slower, but so did the same code without any huge pages (the JCC erratum,
+ * CMakeLists.txt), so nothing was measured either way. */
 static void *take_as(ckm_transport_ws *w, size_t count, size_t elem, bool large)
 {
     void *p = large ? ckm_alloc_large(count ? count : 1, elem) : ckm_alloc_array(count ? count : 1, elem);
