@@ -8,6 +8,8 @@
 #            rows with N(0, 0.1 std) noise per feature (an embedding-like set)
 #   overlap1000  10^6 x 16, 1000 blobs, centers N(0, 1)^16 (k = 1000 runs; sizeflow with a
 #            time limit of SF1000_LIMIT seconds, default 120, issue 33's target)
+#   sep1000  10^6 x 16, 1000 blobs, centers uniform in [-10, 10]^16, unit noise, its own
+#            stream default_rng(1000) (bench/README's `sep1000`; k = 1000 runs as overlap1000's)
 #   overlap128   10^5 x 128, 1000 blobs, centers N(0, 1)^128 (kmeans, k = 1000)
 #   sep128       10^5 x 128, 1000 blobs, centers uniform in [-10, 10]^128 (kmeans, k = 1000)
 # Workloads: sizeflow balanced (--n-init 1), kmeans (--n-init 1), both from greedy k-means++;
@@ -44,6 +46,10 @@ if not os.path.exists(f"{w}/sep128.npy"):  # its own stream: the other sets keep
     r2 = np.random.default_rng(128)
     C = r2.uniform(-10, 10, (1000, 128)); y = r2.integers(0, 1000, 100_000)
     save("sep128", C[y] + r2.normal(0, 1, (100_000, 128)))
+if not os.path.exists(f"{w}/sep1000.npy"):  # its own stream, as sep128
+    r3 = np.random.default_rng(1000)
+    C = r3.uniform(-10, 10, (1000, d))
+    save("sep1000", C[r3.integers(0, 1000, n)] + r3.standard_normal((n, d)))
 Z = PCA(n_components=d, random_state=0).fit_transform(load_digits().data)
 idx = np.arange(n) % len(Z)
 save("digits", Z[idx] + rng.normal(0, 0.1, (n, d)) * Z.std(0))
@@ -91,10 +97,11 @@ for data in sep overlap digits; do
   run "$data" kmeans 100
   sklearn "$data" 100
 done
-if want overlap1000; then
-  run overlap1000 sizeflow 1000 --balanced -t "${SF1000_LIMIT:-120}"
-  run overlap1000 kmeans 1000
-fi
+for data in overlap1000 sep1000; do
+  want "$data" || continue
+  run "$data" sizeflow 1000 --balanced -t "${SF1000_LIMIT:-120}"
+  run "$data" kmeans 1000
+done
 for data in overlap128 sep128; do
   want "$data" || continue
   run "$data" kmeans 1000

@@ -90,7 +90,8 @@ typedef struct tp {
                                        move to b; NAN: exhausted, to be rescanned); the
                                        searches' dist, done, pred, order (nodes of the other
                                        kind reached by a phase, nearest first) and pred_pt
-                                       (the point moved on the arc into v, or -1), k + 1 */
+                                       (the point moved on the arc into v, or -1; set after
+                                       the search, tree_points), k + 1 */
     cand_lists cand;                /* the move lists, in w's key, pt, len, tau */
     size_t clamped;                 /* reduced costs < 0 (rounding) set to 0 by relax */
     bool building;                  /* initial list build: heads synced afterwards */
@@ -350,9 +351,9 @@ static bool build_by_cluster(tp *t, int threads, const ckm_bk_limits *lim)
     return true;
 }
 
-/* rc: the arc's reduced cost; pair: the move list whose head is the arc's point, or SIZE_MAX
- * for an overflow arc. */
-static void relax(tp *t, size_t u, size_t v, double rc, size_t pair)
+/* rc: the arc's reduced cost. The point an arc between clusters moves is its list's head,
+ * read once the search is over (arc_points), not here. */
+static void relax(tp *t, size_t u, size_t v, double rc)
 {
     ckm_transport_ws *w = t->w;
     if (w->gate[v] != 0.0)
@@ -365,7 +366,6 @@ static void relax(tp *t, size_t u, size_t v, double rc, size_t pair)
     if (dv < w->dist[v]) {
         w->dist[v] = dv;
         w->pred[v] = (int)u;
-        w->pred_pt[v] = pair == SIZE_MAX ? -1 : t->cand.pt[pair * t->cand.L];
     }
 }
 
@@ -374,8 +374,7 @@ static void relax(tp *t, size_t u, size_t v, double rc, size_t pair)
 static void relax_key(tp *t, size_t u, size_t b, double key, bool rev)
 {
     const double *pi = t->w->pi;
-    size_t k = t->k;
-    relax(t, u, b, rev ? key + pi[b] - pi[u] : key + pi[u] - pi[b], rev ? b * k + u : u * k + b);
+    relax(t, u, b, rev ? key + pi[b] - pi[u] : key + pi[u] - pi[b]);
 }
 
 /* The open node of least distance (the lowest index among equals), SIZE_MAX when every
@@ -433,16 +432,13 @@ __attribute__((target_clones("avx2", "default"))) static void scan_row(tp *t, si
                                                                          bool *nan)
 {
     ckm_transport_ws *w = t->w;
-    size_t k = t->k, whole = k - k % 4, L = t->cand.L;
+    size_t k = t->k, whole = k - k % 4;
     double *dist = w->dist;
     const double *pi = w->pi, *gates = w->gate;
     int *pred = w->pred;
-    int32_t *pred_pt = w->pred_pt;
-    const int32_t *head_pt = t->cand.pt;
     const double du = dist[u], piu = pi[u];
     const ckm_v4d zero = {0.0, 0.0, 0.0, 0.0}, du4 = {du, du, du, du}, piu4 = {piu, piu, piu, piu};
-    ckm_v4l seen = {0, 0, 0, 0};
-    size_t clamped = 0;
+    ckm_v4l seen = {0, 0, 0, 0}, negs = {0, 0, 0, 0}; /* negs: minus the clamped lanes */
     for (size_t b = 0; b < whole; b += 4) {
         ckm_v4d key, pib, gate, db;
         memcpy(&key, row + b, sizeof key);
@@ -453,7 +449,7 @@ __attribute__((target_clones("avx2", "default"))) static void scan_row(tp *t, si
         seen |= open & (key != key);
         ckm_v4d rc = rev ? (key + pib) - piu4 : (key + piu4) - pib;
         ckm_v4l neg = open & (rc < zero);
-        clamped -= (size_t)(neg[0] + neg[1] + neg[2] + neg[3]); /* true lanes are -1 */
+        negs += neg; /* true lanes are -1 */
         rc = CKM_V4D_PICK(neg, zero, rc);
         ckm_v4d dv = du4 + rc;
         ckm_v4l up = (dv + gate) < db; /* settled: + INFINITY (dist_b <= dist_u there anyway) */
@@ -463,9 +459,9 @@ __attribute__((target_clones("avx2", "default"))) static void scan_row(tp *t, si
             if (up[q]) {
                 dist[b + q] = dv[q];
                 pred[b + q] = (int)u;
-                pred_pt[b + q] = head_pt[(rev ? (b + q) * k + u : u * k + b + q) * L];
             }
     }
+    size_t clamped = (size_t)-(negs[0] + negs[1] + negs[2] + negs[3]);
     t->clamped += clamped;
     *nan = seen[0] | seen[1] | seen[2] | seen[3];
     for (size_t b = whole; b < k; b++) {
@@ -503,6 +499,28 @@ static bool arc_push(tp *t, size_t x, size_t y, int32_t pt, long long delta, ckm
     return true;
 }
 
+/* pred_pt of a node no tree path has needed yet */
+#define UNRESOLVED (-2)
+
+/* The point each arc on the tree paths to the reached nodes of the other kind moves: the
+ * head of the arc's move list (forward pred[v] -> v, backward v -> pred[v]), -1 on an arc of
+ * the overflow node. Read after the search and before any augmentation moves a point, so it
+ * is the head every relaxation of that arc saw: a list is read only while its one cluster
+ * node is settled (a rescan then fills it before its arc is relaxed). Reading the head at
+ * each relaxation instead (a random read into k^2 L points, at 10^6 x 16, k = 1000 about a
+ * third of the searches' row scans) read it for every arc that lowered a distance. */
+static void tree_points(tp *t, bool rev, size_t reached)
+{
+    ckm_transport_ws *w = t->w;
+    size_t k = t->k, L = t->cand.L;
+    for (size_t q = 0; q < reached; q++)
+        for (size_t v = (size_t)w->order[q]; w->pred[v] >= 0 && w->pred_pt[v] == UNRESOLVED;
+             v = (size_t)w->pred[v]) {
+            size_t x = (size_t)w->pred[v];
+            w->pred_pt[v] = v == k || x == k ? -1 : t->cand.pt[(rev ? v * k + x : x * k + v) * L];
+        }
+}
+
 /* One phase: Dijkstra from every node with excess at once (forward), or backward from every
  * node with a deficit (rev: on reversed arcs, chosen when deficits are the fewer nodes, so
  * that many excesses can reach one deficit), run until every node of the other kind is
@@ -523,7 +541,7 @@ static int phase(tp *t, bool rev, ckm_transport_stats *st)
         w->dist[v] = (rev ? w->e[v] < 0 : w->e[v] > 0) ? 0.0 : INFINITY;
         w->gate[v] = 0.0;
         w->pred[v] = -1;
-        w->pred_pt[v] = -1;
+        w->pred_pt[v] = UNRESOLVED;
         ends += rev ? w->e[v] > 0 : w->e[v] < 0;
     }
     double Dc = -INFINITY;
@@ -551,11 +569,11 @@ static int phase(tp *t, bool rev, ckm_transport_stats *st)
                 relax_key(t, u, b, key, rev);
             }
             if (rev ? w->f[u] > 0 : w->f[u] < w->cap[u]) /* T -> u, u -> T */
-                relax(t, u, T, rev ? w->pi[T] - w->pi[u] : w->pi[u] - w->pi[T], SIZE_MAX);
+                relax(t, u, T, rev ? w->pi[T] - w->pi[u] : w->pi[u] - w->pi[T]);
         } else {
             for (size_t j = 0; j < k; j++)
                 if (rev ? w->f[j] < w->cap[j] : w->f[j] > 0) /* j -> T, T -> j */
-                    relax(t, T, j, rev ? w->pi[j] - w->pi[T] : w->pi[T] - w->pi[j], SIZE_MAX);
+                    relax(t, T, j, rev ? w->pi[j] - w->pi[T] : w->pi[T] - w->pi[j]);
         }
     }
     st->searches++;
@@ -564,6 +582,7 @@ static int phase(tp *t, bool rev, ckm_transport_stats *st)
         return 0;
     for (size_t v = 0; v <= k; v++)
         w->pi[v] += (rev ? -1.0 : 1.0) * (w->dist[v] < Dc ? w->dist[v] : Dc);
+    tree_points(t, rev, reached);
     int augmented = 0;
     for (size_t q = 0; q < reached; q++) {
         size_t leaf = (size_t)w->order[q], v = leaf;
