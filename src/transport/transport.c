@@ -352,7 +352,7 @@ static bool build_by_cluster(tp *t, int threads, const ckm_bk_limits *lim)
 }
 
 /* rc: the arc's reduced cost. The point an arc between clusters moves is its list's head,
- * read once the search is over (arc_points), not here. */
+ * read once the search is over (tree_points), not here. */
 static void relax(tp *t, size_t u, size_t v, double rc)
 {
     ckm_transport_ws *w = t->w;
