@@ -193,7 +193,8 @@ static ckm_error run(const ckm_context *ctx, const ckm_reduced *r, ckm_algo_out 
     f.wsum = ckm_alloc_array(k, sizeof(double));
     /* the s x k costs are stored only for the MILP route below sizeflow's matrix limit; the
        transportation route prices from the points (transport_points.c: no n x k matrix once
-       n k > 2^28), and so does the MILP route past it (ckm_assign_by_centers) */
+       n k > 2^28 or k^3 > 5 n), and so does the MILP route past n k > 2^28
+       (ckm_assign_by_centers) */
     ckm_assign_want want = {.route = NULL, .lp = false, .centers = true};
     bool centers = f.weighted && ckm_assign_by_centers(r, &want);
     f.cost = !f.weighted || centers ? NULL : ckm_mul_ok(s, k, &sk) ? ckm_alloc_array(sk, sizeof(double)) : NULL;
@@ -239,7 +240,8 @@ done:
 
 /* With must-links the LP/MILP route with the stored costs (8 s k + the model; past the matrix
  * limit the model's costs from the centers, ckm_assign_by_centers); else the
- * transportation route: the s x k cost matrix 8 s k while s k <= 2^28, with the costs of
+ * transportation route: the s x k cost matrix 8 s k on its matrix route (s k <= 2^28 and
+ * k^3 <= 5 s, ckm_transport_points_matrix), with the costs of
  * every 8th row (s k) and that sample's own move lists (its starting prices; kept, like the
  * matrix, from one Lloyd step to the next), else (12 C + 22) s of candidate arcs (C = 16, at
  * k > 256 32: the first call's lists, transport_points.c: cold_width) and their
@@ -253,7 +255,8 @@ static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
     ckm_assign_want want = {.route = NULL, .lp = false, .centers = true};
     if (r->s < r->n)
         return (ckm_assign_by_centers(r, &want) ? 0.0 : 8.0 * s * k) + ckm_assign_bytes(r, &want);
-    bool matrix = s * k <= 268435456.0;
+    ckm_transport_points_opts o = ckm_transport_points_defaults();
+    bool matrix = ckm_transport_points_matrix(r->s, r->k, &o);
     double L = (double)ckm_transport_list_len(r->k, !matrix), C = k <= 256.0 ? 16.0 : 32.0;
     double arcs = matrix ? 9.0 * s * k + k * k * (12.0 * L + 25.0) + 2.0 * s : (12.0 * C + 38.0) * s + 64.0 * k * (d + 1.0);
     return arcs + k * k * (12.0 * L + 25.0) + 16.0 * s + 20.0 * s;

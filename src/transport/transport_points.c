@@ -4,9 +4,12 @@
  * and k in the thousands).
  *   costs c_ij = ||y_i||^2 - 2 y_i.c_j + ||c_j||^2 (clamped at 0), by dgemm in blocks of
  *   rows: the values ckm_sqdist_matrix stores.
- *   n k <= 2^28: the matrix and ckm_transport_solve (memory 8 n k bytes, at most 2 GiB:
- *   the fastest route where it fits; with a cache, the matrix and the solver's workspace
- *   are allocated by the first call and reused by the next ones). Beyond, rounds of pricing and SSP on candidate arcs (column generation):
+ *   n k <= 2^28 and k^3 <= 5 n: the matrix and ckm_transport_solve (memory 8 n k bytes, at
+ *   most 2 GiB; with a cache, the matrix and the solver's workspace are allocated by the
+ *   first call and reused by the next ones). The faster route there: at larger k its k x k
+ *   move lists cost more than the pricing below (the measured crossover,
+ *   CKM_TRANSPORT_MATRIX_CUBE). Else rounds of pricing and SSP on candidate arcs (column
+ *   generation):
  *     pass under prices p: every point keeps its C clusters of least reduced cost
  *       c_ij - p_j (C = min(k, 16); 32 in a cold call at k > 256: cold_width) with their
  *       costs, and its
@@ -1168,7 +1171,14 @@ static bool limits_hit(const void *lim) { return ckm_bk_limits_reached(lim); }
 
 ckm_transport_points_opts ckm_transport_points_defaults(void)
 {
-    return (ckm_transport_points_opts){0, NULL, NULL, CKM_TRANSPORT_MATRIX_MAX, CAND};
+    return (ckm_transport_points_opts){0, NULL, NULL, CKM_TRANSPORT_MATRIX_MAX, CKM_TRANSPORT_MATRIX_CUBE, CAND};
+}
+
+bool ckm_transport_points_matrix(size_t n, size_t k, const ckm_transport_points_opts *o)
+{
+    size_t nk;
+    return ckm_mul_ok(n, k, &nk) && nk <= o->matrix_max &&
+           (double)k * (double)k * (double)k <= (double)o->matrix_cube * (double)n;
 }
 
 ckm_error ckm_transport_points(const ckm_transport_points_problem *pp, const ckm_transport_points_opts *o,
@@ -1193,8 +1203,8 @@ ckm_error ckm_transport_points(const ckm_transport_points_problem *pp, const ckm
         cache->d = d;
     }
     ckm_transport_ws *own = cache ? NULL : ckm_transport_ws_new(), *ws = cache ? cache->ws : own;
-    size_t nk;
-    bool matrix = ckm_mul_ok(n, k, &nk) && nk <= o->matrix_max;
+    bool matrix = ckm_transport_points_matrix(n, k, o);
+    size_t nk = matrix ? n * k : 0; /* <= matrix_max there */
     if (!ws || (matrix && !ckm_transport_ws_array(ws, (void **)&ws->cost, &ws->cost_cap, nk, sizeof(double)))) {
         ckm_transport_ws_free(own);
         return ckm_fail(err, CKM_ERR_NOMEM, "transportation solver: out of memory for the %zu x %zu costs", n, k);

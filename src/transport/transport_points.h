@@ -1,7 +1,8 @@
 /*
  * transport_points.h -- the transportation problem of transport.h with the costs
  * c_ij = ||y_i - c_j||^2 of points and centers, solved without the n x k matrix past
- * CKM_TRANSPORT_MATRIX_MAX (transport_points.c), and its cache between Lloyd steps.
+ * CKM_TRANSPORT_MATRIX_MAX or at large k (transport_points.c), and its cache between
+ * Lloyd steps.
  */
 #ifndef CKM_TRANSPORT_POINTS_H
 #define CKM_TRANSPORT_POINTS_H
@@ -33,19 +34,24 @@ typedef struct ckm_transport_points_problem {
 } ckm_transport_points_problem;
 
 /* How ckm_transport_points solves it: threads as settings; lim (NULL: none); cache as
- * above, or NULL; the matrix route for n k <= matrix_max only; cand candidate clusters per
- * point to start the other route with. ckm_transport_points_defaults: no limits, no cache, 2^28
- * (CKM_TRANSPORT_MATRIX_MAX) and 16 candidates (tests force the other route and short
- * lists). */
+ * above, or NULL; the matrix route only for n k <= matrix_max and k^3 <= matrix_cube n;
+ * cand candidate clusters per point to start the other route with.
+ * ckm_transport_points_defaults: no limits, no cache, 2^28 (CKM_TRANSPORT_MATRIX_MAX), 5
+ * (CKM_TRANSPORT_MATRIX_CUBE) and 16 candidates (tests force either route and short
+ * lists: matrix_cube SIZE_MAX lets n k alone decide). */
 typedef struct ckm_transport_points_opts {
     int threads;
     const ckm_bk_limits *lim;
     ckm_transport_cache *cache;
-    size_t matrix_max, cand;
+    size_t matrix_max, matrix_cube, cand;
 } ckm_transport_points_opts;
 ckm_transport_points_opts ckm_transport_points_defaults(void);
 
-/* Solved without storing the n x k costs when n k > matrix_max (transport_points.c: pricing
+/* Whether ckm_transport_points takes the matrix route for n points and k clusters under o
+ * (sizeflow's memory estimate asks it with the defaults). */
+bool ckm_transport_points_matrix(size_t n, size_t k, const ckm_transport_points_opts *o);
+
+/* Solved without storing the n x k costs off the matrix route (transport_points.c: pricing
  * passes and SSP on candidate arcs, the same optimum and certificate). */
 ckm_error ckm_transport_points(const ckm_transport_points_problem *pp, const ckm_transport_points_opts *o,
                                double *price, int32_t *labels, int *infeasible, ckm_transport_stats *stats,

@@ -45,8 +45,17 @@ typedef struct ckm_transport_stats {
     double seconds;
 } ckm_transport_stats;
 
-/* Up to this many costs (2 GiB) ckm_transport_points stores the n x k matrix: the fast
- * route, whose time is bounded by the matrix solver's. */
+/* Up to this many costs (2 GiB) ckm_transport_points may store the n x k matrix, and only
+ * while k^3 <= CKM_TRANSPORT_MATRIX_CUBE n: past that the matrix solver's k x k move lists
+ * (transport.c) cost more than pricing on candidate arcs. Measured on sizeflow's balanced
+ * runs (16 dimensions, overlapping and separated blobs, 20 steps, 2026-12-07,
+ * bench/README.md "Which route, by k"): the two routes tie near k = 50 at n = 10^4, 100 at
+ * 10^5 and 170-200 at 10^6, where the candidates need a third of the matrix's memory; k^3 =
+ * 5 n puts the switch at 37, 79 and 171. At 10^5 points, k = 1000 the candidates took
+ * 9.1-11.5 s, the matrix 104-134 s. */
 #define CKM_TRANSPORT_MATRIX_MAX ((size_t)1 << 28)
+#ifndef CKM_TRANSPORT_MATRIX_CUBE /* a bench build may set it: 0 = never the matrix, 10^18 = by n k alone */
+#define CKM_TRANSPORT_MATRIX_CUBE ((size_t)5)
+#endif
 
 #endif

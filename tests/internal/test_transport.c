@@ -29,7 +29,7 @@ static ckm_error points_ex(const double *Y, size_t n, size_t d, const double *C,
                            ckm_transport_stats *stats, ckm_err *err)
 {
     ckm_transport_points_problem pp = {Y, n, d, C, k, lo, hi};
-    ckm_transport_points_opts o = {threads, lim, cache, matrix_max, cand};
+    ckm_transport_points_opts o = {threads, lim, cache, matrix_max, SIZE_MAX, cand}; /* n k alone picks the route */
     return ckm_transport_points(&pp, &o, price, labels, infeasible, stats, err);
 }
 
@@ -912,6 +912,56 @@ static void test_points_route(void)
     CHECK(g_backward > 0 && g_searches < g_aug);
 }
 
+/* The default route rule (CKM_TRANSPORT_MATRIX_MAX, CKM_TRANSPORT_MATRIX_CUBE): the matrix
+ * only for n k <= 2^28 and k^3 <= 5 n, hand-computed at the edges; and a default solve on
+ * each side of k^3 = 5 n takes that route (the matrix route reports width k, the candidate
+ * route its 16 candidates) with the matrix solver's optimum. */
+static void test_route_rule(void)
+{
+    ckm_transport_points_opts o = ckm_transport_points_defaults();
+    CHECK(ckm_transport_points_matrix(100000, 79, &o));     /* 493039 <= 5 n */
+    CHECK(!ckm_transport_points_matrix(100000, 80, &o));    /* 512000 > 5 n */
+    CHECK(ckm_transport_points_matrix(1000000, 170, &o));   /* 4913000 */
+    CHECK(!ckm_transport_points_matrix(1000000, 171, &o));  /* 5000211 */
+    CHECK(ckm_transport_points_matrix(3125, 25, &o));       /* 15625 = 5 n */
+    CHECK(ckm_transport_points_matrix((size_t)1 << 28, 1, &o));
+    CHECK(!ckm_transport_points_matrix(((size_t)1 << 28) + 1, 1, &o)); /* n k > 2^28 */
+    CHECK(!ckm_transport_points_matrix(SIZE_MAX / 2, 3, &o));           /* n k overflows */
+    o.matrix_cube = SIZE_MAX; /* n k alone */
+    CHECK(ckm_transport_points_matrix(100000, 1000, &o));
+    CHECK(!ckm_transport_points_matrix(1000000, 300, &o));
+    size_t d = 4, k = 25;
+    for (size_t n = 3000; n <= 3125; n += 125) { /* k^3 = 15625: above 5 n, then equal */
+        double *Y = malloc(n * d * sizeof *Y), *C = malloc(k * d * sizeof *C), *cost = malloc(n * k * sizeof *cost);
+        double *p1 = calloc(k, sizeof *p1), *p2 = calloc(k, sizeof *p2);
+        int32_t *l1 = malloc(n * sizeof *l1), *l2 = malloc(n * sizeof *l2);
+        size_t *lo = malloc(k * sizeof *lo), *hi = malloc(k * sizeof *hi);
+        ckm_err err = {CKM_OK, ""};
+        if (Y && C && cost && p1 && p2 && l1 && l2 && lo && hi) {
+            for (size_t q = 0; q < k * d; q++)
+                C[q] = 10.0 * unif();
+            for (size_t q = 0; q < n * d; q++)
+                Y[q] = 10.0 * unif();
+            for (size_t j = 0; j < k; j++)
+                lo[j] = n / k, hi[j] = n / k; /* n is a multiple of k */
+            int inf1 = -1, inf2 = -1;
+            ckm_transport_stats ts;
+            ckm_transport_points_problem pp = {Y, n, d, C, k, lo, hi};
+            ckm_transport_points_opts def = ckm_transport_points_defaults();
+            CHECK(ckm_sqdist_matrix(Y, n, d, C, k, cost, 1, &err) == CKM_OK);
+            bool ok1 = ckm_transport_solve(n, k, cost, lo, hi, p1, l1, &inf1, NULL, &err) == CKM_OK && inf1 == 0;
+            bool ok2 = ckm_transport_points(&pp, &def, p2, l2, &inf2, &ts, &err) == CKM_OK && inf2 == 0;
+            CHECK(ok1 && ok2);
+            CHECK(n == 3125 ? ts.width == k : ts.width < k);
+            double f1 = ok1 ? objective(cost, n, k, l1) : 0, f2 = ok2 ? objective(cost, n, k, l2) : 1;
+            CHECK(fabs(f1 - f2) <= 1e-9 * f1);
+        } else {
+            CHECK(!"out of memory");
+        }
+        free(Y), free(C), free(cost), free(p1), free(p2), free(l1), free(l2), free(lo), free(hi);
+    }
+}
+
 /* The cluster-order build on 1, 2 and 3 threads (k = 200, 8 candidate clusters per point:
  * large lists, so that build, in three rounds of clusters split between the threads,
  * 150,000 points cyclically consecutive candidates, sizes 700-800): the same labels,
@@ -974,6 +1024,7 @@ int main(void)
     test_stop_build_by_cluster();
     test_matrix_poll();
     test_points_route();
+    test_route_rule();
     for (int threads = 1; threads <= 2; threads++) {
         cache_case(6000, 3, 60, 0, threads, 8, 10);
         cache_case(5000, 2, 40, 1, threads, 4, 60);
