@@ -243,9 +243,10 @@ done:
  * transportation route: the s x k cost matrix 8 s k on its matrix route (s k <= 2^28 and
  * k^3 <= 5 s, ckm_transport_points_matrix), with the costs of
  * every 8th row (s k) and that sample's own move lists (its starting prices; kept, like the
- * matrix, from one Lloyd step to the next), else (12 C + 22) s of candidate arcs (C = 16, at
+ * matrix, from one Lloyd step to the next), else (12 C + 38) s of candidate arcs (C = 16, at
  * k > 256 32: the first call's lists, transport_points.c: cold_width) and their
- * bounds plus the epochs' centers and prices (transport_points.c); the solver's move lists
+ * bounds plus the centers and prices of up to 32 epochs and their movers, 256 k (d + 1) + 32 k
+ * (transport_points.c); the solver's move lists
  * k^2 (12 L + 25) (L = ckm_transport_list_len), 16 s of member lists, the auction's 20 s. */
 static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
 {
@@ -258,7 +259,8 @@ static double bytes(const ckm_reduced *r, ckm_distance dist, int threads)
     ckm_transport_points_opts o = ckm_transport_points_defaults();
     bool matrix = ckm_transport_points_matrix(r->s, r->k, &o);
     double L = (double)ckm_transport_list_len(r->k, !matrix), C = k <= 256.0 ? 16.0 : 32.0;
-    double arcs = matrix ? 9.0 * s * k + k * k * (12.0 * L + 25.0) + 2.0 * s : (12.0 * C + 38.0) * s + 64.0 * k * (d + 1.0);
+    double arcs = matrix ? 9.0 * s * k + k * k * (12.0 * L + 25.0) + 2.0 * s
+                         : (12.0 * C + 38.0) * s + 256.0 * k * (d + 1.0) + 32.0 * k;
     return arcs + k * k * (12.0 * L + 25.0) + 16.0 * s + 20.0 * s;
 }
 

@@ -50,9 +50,9 @@ typedef struct ckm_transport_stats {
  * (transport.c) cost more than pricing on candidate arcs. Measured on sizeflow's balanced
  * runs (16 dimensions, overlapping and separated blobs, 20 steps, 2026-12-07,
  * bench/README.md "Which route, by k"): the two routes tie near k = 50 at n = 10^4, 100 at
- * 10^5 and 170-200 at 10^6, where the candidates need a third of the matrix's memory; k^3 =
+ * 10^5 and 170-200 at 10^6 (there the candidates need a third of the matrix's memory); k^3 =
  * 5 n puts the switch at 37, 79 and 171. At 10^5 points, k = 1000 the candidates took
- * 9.1-11.5 s, the matrix 104-134 s. */
+ * 9.1-11.5 s, the matrix 98-134 s. */
 #define CKM_TRANSPORT_MATRIX_MAX ((size_t)1 << 28)
 #ifndef CKM_TRANSPORT_MATRIX_CUBE /* a bench build may set it: 0 = never the matrix, 10^18 = by n k alone */
 #define CKM_TRANSPORT_MATRIX_CUBE ((size_t)5)
