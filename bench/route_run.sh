@@ -68,23 +68,25 @@ print(r['iterations'], r['sse'], r['status'])" "$work/r_$v.json")
   done
 done
 fi
-/usr/bin/python3 - "$csv" "$out.md" <<'PY'
-import csv, datetime, os, statistics, sys
+/usr/bin/python3 - "$csv" "$out.md" "$src/src/transport/transport_types.h" <<'PY'
+import csv, datetime, os, re, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
+# the default rule's constant, read from the source it describes
+cube = int(re.search(r"#define CKM_TRANSPORT_MATRIX_CUBE \(\(size_t\)(\d+)\)", open(sys.argv[3]).read()).group(1))
 cells = {}
 for r in rows:
     cells.setdefault((r["data"], int(r["n"]), int(r["k"])), {}).setdefault(r["route"], []).append(r)
 with open(sys.argv[2], "w") as f:
     f.write(f"# sizeflow's step by route ({datetime.date.today()}, {os.cpu_count()} cores; bench/route_run.sh)\n\n")
     f.write("balanced, --max-iter 20, one row per cell: the median wall time over the rounds (each round's in brackets), "
-            "peak RSS, and the route the default rule takes (matrix while n k <= 2^28 and k^3 <= 5 n)\n\n")
+            f"peak RSS, and the route the default rule takes (matrix while n k <= 2^28 and k^3 <= {cube} n)\n\n")
     f.write("| data | n | k | candidates s | matrix s | matrix / candidates | MB cand / matrix | default | "
             "iterations | same labels |\n|---|---|---|---|---|---|---|---|---|---|\n")
     for (data, n, k), by in cells.items():
         c, m = by["cand"], by["matrix"]
         tc = statistics.median(float(r["wall_s"]) for r in c)
         tm = statistics.median(float(r["wall_s"]) for r in m)
-        default = "matrix" if n * k <= 1 << 28 and k ** 3 <= 5 * n else "candidates"
+        default = "matrix" if n * k <= 1 << 28 and k ** 3 <= cube * n else "candidates"
         f.write(f"| {data} | {n} | {k} | {tc:.2f} ({', '.join(r['wall_s'] for r in c)}) | "
                 f"{tm:.2f} ({', '.join(r['wall_s'] for r in m)}) | {tm / tc:.2f} | "
                 f"{max(int(r['max_rss_mb']) for r in c)} / {max(int(r['max_rss_mb']) for r in m)} | {default} | "
