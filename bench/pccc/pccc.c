@@ -23,7 +23,8 @@
  * (the CLI's defaults for blpkm: PCCC_NINIT=10 PCCC_INIT=default; kmeans keeps k-means++ and
  * takes the same restarts). Env PCCC_SETTING=LEVEL:L (e.g. 20:0.5) runs the noisy protocol at
  * that one setting only (with PCCC_VERBOSE=2: one run's steps, to see where its time goes).
- * CSV rows: dataset,level,l,seed,method,mult,status,sse,penalty,objective,ari,pairs,soft_violated,seconds
+ * CSV rows: dataset,level,l,seed,method,mult,status,sse,penalty,objective,ari,pairs,soft_violated,seconds,
+ *           steps_at_limit (steps stopped at the step limit, unproven: from the result's message)
  * usage: pccc SHARED_DATA_DIR INSTANCES_TSV col1|noisy SEEDS [MULTS] [DATASETS]
  *        pccc scale N K D PAIRS
  */
@@ -57,6 +58,19 @@ typedef struct run_spec {
     int init_kpp;
 } run_spec;
 
+/* Steps the result's message says stopped at the step limit (not proven optimal): the number
+ * before "stopped at the step limit" (0 when the message does not say so). */
+static size_t steps_at_limit(const char *msg)
+{
+    const char *at = strstr(msg, " stopped at the step limit");
+    if (!at)
+        return 0;
+    const char *p = at;
+    while (p > msg && p[-1] >= '0' && p[-1] <= '9')
+        p--;
+    return p < at ? (size_t)strtoul(p, NULL, 10) : 0;
+}
+
 static void run(const ckm_dataset *ds, const ckm_problem *p, const char *name, const char *level, double l, int seed,
                 const char *method, double mult, size_t pairs)
 {
@@ -83,10 +97,10 @@ static void run(const ckm_dataset *ds, const ckm_problem *p, const char *name, c
     ckm_scores sc = {0, 0, 0, 0, 0, 0};
     if (r->has_labels)
         ckm_compare(ds->labels, r->labels, ds->n, &sc, &err);
-    printf("%s,%s,%.1f,%d,%s,%g,%s,%.10g,%.10g,%.10g,%.6f,%zu,%zu,%.4f\n", name, level, l, seed, method, mult,
+    printf("%s,%s,%.1f,%d,%s,%g,%s,%.10g,%.10g,%.10g,%.6f,%zu,%zu,%.4f,%zu\n", name, level, l, seed, method, mult,
            ckm_status_string(r->status), r->has_labels ? r->sse : -1.0, r->has_labels ? r->penalty : -1.0,
            r->has_labels ? r->objective : -1.0, r->has_labels ? sc.ari : -1.0, pairs,
-           r->soft_must_link_violated + r->soft_cannot_link_violated, r->time.total_s);
+           r->soft_must_link_violated + r->soft_cannot_link_violated, r->time.total_s, steps_at_limit(r->message));
     fflush(stdout);
     ckm_result_free(r);
 }

@@ -14,7 +14,7 @@ noisy_seeds=${2:-3}
 mults=${3:-1}
 out=$root/bench/results
 mkdir -p "$out"
-hdr="dataset,level,l,seed,method,mult,status,sse,penalty,objective,ari,pairs,soft_violated,seconds"
+hdr="dataset,level,l,seed,method,mult,status,sse,penalty,objective,ari,pairs,soft_violated,seconds,steps_at_limit"
 # the two parts run side by side, one core each
 { echo "$hdr"; "$root/build/bench/pccc" "$shared" "$root/bench/pccc/instances.tsv" col1 "$col1_seeds"; } \
   >"$out/pccc_col1.csv.tmp" &

@@ -349,7 +349,7 @@ bool ckm_model_build(ckm_model *m, const ckm_reduced *r, const ckm_colset *cs, b
 ckm_lp ckm_model_lp(const ckm_model *m, unsigned char *basis, unsigned char *basis_out)
 {
     ckm_lp lp = {(int)m->cols, (int)m->rows, m->obj, m->clo, m->chi, m->rlo, m->rhi,
-                 m->col_start, m->row_index, m->value, basis, basis_out};
+                 m->col_start, m->row_index, m->value, basis, basis_out, false};
     return lp;
 }
 

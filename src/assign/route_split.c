@@ -16,19 +16,27 @@
  *      fixed this way; on small dense pair sets (PCCC's protocol) none are.
  *   3. The unfixed groups' parts, each searched exactly (split_search.h) within a work
  *      budget shared by the step (CKM_SPLIT_WORK: deterministic, no clock); parts met after
- *      the budget is spent get their first labelling that keeps the cannot-links.
+ *      the budget is spent get their first labelling that keeps the cannot-links. A part
+ *      the search leaves open (at most CKM_PART_CUTS_MAX groups) goes to branch and cut on
+ *      its clique-partition LP with cycle cuts (part_cuts.h), from the search's
+ *      labels, within the step's proof budget (settings.step_limit_s, as CBC's); its cuts
+ *      and last basis are kept for the next step when the part is the same groups.
  *   4. When every part is proven and every cluster holds at least its lower bound of points,
  *      the labels are the step's optimum (the relaxation's optimum is feasible): OPTIMAL,
- *      bound = objective. Otherwise (a part past the budget, a cluster left empty, a part
+ *      bound = objective. When a branch and cut spent the step's proof budget, the labels
+ *      (feasible) are returned unproven: LIMIT_FEASIBLE, res.cut, as the full route does after
+ *      CBC's. Otherwise (a part past the budget, a cluster left empty, a part
  *      whose cannot-links admit no labelling) the step is handed on (res.hand_on) to the next
  *      route that applies (restricted, local or full: assign.c builds it at the first such
  *      step), started from these labels when they keep every hard row, else the caller's.
  * Cost: O(s k) for the argmins plus O(pairs k) for the fixing, plus the searches.
  * Memory: incidence lists (16 s + 32 per pair), two k-rows per paired group, the searches'
- * stacks (k + 1 values per edge of a part); assign.c adds the next route's.
+ * stacks (k + 1 values per edge of a part), the branch and cut's (split_bytes);
+ * assign.c adds the next route's.
  */
 #include "core.h"
 #include "incidence.h"
+#include "part_cuts.h"
 #include "route.h"
 #include "route_split.h"
 #include "split_search.h"
@@ -42,23 +50,32 @@
 /* Row entries the searches of a step may read and write over all its parts (split_search.h's
  * work) before it hands the step on: CKM_SPLIT_WORK, or CKM_SPLIT_WORK_PER_COST per entry of
  * the step's s x k costs when that is more (about 1 ns an entry, so a small multiple of the
- * costs' own computation). On PCCC's noisy sets (one dense part of 30-114 groups) the search
- * rarely finishes and CBC often proves the step in less: with 3e7 the median run took 0.069 s
- * against 0.007 s without the route (docs/soft.md). At 10^5 x 8, k = 20 with 2 x 10^4 hard
- * cannot-links, 2000 must-links and 7000 soft pairs (14,000+ parts of up to 31 groups, cannot-
+ * costs' own computation). On PCCC's noisy sets (random pairs over a few hundred points: one
+ * part of nearly every point, 3-23 pairs a group) the search rarely finishes; a larger budget
+ * does not help there (with 3e7 the median run took 0.069 s against 0.007 s without the
+ * route, docs/soft.md): branch and cut closes such parts instead. At 10^5 x 8, k = 20 with 2 x
+ * 10^4 hard cannot-links, 2000 must-links and 7000 soft pairs (14,000+ parts of up to 31 groups, cannot-
  * links in most) a step's searches took 1.4-3 x 10^7 (separated blobs) and up to 2 x 10^8
  * (overlapping) to prove every part; handed on, the same step took CBC 10-120 s. */
 #define CKM_SPLIT_WORK ((size_t)5000000)
 #define CKM_SPLIT_WORK_PER_COST ((size_t)128)
-/* Past this many pairs (soft and cannot-links) per group the chooser passes the route by: the
- * pair graph is then one giant part that no search closes (a random graph has one once the
- * mean degree passes 1; dominance breaks some), and the route only delays the next one.
+/* Past this many pairs (soft and cannot-links) per group, and more than CKM_SPLIT_DENSE_PAIRS
+ * pairs in all, the chooser passes the route by: the pair graph is then one giant part that
+ * no search closes (a random graph has one once the mean degree passes 1; dominance breaks
+ * some), and the route only delays the next one.
  * Measured at PCCC's scale (60,000 x 20, k = 100, 2 x 10^6 soft pairs: 33 per group): a run
  * 11.2 s and 445 MB with the route against 6.7 s and 292 MB without. At 10^5 x 8, k = 20, 7000
  * soft pairs (0.07 per group) it proves every step. */
 #define CKM_SPLIT_PAIRS_PER_GROUP 4.0
 /* A part of more groups is not searched (a node costs O(part)): it goes to the fallback. */
 #define CKM_SPLIT_PART_MAX 2000
+/* Up to this many pairs in all the route applies whatever their density: PCCC's protocol
+ * (990-6441 random pairs over 215-569 points, up to 23 a group, one part of nearly every
+ * point) is closed by branch and cut (part_cuts.h) where the search stops at its budget;
+ * bench/README.md, "PCCC". */
+#define CKM_SPLIT_DENSE_PAIRS 20000
+/* LP solves the branch and cut of one part may take before the step is handed on. */
+#define CKM_SPLIT_CUT_LPS 100000
 
 typedef struct split {
     size_t *ss, *sadj, *cs, *cadj; /* soft-pair and cannot-link incidence */
@@ -72,6 +89,8 @@ typedef struct split {
     unsigned char *pkind;
     int32_t *pfrom, *plab;
     size_t *points;                /* k: points per cluster */
+    ckm_part_pool cuts;             /* the last branch and cut's pool, for the part of groups */
+    size_t *cut_members, cut_m;    /* (slots, in the part's order) */
 } split;
 
 static void split_free(void *state)
@@ -84,6 +103,8 @@ static void split_free(void *state)
                       sp->pfrom, sp->plab, sp->points};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
+    ckm_part_pool_free(&sp->cuts);
+    free(sp->cut_members);
     free(sp);
 }
 
@@ -119,7 +140,8 @@ static ckm_error split_init(void **state, const ckm_reduced *r, ckm_err *err)
     sp->pfrom = ckm_alloc_array(np + 1, sizeof(int32_t));
     sp->plab = ckm_alloc_array(np + 1, sizeof(int32_t));
     sp->points = ckm_alloc_array(k, sizeof(size_t));
-    if (!sp->paired || !sp->row || !sp->fixed || !sp->queued || !sp->queue || !sp->local || !sp->members ||
+    sp->cut_members = ckm_alloc_array(np + 1, sizeof(size_t));
+    if (!sp->cut_members || !sp->paired || !sp->row || !sp->fixed || !sp->queued || !sp->queue || !sp->local || !sp->members ||
         !sp->pstart || !sp->pnbr || !sp->pp || !sp->pkind || !sp->pa || !sp->pfrom || !sp->plab || !sp->points)
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the split route");
     for (size_t t = 0; t < s; t++)
@@ -267,10 +289,12 @@ static size_t work_budget(const ckm_reduced *r)
  * to search when the start keeps its cannot-links, so a step handed on starts from labels that
  * keep every cannot-link where some exist. Errors: out of memory. */
 static ckm_error search_parts(split *sp, const ckm_reduced *r, const int32_t *start, const ckm_bk_limits *lim,
-                              int32_t *labels, ckm_assign_result *res, bool *proven, bool *complete, ckm_err *err)
+                              double budget_s, int32_t *labels, ckm_assign_result *res, bool *proven, bool *complete,
+                              bool *timed_out, ckm_err *err)
 {
     size_t np = sp->n_paired, used = 0, budget = work_budget(r);
     *proven = *complete = true;
+    *timed_out = false;
     for (size_t i = 0; i < np; i++)
         sp->local[i] = SIZE_MAX;
     for (size_t i = 0; i < np; i++) {
@@ -291,6 +315,26 @@ static ckm_error search_parts(split *sp, const ckm_reduced *r, const int32_t *st
         }
         used += pr.work < budget - used ? pr.work : budget - used;
         res->stat[CKM_SPLIT_NODES] += pr.nodes;
+        if (!pr.done && m <= CKM_PART_CUTS_MAX) {
+            /* from the search's labelling, or the caller's where the search found none */
+            const int32_t *from = pr.value < INFINITY ? sp->plab : start ? sp->pfrom : NULL;
+            ckm_bk_limits proof = ckm_proof_limits(lim, budget_s, from != NULL);
+            ckm_part_result cr;
+            /* the last pool where the part is the same groups in the same order (so the same
+               edges and columns: the next Lloyd step of a part dominance leaves alone) */
+            if (sp->cut_m != m || memcmp(sp->cut_members, sp->members, m * sizeof(size_t)) != 0)
+                ckm_part_pool_free(&sp->cuts);
+            memcpy(sp->cut_members, sp->members, m * sizeof(size_t));
+            sp->cut_m = m;
+            ckm_error rc = ckm_part_cuts(&pt, from, CKM_SPLIT_CUT_LPS, &proof, &sp->cuts, sp->plab, &cr, err);
+            if (rc != CKM_OK)
+                return rc;
+            *timed_out = *timed_out || (!cr.done && ckm_bk_limits_reached(&proof) && !ckm_bk_limits_reached(lim));
+            res->stat[CKM_SPLIT_CUT]++;
+            res->stat[CKM_SPLIT_LPS] += cr.work;
+            if (cr.value < INFINITY || cr.done)
+                pr = cr;
+        }
         *proven = *proven && pr.done && pr.value < INFINITY;
         *complete = *complete && pr.value < INFINITY;
         for (size_t q = 0; q < m && pr.value < INFINITY; q++)
@@ -321,8 +365,8 @@ static ckm_error split_solve(void *state, const ckm_reduced *r, const ckm_step_c
             labels[t] = (int32_t)argmin_row(c->cost + t * k, k);
     res->stat[CKM_SPLIT_PAIRED] = sp->n_paired;
     res->stat[CKM_SPLIT_FIXED] = fix_dominated(sp, r, c->cost, labels);
-    bool proven, complete;
-    ckm_error rc = search_parts(sp, r, start, lim, labels, res, &proven, &complete, err);
+    bool proven, complete, timed_out;
+    ckm_error rc = search_parts(sp, r, start, lim, c->budget_s, labels, res, &proven, &complete, &timed_out, err);
     if (rc != CKM_OK)
         return rc;
     bool feasible = complete && sizes_hold(sp, r, labels);
@@ -330,6 +374,11 @@ static ckm_error split_solve(void *state, const ckm_reduced *r, const ckm_step_c
         res->status = CKM_BK_OPTIMAL;
         res->has_bound = 1;
         res->bound = ckm_step_total(r, c->cost, labels);
+        return CKM_OK;
+    }
+    if (timed_out && feasible) { /* the step's proof budget spent: its best labels, as CBC's */
+        res->status = CKM_BK_LIMIT_FEASIBLE;
+        res->cut = 1;
         return CKM_OK;
     }
     int hit = ckm_bk_limit_hit(lim);
@@ -348,19 +397,26 @@ static ckm_error split_solve(void *state, const ckm_reduced *r, const ckm_step_c
 static void split_describe(const ckm_assign_result *res, const ckm_reduced *r, char *buf, size_t len)
 {
     (void)r;
-    snprintf(buf, len, ", %zu of %zu paired groups fixed by dominance, %zu parts (largest %zu), %zu search nodes",
-             res->stat[CKM_SPLIT_FIXED], res->stat[CKM_SPLIT_PAIRED], res->stat[CKM_SPLIT_PARTS], res->stat[CKM_SPLIT_LARGEST],
-             res->stat[CKM_SPLIT_NODES]);
+    int w = snprintf(buf, len, ", %zu of %zu paired groups fixed by dominance, %zu parts (largest %zu), %zu search nodes",
+                     res->stat[CKM_SPLIT_FIXED], res->stat[CKM_SPLIT_PAIRED], res->stat[CKM_SPLIT_PARTS],
+                     res->stat[CKM_SPLIT_LARGEST], res->stat[CKM_SPLIT_NODES]);
+    if (res->stat[CKM_SPLIT_CUT] > 0 && w > 0 && (size_t)w < len)
+        snprintf(buf + w, len - (size_t)w, ", %zu parts by branch and cut (%zu LPs)", res->stat[CKM_SPLIT_CUT],
+                 res->stat[CKM_SPLIT_LPS]);
 }
 
 /* the caller's s x k costs, the incidence lists, two rows per paired group and the parts'
- * edges and stacks (docs/memory.md) */
+ * edges and stacks; the branch and cut of a part of g groups: its pair map (4 g^2),
+ * the pair graph, columns, cut pool and CLP's model (about 2 KB a group and 64 bytes a pair:
+ * PCCC's breast_cancer at 20 %, 569 groups and 6441 pairs, peaked at 22.9 MB in all against
+ * 57.7 MB with CBC) (docs/memory.md) */
 static double split_bytes(const ckm_reduced *r, bool by_centers)
 {
     (void)by_centers;
     double pairs = (double)(r->n_soft + r->n_cl), paired = fmin(2.0 * pairs, (double)r->s), k = (double)r->k;
+    double g = fmin(paired, (double)CKM_PART_CUTS_MAX), cuts = 4.0 * g * g + (2048.0 + 64.0 * k) * g + 64.0 * pairs;
     return 8.0 * (double)r->s * k + 24.0 * (double)r->s + 32.0 * pairs + paired * (16.0 * k + 64.0) +
-                 pairs * (40.0 + 16.0 * (k + 1.0));
+           pairs * (40.0 + 16.0 * (k + 1.0)) + cuts;
 }
 
 /* no size bound beyond "no cluster empty" (read from the bounds themselves), no capacities */
@@ -374,11 +430,12 @@ static bool split_takes(const ckm_reduced *r)
 
 /* soft pairs without capacities or size bounds, the costs as a matrix (up to where the
  * restricted route would take them from the centers, CKM_TRANSPORT_MATRIX_MAX), at most
- * CKM_SPLIT_PAIRS_PER_GROUP pairs per group */
+ * CKM_SPLIT_PAIRS_PER_GROUP pairs per group or CKM_SPLIT_DENSE_PAIRS in all */
 static bool split_applies(const ckm_reduced *r, bool lp)
 {
+    size_t pairs = r->n_soft + r->n_cl;
     return !lp && r->n_soft > 0 && split_takes(r) && (double)r->s * (double)r->k <= (double)CKM_TRANSPORT_MATRIX_MAX &&
-           (double)(r->n_soft + r->n_cl) <= CKM_SPLIT_PAIRS_PER_GROUP * (double)r->s;
+           ((double)pairs <= CKM_SPLIT_PAIRS_PER_GROUP * (double)r->s || pairs <= CKM_SPLIT_DENSE_PAIRS);
 }
 
 const ckm_route ckm_route_split = {

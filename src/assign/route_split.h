@@ -10,7 +10,9 @@ enum {
     CKM_SPLIT_FIXED,   /* of them, fixed by dominance */
     CKM_SPLIT_PARTS,   /* parts searched */
     CKM_SPLIT_LARGEST, /* groups in the largest part */
-    CKM_SPLIT_NODES    /* search nodes over all parts */
+    CKM_SPLIT_NODES,   /* search nodes over all parts */
+    CKM_SPLIT_CUT,     /* parts the search left open that went to branch and cut (part_cuts.h) */
+    CKM_SPLIT_LPS      /* the LPs those solved */
 };
 
 #endif

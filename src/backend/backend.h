@@ -36,6 +36,9 @@ typedef struct ckm_lp {
                                        NULL: from the slack basis */
     unsigned char *basis_out;       /* ncols + nrows, or NULL: the optimal basis, written
                                        when the status is OPTIMAL (CLP's status codes) */
+    bool primal;                    /* with basis: it is primal feasible instead (the same
+                                       rows and bounds, another objective): the primal simplex
+                                       starts there */
 } ckm_lp;
 
 typedef enum ckm_bk_status {

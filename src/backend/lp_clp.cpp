@@ -2,7 +2,8 @@
  * lp_clp.cpp -- LP through COIN-OR CLP's C++ class ClpSimplex (Debian coinor-libclp-dev):
  * dual simplex from a fresh model each call, no presolve, every message discarded; from the
  * slack basis, or from the caller's dual feasible basis (ckm_lp.basis, whose CKM_LP_* codes
- * are CLP's status codes); the optimal basis handed back on request (ckm_lp.basis_out).
+ * are CLP's status codes), or the primal simplex from a primal feasible one (ckm_lp.primal);
+ * the optimal basis handed back on request (ckm_lp.basis_out).
  * C++ only because CLP's C API offers no way to stop a simplex in progress: here the stop
  * watch (coin_stop.hpp) ends it at the iteration during which the deadline passes or the
  * stop request answers yes, so a stop waits for one simplex iteration, not one LP.
@@ -37,7 +38,10 @@ static ckm_error solve_lp(const ckm_lp *m, StopWatch *watch, double *x, double *
     clp.passInEventHandler(&stop); /* cloned */
     if (m->basis)
         clp.copyinStatus(m->basis);
-    clp.dual(0);
+    if (m->basis && m->primal)
+        clp.primal(0);
+    else
+        clp.dual(0);
     int st = clp.status();
     if (st == 0 && clp.isProvenOptimal()) {
         res->status = CKM_BK_OPTIMAL;

@@ -49,7 +49,7 @@ static void test_lp(void)
     double rlo[2] = {-CKM_BK_INF, -CKM_BK_INF}, rhi[2] = {4, 6}, x[2], y[2];
     dense_lp d;
     to_csc(&d, A, 2, 2);
-    ckm_lp m = {2, 2, obj, clo, chi, rlo, rhi, d.cs, d.ri, d.v, NULL, NULL};
+    ckm_lp m = {2, 2, obj, clo, chi, rlo, rhi, d.cs, d.ri, d.v, NULL, NULL, false};
     ckm_bk_result res;
     ckm_err err = {CKM_OK, ""};
     CHECK(ckm_bk_lp(&m, NULL, x, y, &res, &err) == CKM_OK);
@@ -64,7 +64,7 @@ static void test_lp(void)
     /* infeasible: x + y >= 7 on top */
     double A2[6] = {1, 2, 3, 1, 1, 1}, rlo2[3] = {-CKM_BK_INF, -CKM_BK_INF, 7}, rhi2[3] = {4, 6, CKM_BK_INF};
     to_csc(&d, A2, 3, 2);
-    ckm_lp m2 = {2, 3, obj, clo, chi, rlo2, rhi2, d.cs, d.ri, d.v, NULL, NULL};
+    ckm_lp m2 = {2, 3, obj, clo, chi, rlo2, rhi2, d.cs, d.ri, d.v, NULL, NULL, false};
     CHECK(ckm_bk_lp(&m2, NULL, x, NULL, &res, &err) == CKM_OK);
     CHECK(res.status == CKM_BK_INFEASIBLE);
     CHECK(ckm_bk_mip(&m2, NULL, NULL, x, &res, &err) == CKM_OK);
@@ -102,7 +102,7 @@ static void make_knap(knap *q, uint64_t *st)
         q->rhi[r] = (double)(5 + (int)(unif(st) * 8));
     }
     to_csc(&q->d, q->A, 3, 8);
-    ckm_lp m = {8, 3, q->obj, q->clo, q->chi, q->rlo, q->rhi, q->d.cs, q->d.ri, q->d.v, NULL, NULL};
+    ckm_lp m = {8, 3, q->obj, q->clo, q->chi, q->rlo, q->rhi, q->d.cs, q->d.ri, q->d.v, NULL, NULL, false};
     q->m = m;
     q->best = INFINITY;
     for (int mask = 0; mask < 256; mask++) {
@@ -144,7 +144,7 @@ static void test_mip(void)
     /* LP feasible, integer infeasible: 2a = 1, a binary */
     double one = 2, obj = 1, lo = 0, hi = 1, rl = 1, rh = 1, x;
     int cs[2] = {0, 1}, ri[1] = {0};
-    ckm_lp m = {1, 1, &obj, &lo, &hi, &rl, &rh, cs, ri, &one, NULL, NULL};
+    ckm_lp m = {1, 1, &obj, &lo, &hi, &rl, &rh, cs, ri, &one, NULL, NULL, false};
     ckm_bk_result res;
     CHECK(ckm_bk_lp(&m, NULL, &x, NULL, &res, &err) == CKM_OK && res.status == CKM_BK_OPTIMAL);
     CHECK(ckm_bk_mip(&m, NULL, NULL, &x, &res, &err) == CKM_OK && res.status == CKM_BK_INFEASIBLE);
@@ -189,7 +189,7 @@ static void test_mip_stop(void)
     cs[N] = M * N;
     for (int i = 0; i < M; i++)
         rlo[i] = rhi[i] = floor(sum[i] / 2.0);
-    ckm_lp m = {N, M, obj, lo, hi, rlo, rhi, cs, ri, v, NULL, NULL};
+    ckm_lp m = {N, M, obj, lo, hi, rlo, rhi, cs, ri, v, NULL, NULL, false};
     ckm_err err = {CKM_OK, ""};
     for (int yes_from = 1; yes_from <= 3; yes_from += 2) {
         poll_stop ps = {0, yes_from};
@@ -242,7 +242,7 @@ static void transport_make(transport_lp *t, uint64_t seed)
     t->cs[cols] = (int)(2 * cols);
     for (int i = 0; i < S + K; i++)
         t->rlo[i] = t->rhi[i] = i < S ? 1.0 : 2.0;
-    ckm_lp m = {(int)cols, S + K, t->obj, t->lo, t->hi, t->rlo, t->rhi, t->cs, t->ri, t->v, NULL, NULL};
+    ckm_lp m = {(int)cols, S + K, t->obj, t->lo, t->hi, t->rlo, t->rhi, t->cs, t->ri, t->v, NULL, NULL, false};
     t->m = m;
 }
 

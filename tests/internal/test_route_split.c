@@ -7,6 +7,9 @@
  *     the labels' own value is recomputed here, a search cut by a node budget reports not
  *     done and a value never below the optimum, a search with budget 0 still labels a
  *     feasible part (its first labelling), and the rows come back unchanged every time;
+ *   - the branch and cut alone (part_cuts.c) on random dense parts (up to 12 groups, k = 2
+ *     and 3): its value equals enumeration, with one LP it is never below the optimum; on
+ *     parts of 24 groups it equals the search run to its end;
  *   - the route on tiny steps (4-9 groups, 2-4 clusters, lower size bounds 0 or 1, hard
  *     cannot-links, soft pairs, costs with clear favourites so that dominance fixes groups):
  *     its objective and the labels' recomputed one equal enumeration over the labellings that
@@ -20,6 +23,7 @@
  */
 #include "../check.h"
 #include "assign.h"
+#include "part_cuts.h"
 #include "reduced.h"
 #include "reduced_fixture.h"
 #include "route_split.h"
@@ -55,6 +59,75 @@ static double part_value_here(const ckm_part *pt, const double *a, const int32_t
     return f;
 }
 
+/* The least F over every labelling of part pt (m <= 12) with the costs a, by enumeration. */
+static double enumerate_best(const ckm_part *pt, const double *a)
+{
+    double best = INFINITY;
+    size_t total = 1;
+    for (size_t i = 0; i < pt->m; i++)
+        total *= pt->k;
+    for (size_t code = 0; code < total; code++) {
+        int32_t lab[12];
+        size_t c = code;
+        for (size_t i = 0; i < pt->m; i++, c /= pt->k)
+            lab[i] = (int32_t)(c % pt->k);
+        double f = part_value_here(pt, a, lab);
+        best = f < best ? f : best;
+    }
+    return best;
+}
+
+/* How random_part draws: a pair's probability, a cluster forbidden, a pair hard, a second
+ * pair beside one, and the scale of the penalties. */
+typedef struct part_mix {
+    double dens, forbid, hard, par, scale;
+} part_mix;
+
+/* A random part of m <= 12 groups into a, start, nbr, p, kind: costs 10 U (INFINITY with
+ * probability forbid), each pair of groups an edge with probability dens (hard, else a soft
+ * must- or cannot-link of penalty scale U), some with a second soft edge beside. Returns the
+ * edge entries (each edge twice). */
+static size_t random_part(size_t m, size_t k, const part_mix *mx, double *a, size_t *start, size_t *nbr, double *p,
+                          unsigned char *kind)
+{
+    enum { MM = 12 };
+    bool edge[MM][MM] = {{false}}, par[MM][MM] = {{false}};
+    unsigned char ek[MM][MM], pk[MM][MM];
+    double ep[MM][MM], pp[MM][MM];
+    for (size_t c = 0; c < m * k; c++)
+        a[c] = unif() < mx->forbid ? INFINITY : 10.0 * unif();
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = i + 1; j < m; j++)
+            if (unif() < mx->dens) {
+                edge[i][j] = edge[j][i] = true;
+                ek[i][j] = ek[j][i] = (unsigned char)(unif() < mx->hard ? CKM_EDGE_HARD : unif() < 0.5 ? CKM_EDGE_MUST
+                                                                                                   : CKM_EDGE_CANNOT);
+                ep[i][j] = ep[j][i] = ek[i][j] == CKM_EDGE_HARD ? 0.0 : mx->scale * unif();
+                if (unif() < mx->par) {
+                    par[i][j] = par[j][i] = true;
+                    pk[i][j] = pk[j][i] = (unsigned char)(unif() < 0.5 ? CKM_EDGE_MUST : CKM_EDGE_CANNOT);
+                    pp[i][j] = pp[j][i] = mx->scale * unif();
+                }
+            }
+    size_t ne = 0;
+    for (size_t i = 0; i < m; i++) {
+        start[i] = ne;
+        for (size_t j = 0; j < m; j++)
+            if (edge[i][j]) {
+                nbr[ne] = j;
+                kind[ne] = ek[i][j];
+                p[ne++] = ep[i][j];
+                if (par[i][j]) {
+                    nbr[ne] = j;
+                    kind[ne] = pk[i][j];
+                    p[ne++] = pp[i][j];
+                }
+            }
+    }
+    start[m] = ne;
+    return ne;
+}
+
 static void search_alone(void)
 {
     int cut_seen = 0, infeasible = 0, first_seen = 0;
@@ -63,54 +136,11 @@ static void search_alone(void)
         double a[24], a0[24], p[128];
         size_t start[9], nbr[128];
         unsigned char kind[128];
-        bool edge[8][8] = {{false}}, par[8][8] = {{false}}; /* par: a second edge beside it */
-        unsigned char ekind[8][8], pkind[8][8];
-        double ep[8][8], pp[8][8];
-        for (size_t c = 0; c < m * k; c++)
-            a[c] = unif() < 0.1 ? INFINITY : 10.0 * unif();
-        for (size_t i = 0; i < m; i++)
-            for (size_t j = i + 1; j < m; j++)
-                if (unif() < 0.5) {
-                    edge[i][j] = edge[j][i] = true;
-                    ekind[i][j] = ekind[j][i] = (unsigned char)(unif() < 0.15 ? CKM_EDGE_HARD : unif() < 0.5 ? CKM_EDGE_MUST
-                                                                                                          : CKM_EDGE_CANNOT);
-                    ep[i][j] = ep[j][i] = ekind[i][j] == CKM_EDGE_HARD ? 0.0 : 8.0 * unif();
-                    if (unif() < 0.2) {
-                        par[i][j] = par[j][i] = true;
-                        pkind[i][j] = pkind[j][i] = (unsigned char)(unif() < 0.5 ? CKM_EDGE_MUST : CKM_EDGE_CANNOT);
-                        pp[i][j] = pp[j][i] = 8.0 * unif();
-                    }
-                }
-        size_t ne = 0;
-        for (size_t i = 0; i < m; i++) {
-            start[i] = ne;
-            for (size_t j = 0; j < m; j++)
-                if (edge[i][j]) {
-                    nbr[ne] = j;
-                    kind[ne] = ekind[i][j];
-                    p[ne++] = ep[i][j];
-                    if (par[i][j]) {
-                        nbr[ne] = j;
-                        kind[ne] = pkind[i][j];
-                        p[ne++] = pp[i][j];
-                    }
-                }
-        }
-        start[m] = ne;
+        const part_mix mx = {0.5, 0.1, 0.15, 0.2, 8.0};
+        size_t ne = random_part(m, k, &mx, a, start, nbr, p, kind);
         memcpy(a0, a, sizeof a);
         ckm_part pt = {m, k, a, start, nbr, p, kind};
-        double best = INFINITY;
-        size_t total = 1;
-        for (size_t i = 0; i < m; i++)
-            total *= k;
-        for (size_t code = 0; code < total; code++) {
-            int32_t lab[8];
-            size_t c = code;
-            for (size_t i = 0; i < m; i++, c /= k)
-                lab[i] = (int32_t)(c % k);
-            double f = part_value_here(&pt, a0, lab);
-            best = f < best ? f : best;
-        }
+        double best = enumerate_best(&pt, a0);
         int32_t lab[8];
         ckm_part_result res;
         CHECK(ckm_part_search(&pt, NULL, SIZE_MAX, NULL, lab, &res));
@@ -150,6 +180,101 @@ static void search_alone(void)
     printf("search alone: %d infeasible parts, %d searches cut by the budget, %d first labellings\n", infeasible,
            cut_seen, first_seen);
     CHECK(infeasible > 0 && cut_seen > 0 && first_seen > 100);
+}
+
+/* ---- branch and cut on a part (part_cuts.c) ---- */
+
+/* ckm_part_cuts against enumeration of every labelling: dense parts (the frustrated cycles
+ * its cuts are for), k = 2 (odd cycles) and k = 3 (triangles only), hard cannot-links,
+ * forbidden clusters, parallel edges; with an ample LP budget it proves the optimum, with one
+ * LP it is never below it; the rows come back unchanged. */
+static void cuts_alone(void)
+{
+    int branched = 0, infeasible = 0, cut_short = 0;
+    for (int it = 0; it < 160; it++) {
+        size_t k = it % 4 == 3 ? 3 : 2, m = 2 + (size_t)(unif() * (k == 2 ? 11 : 7));
+        double a[36], a0[36], p[300];
+        size_t start[13], nbr[300];
+        unsigned char kind[300];
+        const part_mix mx = {0.4 + 0.6 * unif(), 0.05, 0.08, 0.1, 10.0};
+        random_part(m, k, &mx, a, start, nbr, p, kind);
+        memcpy(a0, a, m * k * sizeof(double));
+        ckm_part pt = {m, k, a, start, nbr, p, kind};
+        double best = enumerate_best(&pt, a0);
+        int32_t lab[12];
+        ckm_part_result res;
+        ckm_err err = {CKM_OK, ""};
+        CHECK(ckm_part_cuts(&pt, NULL, 100000, NULL, NULL, lab, &res, &err) == CKM_OK);
+        CHECK(res.done);
+        CHECK(memcmp(a, a0, m * k * sizeof(double)) == 0);
+        branched += res.nodes > 1;
+        if (isinf(best)) {
+            infeasible++;
+            CHECK(isinf(res.value));
+        } else {
+            CHECK_NEAR(res.value, best, 1e-9 * (1.0 + best));
+            CHECK_NEAR(part_value_here(&pt, a0, lab), best, 1e-9 * (1.0 + best));
+        }
+        ckm_part_result one;
+        CHECK(ckm_part_cuts(&pt, NULL, 1, NULL, NULL, lab, &one, &err) == CKM_OK);
+        if (!one.done) {
+            cut_short++;
+            CHECK(isinf(best) || one.value >= best - 1e-9 * (1.0 + best));
+        } else {
+            CHECK(isinf(best) ? isinf(one.value) : fabs(one.value - best) <= 1e-9 * (1.0 + best));
+        }
+    }
+    printf("branch and cut alone: %d of 160 parts branched, %d infeasible, %d cut short by one LP\n", branched,
+           infeasible, cut_short);
+    CHECK(branched > 0 && infeasible > 0 && cut_short > 0);
+}
+
+/* Larger parts (24 groups, k = 2 and 3, half the pairs present): ckm_part_cuts against the
+ * depth-first search run to its end (the odd cycles and the multicut cycles' shortest paths
+ * on graphs with long zero-weight chains, which enumeration cannot reach). */
+static void cuts_larger(void)
+{
+    enum { M = 24, K = 3, E = M * (M - 1) };
+    static double a[M * K], p[E];
+    static size_t start[M + 1], nbr[E];
+    static unsigned char kind[E];
+    for (int it = 0; it < 6; it++) {
+        size_t k = it % 2 ? 3 : 2, ne = 0;
+        bool edge[M][M] = {{false}};
+        double ep[M][M];
+        unsigned char ek[M][M];
+        for (size_t c = 0; c < M * k; c++)
+            a[c] = 10.0 * unif();
+        for (size_t i = 0; i < M; i++)
+            for (size_t j = i + 1; j < M; j++)
+                if (unif() < 0.5) {
+                    edge[i][j] = edge[j][i] = true;
+                    ek[i][j] = ek[j][i] = (unsigned char)(unif() < 0.5 ? CKM_EDGE_MUST : CKM_EDGE_CANNOT);
+                    ep[i][j] = ep[j][i] = 6.0 * unif();
+                }
+        for (size_t i = 0; i < M; i++) {
+            start[i] = ne;
+            for (size_t j = 0; j < M; j++)
+                if (edge[i][j]) {
+                    nbr[ne] = j;
+                    kind[ne] = ek[i][j];
+                    p[ne++] = ep[i][j];
+                }
+        }
+        start[M] = ne;
+        ckm_part pt = {M, k, a, start, nbr, p, kind};
+        int32_t ls[M], lc[M];
+        ckm_part_result rs, rc;
+        ckm_err err = {CKM_OK, ""};
+        CHECK(ckm_part_search(&pt, NULL, SIZE_MAX, NULL, ls, &rs));
+        CHECK(rs.done);
+        CHECK(ckm_part_cuts(&pt, NULL, 100000, NULL, NULL, lc, &rc, &err) == CKM_OK);
+        CHECK(rc.done);
+        CHECK_NEAR(rc.value, rs.value, 1e-9 * (1.0 + rs.value));
+        CHECK_NEAR(ckm_part_value(&pt, lc), rs.value, 1e-9 * (1.0 + rs.value));
+        printf("larger part %d (k = %zu, %zu pairs): optimum %.6f, search %zu nodes, branch and cut %zu nodes, %zu LPs\n",
+               it, k, ne / 2, rs.value, rs.nodes, rc.nodes, rc.work);
+    }
 }
 
 /* ---- the route ---- */
@@ -348,6 +473,8 @@ static void medium(void)
 int main(void)
 {
     search_alone();
+    cuts_alone();
+    cuts_larger();
     tiny();
     medium();
     return ck_report();

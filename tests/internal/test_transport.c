@@ -136,7 +136,7 @@ static double clp_objective(const double *c, size_t n, size_t k, const size_t *l
         rlo[n + j] = (double)lo[j];
         rhi[n + j] = (double)hi[j];
     }
-    ckm_lp m = {(int)cols, (int)rows, c, clo, chi, rlo, rhi, cs, ri, v, NULL, NULL};
+    ckm_lp m = {(int)cols, (int)rows, c, clo, chi, rlo, rhi, cs, ri, v, NULL, NULL, false};
     ckm_bk_result res;
     ckm_err err = {CKM_OK, ""};
     CHECK(ckm_bk_lp(&m, NULL, x, NULL, &res, &err) == CKM_OK && res.status == CKM_BK_OPTIMAL);

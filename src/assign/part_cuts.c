@@ -1,0 +1,926 @@
+/*
+ * part_cuts.c -- see part_cuts.h (the model, the cuts and why the bound is safe).
+ * Columns: y_ij at i k + j (upper bound 0 where a_ij is INFINITY), then one x per soft edge.
+ * Rows: m assignment rows (= 1), the hard cannot-links' k rows each (<= 1), then the cut pool
+ * (sum coef x <= rhs): a cut holds for every labelling, so every node keeps it until it has
+ * been slack for SLACK_ROUNDS rounds in a row (then its row is basic and leaves with its
+ * slack; found again if needed). The LP is rebuilt from these arrays at each solve (ckm_bk_lp
+ * takes whole models) and warm-started from the last optimal basis, the new rows' slacks
+ * basic: dual feasible whatever the node's bounds, so the dual simplex resumes from it (a
+ * basis kept from an earlier call, ckm_part_pool, is primal feasible instead: the primal
+ * simplex).
+ * Separation per round, violated by more than CUT_EPS: every anchor triangle (3 k per soft
+ * edge; for k = 2 those of cluster 0 only, cluster 1's are the same rows rewritten by
+ * y_a1 = 1 - y_a0); every triangle of three groups whose pairs are all edges (O(m^3)); for
+ * k = 2 the odd cycles through the pair graph and the anchor of cluster 0, from each node the
+ * shortest walk to its copy across in the doubled graph; for k >= 3 the multicut cycles, from
+ * each node the shortest paths by 1 - x to its neighbours (Dijkstra: O(V (V k + e) log V) a
+ * round, V = m + anchors). The
+ * candidates are ranked by violation per unit norm (violation / sqrt(entries): short cycles
+ * first), equal ones once, and the first max(100, m) go in. A node branches when none is
+ * violated, after ROUNDS_MAX rounds, or when STALL_ROUNDS rounds in a row raised its bound by
+ * less than 1e-6 (1 + |bound|): on the y nearest 1/2, the side it leans to first.
+ * Measured on PCCC's noisy sets (bench/README.md "PCCC"): the LPs are the time (CLP's
+ * dual simplex, 150-2500 iterations a round on 300-600 groups, 0.1-0.8 s at 2000-2500 rows);
+ * the root closes within 6-25 rounds where the pairs' noise is moderate.
+ * Memory: 4 m^2 bytes (the pair map), the columns' and the pool's arrays, the LP's CSC copy and
+ * CLP's model of it; the pair graph with the anchors, 12 bytes an arc.
+ */
+#include "part_cuts.h"
+
+#include "core.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CUT_EPS 1e-6
+#define INT_EPS 1e-6
+#define ROUNDS_MAX 40
+#define STALL_ROUNDS 3
+#define SLACK_ROUNDS 3
+enum { PAIR_NONE = -1, PAIR_HARD = -2 };
+
+typedef ckm_part_pool cutset;
+
+typedef struct bc {
+    const ckm_part *pt;
+    size_t m, k, ny, nx, ncols;
+    int32_t *xa, *xb;      /* nx: an x column's groups, a < b */
+    int32_t *pm;           /* m x m: PAIR_NONE, PAIR_HARD or the pair's x column */
+    int32_t *ha, *hb;      /* hard cannot-links, a < b */
+    size_t nhard;
+    double cst;            /* sum of the must-links' p: the objective's constant */
+    double *obj, *lo, *hi; /* ncols */
+    cutset pool, cand;
+    /* the pair graph with the anchors (build_graph), for the cycle cuts */
+    size_t *gstart, *gto;   /* CSR over m + anchors(b) nodes */
+    int32_t *gcol;          /* the arc's "together" column (x_e, or y_ij to anchor j), -1: constant 0 */
+    double *dist;           /* 2 (m + anchors): the doubled graph of the odd cycles */
+    size_t *pred, *parc;    /* a walk's previous node, its arc (odd cycles: 2 q + side change) */
+    size_t *heap, *hpos;
+    /* the LP as ckm_bk_lp takes it */
+    int *cstart, *rind;    /* ncols + 1; the entries */
+    double *val, *rlo, *rhi, *dual;
+    double *x, *rc;        /* ncols: the LP's solution, reduced costs (and scratch) */
+    size_t rindcap, valcap, rlocap, rhicap, dualcap, bascap, bocap;
+    unsigned char *basis, *basis_out; /* ncols + rows */
+    size_t basis_rows;     /* the rows basis holds codes for (0: no basis yet) */
+    bool primal_next;      /* basis is a kept one (ckm_part_pool): primal simplex */
+    int32_t *lab, *best;
+    double inc;
+    size_t solves, nodes, budget;
+    const ckm_bk_limits *lim;
+    bool aborted;
+    ckm_error rc_err;
+    ckm_err *err;
+} bc;
+
+static size_t nrows(const bc *b) { return b->m + b->nhard * b->k + b->pool.n; }
+
+/* ---- labellings: rounding and single moves ---- */
+
+/* Cost of group i in cluster j with its neighbours at lab (a_ij plus its edges' costs). */
+static double move_cost(const ckm_part *pt, const int32_t *lab, size_t i, size_t j)
+{
+    double f = pt->a[i * pt->k + j];
+    for (size_t q = pt->start[i]; q < pt->start[i + 1] && f < INFINITY; q++) {
+        bool same = (size_t)lab[pt->nbr[q]] == j;
+        if (pt->kind[q] == CKM_EDGE_HARD && same)
+            f = INFINITY;
+        else if ((pt->kind[q] == CKM_EDGE_MUST && !same) || (pt->kind[q] == CKM_EDGE_CANNOT && same))
+            f += pt->p[q];
+    }
+    return f;
+}
+
+/* Single moves that lower F until none does (at most 64 passes). */
+static void improve(const ckm_part *pt, int32_t *lab)
+{
+    for (int pass = 0; pass < 64; pass++) {
+        bool moved = false;
+        for (size_t i = 0; i < pt->m; i++) {
+            size_t l = (size_t)lab[i], bj = l;
+            double now = move_cost(pt, lab, i, l), bv = now;
+            for (size_t j = 0; j < pt->k; j++) {
+                double v = j == l ? now : move_cost(pt, lab, i, j);
+                if (v < bv - 1e-12 * (1.0 + fabs(bv))) {
+                    bv = v;
+                    bj = j;
+                }
+            }
+            if (bj != l) {
+                lab[i] = (int32_t)bj;
+                moved = true;
+            }
+        }
+        if (!moved)
+            break;
+    }
+}
+
+/* lab as a candidate incumbent (improved first). */
+static void offer(bc *b, int32_t *lab)
+{
+    improve(b->pt, lab);
+    double f = ckm_part_value(b->pt, lab);
+    if (f < b->inc) {
+        b->inc = f;
+        memcpy(b->best, lab, b->m * sizeof(int32_t));
+    }
+}
+
+/* The LP solution's y rounded to each group's largest (an allowed cluster), offered. */
+static void round_lp(bc *b)
+{
+    size_t k = b->k;
+    for (size_t i = 0; i < b->m; i++) {
+        size_t bj = 0;
+        double bv = -1.0;
+        for (size_t j = 0; j < k; j++)
+            if (b->hi[i * k + j] > 0.0 && b->x[i * k + j] > bv) {
+                bv = b->x[i * k + j];
+                bj = j;
+            }
+        b->lab[i] = (int32_t)bj;
+    }
+    offer(b, b->lab);
+}
+
+/* ---- the model ---- */
+
+static bool cs_add(cutset *s, size_t nz, const int32_t *col, const double *coef, double rhs, double viol)
+{
+    size_t at = s->n ? s->start[s->n] : 0;
+    if (!ckm_grow((void **)&s->start, &s->scap, s->n + 2, sizeof(size_t)) ||
+        !ckm_grow((void **)&s->col, &s->ccap, at + nz, sizeof(int32_t)) ||
+        !ckm_grow((void **)&s->coef, &s->fcap, at + nz, sizeof(double)) ||
+        !ckm_grow((void **)&s->rhs, &s->rcap, s->n + 1, sizeof(double)) ||
+        !ckm_grow((void **)&s->viol, &s->vcap, s->n + 1, sizeof(double)))
+        return false;
+    s->start[0] = 0;
+    memcpy(s->col + at, col, nz * sizeof(int32_t));
+    memcpy(s->coef + at, coef, nz * sizeof(double));
+    s->rhs[s->n] = rhs;
+    s->viol[s->n] = viol;
+    s->start[++s->n] = at + nz;
+    return true;
+}
+
+void ckm_part_pool_free(ckm_part_pool *s)
+{
+    free(s->start);
+    free(s->col);
+    free(s->coef);
+    free(s->rhs);
+    free(s->viol);
+    free(s->basis);
+    *s = (ckm_part_pool){0};
+}
+
+/* Columns, pair map and hard rows from the part's edges. false: out of memory. */
+static bool build(bc *b)
+{
+    const ckm_part *pt = b->pt;
+    size_t m = b->m, k = b->k, ne = pt->start[m];
+    b->ny = m * k;
+    b->pm = ckm_alloc_array(m * m + 1, sizeof(int32_t));
+    b->xa = ckm_alloc_array(ne / 2 + 1, sizeof(int32_t));
+    b->xb = ckm_alloc_array(ne / 2 + 1, sizeof(int32_t));
+    b->ha = ckm_alloc_array(ne / 2 + 1, sizeof(int32_t));
+    b->hb = ckm_alloc_array(ne / 2 + 1, sizeof(int32_t));
+    b->obj = ckm_alloc_array(b->ny + ne / 2 + 1, sizeof(double));
+    b->lo = ckm_alloc_array(b->ny + ne / 2 + 1, sizeof(double));
+    b->hi = ckm_alloc_array(b->ny + ne / 2 + 1, sizeof(double));
+    b->lab = ckm_alloc_array(m + 1, sizeof(int32_t));
+    b->best = ckm_alloc_array(m + 1, sizeof(int32_t));
+    b->cstart = ckm_alloc_array(b->ny + ne / 2 + 2, sizeof(int));
+    b->x = ckm_alloc_array(b->ny + ne / 2 + 1, sizeof(double));
+    b->rc = ckm_alloc_array(b->ny + ne / 2 + 1, sizeof(double));
+    if (!b->pm || !b->xa || !b->xb || !b->ha || !b->hb || !b->obj || !b->lo || !b->hi || !b->lab || !b->best ||
+        !b->cstart || !b->x || !b->rc)
+        return false;
+    for (size_t q = 0; q < m * m; q++)
+        b->pm[q] = PAIR_NONE;
+    for (size_t c = 0; c < b->ny; c++) {
+        bool allowed = pt->a[c] < INFINITY;
+        b->obj[c] = allowed ? pt->a[c] : 0.0;
+        b->lo[c] = 0.0;
+        b->hi[c] = allowed ? 1.0 : 0.0;
+    }
+    size_t col = b->ny;
+    for (size_t i = 0; i < m; i++)
+        for (size_t q = pt->start[i]; q < pt->start[i + 1]; q++) {
+            size_t u = pt->nbr[q];
+            if (u <= i)
+                continue; /* each edge once, from its lower end */
+            int32_t *pij = &b->pm[i * m + u], *pji = &b->pm[u * m + i];
+            if (pt->kind[q] == CKM_EDGE_HARD) {
+                b->ha[b->nhard] = (int32_t)i;
+                b->hb[b->nhard++] = (int32_t)u;
+                *pij = *pji = PAIR_HARD; /* x = 0 there, whatever soft edge lies beside */
+                continue;
+            }
+            b->xa[col - b->ny] = (int32_t)i;
+            b->xb[col - b->ny] = (int32_t)u;
+            bool must = pt->kind[q] == CKM_EDGE_MUST;
+            b->obj[col] = must ? -pt->p[q] : pt->p[q];
+            b->cst += must ? pt->p[q] : 0.0;
+            b->lo[col] = 0.0;
+            b->hi[col] = 1.0;
+            if (*pij == PAIR_NONE)
+                *pij = *pji = (int32_t)col;
+            col++;
+        }
+    b->ncols = col;
+    b->nx = col - b->ny;
+    return true;
+}
+
+/* The LP's CSC arrays and row bounds for the current rows, and the warm basis extended by the
+ * new rows' slacks (basic). false: out of memory. */
+static bool assemble(bc *b)
+{
+    size_t m = b->m, k = b->k, nc = b->ncols, nr = nrows(b);
+    size_t nz = m * k + 2 * b->nhard * k;
+    nz += b->pool.n ? b->pool.start[b->pool.n] : 0;
+    if (!ckm_grow((void **)&b->rind, &b->rindcap, nz + 1, sizeof(int)) ||
+        !ckm_grow((void **)&b->val, &b->valcap, nz + 1, sizeof(double)) ||
+        !ckm_grow((void **)&b->rlo, &b->rlocap, nr + 1, sizeof(double)) ||
+        !ckm_grow((void **)&b->rhi, &b->rhicap, nr + 1, sizeof(double)) ||
+        !ckm_grow((void **)&b->dual, &b->dualcap, nr + 1, sizeof(double)) ||
+        !ckm_grow((void **)&b->basis, &b->bascap, nc + nr + 1, 1) ||
+        !ckm_grow((void **)&b->basis_out, &b->bocap, nc + nr + 1, 1))
+        return false;
+    if (b->basis_rows > 0)
+        memset(b->basis + nc + b->basis_rows, CKM_LP_BASIC, nr - b->basis_rows);
+    /* count per column, then place row by row (so each column's rows ascend) */
+    memset(b->cstart, 0, (nc + 1) * sizeof(int));
+    for (size_t c = 0; c < m * k; c++)
+        b->cstart[c + 1]++;
+    for (size_t h = 0; h < b->nhard; h++)
+        for (size_t j = 0; j < k; j++) {
+            b->cstart[(size_t)b->ha[h] * k + j + 1]++;
+            b->cstart[(size_t)b->hb[h] * k + j + 1]++;
+        }
+    for (size_t q = 0; q < (b->pool.n ? b->pool.start[b->pool.n] : 0); q++)
+        b->cstart[b->pool.col[q] + 1]++;
+    for (size_t c = 0; c < nc; c++)
+        b->cstart[c + 1] += b->cstart[c];
+    int *fill = (int *)b->rc; /* scratch: nc ints fit in nc doubles */
+    for (size_t c = 0; c < nc; c++)
+        fill[c] = b->cstart[c];
+    size_t row = 0;
+#define PUT(c, v)                                                                                                      \
+    do {                                                                                                               \
+        int at_ = fill[(c)]++;                                                                                         \
+        b->rind[at_] = (int)row;                                                                                       \
+        b->val[at_] = (v);                                                                                             \
+    } while (0)
+    for (size_t i = 0; i < m; i++, row++) {
+        for (size_t j = 0; j < k; j++)
+            PUT(i * k + j, 1.0);
+        b->rlo[row] = b->rhi[row] = 1.0;
+    }
+    for (size_t h = 0; h < b->nhard; h++)
+        for (size_t j = 0; j < k; j++, row++) {
+            PUT((size_t)b->ha[h] * k + j, 1.0);
+            PUT((size_t)b->hb[h] * k + j, 1.0);
+            b->rlo[row] = -CKM_BK_INF;
+            b->rhi[row] = 1.0;
+        }
+    for (size_t r = 0; r < b->pool.n; r++, row++) {
+        for (size_t q = b->pool.start[r]; q < b->pool.start[r + 1]; q++)
+            PUT((size_t)b->pool.col[q], b->pool.coef[q]);
+        b->rlo[row] = -CKM_BK_INF;
+        b->rhi[row] = b->pool.rhs[r];
+    }
+#undef PUT
+    return true;
+}
+
+/* The Lagrangian bound of the node's LP at CLP's row duals y (part_cuts.h): with the
+ * objective's constant,
+ *   L(y) = cst + sum_r y_r b_r + sum_c min(rc_c lo_c, rc_c hi_c),  rc = obj - A'y,
+ * b_r the row's bound y_r belongs to (a <= row takes y_r <= 0: a positive one counts as 0).
+ * Every variable lies in [0, 1], so L(y) <= the LP's optimum <= every labelling of the node. */
+static double safe_bound(bc *b)
+{
+    size_t nc = b->ncols, nr = nrows(b);
+    double L = b->cst;
+    for (size_t r = 0; r < nr; r++) {
+        double y = b->dual[r];
+        if (b->rlo[r] != b->rhi[r] && y > 0.0)
+            y = b->dual[r] = 0.0;
+        L += y * (y > 0.0 ? b->rlo[r] : b->rhi[r]);
+    }
+    for (size_t c = 0; c < nc; c++) {
+        double rc = b->obj[c];
+        for (int q = b->cstart[c]; q < b->cstart[c + 1]; q++)
+            rc -= b->val[q] * b->dual[b->rind[q]];
+        L += rc < 0.0 ? rc * b->hi[c] : rc * b->lo[c];
+    }
+    return L;
+}
+
+/* ---- separation ---- */
+
+/* x's value at a pair-map entry (a hard pair: 0). */
+static double pair_x(const bc *b, int32_t e) { return e == PAIR_HARD ? 0.0 : b->x[e]; }
+
+/* A candidate sum coef x <= 1 of three entries, a hard pair's (col < 0: x = 0) left out. */
+static bool propose(bc *b, double viol, const int32_t *col, const double *coef)
+{
+    int32_t c[3];
+    double f[3];
+    size_t nz = 0;
+    for (int e = 0; e < 3; e++)
+        if (col[e] >= 0) {
+            c[nz] = col[e];
+            f[nz++] = coef[e];
+        }
+    return cs_add(&b->cand, nz, c, f, 1.0, viol);
+}
+
+/* Anchor triangles of x column e (groups a < b) violated by the LP solution. */
+static bool anchor_cuts(bc *b, size_t e)
+{
+    size_t k = b->k, a = (size_t)b->xa[e], bb = (size_t)b->xb[e], c = b->ny + e;
+    double xv = b->x[c];
+    for (size_t j = 0; j < (k == 2 ? 1 : k); j++) {
+        int32_t cols[3] = {(int32_t)c, (int32_t)(a * k + j), (int32_t)(bb * k + j)};
+        double ya = b->x[a * k + j], yb = b->x[bb * k + j];
+        const double sg[3][3] = {{1, 1, -1}, {1, -1, 1}, {-1, 1, 1}};
+        for (int t = 0; t < 3; t++) {
+            double v = sg[t][0] * xv + sg[t][1] * ya + sg[t][2] * yb - 1.0;
+            if (v > CUT_EPS && !propose(b, v, cols, sg[t]))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Triangles of groups a < bb < c whose three pairs are edges, violated by the LP solution. */
+static bool group_cuts(bc *b)
+{
+    size_t m = b->m;
+    for (size_t a = 0; a < m; a++)
+        for (size_t bb = a + 1; bb < m; bb++) {
+            int32_t eab = b->pm[a * m + bb];
+            if (eab == PAIR_NONE)
+                continue;
+            double vab = pair_x(b, eab);
+            for (size_t c = bb + 1; c < m; c++) {
+                int32_t eac = b->pm[a * m + c], ebc = b->pm[bb * m + c];
+                if (eac == PAIR_NONE || ebc == PAIR_NONE)
+                    continue;
+                double vac = pair_x(b, eac), vbc = pair_x(b, ebc);
+                int32_t cols[3] = {eab, ebc, eac};
+                for (int t = 0; t < 3; t++) { /* the pair with -1: ac, ab, bc */
+                    double co[3] = {1, 1, 1};
+                    co[t == 0 ? 2 : t == 1 ? 0 : 1] = -1;
+                    double v = co[0] * vab + co[1] * vbc + co[2] * vac - 1.0;
+                    if (v > CUT_EPS && !propose(b, v, cols, co))
+                        return false;
+                }
+            }
+        }
+    return true;
+}
+
+/* The pair graph with the anchors: for k = 2 the anchor of cluster 0 as node m (the odd
+ * cycles), else anchor j as node m + j, the anchors joined to each other by constant arcs (two
+ * clusters are never together, x = 0, as a hard pair). Every group is joined to each anchor.
+ * false: out of memory. */
+static size_t anchors(const bc *b) { return b->k == 2 ? 1 : b->k; }
+
+static bool build_graph(bc *b)
+{
+    size_t m = b->m, na = anchors(b), V = m + na, arcs = 2 * (b->nx + b->nhard + m * na + na * na);
+    b->gstart = ckm_calloc_array(V + 1, sizeof(size_t));
+    b->gto = ckm_alloc_array(arcs + 1, sizeof(size_t));
+    b->gcol = ckm_alloc_array(arcs + 1, sizeof(int32_t));
+    b->dist = ckm_alloc_array(2 * V, sizeof(double));
+    b->pred = ckm_alloc_array(2 * V, sizeof(size_t));
+    b->parc = ckm_alloc_array(2 * V, sizeof(size_t));
+    b->heap = ckm_alloc_array(2 * V, sizeof(size_t));
+    b->hpos = ckm_alloc_array(2 * V, sizeof(size_t));
+    if (!b->gstart || !b->gto || !b->gcol || !b->dist || !b->pred || !b->parc || !b->heap || !b->hpos)
+        return false;
+    size_t *deg = b->gstart + 1;
+    for (size_t e = 0; e < b->nx; e++) {
+        deg[b->xa[e]]++;
+        deg[b->xb[e]]++;
+    }
+    for (size_t h = 0; h < b->nhard; h++) {
+        deg[b->ha[h]]++;
+        deg[b->hb[h]]++;
+    }
+    for (size_t i = 0; i < m; i++)
+        deg[i] += na;
+    for (size_t j = 0; j < na; j++)
+        deg[m + j] += m + na - 1;
+    for (size_t v = 0; v < V; v++)
+        b->gstart[v + 1] += b->gstart[v];
+    size_t *fill = b->pred; /* scratch until the first search */
+    memcpy(fill, b->gstart, V * sizeof(size_t));
+#define ARC(u, w, c)                                                                                                   \
+    do {                                                                                                               \
+        b->gto[fill[(u)]] = (w);                                                                                       \
+        b->gcol[fill[(u)]++] = (c);                                                                                    \
+    } while (0)
+    for (size_t e = 0; e < b->nx; e++) {
+        ARC((size_t)b->xa[e], (size_t)b->xb[e], (int32_t)(b->ny + e));
+        ARC((size_t)b->xb[e], (size_t)b->xa[e], (int32_t)(b->ny + e));
+    }
+    for (size_t h = 0; h < b->nhard; h++) {
+        ARC((size_t)b->ha[h], (size_t)b->hb[h], -1);
+        ARC((size_t)b->hb[h], (size_t)b->ha[h], -1);
+    }
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < na; j++) {
+            ARC(i, m + j, (int32_t)(i * b->k + j));
+            ARC(m + j, i, (int32_t)(i * b->k + j));
+        }
+    for (size_t j = 0; j < na; j++)
+        for (size_t l = 0; l < na; l++)
+            if (l != j)
+                ARC(m + j, m + l, -1);
+#undef ARC
+    return true;
+}
+
+/* binary heap of doubled nodes by dist (hpos: place + 1, 0 when out) */
+static void heap_up(bc *b, size_t q)
+{
+    size_t u = b->heap[q];
+    while (q > 0 && b->dist[b->heap[(q - 1) / 2]] > b->dist[u]) {
+        b->heap[q] = b->heap[(q - 1) / 2];
+        b->hpos[b->heap[q]] = q + 1;
+        q = (q - 1) / 2;
+    }
+    b->heap[q] = u;
+    b->hpos[u] = q + 1;
+}
+
+static size_t heap_pop(bc *b, size_t *len)
+{
+    size_t top = b->heap[0], u = b->heap[--*len], q = 0;
+    b->hpos[top] = 0;
+    if (*len == 0)
+        return top;
+    for (;;) {
+        size_t c = 2 * q + 1;
+        if (c >= *len)
+            break;
+        if (c + 1 < *len && b->dist[b->heap[c + 1]] < b->dist[b->heap[c]])
+            c++;
+        if (!(b->dist[b->heap[c]] < b->dist[u]))
+            break;
+        b->heap[q] = b->heap[c];
+        b->hpos[b->heap[q]] = q + 1;
+        q = c;
+    }
+    b->heap[q] = u;
+    b->hpos[u] = q + 1;
+    return top;
+}
+
+/* "together" value of an arc at the LP solution, in [0, 1] (hard: 0) */
+static double arc_t(const bc *b, size_t q)
+{
+    if (b->gcol[q] < 0)
+        return 0.0;
+    double t = b->x[b->gcol[q]];
+    return t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+}
+
+/* The shortest walk from (v, even) to (v, odd) in the doubled graph (Barahona & Mahjoub 1986,
+ * "On the cut polytope", Math. Programming 36): an arc kept on its side costs 1 - t, an arc
+ * that changes side costs t. Returns its length (stops at 1 - CUT_EPS: nothing shorter). */
+static double odd_walk(bc *b, size_t v)
+{
+    size_t V = b->m + 1, len = 0;
+    for (size_t u = 0; u < 2 * V; u++) {
+        b->dist[u] = INFINITY;
+        b->hpos[u] = 0;
+    }
+    b->dist[2 * v] = 0.0;
+    b->heap[len++] = 2 * v;
+    b->hpos[2 * v] = 1;
+    while (len > 0) {
+        size_t u = heap_pop(b, &len);
+        if (u == 2 * v + 1 || b->dist[u] >= 1.0 - CUT_EPS)
+            break;
+        size_t node = u / 2, par = u % 2;
+        for (size_t q = b->gstart[node]; q < b->gstart[node + 1]; q++) {
+            double t = arc_t(b, q);
+            for (size_t flip = 0; flip < 2; flip++) {
+                size_t w = 2 * b->gto[q] + (par ^ flip);
+                double dw = b->dist[u] + (flip ? t : 1.0 - t);
+                if (dw < b->dist[w]) {
+                    b->dist[w] = dw;
+                    b->pred[w] = u;
+                    b->parc[w] = q * 2 + flip;
+                    if (b->hpos[w] == 0) {
+                        b->heap[len] = w;
+                        b->hpos[w] = ++len;
+                    }
+                    heap_up(b, b->hpos[w] - 1);
+                }
+            }
+        }
+    }
+    return b->dist[2 * v + 1];
+}
+
+/* A cut's entries in column order, so the same cycle found from another node is the same
+ * row (insertion sort: a cycle has few entries). */
+static void sort_entries(int32_t *col, double *coef, size_t nz)
+{
+    for (size_t i = 1; i < nz; i++)
+        for (size_t j = i; j > 0 && col[j - 1] > col[j]; j--) {
+            int32_t c = col[j];
+            col[j] = col[j - 1];
+            col[j - 1] = c;
+            double f = coef[j];
+            coef[j] = coef[j - 1];
+            coef[j - 1] = f;
+        }
+}
+
+/* The walk odd_walk found back to v as a cycle inequality: with F the arcs that changed side
+ * (an odd number), sum_F t + sum_{C \ F} (1 - t) >= 1, i.e. -sum_F t + sum_{C \ F} t <= |C \ F|
+ * - 1 (a hard arc: t = 0). Walks that pass a node twice are left out (a shorter cycle in them
+ * is found from its own nodes). */
+static bool cycle_cut(bc *b, size_t v, double length, unsigned char *seen, int32_t *col, double *coef)
+{
+    size_t V = b->m + 1, u = 2 * v + 1, nz = 0, kept = 0;
+    memset(seen, 0, V);
+    while (u != 2 * v) {
+        size_t q = b->parc[u] / 2, flip = b->parc[u] % 2, node = u / 2;
+        if (seen[node])
+            return true;
+        seen[node] = 1;
+        kept += !flip;
+        if (b->gcol[q] >= 0) {
+            col[nz] = b->gcol[q];
+            coef[nz++] = flip ? -1.0 : 1.0;
+        }
+        u = b->pred[u];
+    }
+    sort_entries(col, coef, nz);
+    return cs_add(&b->cand, nz, col, coef, (double)kept - 1.0, 1.0 - length);
+}
+
+static bool cycle_cuts(bc *b)
+{
+    size_t V = b->m + 1;
+    unsigned char *seen = ckm_alloc_array(V, 1);
+    int32_t *col = ckm_alloc_array(V + 1, sizeof(int32_t));
+    double *coef = ckm_alloc_array(V + 1, sizeof(double));
+    bool ok = seen && col && coef;
+    for (size_t v = 0; v < V && ok; v++) {
+        double len = odd_walk(b, v);
+        if (len < 1.0 - CUT_EPS)
+            ok = cycle_cut(b, v, len, seen, col, coef);
+    }
+    free(seen);
+    free(col);
+    free(coef);
+    return ok;
+}
+
+/* k >= 3: the cycle inequalities of the multicut polytope (Chopra & Rao 1993, "The partition
+ * problem", Math. Programming 59) on the pair graph with the k anchors: with u = 1 - x (apart),
+ * every edge e of a cycle C has u_e <= sum_{C \ e} u_f (a cycle never crosses a partition
+ * once), i.e. sum_{C \ e} x_f - x_e <= |C| - 2. From each node v the shortest paths by u
+ * (Dijkstra): an arc e = (v, w) with u_e above the path to w that does not end in e is a
+ * violated cycle. */
+static bool multicut_from(bc *b, size_t v, int32_t *col, double *coef)
+{
+    size_t V = b->m + anchors(b), len = 0;
+    double reach = 0.0; /* the largest u of v's arcs: no path beyond it matters */
+    for (size_t q = b->gstart[v]; q < b->gstart[v + 1]; q++)
+        reach = fmax(reach, 1.0 - arc_t(b, q));
+    if (reach <= CUT_EPS)
+        return true;
+    for (size_t u = 0; u < V; u++) {
+        b->dist[u] = INFINITY;
+        b->hpos[u] = 0;
+    }
+    b->dist[v] = 0.0;
+    b->heap[len++] = v;
+    b->hpos[v] = 1;
+    while (len > 0) {
+        size_t u = heap_pop(b, &len);
+        if (b->dist[u] >= reach - CUT_EPS)
+            break;
+        for (size_t q = b->gstart[u]; q < b->gstart[u + 1]; q++) {
+            size_t w = b->gto[q];
+            double dw = b->dist[u] + (1.0 - arc_t(b, q)); /* (d + 1) - t can fall below d */
+            if (dw < b->dist[w]) {
+                b->dist[w] = dw;
+                b->pred[w] = u;
+                b->parc[w] = q;
+                if (b->hpos[w] == 0) {
+                    b->heap[len] = w;
+                    b->hpos[w] = ++len;
+                }
+                heap_up(b, b->hpos[w] - 1);
+            }
+        }
+    }
+    for (size_t q = b->gstart[v]; q < b->gstart[v + 1]; q++) {
+        size_t w = b->gto[q];
+        double ue = 1.0 - arc_t(b, q);
+        if (w < v || !(b->dist[w] < ue - CUT_EPS) || b->parc[w] == q || b->gcol[b->parc[w]] == b->gcol[q])
+            continue; /* each cycle from its lower end; the path must not be the arc itself */
+        size_t nz = 0, edges = 1;
+        if (b->gcol[q] >= 0) {
+            col[nz] = b->gcol[q];
+            coef[nz++] = -1.0;
+        }
+        for (size_t u = w; u != v; u = b->pred[u], edges++)
+            if (b->gcol[b->parc[u]] >= 0) {
+                col[nz] = b->gcol[b->parc[u]];
+                coef[nz++] = 1.0;
+            }
+        sort_entries(col, coef, nz);
+        if (!cs_add(&b->cand, nz, col, coef, (double)edges - 2.0, ue - b->dist[w]))
+            return false;
+    }
+    return true;
+}
+
+static bool multicut_cuts(bc *b)
+{
+    size_t V = b->m + anchors(b);
+    int32_t *col = ckm_alloc_array(V + 1, sizeof(int32_t));
+    double *coef = ckm_alloc_array(V + 1, sizeof(double));
+    bool ok = col && coef;
+    for (size_t v = 0; v < V && ok; v++)
+        ok = multicut_from(b, v, col, coef);
+    free(col);
+    free(coef);
+    return ok;
+}
+
+typedef struct ranked {
+    double viol;
+    size_t i;
+} ranked;
+
+static int by_violation(const void *p, const void *q)
+{
+    double a = ((const ranked *)p)->viol, c = ((const ranked *)q)->viol;
+    return a > c ? -1 : a < c ? 1 : 0;
+}
+
+static bool same_cut(const cutset *s, size_t a, const cutset *t, size_t c)
+{
+    size_t na = s->start[a + 1] - s->start[a];
+    if (na != t->start[c + 1] - t->start[c] || s->rhs[a] != t->rhs[c])
+        return false;
+    return memcmp(s->col + s->start[a], t->col + t->start[c], na * sizeof(int32_t)) == 0 &&
+           memcmp(s->coef + s->start[a], t->coef + t->start[c], na * sizeof(double)) == 0;
+}
+
+/* Cuts slack at the LP solution for SLACK_ROUNDS rounds in a row leave the pool (their rows
+ * are basic, so the warm basis loses them with their slacks and stays a basis); a cut that is
+ * needed again is found again. */
+static void purge(bc *b)
+{
+    cutset *p = &b->pool;
+    size_t base = b->m + b->nhard * b->k, nc = b->ncols, w = 0, at = 0;
+    bool basis = b->basis_rows == base + p->n;
+    for (size_t r = 0; r < p->n; r++) {
+        double act = 0.0;
+        for (size_t q = p->start[r]; q < p->start[r + 1]; q++)
+            act += p->coef[q] * b->x[p->col[q]];
+        p->viol[r] = act < p->rhs[r] - 1e-6 ? p->viol[r] + 1.0 : 0.0;
+        size_t s0 = p->start[r], s1 = p->start[r + 1];
+        if (p->viol[r] >= SLACK_ROUNDS && (!basis || b->basis[nc + base + r] == CKM_LP_BASIC))
+            continue;
+        memmove(p->col + at, p->col + s0, (s1 - s0) * sizeof(int32_t));
+        memmove(p->coef + at, p->coef + s0, (s1 - s0) * sizeof(double));
+        p->start[w] = at;
+        at += s1 - s0;
+        p->rhs[w] = p->rhs[r];
+        p->viol[w] = p->viol[r];
+        if (basis)
+            b->basis[nc + base + w] = b->basis[nc + base + r];
+        w++;
+    }
+    p->start[w] = at;
+    p->n = w;
+    if (basis)
+        b->basis_rows = base + w;
+}
+
+/* The most violated cuts into the pool (a cut equal to one taken this round once): how many
+ * (0: none violated). SIZE_MAX: out of memory. */
+static size_t separate(bc *b)
+{
+    if (b->pool.n > 0)
+        purge(b);
+    b->cand.n = 0;
+    for (size_t e = 0; e < b->nx; e++)
+        if (!anchor_cuts(b, e))
+            return SIZE_MAX;
+    if (!group_cuts(b) || (b->k == 2 && !cycle_cuts(b)) || (b->k > 2 && !multicut_cuts(b)))
+        return SIZE_MAX;
+    size_t nc = b->cand.n, cap = b->m > 100 ? b->m : 100, first = b->pool.n;
+    ranked *rk = ckm_alloc_array(nc + 1, sizeof(ranked));
+    if (!rk)
+        return SIZE_MAX;
+    for (size_t i = 0; i < nc; i++) /* violation per unit norm: short cycles first */
+        rk[i] = (ranked){b->cand.viol[i] / sqrt((double)(b->cand.start[i + 1] - b->cand.start[i])), i};
+    qsort(rk, nc, sizeof(ranked), by_violation);
+    for (size_t q = 0; q < nc && b->pool.n - first < cap; q++) {
+        size_t i = rk[q].i;
+        bool dup = false;
+        for (size_t r = b->pool.n; r > first && !dup && b->pool.viol[r - 1] <= rk[q].viol + 1e-9; r--)
+            dup = same_cut(&b->pool, r - 1, &b->cand, i);
+        size_t s0 = b->cand.start[i];
+        if (!dup && !cs_add(&b->pool, b->cand.start[i + 1] - s0, b->cand.col + s0, b->cand.coef + s0,
+                            b->cand.rhs[i], rk[q].viol)) {
+            free(rk);
+            return SIZE_MAX;
+        }
+    }
+    free(rk);
+    for (size_t r = first; r < b->pool.n; r++)
+        b->pool.viol[r] = 0.0; /* from here on: the rounds it has been slack */
+    return b->pool.n - first;
+}
+
+/* ---- branch and bound ---- */
+
+/* One LP solve of the node: OPTIMAL (x, dual set), INFEASIBLE, or anything else (b->aborted
+ * or an error set). */
+static ckm_bk_status solve(bc *b)
+{
+    if (b->solves >= b->budget || ckm_bk_limits_reached(b->lim)) {
+        b->aborted = true;
+        return CKM_BK_LIMIT_NONE;
+    }
+    if (!assemble(b)) {
+        b->rc_err = ckm_fail(b->err, CKM_ERR_NOMEM, "out of memory for the cut model of a split part");
+        b->aborted = true;
+        return CKM_BK_FAILED;
+    }
+    size_t nr = nrows(b);
+    ckm_lp lp = {(int)b->ncols, (int)nr, b->obj, b->lo, b->hi, b->rlo, b->rhi, b->cstart, b->rind, b->val,
+                 b->basis_rows > 0 ? b->basis : NULL, b->basis_out, b->primal_next};
+    b->primal_next = false;
+    ckm_bk_result r;
+    b->solves++;
+    ckm_error rc = ckm_bk_lp(&lp, b->lim, b->x, b->dual, &r, b->err);
+    if (rc != CKM_OK) {
+        b->rc_err = rc;
+        b->aborted = true;
+        return CKM_BK_FAILED;
+    }
+    if (r.status == CKM_BK_OPTIMAL) {
+        memcpy(b->basis, b->basis_out, b->ncols + nr);
+        b->basis_rows = nr;
+    } else if (r.status != CKM_BK_INFEASIBLE)
+        b->aborted = true;
+    return r.status;
+}
+
+/* The y column nearest 1/2 among the fractional ones, or SIZE_MAX (y integral). */
+static size_t most_fractional(const bc *b)
+{
+    size_t at = SIZE_MAX;
+    double far = INT_EPS;
+    for (size_t c = 0; c < b->ny; c++) {
+        double f = fmin(b->x[c], 1.0 - b->x[c]);
+        if (f > far) {
+            far = f;
+            at = c;
+        }
+    }
+    return at;
+}
+
+static bool pruned(const bc *b, double L) { return L >= b->inc - 1e-9 * (1.0 + fabs(b->inc)); }
+
+/* The node's cut rounds. Returns the column to branch on, or SIZE_MAX when the node is closed
+ * (pruned, infeasible, integral) or the search aborted. */
+static size_t cut_rounds(bc *b)
+{
+    double last = -INFINITY;
+    int stall = 0;
+    for (int round = 0;; round++) {
+        ckm_bk_status st = solve(b);
+        if (st != CKM_BK_OPTIMAL)
+            return SIZE_MAX; /* infeasible: closed; else aborted */
+        double L = safe_bound(b);
+        if (pruned(b, L))
+            return SIZE_MAX;
+        round_lp(b);
+        if (pruned(b, L))
+            return SIZE_MAX;
+        size_t frac = most_fractional(b);
+        if (frac != SIZE_MAX) {
+            stall = L <= last + 1e-6 * (1.0 + fabs(L)) ? stall + 1 : 0;
+            if (stall >= STALL_ROUNDS || round >= ROUNDS_MAX)
+                return frac;
+        } else if (round >= 4 * ROUNDS_MAX) {
+            /* integral y whose triangles keep reappearing (the LP's tolerance against
+               CUT_EPS): no verdict on this node, so none on the part */
+            b->aborted = true;
+            return SIZE_MAX;
+        }
+        last = L;
+        size_t added = separate(b);
+        if (added == SIZE_MAX) {
+            b->rc_err = ckm_fail(b->err, CKM_ERR_NOMEM, "out of memory for the cuts of a split part");
+            b->aborted = true;
+            return SIZE_MAX;
+        }
+        if (added == 0)
+            /* no violated triangle: with y integral the LP's optimum is that labelling's F
+               (x is forced by the anchor triangles), which round_lp offered: closed */
+            return frac;
+    }
+}
+
+static void node(bc *b)
+{
+    if (b->aborted)
+        return;
+    b->nodes++;
+    size_t c = cut_rounds(b);
+    if (c == SIZE_MAX || b->aborted)
+        return;
+    bool up = b->x[c] >= 0.5;
+    for (int side = 0; side < 2 && !b->aborted; side++) {
+        bool one = side == 0 ? up : !up;
+        if (one)
+            b->lo[c] = 1.0;
+        else
+            b->hi[c] = 0.0;
+        node(b);
+        b->lo[c] = 0.0;
+        b->hi[c] = 1.0;
+    }
+}
+
+static void bc_free(bc *b)
+{
+    void *arrays[] = {b->xa,   b->xb,   b->pm,   b->ha,    b->hb,   b->obj,  b->lo,   b->hi,   b->cstart,
+                      b->rind, b->val,  b->rlo,  b->rhi,   b->dual, b->x,    b->rc,   b->basis, b->basis_out,
+                      b->lab,  b->best, b->gstart, b->gto, b->gcol, b->dist, b->pred, b->parc, b->heap, b->hpos};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        free(arrays[i]);
+    ckm_part_pool_free(&b->pool);
+    ckm_part_pool_free(&b->cand);
+}
+
+ckm_error ckm_part_cuts(const ckm_part *pt, const int32_t *start, size_t lp_budget, const ckm_bk_limits *lim,
+                        ckm_part_pool *keep, int32_t *lab, ckm_part_result *res, ckm_err *err)
+{
+    *res = (ckm_part_result){false, INFINITY, 0, 0};
+    bc b = {.pt = pt, .m = pt->m, .k = pt->k, .inc = INFINITY, .budget = lp_budget, .lim = lim, .err = err};
+    if (keep) { /* the pool takes the kept cuts, and gives them back at the end */
+        b.pool = *keep;
+        *keep = (ckm_part_pool){0};
+        for (size_t r = 0; r < b.pool.n; r++)
+            b.pool.viol[r] = 0.0;
+        b.basis = b.pool.basis;
+        b.bascap = b.pool.bascap;
+        b.basis_rows = b.pool.basis_rows;
+        b.primal_next = b.basis_rows > 0;
+        b.pool.basis = NULL;
+    }
+    if (!build(&b) || (b.k >= 2 && !build_graph(&b))) {
+        bc_free(&b);
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the cut model of a split part");
+    }
+    if (start) {
+        memcpy(b.lab, start, b.m * sizeof(int32_t));
+        if (ckm_part_value(pt, b.lab) < INFINITY)
+            offer(&b, b.lab);
+    }
+    node(&b);
+    res->done = !b.aborted;
+    res->value = b.inc;
+    res->nodes = b.nodes;
+    res->work = b.solves;
+    if (b.inc < INFINITY)
+        memcpy(lab, b.best, b.m * sizeof(int32_t));
+    ckm_error rc = b.rc_err;
+    if (keep) {
+        *keep = b.pool;
+        keep->basis = b.basis;
+        keep->bascap = b.bascap;
+        keep->basis_rows = b.basis_rows;
+        b.pool = (ckm_part_pool){0};
+        b.basis = NULL;
+    }
+    bc_free(&b);
+    return rc;
+}
