@@ -11,11 +11,8 @@
  * simplex).
  * Separation per round, violated by more than CUT_EPS: every anchor triangle (3 k per soft
  * edge; for k = 2 those of cluster 0 only, cluster 1's are the same rows rewritten by
- * y_a1 = 1 - y_a0); every triangle of three groups whose pairs are all edges (O(m^3)); for
- * k = 2 the odd cycles through the pair graph and the anchor of cluster 0, from each node the
- * shortest walk to its copy across in the doubled graph; for k >= 3 the multicut cycles, from
- * each node the shortest paths by 1 - x to its neighbours (Dijkstra: O(V (V k + e) log V) a
- * round, V = m + anchors). The
+ * y_a1 = 1 - y_a0); every triangle of three groups whose pairs are all edges (O(m^3)); the
+ * cycles of part_cycles.h (odd cycles for k = 2, multicut cycles for k >= 3). The
  * candidates are ranked by violation per unit norm (violation / sqrt(entries): short cycles
  * first), equal ones once, and the first max(100, m) go in. A node branches when none is
  * violated, after ROUNDS_MAX rounds, or when STALL_ROUNDS rounds in a row raised its bound by
@@ -24,9 +21,10 @@
  * dual simplex, 150-2500 iterations a round on 300-600 groups, 0.1-0.8 s at 2000-2500 rows);
  * the root closes within 6-25 rounds where the pairs' noise is moderate.
  * Memory: 4 m^2 bytes (the pair map), the columns' and the pool's arrays, the LP's CSC copy and
- * CLP's model of it; the pair graph with the anchors, 12 bytes an arc.
+ * CLP's model of it; the pair graph with the anchors (part_cycles.c).
  */
 #include "part_cuts.h"
+#include "part_cycles.h"
 
 #include "core.h"
 
@@ -53,12 +51,7 @@ typedef struct bc {
     double cst;            /* sum of the must-links' p: the objective's constant */
     double *obj, *lo, *hi; /* ncols */
     cutset pool, cand;
-    /* the pair graph with the anchors (build_graph), for the cycle cuts */
-    size_t *gstart, *gto;   /* CSR over m + anchors(b) nodes */
-    int32_t *gcol;          /* the arc's "together" column (x_e, or y_ij to anchor j), -1: constant 0 */
-    double *dist;           /* 2 (m + anchors): the doubled graph of the odd cycles */
-    size_t *pred, *parc;    /* a walk's previous node, its arc (odd cycles: 2 q + side change) */
-    size_t *heap, *hpos;
+    ckm_part_graph *graph;  /* the pair graph with the anchors, for the cycle cuts */
     /* the LP as ckm_bk_lp takes it */
     int *cstart, *rind;    /* ncols + 1; the entries */
     double *val, *rlo, *rhi, *dual;
@@ -148,35 +141,6 @@ static void round_lp(bc *b)
 }
 
 /* ---- the model ---- */
-
-static bool cs_add(cutset *s, size_t nz, const int32_t *col, const double *coef, double rhs, double viol)
-{
-    size_t at = s->n ? s->start[s->n] : 0;
-    if (!ckm_grow((void **)&s->start, &s->scap, s->n + 2, sizeof(size_t)) ||
-        !ckm_grow((void **)&s->col, &s->ccap, at + nz, sizeof(int32_t)) ||
-        !ckm_grow((void **)&s->coef, &s->fcap, at + nz, sizeof(double)) ||
-        !ckm_grow((void **)&s->rhs, &s->rcap, s->n + 1, sizeof(double)) ||
-        !ckm_grow((void **)&s->viol, &s->vcap, s->n + 1, sizeof(double)))
-        return false;
-    s->start[0] = 0;
-    memcpy(s->col + at, col, nz * sizeof(int32_t));
-    memcpy(s->coef + at, coef, nz * sizeof(double));
-    s->rhs[s->n] = rhs;
-    s->viol[s->n] = viol;
-    s->start[++s->n] = at + nz;
-    return true;
-}
-
-void ckm_part_pool_free(ckm_part_pool *s)
-{
-    free(s->start);
-    free(s->col);
-    free(s->coef);
-    free(s->rhs);
-    free(s->viol);
-    free(s->basis);
-    *s = (ckm_part_pool){0};
-}
 
 /* Columns, pair map and hard rows from the part's edges. false: out of memory. */
 static bool build(bc *b)
@@ -339,7 +303,7 @@ static bool propose(bc *b, double viol, const int32_t *col, const double *coef)
             c[nz] = col[e];
             f[nz++] = coef[e];
         }
-    return cs_add(&b->cand, nz, c, f, 1.0, viol);
+    return ckm_part_pool_add(&b->cand, nz, c, f, 1.0, viol);
 }
 
 /* Anchor triangles of x column e (groups a < b) violated by the LP solution. */
@@ -386,284 +350,6 @@ static bool group_cuts(bc *b)
             }
         }
     return true;
-}
-
-/* The pair graph with the anchors: for k = 2 the anchor of cluster 0 as node m (the odd
- * cycles), else anchor j as node m + j, the anchors joined to each other by constant arcs (two
- * clusters are never together, x = 0, as a hard pair). Every group is joined to each anchor.
- * false: out of memory. */
-static size_t anchors(const bc *b) { return b->k == 2 ? 1 : b->k; }
-
-static bool build_graph(bc *b)
-{
-    size_t m = b->m, na = anchors(b), V = m + na, arcs = 2 * (b->nx + b->nhard + m * na + na * na);
-    b->gstart = ckm_calloc_array(V + 1, sizeof(size_t));
-    b->gto = ckm_alloc_array(arcs + 1, sizeof(size_t));
-    b->gcol = ckm_alloc_array(arcs + 1, sizeof(int32_t));
-    b->dist = ckm_alloc_array(2 * V, sizeof(double));
-    b->pred = ckm_alloc_array(2 * V, sizeof(size_t));
-    b->parc = ckm_alloc_array(2 * V, sizeof(size_t));
-    b->heap = ckm_alloc_array(2 * V, sizeof(size_t));
-    b->hpos = ckm_alloc_array(2 * V, sizeof(size_t));
-    if (!b->gstart || !b->gto || !b->gcol || !b->dist || !b->pred || !b->parc || !b->heap || !b->hpos)
-        return false;
-    size_t *deg = b->gstart + 1;
-    for (size_t e = 0; e < b->nx; e++) {
-        deg[b->xa[e]]++;
-        deg[b->xb[e]]++;
-    }
-    for (size_t h = 0; h < b->nhard; h++) {
-        deg[b->ha[h]]++;
-        deg[b->hb[h]]++;
-    }
-    for (size_t i = 0; i < m; i++)
-        deg[i] += na;
-    for (size_t j = 0; j < na; j++)
-        deg[m + j] += m + na - 1;
-    for (size_t v = 0; v < V; v++)
-        b->gstart[v + 1] += b->gstart[v];
-    size_t *fill = b->pred; /* scratch until the first search */
-    memcpy(fill, b->gstart, V * sizeof(size_t));
-#define ARC(u, w, c)                                                                                                   \
-    do {                                                                                                               \
-        b->gto[fill[(u)]] = (w);                                                                                       \
-        b->gcol[fill[(u)]++] = (c);                                                                                    \
-    } while (0)
-    for (size_t e = 0; e < b->nx; e++) {
-        ARC((size_t)b->xa[e], (size_t)b->xb[e], (int32_t)(b->ny + e));
-        ARC((size_t)b->xb[e], (size_t)b->xa[e], (int32_t)(b->ny + e));
-    }
-    for (size_t h = 0; h < b->nhard; h++) {
-        ARC((size_t)b->ha[h], (size_t)b->hb[h], -1);
-        ARC((size_t)b->hb[h], (size_t)b->ha[h], -1);
-    }
-    for (size_t i = 0; i < m; i++)
-        for (size_t j = 0; j < na; j++) {
-            ARC(i, m + j, (int32_t)(i * b->k + j));
-            ARC(m + j, i, (int32_t)(i * b->k + j));
-        }
-    for (size_t j = 0; j < na; j++)
-        for (size_t l = 0; l < na; l++)
-            if (l != j)
-                ARC(m + j, m + l, -1);
-#undef ARC
-    return true;
-}
-
-/* binary heap of doubled nodes by dist (hpos: place + 1, 0 when out) */
-static void heap_up(bc *b, size_t q)
-{
-    size_t u = b->heap[q];
-    while (q > 0 && b->dist[b->heap[(q - 1) / 2]] > b->dist[u]) {
-        b->heap[q] = b->heap[(q - 1) / 2];
-        b->hpos[b->heap[q]] = q + 1;
-        q = (q - 1) / 2;
-    }
-    b->heap[q] = u;
-    b->hpos[u] = q + 1;
-}
-
-static size_t heap_pop(bc *b, size_t *len)
-{
-    size_t top = b->heap[0], u = b->heap[--*len], q = 0;
-    b->hpos[top] = 0;
-    if (*len == 0)
-        return top;
-    for (;;) {
-        size_t c = 2 * q + 1;
-        if (c >= *len)
-            break;
-        if (c + 1 < *len && b->dist[b->heap[c + 1]] < b->dist[b->heap[c]])
-            c++;
-        if (!(b->dist[b->heap[c]] < b->dist[u]))
-            break;
-        b->heap[q] = b->heap[c];
-        b->hpos[b->heap[q]] = q + 1;
-        q = c;
-    }
-    b->heap[q] = u;
-    b->hpos[u] = q + 1;
-    return top;
-}
-
-/* "together" value of an arc at the LP solution, in [0, 1] (hard: 0) */
-static double arc_t(const bc *b, size_t q)
-{
-    if (b->gcol[q] < 0)
-        return 0.0;
-    double t = b->x[b->gcol[q]];
-    return t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
-}
-
-/* The shortest walk from (v, even) to (v, odd) in the doubled graph (Barahona & Mahjoub 1986,
- * "On the cut polytope", Math. Programming 36): an arc kept on its side costs 1 - t, an arc
- * that changes side costs t. Returns its length (stops at 1 - CUT_EPS: nothing shorter). */
-static double odd_walk(bc *b, size_t v)
-{
-    size_t V = b->m + 1, len = 0;
-    for (size_t u = 0; u < 2 * V; u++) {
-        b->dist[u] = INFINITY;
-        b->hpos[u] = 0;
-    }
-    b->dist[2 * v] = 0.0;
-    b->heap[len++] = 2 * v;
-    b->hpos[2 * v] = 1;
-    while (len > 0) {
-        size_t u = heap_pop(b, &len);
-        if (u == 2 * v + 1 || b->dist[u] >= 1.0 - CUT_EPS)
-            break;
-        size_t node = u / 2, par = u % 2;
-        for (size_t q = b->gstart[node]; q < b->gstart[node + 1]; q++) {
-            double t = arc_t(b, q);
-            for (size_t flip = 0; flip < 2; flip++) {
-                size_t w = 2 * b->gto[q] + (par ^ flip);
-                double dw = b->dist[u] + (flip ? t : 1.0 - t);
-                if (dw < b->dist[w]) {
-                    b->dist[w] = dw;
-                    b->pred[w] = u;
-                    b->parc[w] = q * 2 + flip;
-                    if (b->hpos[w] == 0) {
-                        b->heap[len] = w;
-                        b->hpos[w] = ++len;
-                    }
-                    heap_up(b, b->hpos[w] - 1);
-                }
-            }
-        }
-    }
-    return b->dist[2 * v + 1];
-}
-
-/* A cut's entries in column order, so the same cycle found from another node is the same
- * row (insertion sort: a cycle has few entries). */
-static void sort_entries(int32_t *col, double *coef, size_t nz)
-{
-    for (size_t i = 1; i < nz; i++)
-        for (size_t j = i; j > 0 && col[j - 1] > col[j]; j--) {
-            int32_t c = col[j];
-            col[j] = col[j - 1];
-            col[j - 1] = c;
-            double f = coef[j];
-            coef[j] = coef[j - 1];
-            coef[j - 1] = f;
-        }
-}
-
-/* The walk odd_walk found back to v as a cycle inequality: with F the arcs that changed side
- * (an odd number), sum_F t + sum_{C \ F} (1 - t) >= 1, i.e. -sum_F t + sum_{C \ F} t <= |C \ F|
- * - 1 (a hard arc: t = 0). Walks that pass a node twice are left out (a shorter cycle in them
- * is found from its own nodes). */
-static bool cycle_cut(bc *b, size_t v, double length, unsigned char *seen, int32_t *col, double *coef)
-{
-    size_t V = b->m + 1, u = 2 * v + 1, nz = 0, kept = 0;
-    memset(seen, 0, V);
-    while (u != 2 * v) {
-        size_t q = b->parc[u] / 2, flip = b->parc[u] % 2, node = u / 2;
-        if (seen[node])
-            return true;
-        seen[node] = 1;
-        kept += !flip;
-        if (b->gcol[q] >= 0) {
-            col[nz] = b->gcol[q];
-            coef[nz++] = flip ? -1.0 : 1.0;
-        }
-        u = b->pred[u];
-    }
-    sort_entries(col, coef, nz);
-    return cs_add(&b->cand, nz, col, coef, (double)kept - 1.0, 1.0 - length);
-}
-
-static bool cycle_cuts(bc *b)
-{
-    size_t V = b->m + 1;
-    unsigned char *seen = ckm_alloc_array(V, 1);
-    int32_t *col = ckm_alloc_array(V + 1, sizeof(int32_t));
-    double *coef = ckm_alloc_array(V + 1, sizeof(double));
-    bool ok = seen && col && coef;
-    for (size_t v = 0; v < V && ok; v++) {
-        double len = odd_walk(b, v);
-        if (len < 1.0 - CUT_EPS)
-            ok = cycle_cut(b, v, len, seen, col, coef);
-    }
-    free(seen);
-    free(col);
-    free(coef);
-    return ok;
-}
-
-/* k >= 3: the cycle inequalities of the multicut polytope (Chopra & Rao 1993, "The partition
- * problem", Math. Programming 59) on the pair graph with the k anchors: with u = 1 - x (apart),
- * every edge e of a cycle C has u_e <= sum_{C \ e} u_f (a cycle never crosses a partition
- * once), i.e. sum_{C \ e} x_f - x_e <= |C| - 2. From each node v the shortest paths by u
- * (Dijkstra): an arc e = (v, w) with u_e above the path to w that does not end in e is a
- * violated cycle. */
-static bool multicut_from(bc *b, size_t v, int32_t *col, double *coef)
-{
-    size_t V = b->m + anchors(b), len = 0;
-    double reach = 0.0; /* the largest u of v's arcs: no path beyond it matters */
-    for (size_t q = b->gstart[v]; q < b->gstart[v + 1]; q++)
-        reach = fmax(reach, 1.0 - arc_t(b, q));
-    if (reach <= CUT_EPS)
-        return true;
-    for (size_t u = 0; u < V; u++) {
-        b->dist[u] = INFINITY;
-        b->hpos[u] = 0;
-    }
-    b->dist[v] = 0.0;
-    b->heap[len++] = v;
-    b->hpos[v] = 1;
-    while (len > 0) {
-        size_t u = heap_pop(b, &len);
-        if (b->dist[u] >= reach - CUT_EPS)
-            break;
-        for (size_t q = b->gstart[u]; q < b->gstart[u + 1]; q++) {
-            size_t w = b->gto[q];
-            double dw = b->dist[u] + (1.0 - arc_t(b, q)); /* (d + 1) - t can fall below d */
-            if (dw < b->dist[w]) {
-                b->dist[w] = dw;
-                b->pred[w] = u;
-                b->parc[w] = q;
-                if (b->hpos[w] == 0) {
-                    b->heap[len] = w;
-                    b->hpos[w] = ++len;
-                }
-                heap_up(b, b->hpos[w] - 1);
-            }
-        }
-    }
-    for (size_t q = b->gstart[v]; q < b->gstart[v + 1]; q++) {
-        size_t w = b->gto[q];
-        double ue = 1.0 - arc_t(b, q);
-        if (w < v || !(b->dist[w] < ue - CUT_EPS) || b->parc[w] == q || b->gcol[b->parc[w]] == b->gcol[q])
-            continue; /* each cycle from its lower end; the path must not be the arc itself */
-        size_t nz = 0, edges = 1;
-        if (b->gcol[q] >= 0) {
-            col[nz] = b->gcol[q];
-            coef[nz++] = -1.0;
-        }
-        for (size_t u = w; u != v; u = b->pred[u], edges++)
-            if (b->gcol[b->parc[u]] >= 0) {
-                col[nz] = b->gcol[b->parc[u]];
-                coef[nz++] = 1.0;
-            }
-        sort_entries(col, coef, nz);
-        if (!cs_add(&b->cand, nz, col, coef, (double)edges - 2.0, ue - b->dist[w]))
-            return false;
-    }
-    return true;
-}
-
-static bool multicut_cuts(bc *b)
-{
-    size_t V = b->m + anchors(b);
-    int32_t *col = ckm_alloc_array(V + 1, sizeof(int32_t));
-    double *coef = ckm_alloc_array(V + 1, sizeof(double));
-    bool ok = col && coef;
-    for (size_t v = 0; v < V && ok; v++)
-        ok = multicut_from(b, v, col, coef);
-    free(col);
-    free(coef);
-    return ok;
 }
 
 typedef struct ranked {
@@ -728,7 +414,7 @@ static size_t separate(bc *b)
     for (size_t e = 0; e < b->nx; e++)
         if (!anchor_cuts(b, e))
             return SIZE_MAX;
-    if (!group_cuts(b) || (b->k == 2 && !cycle_cuts(b)) || (b->k > 2 && !multicut_cuts(b)))
+    if (!group_cuts(b) || (b->k >= 2 && !ckm_part_cycles(b->graph, b->x, CUT_EPS, &b->cand)))
         return SIZE_MAX;
     size_t nc = b->cand.n, cap = b->m > 100 ? b->m : 100, first = b->pool.n;
     ranked *rk = ckm_alloc_array(nc + 1, sizeof(ranked));
@@ -743,7 +429,7 @@ static size_t separate(bc *b)
         for (size_t r = b->pool.n; r > first && !dup && b->pool.viol[r - 1] <= rk[q].viol + 1e-9; r--)
             dup = same_cut(&b->pool, r - 1, &b->cand, i);
         size_t s0 = b->cand.start[i];
-        if (!dup && !cs_add(&b->pool, b->cand.start[i + 1] - s0, b->cand.col + s0, b->cand.coef + s0,
+        if (!dup && !ckm_part_pool_add(&b->pool, b->cand.start[i + 1] - s0, b->cand.col + s0, b->cand.coef + s0,
                             b->cand.rhs[i], rk[q].viol)) {
             free(rk);
             return SIZE_MAX;
@@ -873,11 +559,12 @@ static void bc_free(bc *b)
 {
     void *arrays[] = {b->xa,   b->xb,   b->pm,   b->ha,    b->hb,   b->obj,  b->lo,   b->hi,   b->cstart,
                       b->rind, b->val,  b->rlo,  b->rhi,   b->dual, b->x,    b->rc,   b->basis, b->basis_out,
-                      b->lab,  b->best, b->gstart, b->gto, b->gcol, b->dist, b->pred, b->parc, b->heap, b->hpos};
+                      b->lab,  b->best};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     ckm_part_pool_free(&b->pool);
     ckm_part_pool_free(&b->cand);
+    ckm_part_graph_free(b->graph);
 }
 
 ckm_error ckm_part_cuts(const ckm_part *pt, const int32_t *start, size_t lp_budget, const ckm_bk_limits *lim,
@@ -896,7 +583,10 @@ ckm_error ckm_part_cuts(const ckm_part *pt, const int32_t *start, size_t lp_budg
         b.primal_next = b.basis_rows > 0;
         b.pool.basis = NULL;
     }
-    if (!build(&b) || (b.k >= 2 && !build_graph(&b))) {
+    bool built = build(&b);
+    if (built && b.k >= 2)
+        b.graph = ckm_part_graph_new(b.m, b.k, b.nx, b.xa, b.xb, b.ny, b.nhard, b.ha, b.hb);
+    if (!built || (b.k >= 2 && !b.graph)) {
         bc_free(&b);
         return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the cut model of a split part");
     }

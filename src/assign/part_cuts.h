@@ -38,30 +38,12 @@
 #ifndef CKM_ASSIGN_PART_CUTS_H
 #define CKM_ASSIGN_PART_CUTS_H
 
+#include "part_pool.h"
 #include "split_search.h"
 
 /* Parts of more groups are not tried (the pair map is m^2 and the triangles' separation
  * O(m^3) a round: 0.17 G triples at 1000; PCCC's largest part, breast_cancer's, is 569). */
 #define CKM_PART_CUTS_MAX 1000
-
-/* Cuts of a part's LP, rows sum coef x_col <= rhs stored one after another (the columns of
- * part_cuts.c: y_ij at i k + j, then the soft edges in the order of the part's lists). They
- * depend on the part's groups and edges only, not on its costs a: a step whose part has the
- * same groups and edges (the next Lloyd step, no group fixed differently) starts from them. */
-typedef struct ckm_part_pool {
-    size_t n;
-    size_t *start;      /* n + 1 */
-    int32_t *col;
-    double *coef;
-    double *rhs, *viol; /* n; viol: scratch of the branch and cut */
-    size_t scap, ccap, fcap, rcap, vcap;
-    unsigned char *basis; /* the last LP's basis over the columns and basis_rows rows (0: none):
-                             with the same rows and bounds it is primal feasible for the next
-                             call's costs, whose first LP starts there by the primal simplex */
-    size_t basis_rows, bascap;
-} ckm_part_pool;
-
-void ckm_part_pool_free(ckm_part_pool *pool);
 
 /* Branch and cut on part pt (m <= CKM_PART_CUTS_MAX) from the labelling start (m labels, or
  * NULL), for at most lp_budget LP solves, polling lim: lab (m) gets the best labelling found
