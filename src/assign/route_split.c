@@ -19,8 +19,10 @@
  *      the budget is spent get their first labelling that keeps the cannot-links. A part
  *      the search leaves open (at most CKM_PART_CUTS_MAX groups) goes to branch and cut on
  *      its clique-partition LP with cycle cuts (part_cuts.h), from the search's
- *      labels, within the step's proof budget (settings.step_limit_s, as CBC's); its cuts
- *      and last basis are kept for the next step when the part is the same groups.
+ *      labels, within the step's proof budget (settings.step_limit_s, as CBC's; one budget
+ *      for all the step's parts, from the first that goes there; once spent, the parts after
+ *      keep the search's labels); its cuts and last basis are kept for the next step when
+ *      the part is the same groups.
  *   4. When every part is proven and every cluster holds at least its lower bound of points,
  *      the labels are the step's optimum (the relaxation's optimum is feasible): OPTIMAL,
  *      bound = objective. When a branch and cut spent the step's proof budget, the labels
@@ -295,6 +297,8 @@ static ckm_error search_parts(split *sp, const ckm_reduced *r, const int32_t *st
     size_t np = sp->n_paired, used = 0, budget = work_budget(r);
     *proven = *complete = true;
     *timed_out = false;
+    ckm_bk_limits step_proof = *lim;
+    bool proof_set = false;
     for (size_t i = 0; i < np; i++)
         sp->local[i] = SIZE_MAX;
     for (size_t i = 0; i < np; i++) {
@@ -315,10 +319,16 @@ static ckm_error search_parts(split *sp, const ckm_reduced *r, const int32_t *st
         }
         used += pr.work < budget - used ? pr.work : budget - used;
         res->stat[CKM_SPLIT_NODES] += pr.nodes;
-        if (!pr.done && m <= CKM_PART_CUTS_MAX) {
-            /* from the search's labelling, or the caller's where the search found none */
+        if (!pr.done && m <= CKM_PART_CUTS_MAX && !*timed_out) {
+            /* from the search's labelling, or the caller's where the search found none; one
+               proof budget for the step's parts together (its deadline set at the first), and
+               none held to it once it has passed */
             const int32_t *from = pr.value < INFINITY ? sp->plab : start ? sp->pfrom : NULL;
-            ckm_bk_limits proof = ckm_proof_limits(lim, budget_s, from != NULL);
+            if (!proof_set && from) {
+                step_proof = ckm_proof_limits(lim, budget_s, true);
+                proof_set = true;
+            }
+            ckm_bk_limits proof = from ? step_proof : *lim;
             ckm_part_result cr;
             /* the last pool where the part is the same groups in the same order (so the same
                edges and columns: the next Lloyd step of a part dominance leaves alone) */
