@@ -39,8 +39,6 @@
 #define SLACK_ROUNDS 3
 enum { PAIR_NONE = -1, PAIR_HARD = -2 };
 
-typedef ckm_part_pool cutset;
-
 typedef struct bc {
     const ckm_part *pt;
     size_t m, k, ny, nx, ncols;
@@ -50,7 +48,7 @@ typedef struct bc {
     size_t nhard;
     double cst;            /* sum of the must-links' p: the objective's constant */
     double *obj, *lo, *hi; /* ncols */
-    cutset pool, cand;
+    ckm_part_pool pool, cand;
     ckm_part_graph *graph;  /* the pair graph with the anchors, for the cycle cuts */
     /* the LP as ckm_bk_lp takes it */
     int *cstart, *rind;    /* ncols + 1; the entries */
@@ -77,13 +75,8 @@ static size_t nrows(const bc *b) { return b->m + b->nhard * b->k + b->pool.n; }
 static double move_cost(const ckm_part *pt, const int32_t *lab, size_t i, size_t j)
 {
     double f = pt->a[i * pt->k + j];
-    for (size_t q = pt->start[i]; q < pt->start[i + 1] && f < INFINITY; q++) {
-        bool same = (size_t)lab[pt->nbr[q]] == j;
-        if (pt->kind[q] == CKM_EDGE_HARD && same)
-            f = INFINITY;
-        else if ((pt->kind[q] == CKM_EDGE_MUST && !same) || (pt->kind[q] == CKM_EDGE_CANNOT && same))
-            f += pt->p[q];
-    }
+    for (size_t q = pt->start[i]; q < pt->start[i + 1] && f < INFINITY; q++)
+        f += ckm_edge_cost(pt->kind[q], pt->p[q], (size_t)lab[pt->nbr[q]] == j);
     return f;
 }
 
@@ -363,7 +356,7 @@ static int by_violation(const void *p, const void *q)
     return a > c ? -1 : a < c ? 1 : 0;
 }
 
-static bool same_cut(const cutset *s, size_t a, const cutset *t, size_t c)
+static bool same_cut(const ckm_part_pool *s, size_t a, const ckm_part_pool *t, size_t c)
 {
     size_t na = s->start[a + 1] - s->start[a];
     if (na != t->start[c + 1] - t->start[c] || s->rhs[a] != t->rhs[c])
@@ -377,7 +370,7 @@ static bool same_cut(const cutset *s, size_t a, const cutset *t, size_t c)
  * needed again is found again. */
 static void purge(bc *b)
 {
-    cutset *p = &b->pool;
+    ckm_part_pool *p = &b->pool;
     size_t base = b->m + b->nhard * b->k, nc = b->ncols, w = 0, at = 0;
     bool basis = b->basis_rows == base + p->n;
     for (size_t r = 0; r < p->n; r++) {

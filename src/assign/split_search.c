@@ -53,11 +53,9 @@ double ckm_part_value(const ckm_part *pt, const int32_t *lab)
             size_t u = pt->nbr[q];
             if (u < i)
                 continue; /* each edge once */
-            bool same = lab[u] == lab[i];
-            if (pt->kind[q] == CKM_EDGE_HARD && same)
+            f += ckm_edge_cost(pt->kind[q], pt->p[q], lab[u] == lab[i]);
+            if (f == INFINITY)
                 return INFINITY;
-            if ((pt->kind[q] == CKM_EDGE_MUST && !same) || (pt->kind[q] == CKM_EDGE_CANNOT && same))
-                f += pt->p[q];
         }
     }
     return f;

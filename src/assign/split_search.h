@@ -14,6 +14,7 @@
 
 #include "backend.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,6 +47,15 @@ typedef struct ckm_part_result {
  * whatever the budget. false on allocation failure. */
 bool ckm_part_search(ckm_part *pt, const int32_t *start, size_t budget, const ckm_bk_limits *lim, int32_t *lab,
                      ckm_part_result *res);
+/* What an edge of kind (CKM_EDGE_*) and penalty p costs with its ends together (same) or
+ * apart: p for a broken soft pair, INFINITY for a hard cannot-link together, else 0. */
+static inline double ckm_edge_cost(unsigned char kind, double p, bool same)
+{
+    if (kind == CKM_EDGE_HARD)
+        return same ? INFINITY : 0.0;
+    return (kind == CKM_EDGE_MUST) != same ? p : 0.0;
+}
+
 /* F(lab) on part pt (INFINITY when lab breaks a hard cannot-link or takes a forbidden cluster). */
 double ckm_part_value(const ckm_part *pt, const int32_t *lab);
 
