@@ -296,6 +296,39 @@ static int transport_feasible(const transport_lp *t, const double *x)
     return 1;
 }
 
+/* A primal start (ckm_lp.primal): the optimal basis of one cost draw, handed in with the next
+ * draw's costs (the same rows and bounds, so the basis stays primal feasible), reaches a
+ * feasible point whose objective is the cold solve's within CLP's tolerances, for six draws;
+ * the basis handed back each time starts the next. */
+static void test_lp_primal_start(void)
+{
+    transport_lp t;
+    transport_make(&t, 11);
+    size_t cols = (size_t)t.m.ncols, rows = (size_t)t.m.nrows;
+    double *xp = malloc(cols * sizeof(double)), *xc = malloc(cols * sizeof(double));
+    unsigned char *basis = malloc(cols + rows), *out = malloc(cols + rows);
+    ckm_lp first = t.m, warm = t.m, cold = t.m;
+    first.basis_out = out;
+    warm.basis = basis;
+    warm.basis_out = out;
+    warm.primal = true;
+    ckm_err err = {CKM_OK, ""};
+    ckm_bk_result rp, rc;
+    CHECK(ckm_bk_lp(&first, NULL, xp, NULL, &rp, &err) == CKM_OK && rp.status == CKM_BK_OPTIMAL);
+    uint64_t st = 91;
+    for (int round = 0; round < 6; round++) {
+        memcpy(basis, out, cols + rows);
+        for (size_t q = 0; q < cols; q++)
+            t.obj[q] = unif(&st);
+        CHECK(ckm_bk_lp(&warm, NULL, xp, NULL, &rp, &err) == CKM_OK && rp.status == CKM_BK_OPTIMAL);
+        CHECK(ckm_bk_lp(&cold, NULL, xc, NULL, &rc, &err) == CKM_OK && rc.status == CKM_BK_OPTIMAL);
+        CHECK(transport_feasible(&t, xp));
+        CHECK(fabs(rp.objective - rc.objective) <= 1e-5 * fabs(rc.objective));
+    }
+    free(xp), free(xc), free(basis), free(out);
+    transport_free(&t);
+}
+
 /* A caller's starting basis (ckm_lp.basis): for the transportation LP, every supply row's
  * cheapest column basic, the supply rows nonbasic, the demand rows' slacks basic -- dual
  * feasible for any costs. From it the dual simplex reaches a feasible point whose objective
@@ -677,6 +710,7 @@ int main(void)
     test_no_signal_handler();
     test_lp_stop();
     test_lp_basis();
+    test_lp_primal_start();
     test_mip_stop();
     CHECK(strstr(ckm_bk_versions(), "Cbc") != NULL);
     return ck_report();
