@@ -25,6 +25,7 @@
  */
 #include "part_cuts.h"
 #include "part_cycles.h"
+#include "part_tabu.h"
 
 #include "core.h"
 
@@ -61,6 +62,7 @@ typedef struct bc {
     int32_t *lab, *best;
     double inc;
     size_t solves, nodes, budget;
+    bool tabu;             /* the tabu searches on */
     const ckm_bk_limits *lim;
     bool aborted;
     ckm_error rc_err;
@@ -131,6 +133,22 @@ static void round_lp(bc *b)
         b->lab[i] = (int32_t)bj;
     }
     offer(b, b->lab);
+}
+
+/* A tabu search (part_tabu.h) from lab (when b->tabu and F(lab) is finite), its best offered. Seeded by
+ * the node count, so a run is the same every time. false: out of memory. */
+static bool polish(bc *b, int32_t *lab)
+{
+    double v;
+    if (!b->tabu || !(ckm_part_value(b->pt, lab) < INFINITY))
+        return true;
+    if (!ckm_part_tabu(b->pt, ckm_part_tabu_iterations(b->m, b->k), 0x5eed0000u + b->nodes, lab, &v))
+        return false;
+    if (v < b->inc) {
+        b->inc = v;
+        memcpy(b->best, lab, b->m * sizeof(int32_t));
+    }
+    return true;
 }
 
 /* ---- the model ---- */
@@ -535,6 +553,12 @@ static void node(bc *b)
     size_t c = cut_rounds(b);
     if (c == SIZE_MAX || b->aborted)
         return;
+    /* before branching: the last LP's rounding (b->lab, after single moves) further by tabu */
+    if (!polish(b, b->lab)) {
+        b->rc_err = ckm_fail(b->err, CKM_ERR_NOMEM, "out of memory for the tabu search of a split part");
+        b->aborted = true;
+        return;
+    }
     bool up = b->x[c] >= 0.5;
     for (int side = 0; side < 2 && !b->aborted; side++) {
         bool one = side == 0 ? up : !up;
@@ -560,11 +584,11 @@ static void bc_free(bc *b)
     ckm_part_graph_free(b->graph);
 }
 
-ckm_error ckm_part_cuts(const ckm_part *pt, const int32_t *start, size_t lp_budget, const ckm_bk_limits *lim,
-                        ckm_part_pool *keep, int32_t *lab, ckm_part_result *res, ckm_err *err)
+ckm_error ckm_part_cuts(const ckm_part *pt, const int32_t *start, size_t lp_budget, bool tabu,
+                        const ckm_bk_limits *lim, ckm_part_pool *keep, int32_t *lab, ckm_part_result *res, ckm_err *err)
 {
     *res = (ckm_part_result){false, INFINITY, 0, 0};
-    bc b = {.pt = pt, .m = pt->m, .k = pt->k, .inc = INFINITY, .budget = lp_budget, .lim = lim, .err = err};
+    bc b = {.pt = pt, .m = pt->m, .k = pt->k, .inc = INFINITY, .budget = lp_budget, .tabu = tabu, .lim = lim, .err = err};
     if (keep) { /* the pool takes the kept cuts, and gives them back at the end */
         b.pool = *keep;
         *keep = (ckm_part_pool){0};
@@ -587,6 +611,13 @@ ckm_error ckm_part_cuts(const ckm_part *pt, const int32_t *start, size_t lp_budg
         memcpy(b.lab, start, b.m * sizeof(int32_t));
         if (ckm_part_value(pt, b.lab) < INFINITY)
             offer(&b, b.lab);
+    }
+    if (b.inc < INFINITY) { /* the start's tabu search: most of the incumbent's gain */
+        memcpy(b.lab, b.best, b.m * sizeof(int32_t));
+        if (!polish(&b, b.lab)) {
+            bc_free(&b);
+            return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the tabu search of a split part");
+        }
     }
     node(&b);
     res->done = !b.aborted;

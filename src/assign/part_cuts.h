@@ -33,7 +33,9 @@
  * incumbent - 1e-9 (1 + |incumbent|). The safe bound is the Lagrangian value of CLP's row
  * duals (wrong-signed duals taken as 0), never CLP's objective: valid for any duals, since
  * every variable lies in [0, 1]. Incumbents: the caller's start, and each LP solution rounded
- * (argmax y) and improved by single moves.
+ * (argmax y) and improved by single moves; a tabu search (part_tabu.h) from the start, and from
+ * the last LP's rounding at each node that branches (on PCCC's noisy sets single moves stop
+ * 1-2 % above the step's optimum, where the LP bound alone prunes nothing).
  */
 #ifndef CKM_ASSIGN_PART_CUTS_H
 #define CKM_ASSIGN_PART_CUTS_H
@@ -46,13 +48,14 @@
 #define CKM_PART_CUTS_MAX 1000
 
 /* Branch and cut on part pt (m <= CKM_PART_CUTS_MAX) from the labelling start (m labels, or
- * NULL), for at most lp_budget LP solves, polling lim: lab (m) gets the best labelling found
+ * NULL), for at most lp_budget LP solves, polling lim, with the tabu searches when tabu (the
+ * route's choice; without them the tests reach the branching): lab (m) gets the best labelling found
  * (res->value, INFINITY: none), res->done when it is proven optimal (or no labelling keeps the
  * hard cannot-links: value INFINITY, done), res->nodes the branch-and-bound nodes and
  * res->work the LP solves. keep (or NULL): cuts of an earlier call on a part with the same
  * groups and edges (or none) to start from; it gets this call's pool back. pt->a is not
  * changed. Errors: out of memory, an LP backend error. */
-ckm_error ckm_part_cuts(const ckm_part *pt, const int32_t *start, size_t lp_budget, const ckm_bk_limits *lim,
-                        ckm_part_pool *keep, int32_t *lab, ckm_part_result *res, ckm_err *err);
+ckm_error ckm_part_cuts(const ckm_part *pt, const int32_t *start, size_t lp_budget, bool tabu,
+                        const ckm_bk_limits *lim, ckm_part_pool *keep, int32_t *lab, ckm_part_result *res, ckm_err *err);
 
 #endif
