@@ -418,14 +418,14 @@ static void split_describe(const ckm_assign_result *res, const ckm_reduced *r, c
 /* the caller's s x k costs, the incidence lists, two rows per paired group and the parts'
  * edges and stacks; the branch and cut of a part of g groups: its pair map (4 g^2),
  * the pair graph, columns, cut pool and CLP's model (about 2 KB a group and 64 bytes a pair;
- * its tabu searches 12 k + 24 bytes a group:
+ * its tabu searches 12 k + 32 bytes a group:
  * PCCC's breast_cancer at 20 %, 569 groups and 6441 pairs, peaked at 22.9 MB in all against
  * 57.7 MB with CBC) (docs/memory.md) */
 static double split_bytes(const ckm_reduced *r, bool by_centers)
 {
     (void)by_centers;
     double pairs = (double)(r->n_soft + r->n_cl), paired = fmin(2.0 * pairs, (double)r->s), k = (double)r->k;
-    double g = fmin(paired, (double)CKM_PART_CUTS_MAX), cuts = 4.0 * g * g + (2072.0 + 76.0 * k) * g + 64.0 * pairs;
+    double g = fmin(paired, (double)CKM_PART_CUTS_MAX), cuts = 4.0 * g * g + (2080.0 + 76.0 * k) * g + 64.0 * pairs;
     return 8.0 * (double)r->s * k + 24.0 * (double)r->s + 32.0 * pairs + paired * (16.0 * k + 64.0) +
            pairs * (40.0 + 16.0 * (k + 1.0)) + cuts;
 }
