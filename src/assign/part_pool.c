@@ -19,8 +19,10 @@ bool ckm_part_pool_add(ckm_part_pool *s, size_t nz, const int32_t *col, const do
         !ckm_grow((void **)&s->viol, &s->vcap, s->n + 1, sizeof(double)))
         return false;
     s->start[0] = 0;
-    memcpy(s->col + at, col, nz * sizeof(int32_t));
-    memcpy(s->coef + at, coef, nz * sizeof(double));
+    if (nz > 0) { /* a row of no entries (0 <= rhs < 0: a cycle of hard cannot-links) is a row too */
+        memcpy(s->col + at, col, nz * sizeof(int32_t));
+        memcpy(s->coef + at, coef, nz * sizeof(double));
+    }
     s->rhs[s->n] = rhs;
     s->viol[s->n] = viol;
     s->start[++s->n] = at + nz;
