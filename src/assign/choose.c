@@ -2,11 +2,12 @@
  * choose.c -- see choose.h. The list below is the only place that knows which routes exist
  * and in which order they are preferred: a route that suits a problem says so itself
  * (applies: its constraints and the model's size), so adding one is its file and one name
- * here. Order: the split route (soft pairs without capacities or size bounds: the step split
- * along its pairs, each part searched; what it cannot prove goes to the next route that
- * applies), the local route (soft pairs on a model too large to build), the restricted
- * model (large models: column generation with a pricing proof), the priced route (large
- * capacity steps: Lagrangian prices), the full model (everything else, and every problem).
+ * here. Order: the split route (soft pairs without capacities: the step split along its
+ * pairs, each part searched; with size bounds up to 1000 groups one branch and cut with the
+ * size rows; what it cannot prove goes to the next route that applies), the local route
+ * (soft pairs on a model too large to build), the restricted model (large models: column
+ * generation with a pricing proof), the priced route (large capacity steps: Lagrangian
+ * prices), the full model (everything else, and every problem).
  */
 #include "choose.h"
 

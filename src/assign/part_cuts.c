@@ -1,18 +1,20 @@
 /*
  * part_cuts.c -- see part_cuts.h (the model, the cuts and why the bound is safe).
  * Columns: y_ij at i k + j (upper bound 0 where a_ij is INFINITY), then one x per soft edge.
- * Rows: m assignment rows (= 1), the hard cannot-links' k rows each (<= 1), then the cut pool
- * (sum coef x <= rhs): a cut holds for every labelling, so every node keeps it until it has
- * been slack for SLACK_ROUNDS rounds in a row (then its row is basic and leaves with its
- * slack; found again if needed). The LP is rebuilt from these arrays at each solve (ckm_bk_lp
- * takes whole models) and warm-started from the last optimal basis, the new rows' slacks
- * basic: dual feasible whatever the node's bounds, so the dual simplex resumes from it (a
- * basis kept from an earlier call, ckm_part_pool, is primal feasible instead: the primal
- * simplex).
+ * Rows: m assignment rows (= 1), the hard cannot-links' k rows each (<= 1), a sized part's k
+ * size rows (lo_j <= sum_i w_i y_ij <= hi_j), then the cut pool (sum coef x <= rhs; a sized
+ * part's first call seeds it with every anchor triangle, up to CKM_PART_SEED_ROWS): a cut holds for every labelling, so
+ * every node keeps it until it has been slack for SLACK_ROUNDS rounds in a row (then its row
+ * is basic and leaves with its slack; found again if needed). The LP is rebuilt from these
+ * arrays at each solve (ckm_bk_lp takes whole models) and warm-started from the last optimal
+ * basis, the new rows' slacks basic: dual feasible whatever the node's bounds, so the dual
+ * simplex resumes from it (a basis kept from an earlier call, ckm_part_pool, is primal
+ * feasible instead: the primal simplex; so it is kept only when it is the root's, with the
+ * pool cut back to the rows it covers).
  * Separation per round, violated by more than CUT_EPS: every anchor triangle (3 k per soft
- * edge; for k = 2 those of cluster 0 only, cluster 1's are the same rows rewritten by
- * y_a1 = 1 - y_a0); every triangle of three groups whose pairs are all edges (O(m^3)); the
- * cycles of part_cycles.h (odd cycles for k = 2, multicut cycles for k >= 3). The
+ * edge; for k = 2 cluster 0's three and x_e + y_a0 + y_b0 >= 1, the one of cluster 1's that
+ * y_a1 = 1 - y_a0 does not make one of cluster 0's); every triangle of three groups whose
+ * pairs are all edges (O(m^3)); the cycles of part_cycles.h (odd cycles for k = 2, multicut cycles for k >= 3). The
  * candidates are ranked by violation per unit norm (violation / sqrt(entries): short cycles
  * first), equal ones once, and the first max(100, m) go in. A node branches when none is
  * violated, after ROUNDS_MAX rounds, or when STALL_ROUNDS rounds in a row raised its bound by
@@ -59,39 +61,45 @@ typedef struct bc {
     unsigned char *basis, *basis_out; /* ncols + rows */
     size_t basis_rows;     /* the rows basis holds codes for (0: no basis yet) */
     bool primal_next;      /* basis is a kept one (ckm_part_pool): primal simplex */
+    size_t depth;          /* the node's depth (0: the root, every column's bounds [0, 1]) */
+    bool basis_root;       /* basis is from an LP at the root */
     int32_t *lab, *best;
+    size_t *count;         /* k: a sized part's points per cluster (scratch) */
     double inc;
     size_t solves, nodes, budget;
     bool tabu;             /* the tabu searches on */
+    bool tabu_start;       /* the start's tabu search still to run (after the root's second LP) */
     const ckm_bk_limits *lim;
     bool aborted;
     ckm_error rc_err;
     ckm_err *err;
 } bc;
 
-static size_t nrows(const bc *b) { return b->m + b->nhard * b->k + b->pool.n; }
+/* the rows before the pool: assignment, hard cannot-links, a sized part's size rows */
+static size_t fixed_rows(const bc *b) { return b->m + b->nhard * b->k + (b->pt->w ? b->k : 0); }
+static size_t nrows(const bc *b) { return fixed_rows(b) + b->pool.n; }
 
-/* ---- labellings: rounding and single moves ---- */
+/* ---- labellings: rounding, size repair and single moves ---- */
 
-/* Cost of group i in cluster j with its neighbours at lab (a_ij plus its edges' costs). */
-static double move_cost(const ckm_part *pt, const int32_t *lab, size_t i, size_t j)
+/* Whether moving w points from cluster l to j keeps a sized part's rows at count (unsized: always). */
+static bool keeps_sizes(const ckm_part *pt, const size_t *count, size_t w, size_t l, size_t j)
 {
-    double f = pt->a[i * pt->k + j];
-    for (size_t q = pt->start[i]; q < pt->start[i + 1] && f < INFINITY; q++)
-        f += ckm_edge_cost(pt->kind[q], pt->p[q], (size_t)lab[pt->nbr[q]] == j);
-    return f;
+    return !pt->w || (count[l] >= pt->lo[l] + w && count[j] + w <= pt->hi[j]);
 }
 
-/* Single moves that lower F until none does (at most 64 passes). */
-static void improve(const ckm_part *pt, int32_t *lab)
+/* Single moves that lower F until none does (at most 64 passes); on a sized part (lab keeping
+ * its rows, count its points per cluster) only moves that keep the rows. */
+static void improve(const ckm_part *pt, int32_t *lab, size_t *count)
 {
     for (int pass = 0; pass < 64; pass++) {
         bool moved = false;
         for (size_t i = 0; i < pt->m; i++) {
-            size_t l = (size_t)lab[i], bj = l;
-            double now = move_cost(pt, lab, i, l), bv = now;
+            size_t l = (size_t)lab[i], bj = l, w = pt->w ? pt->w[i] : 0;
+            double now = ckm_part_move_cost(pt, lab, i, l), bv = now;
             for (size_t j = 0; j < pt->k; j++) {
-                double v = j == l ? now : move_cost(pt, lab, i, j);
+                if (j == l || !keeps_sizes(pt, count, w, l, j))
+                    continue;
+                double v = ckm_part_move_cost(pt, lab, i, j);
                 if (v < bv - 1e-12 * (1.0 + fabs(bv))) {
                     bv = v;
                     bj = j;
@@ -99,6 +107,10 @@ static void improve(const ckm_part *pt, int32_t *lab)
             }
             if (bj != l) {
                 lab[i] = (int32_t)bj;
+                if (pt->w) {
+                    count[l] -= w;
+                    count[bj] += w;
+                }
                 moved = true;
             }
         }
@@ -107,10 +119,13 @@ static void improve(const ckm_part *pt, int32_t *lab)
     }
 }
 
-/* lab as a candidate incumbent (improved first). */
+/* lab as a candidate incumbent (improved first; a sized part's repaired into its rows first,
+ * not offered when that fails). */
 static void offer(bc *b, int32_t *lab)
 {
-    improve(b->pt, lab);
+    if (b->pt->w && !ckm_part_repair(b->pt, lab, b->count))
+        return;
+    improve(b->pt, lab, b->count);
     double f = ckm_part_value(b->pt, lab);
     if (f < b->inc) {
         b->inc = f;
@@ -169,10 +184,11 @@ static bool build(bc *b)
     b->hi = ckm_alloc_array(b->ny + ne / 2 + 1, sizeof(double));
     b->lab = ckm_alloc_array(m + 1, sizeof(int32_t));
     b->best = ckm_alloc_array(m + 1, sizeof(int32_t));
+    b->count = ckm_alloc_array(k + 1, sizeof(size_t));
     b->cstart = ckm_alloc_array(b->ny + ne / 2 + 2, sizeof(int));
     b->x = ckm_alloc_array(b->ny + ne / 2 + 1, sizeof(double));
     b->rc = ckm_alloc_array(b->ny + ne / 2 + 1, sizeof(double));
-    if (!b->pm || !b->xa || !b->xb || !b->ha || !b->hb || !b->obj || !b->lo || !b->hi || !b->lab || !b->best ||
+    if (!b->pm || !b->xa || !b->xb || !b->ha || !b->hb || !b->obj || !b->lo || !b->hi || !b->lab || !b->best || !b->count ||
         !b->cstart || !b->x || !b->rc)
         return false;
     for (size_t q = 0; q < m * m; q++)
@@ -217,7 +233,7 @@ static bool build(bc *b)
 static bool assemble(bc *b)
 {
     size_t m = b->m, k = b->k, nc = b->ncols, nr = nrows(b);
-    size_t nz = m * k + 2 * b->nhard * k;
+    size_t nz = (b->pt->w ? 2 : 1) * m * k + 2 * b->nhard * k;
     nz += b->pool.n ? b->pool.start[b->pool.n] : 0;
     if (!ckm_grow((void **)&b->rind, &b->rindcap, nz + 1, sizeof(int)) ||
         !ckm_grow((void **)&b->val, &b->valcap, nz + 1, sizeof(double)) ||
@@ -232,7 +248,7 @@ static bool assemble(bc *b)
     /* count per column, then place row by row (so each column's rows ascend) */
     memset(b->cstart, 0, (nc + 1) * sizeof(int));
     for (size_t c = 0; c < m * k; c++)
-        b->cstart[c + 1]++;
+        b->cstart[c + 1] += b->pt->w ? 2 : 1;
     for (size_t h = 0; h < b->nhard; h++)
         for (size_t j = 0; j < k; j++) {
             b->cstart[(size_t)b->ha[h] * k + j + 1]++;
@@ -264,6 +280,12 @@ static bool assemble(bc *b)
             b->rlo[row] = -CKM_BK_INF;
             b->rhi[row] = 1.0;
         }
+    for (size_t j = 0; j < k && b->pt->w; j++, row++) {
+        for (size_t i = 0; i < m; i++)
+            PUT(i * k + j, (double)b->pt->w[i]);
+        b->rlo[row] = (double)b->pt->lo[j];
+        b->rhi[row] = (double)b->pt->hi[j];
+    }
     for (size_t r = 0; r < b->pool.n; r++, row++) {
         for (size_t q = b->pool.start[r]; q < b->pool.start[r + 1]; q++)
             PUT((size_t)b->pool.col[q], b->pool.coef[q]);
@@ -277,7 +299,8 @@ static bool assemble(bc *b)
 /* The Lagrangian bound of the node's LP at CLP's row duals y (part_cuts.h): with the
  * objective's constant,
  *   L(y) = cst + sum_r y_r b_r + sum_c min(rc_c lo_c, rc_c hi_c),  rc = obj - A'y,
- * b_r the row's bound y_r belongs to (a <= row takes y_r <= 0: a positive one counts as 0).
+ * b_r the row's bound y_r belongs to: its lower bound for y_r > 0 (y_r a_r x >= y_r lo_r),
+ * its upper for y_r < 0; a sign whose bound is infinite (y_r > 0 on a <= row) counts as 0.
  * Every variable lies in [0, 1], so L(y) <= the LP's optimum <= every labelling of the node. */
 static double safe_bound(bc *b)
 {
@@ -285,7 +308,7 @@ static double safe_bound(bc *b)
     double L = b->cst;
     for (size_t r = 0; r < nr; r++) {
         double y = b->dual[r];
-        if (b->rlo[r] != b->rhi[r] && y > 0.0)
+        if ((y > 0.0 && b->rlo[r] <= -CKM_BK_INF) || (y < 0.0 && b->rhi[r] >= CKM_BK_INF))
             y = b->dual[r] = 0.0;
         L += y * (y > 0.0 ? b->rlo[r] : b->rhi[r]);
     }
@@ -317,21 +340,45 @@ static bool propose(bc *b, double viol, const int32_t *col, const double *coef)
     return ckm_part_pool_add(&b->cand, nz, c, f, 1.0, viol);
 }
 
-/* Anchor triangles of x column e (groups a < b) violated by the LP solution. */
-static bool anchor_cuts(bc *b, size_t e)
+/* The anchor triangles of a soft pair's x_e (groups a, b) at cluster j, as rows
+ * c0 x_e + c1 y_aj + c2 y_bj <= c3: three at every j for k >= 3. For k = 2 cluster 0's three
+ * and, from cluster 1's, x_e + y_a0 + y_b0 >= 1 (both in cluster 1 is together: its third
+ * triangle rewritten by y_i1 = 1 - y_i0; its other two are cluster 0's). */
+static const double ANCHOR[4][4] = {{1, 1, -1, 1}, {1, -1, 1, 1}, {-1, 1, 1, 1}, {-1, -1, -1, -1}};
+static int anchor_rows(size_t k) { return k == 2 ? 4 : 3; }
+
+/* Anchor triangles of x column e violated by the LP solution (every one when all: the pool's
+ * seed). */
+static bool anchor_cuts(bc *b, size_t e, bool all)
 {
     size_t k = b->k, a = (size_t)b->xa[e], bb = (size_t)b->xb[e], c = b->ny + e;
     double xv = b->x[c];
     for (size_t j = 0; j < (k == 2 ? 1 : k); j++) {
         int32_t cols[3] = {(int32_t)c, (int32_t)(a * k + j), (int32_t)(bb * k + j)};
         double ya = b->x[a * k + j], yb = b->x[bb * k + j];
-        const double sg[3][3] = {{1, 1, -1}, {1, -1, 1}, {-1, 1, 1}};
-        for (int t = 0; t < 3; t++) {
-            double v = sg[t][0] * xv + sg[t][1] * ya + sg[t][2] * yb - 1.0;
-            if (v > CUT_EPS && !propose(b, v, cols, sg[t]))
+        for (int t = 0; t < anchor_rows(k); t++) {
+            const double *r = ANCHOR[t];
+            double v = r[0] * xv + r[1] * ya + r[2] * yb - r[3];
+            if (all ? !ckm_part_pool_add(&b->pool, 3, cols, r, r[3], 0.0)
+                    : v > CUT_EPS && !ckm_part_pool_add(&b->cand, 3, cols, r, r[3], v))
                 return false;
         }
     }
+    return true;
+}
+
+/* Every anchor triangle into the pool (a sized part's first call, up to CKM_PART_SEED_ROWS of
+ * them: PCCC's LP, the full route's, whole; adding them a round at a time took 10+ rounds of
+ * ever costlier LPs to reach the bound that LP gives at once: breast_cancer at 10 %, 569
+ * groups, 1596 pairs, with size bounds, one LP of 0.06 s against 12 rounds in 2 s; without
+ * size bounds it was measured too, bench/README.md "Soft pairs with size bounds": faster on
+ * the easy settings, but ecoli's 24 runs (k = 8: 24 rows a pair) ended higher in 11). false:
+ * out of memory. */
+static bool seed_anchors(bc *b)
+{
+    for (size_t e = 0; e < b->nx; e++)
+        if (!anchor_cuts(b, e, true))
+            return false;
     return true;
 }
 
@@ -379,8 +426,8 @@ static bool same_cut(const ckm_part_pool *s, size_t a, const ckm_part_pool *t, s
     size_t na = s->start[a + 1] - s->start[a];
     if (na != t->start[c + 1] - t->start[c] || s->rhs[a] != t->rhs[c])
         return false;
-    return memcmp(s->col + s->start[a], t->col + t->start[c], na * sizeof(int32_t)) == 0 &&
-           memcmp(s->coef + s->start[a], t->coef + t->start[c], na * sizeof(double)) == 0;
+    return na == 0 || (memcmp(s->col + s->start[a], t->col + t->start[c], na * sizeof(int32_t)) == 0 &&
+           memcmp(s->coef + s->start[a], t->coef + t->start[c], na * sizeof(double)) == 0);
 }
 
 /* Cuts slack at the LP solution for SLACK_ROUNDS rounds in a row leave the pool (their rows
@@ -389,7 +436,7 @@ static bool same_cut(const ckm_part_pool *s, size_t a, const ckm_part_pool *t, s
 static void purge(bc *b)
 {
     ckm_part_pool *p = &b->pool;
-    size_t base = b->m + b->nhard * b->k, nc = b->ncols, w = 0, at = 0;
+    size_t base = fixed_rows(b), nc = b->ncols, w = 0, at = 0;
     bool basis = b->basis_rows == base + p->n;
     for (size_t r = 0; r < p->n; r++) {
         double act = 0.0;
@@ -423,7 +470,7 @@ static size_t separate(bc *b)
         purge(b);
     b->cand.n = 0;
     for (size_t e = 0; e < b->nx; e++)
-        if (!anchor_cuts(b, e))
+        if (!anchor_cuts(b, e, false))
             return SIZE_MAX;
     if (!group_cuts(b) || (b->k >= 2 && !ckm_part_cycles(b->graph, b->x, CUT_EPS, &b->cand)))
         return SIZE_MAX;
@@ -482,6 +529,7 @@ static ckm_bk_status solve(bc *b)
     if (r.status == CKM_BK_OPTIMAL) {
         memcpy(b->basis, b->basis_out, b->ncols + nr);
         b->basis_rows = nr;
+        b->basis_root = b->depth == 0;
     } else if (r.status != CKM_BK_INFEASIBLE)
         b->aborted = true;
     return r.status;
@@ -517,6 +565,17 @@ static size_t cut_rounds(bc *b)
         double L = safe_bound(b);
         if (pruned(b, L))
             return SIZE_MAX;
+        if (b->tabu_start && round >= 1) { /* two LPs did not prove the start: its tabu search now */
+            b->tabu_start = false;
+            memcpy(b->lab, b->best, b->m * sizeof(int32_t));
+            if (!polish(b, b->lab)) {
+                b->rc_err = ckm_fail(b->err, CKM_ERR_NOMEM, "out of memory for the tabu search of a split part");
+                b->aborted = true;
+                return SIZE_MAX;
+            }
+            if (pruned(b, L))
+                return SIZE_MAX;
+        }
         round_lp(b);
         if (pruned(b, L))
             return SIZE_MAX;
@@ -566,7 +625,9 @@ static void node(bc *b)
             b->lo[c] = 1.0;
         else
             b->hi[c] = 0.0;
+        b->depth++;
         node(b);
+        b->depth--;
         b->lo[c] = 0.0;
         b->hi[c] = 1.0;
     }
@@ -576,7 +637,7 @@ static void bc_free(bc *b)
 {
     void *arrays[] = {b->xa,   b->xb,   b->pm,   b->ha,    b->hb,   b->obj,  b->lo,   b->hi,   b->cstart,
                       b->rind, b->val,  b->rlo,  b->rhi,   b->dual, b->x,    b->rc,   b->basis, b->basis_out,
-                      b->lab,  b->best};
+                      b->lab,  b->best, b->count};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     ckm_part_pool_free(&b->pool);
@@ -600,7 +661,8 @@ ckm_error ckm_part_cuts(const ckm_part *pt, const int32_t *start, size_t lp_budg
         b.primal_next = b.basis_rows > 0;
         b.pool.basis = NULL;
     }
-    bool built = build(&b);
+    bool built = build(&b) && (!pt->w || b.pool.n > 0 || ckm_part_seed_rows(b.k, b.nx) > CKM_PART_SEED_ROWS ||
+                               seed_anchors(&b));
     if (built && b.k >= 2)
         b.graph = ckm_part_graph_new(b.m, b.k, b.nx, b.xa, b.xb, b.ny, b.nhard, b.ha, b.hb);
     if (!built || (b.k >= 2 && !b.graph)) {
@@ -612,7 +674,11 @@ ckm_error ckm_part_cuts(const ckm_part *pt, const int32_t *start, size_t lp_budg
         if (ckm_part_value(pt, b.lab) < INFINITY)
             offer(&b, b.lab);
     }
-    if (b.inc < INFINITY) { /* the start's tabu search: most of the incumbent's gain */
+    /* the start's tabu search (most of the incumbent's gain): on a sized part once the root's
+       first two LPs (seeded with PCCC's LP, often integral there) have not proven the start,
+       else before the root, where each LP is a cut round of a few */
+    b.tabu_start = pt->w && b.inc < INFINITY;
+    if (!pt->w && b.inc < INFINITY) {
         memcpy(b.lab, b.best, b.m * sizeof(int32_t));
         if (!polish(&b, b.lab)) {
             bc_free(&b);
@@ -628,6 +694,14 @@ ckm_error ckm_part_cuts(const ckm_part *pt, const int32_t *start, size_t lp_budg
         memcpy(lab, b.best, b.m * sizeof(int32_t));
     ckm_error rc = b.rc_err;
     if (keep) {
+        /* the basis is kept for a primal start when it is the root's (a node's bounds are gone)
+           and the pool is cut back to the rows it covers: a cut added after it is violated
+           there (its slack basic and negative), so it would not be primal feasible */
+        size_t fixed = fixed_rows(&b);
+        if (b.basis_root && b.basis_rows >= fixed && b.basis_rows <= fixed + b.pool.n)
+            b.pool.n = b.basis_rows - fixed;
+        else
+            b.basis_rows = 0;
         *keep = b.pool;
         keep->basis = b.basis;
         keep->bascap = b.bascap;

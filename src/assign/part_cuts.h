@@ -8,6 +8,7 @@
  *   j] and, per soft edge e = (a, b), x_e = [a and b together]; a hard cannot-link has x = 0.
  *     min  sum_ij a_ij y_ij + sum_{must e} p_e (1 - x_e) + sum_{cannot e} p_e x_e
  *     s.t. sum_j y_ij = 1;  y_aj + y_bj <= 1 (hard cannot-link (a, b), every j);
+ *          lo_j <= sum_i w_i y_ij <= hi_j (a sized part's size rows, every j);
  *          the triangle inequalities of the clique partition (Groetschel & Wakabayashi 1989,
  *          "A cutting plane algorithm for a clustering problem", Math. Programming 45) on
  *          every triple of nodes whose three pairs are variables or hard:
@@ -31,11 +32,15 @@
  * started from the last basis) and rounds of the most violated cuts (kept for every node:
  * they hold for every labelling); a node is pruned when its safe bound reaches the
  * incumbent - 1e-9 (1 + |incumbent|). The safe bound is the Lagrangian value of CLP's row
- * duals (wrong-signed duals taken as 0), never CLP's objective: valid for any duals, since
- * every variable lies in [0, 1]. Incumbents: the caller's start, and each LP solution rounded
- * (argmax y) and improved by single moves; a tabu search (part_tabu.h) from the start, and from
- * the last LP's rounding at each node that branches (on PCCC's noisy sets single moves stop
- * 1-2 % above the step's optimum, where the LP bound alone prunes nothing).
+ * duals (a dual at the bound its sign belongs to: lo for y > 0, hi for y < 0; taken as 0 where
+ * that bound is infinite), never CLP's objective: valid for any duals, since every variable
+ * lies in [0, 1]. Incumbents: the caller's start, and each LP solution rounded (argmax y; on a
+ * sized part repaired into the size rows by single moves that lower the points outside them,
+ * not offered when that fails) and improved by single moves (keeping the size rows); a tabu
+ * search (part_tabu.h) from the start (on a sized part once the root's first two LPs have not
+ * proven it), and
+ * from the last LP's rounding at each node that branches (on PCCC's noisy sets single moves
+ * stop 1-2 % above the step's optimum, where the LP bound alone prunes nothing).
  */
 #ifndef CKM_ASSIGN_PART_CUTS_H
 #define CKM_ASSIGN_PART_CUTS_H
@@ -46,6 +51,12 @@
 /* Parts of more groups are not tried (the pair map is m^2 and the triangles' separation
  * O(m^3) a round: 0.17 G triples at 1000; PCCC's largest part, breast_cancer's, is 569). */
 #define CKM_PART_CUTS_MAX 1000
+/* A first call on a sized part starts its LP with every anchor triangle (PCCC's LP) when they
+ * are at most this many rows (ckm_part_seed_rows), else with none (the rounds separate them). */
+#define CKM_PART_SEED_ROWS 60000
+/* The anchor triangles of a part with nx soft edges and k clusters: 4 an edge for k = 2 (the
+ * three of cluster 0 and one of cluster 1), 3 k for k >= 3. */
+static inline size_t ckm_part_seed_rows(size_t k, size_t nx) { return (k == 2 ? 4 : 3 * k) * nx; }
 
 /* Branch and cut on part pt (m <= CKM_PART_CUTS_MAX) from the labelling start (m labels, or
  * NULL), for at most lp_budget LP solves, polling lim, with the tabu searches when tabu (the

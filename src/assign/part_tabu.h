@@ -18,9 +18,16 @@
  * or takes a forbidden cluster, and its F, recomputed exactly by ckm_part_value, is at most
  * the start's (drift of the incremental F only decides which labelling is kept, never what
  * is reported).
+ * Sized part (size rows, split_search.h): the search may leave the rows on the way
+ * (strategic oscillation): a move's value is its change of F plus pen per point it puts
+ * outside the rows (minus per point it brings back), pen = 1 + 2 max_i (spread of a_i + i's
+ * penalties), so a move that brings points back beats every move that does not; only
+ * labellings inside the rows become the best, and aspiration needs one. With exact sizes that
+ * is a swap of two groups in two moves. Every group and cluster is scanned each iteration
+ * (the excess of a move changes with every move): O(m k) an iteration.
  * Limits: a hard cannot-link is never broken on the way, so for k = 2 two linked groups never
- * trade clusters: on random parts with such links the search reached the optimum in 119 of
- * 200, without them in 187 of 190 (tests/internal/test_route_split.c); the branch and cut is
+ * trade clusters: on random parts with such links the search reached the optimum in 129 of
+ * 208, without them in 175 of 179 (tests/internal/test_route_split.c); the branch and cut is
  * what proves.
  * Measured (bench/README.md "PCCC", "A tabu search for the incumbents"): over PCCC's noisy
  * protocol (264 runs) 23 runs end at a lower objective (0.1-8.5 %), 5 higher (at most 1.1 %);
@@ -35,7 +42,8 @@
  * and at most 2 x 10^7 / (m k) (about 4 ms a search at m = 200, k = 3: newthyroid's parts). */
 size_t ckm_part_tabu_iterations(size_t m, size_t k);
 
-/* Tabu search on part pt from lab (m labels with ckm_part_value(pt, lab) finite) for at most
+/* Tabu search on part pt from lab (m labels with ckm_part_value(pt, lab) finite: inside a
+ * sized part's rows) for at most
  * iters iterations, its tenures drawn from seed: lab gets the best labelling met, *value its F
  * (ckm_part_value). pt->a is not changed. false: out of memory (lab and *value untouched). */
 bool ckm_part_tabu(const ckm_part *pt, size_t iters, uint64_t seed, int32_t *lab, double *value);

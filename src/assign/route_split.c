@@ -1,7 +1,8 @@
 /*
- * route_split.c -- the split route: a step with soft pairs whose other hard rows are only
- * cannot-links and the lower size bounds of the defaults (no cluster empty; no capacities,
- * no other size bounds). Without the size row the step falls apart along its pairs:
+ * route_split.c -- the split route: a step with soft pairs whose other hard rows are
+ * cannot-links and size bounds (no capacities). With only the lower size bounds of the
+ * defaults (no cluster empty) it sets the size rows aside and the step falls apart along its
+ * pairs:
  *   F(l) = sum_t a_{t, l_t} + sum_e cost_e(l),  a_tj = cost_tj at first,
  * and each part (a connected set of groups over the pairs) is an independent problem.
  *   1. A group without pairs takes its cheapest cluster.
@@ -31,6 +32,14 @@
  *      whose cannot-links admit no labelling) the step is handed on (res.hand_on) to the next
  *      route that applies (restricted, local or full: assign.c builds it at the first such
  *      step), started from these labels when they keep every hard row, else the caller's.
+ * Sized step (size bounds beyond "no cluster empty", at most CKM_PART_CUTS_MAX groups): the
+ * size rows tie every group to every other, so there is one part of all s groups (unpaired
+ * ones too; no dominance fixing, which ignores the rows, and no depth-first search, which
+ * cannot take them): part_cuts.h's branch and cut with the k size rows, from the caller's
+ * labels when they keep every hard row, within the step's proof budget; then step 4 as above.
+ * Measured on iris (k = 3, 782 soft pairs among 40 points, --min-size 40 --max-size 60):
+ * every step proven, where CBC reached the 2 s step limit in every step (bench/README.md
+ * "Soft pairs with size bounds").
  * Cost: O(s k) for the argmins plus O(pairs k) for the fixing, plus the searches.
  * Memory: incidence lists (16 s + 32 per pair), two k-rows per paired group, the searches'
  * stacks (k + 1 values per edge of a part), the branch and cut's (split_bytes);
@@ -110,6 +119,15 @@ static void split_free(void *state)
     free(sp);
 }
 
+/* size bounds beyond "no cluster empty" (read from the bounds themselves): the sized step */
+static bool sized(const ckm_reduced *r)
+{
+    for (size_t j = 0; j < r->k && r->lo; j++)
+        if (r->lo[j] > 1 || r->hi[j] < r->n)
+            return true;
+    return false;
+}
+
 static ckm_error split_init(void **state, const ckm_reduced *r, ckm_err *err)
 {
     size_t s = r->s, k = r->k;
@@ -126,9 +144,10 @@ static ckm_error split_init(void **state, const ckm_reduced *r, ckm_err *err)
             sp->slot[t] = sp->n_paired++;
         else
             sp->slot[t] = SIZE_MAX;
-    size_t np = sp->n_paired, edges = 2 * (r->n_soft + r->n_cl);
+    /* np: the parts' arrays (a sized step's one part holds every group) */
+    size_t np = sized(r) ? s : sp->n_paired, edges = 2 * (r->n_soft + r->n_cl);
     sp->paired = ckm_alloc_array(np + 1, sizeof(size_t));
-    sp->row = ckm_alloc_array(np * k + 1, sizeof(double));
+    sp->row = ckm_alloc_array(sp->n_paired * k + 1, sizeof(double));
     sp->fixed = ckm_alloc_array(np + 1, 1);
     sp->queued = ckm_alloc_array(np + 1, 1);
     sp->queue = ckm_alloc_array(np + 1, sizeof(size_t));
@@ -243,6 +262,14 @@ static size_t fix_dominated(split *sp, const ckm_reduced *r, const double *cost,
     return nfixed;
 }
 
+/* Edge entry ne of the parts' CSR: the far end u, and pair e's penalty and kind. */
+static void put_edge(split *sp, const ckm_reduced *r, int hard, size_t e, size_t ne, size_t u)
+{
+    sp->pnbr[ne] = u;
+    sp->pp[ne] = hard ? 0.0 : soft_p(r, e);
+    sp->pkind[ne] = hard ? CKM_EDGE_HARD : r->soft_w[e] > 0.0 ? CKM_EDGE_MUST : CKM_EDGE_CANNOT;
+}
+
 /* The part of unfixed paired group (slot) root: its members (sp->members, local indices in
  * sp->local), edges (CSR in pstart/pnbr/pp/pkind) and rows (pa), in one breadth-first pass:
  * members are taken in discovery order, so member i's edges are written when it is taken,
@@ -266,9 +293,7 @@ static size_t gather_part(split *sp, const ckm_reduced *r, size_t root)
                     sp->local[u] = m;
                     sp->members[m++] = u;
                 }
-                sp->pnbr[ne] = u;
-                sp->pp[ne] = hard ? 0.0 : soft_p(r, e);
-                sp->pkind[ne++] = hard ? CKM_EDGE_HARD : r->soft_w[e] > 0.0 ? CKM_EDGE_MUST : CKM_EDGE_CANNOT;
+                put_edge(sp, r, hard, e, ne++, u);
             }
         }
     }
@@ -276,6 +301,22 @@ static size_t gather_part(split *sp, const ckm_reduced *r, size_t root)
     for (size_t q = 0; q < ne; q++)
         sp->pnbr[q] = sp->local[sp->pnbr[q]];
     return m;
+}
+
+/* A sized step's one part: every group in its own order, its pairs and its row of the step's costs. */
+static void gather_all(split *sp, const ckm_reduced *r, const double *cost)
+{
+    size_t ne = 0;
+    memcpy(sp->pa, cost, r->s * r->k * sizeof(double));
+    for (size_t t = 0; t < r->s; t++) {
+        sp->pstart[t] = ne;
+        for (int hard = 0; hard < 2; hard++) {
+            pair_list pl = pairs_of(sp, r, hard);
+            for (size_t q = pl.inc[t]; q < pl.inc[t + 1]; q++)
+                put_edge(sp, r, hard, pl.adj[q], ne++, ckm_pair_other(pl.ab, pl.adj[q], t));
+        }
+    }
+    sp->pstart[r->s] = ne;
 }
 
 /* The work the searches of a step on r may take (CKM_SPLIT_WORK above). */
@@ -309,7 +350,7 @@ static ckm_error search_parts(split *sp, const ckm_reduced *r, const int32_t *st
         res->stat[CKM_SPLIT_LARGEST] = m > res->stat[CKM_SPLIT_LARGEST] ? m : res->stat[CKM_SPLIT_LARGEST];
         for (size_t q = 0; q < m && start; q++)
             sp->pfrom[q] = start[sp->paired[sp->members[q]]];
-        ckm_part pt = {m, r->k, sp->pa, sp->pstart, sp->pnbr, sp->pp, sp->pkind};
+        ckm_part pt = {m, r->k, sp->pa, sp->pstart, sp->pnbr, sp->pp, sp->pkind, NULL, NULL, NULL};
         ckm_part_result pr = {false, INFINITY, 0, 0};
         if (m > CKM_SPLIT_PART_MAX) {
             if (start && (pr.value = ckm_part_value(&pt, sp->pfrom)) < INFINITY)
@@ -353,30 +394,78 @@ static ckm_error search_parts(split *sp, const ckm_reduced *r, const int32_t *st
     return CKM_OK;
 }
 
-/* Every cluster holds at least its lower bound of points (the one hard row set aside). */
+/* The sized step (size bounds: the step no longer falls apart along its pairs): one part of
+ * every group with the k size rows, by branch and cut from the caller's labels when they keep
+ * every hard row (else from them, or each group's cheapest cluster, repaired into the size
+ * rows; else from the LP's roundings), within the step's proof budget; its cuts and
+ * basis kept for the next step (the same part every step). Same outputs as search_parts. */
+static ckm_error solve_sized(split *sp, const ckm_reduced *r, const ckm_step_costs *c, const int32_t *start,
+                             const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, bool *proven,
+                             bool *complete, bool *timed_out, ckm_err *err)
+{
+    size_t s = r->s;
+    gather_all(sp, r, c->cost);
+    ckm_part pt = {s, r->k, sp->pa, sp->pstart, sp->pnbr, sp->pp, sp->pkind, r->weight, r->lo, r->hi};
+    /* a start inside every hard row: the caller's, else theirs (or each group's cheapest
+       cluster) repaired into the size rows; then the step's proof budget applies */
+    if (start)
+        memcpy(sp->pfrom, start, s * sizeof(int32_t));
+    for (size_t t = 0; t < s && !start; t++)
+        sp->pfrom[t] = (int32_t)argmin_row(c->cost + t * r->k, r->k);
+    bool holding = ckm_part_value(&pt, sp->pfrom) < INFINITY ||
+                   (ckm_part_repair(&pt, sp->pfrom, sp->points) && ckm_part_value(&pt, sp->pfrom) < INFINITY);
+    ckm_bk_limits proof = ckm_proof_limits(lim, c->budget_s, holding);
+    ckm_part_result cr;
+    ckm_error rc = ckm_part_cuts(&pt, holding ? sp->pfrom : NULL, CKM_SPLIT_CUT_LPS, true, &proof, &sp->cuts, sp->plab,
+                                 &cr, err);
+    if (rc != CKM_OK)
+        return rc;
+    res->stat[CKM_SPLIT_PARTS] = res->stat[CKM_SPLIT_CUT] = 1;
+    res->stat[CKM_SPLIT_LARGEST] = s;
+    res->stat[CKM_SPLIT_NODES] = cr.nodes;
+    res->stat[CKM_SPLIT_LPS] = cr.work;
+    *complete = cr.value < INFINITY;
+    *proven = cr.done && *complete;
+    *timed_out = !cr.done && ckm_bk_limits_reached(&proof) && !ckm_bk_limits_reached(lim);
+    if (*complete)
+        memcpy(labels, sp->plab, s * sizeof(int32_t));
+    return CKM_OK;
+}
+
+/* Every cluster holds its size bounds' points (the lower ones are the hard rows the unsized
+ * step sets aside; the sized step's branch and cut kept them all). */
 static bool sizes_hold(split *sp, const ckm_reduced *r, const int32_t *labels)
 {
     memset(sp->points, 0, r->k * sizeof(size_t));
     for (size_t t = 0; t < r->s; t++)
         sp->points[labels[t]] += r->weight[t];
     for (size_t j = 0; j < r->k; j++)
-        if (sp->points[j] < (r->lo ? r->lo[j] : 1))
+        if (sp->points[j] < (r->lo ? r->lo[j] : 1) || (r->hi && sp->points[j] > r->hi[j]))
             return false;
     return true;
 }
 
-static ckm_error split_solve(void *state, const ckm_reduced *r, const ckm_step_costs *c, const int32_t *start,
-                             const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, ckm_err *err)
+/* Steps 1-3 of the unsized step (the file's header). */
+static ckm_error solve_split(split *sp, const ckm_reduced *r, const ckm_step_costs *c, const int32_t *start,
+                             const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, bool *proven,
+                             bool *complete, bool *timed_out, ckm_err *err)
 {
-    split *sp = state;
     size_t k = r->k;
     for (size_t t = 0; t < r->s; t++)
         if (sp->slot[t] == SIZE_MAX)
             labels[t] = (int32_t)argmin_row(c->cost + t * k, k);
     res->stat[CKM_SPLIT_PAIRED] = sp->n_paired;
     res->stat[CKM_SPLIT_FIXED] = fix_dominated(sp, r, c->cost, labels);
+    return search_parts(sp, r, start, lim, c->budget_s, labels, res, proven, complete, timed_out, err);
+}
+
+static ckm_error split_solve(void *state, const ckm_reduced *r, const ckm_step_costs *c, const int32_t *start,
+                             const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, ckm_err *err)
+{
+    split *sp = state;
     bool proven, complete, timed_out;
-    ckm_error rc = search_parts(sp, r, start, lim, c->budget_s, labels, res, &proven, &complete, &timed_out, err);
+    ckm_error rc = (sized(r) ? solve_sized : solve_split)(sp, r, c, start, lim, labels, res, &proven, &complete,
+                                                            &timed_out, err);
     if (rc != CKM_OK)
         return rc;
     bool feasible = complete && sizes_hold(sp, r, labels);
@@ -406,7 +495,11 @@ static ckm_error split_solve(void *state, const ckm_reduced *r, const ckm_step_c
 
 static void split_describe(const ckm_assign_result *res, const ckm_reduced *r, char *buf, size_t len)
 {
-    (void)r;
+    if (sized(r)) {
+        snprintf(buf, len, ", one part of all %zu groups with the size rows by branch and cut (%zu nodes, %zu LPs)",
+                 res->stat[CKM_SPLIT_LARGEST], res->stat[CKM_SPLIT_NODES], res->stat[CKM_SPLIT_LPS]);
+        return;
+    }
     int w = snprintf(buf, len, ", %zu of %zu paired groups fixed by dominance, %zu parts (largest %zu), %zu search nodes",
                      res->stat[CKM_SPLIT_FIXED], res->stat[CKM_SPLIT_PAIRED], res->stat[CKM_SPLIT_PARTS],
                      res->stat[CKM_SPLIT_LARGEST], res->stat[CKM_SPLIT_NODES]);
@@ -417,29 +510,31 @@ static void split_describe(const ckm_assign_result *res, const ckm_reduced *r, c
 
 /* the caller's s x k costs, the incidence lists, two rows per paired group and the parts'
  * edges and stacks; the branch and cut of a part of g groups: its pair map (4 g^2),
- * the pair graph, columns, cut pool and CLP's model (about 2 KB a group and 64 bytes a pair;
+ * the pair graph, columns, cut pool and CLP's model (about 2 KB a group and 64 bytes a pair,
+ * and 200 bytes a seeded anchor triangle, up to CKM_PART_SEED_ROWS of them;
  * its tabu searches 12 k + 32 bytes a group:
  * PCCC's breast_cancer at 20 %, 569 groups and 6441 pairs, peaked at 22.9 MB in all against
  * 57.7 MB with CBC) (docs/memory.md) */
 static double split_bytes(const ckm_reduced *r, bool by_centers)
 {
     (void)by_centers;
-    double pairs = (double)(r->n_soft + r->n_cl), paired = fmin(2.0 * pairs, (double)r->s), k = (double)r->k;
-    double g = fmin(paired, (double)CKM_PART_CUTS_MAX), cuts = 4.0 * g * g + (2080.0 + 76.0 * k) * g + 64.0 * pairs;
+    double pairs = (double)(r->n_soft + r->n_cl), k = (double)r->k;
+    double paired = sized(r) ? (double)r->s : fmin(2.0 * pairs, (double)r->s);
+    double seeded = sized(r) ? fmin((double)CKM_PART_SEED_ROWS, (double)ckm_part_seed_rows(r->k, r->n_soft)) : 0.0;
+    double g = fmin(paired, (double)CKM_PART_CUTS_MAX),
+           cuts = 4.0 * g * g + (2080.0 + 76.0 * k) * g + 64.0 * pairs + 200.0 * seeded;
     return 8.0 * (double)r->s * k + 24.0 * (double)r->s + 32.0 * pairs + paired * (16.0 * k + 64.0) +
            pairs * (40.0 + 16.0 * (k + 1.0)) + cuts;
 }
 
-/* no size bound beyond "no cluster empty" (read from the bounds themselves), no capacities */
+/* no capacities; size bounds beyond "no cluster empty" only up to CKM_PART_CUTS_MAX groups
+ * (the sized step's one part) */
 static bool split_takes(const ckm_reduced *r)
 {
-    for (size_t j = 0; j < r->k && r->lo; j++)
-        if (r->lo[j] > 1 || r->hi[j] < r->n)
-            return false;
-    return !r->has_caps;
+    return !r->has_caps && (!sized(r) || r->s <= CKM_PART_CUTS_MAX);
 }
 
-/* soft pairs without capacities or size bounds, the costs as a matrix (up to where the
+/* soft pairs without capacities (size bounds up to CKM_PART_CUTS_MAX groups), the costs as a matrix (up to where the
  * restricted route would take them from the centers, CKM_TRANSPORT_MATRIX_MAX), at most
  * CKM_SPLIT_PAIRS_PER_GROUP pairs per group or CKM_SPLIT_DENSE_PAIRS in all */
 static bool split_applies(const ckm_reduced *r, bool lp)
@@ -462,8 +557,8 @@ const ckm_route ckm_route_split = {
     .bound_name = "search",
     .describe = split_describe,
     .step_text = "split search",
-    .summary = "assignment steps solved by splitting along the pairs (dominance fixing, exact search per part), each "
-               "proven optimal",
+    .summary = "assignment steps solved by the split route (along the pairs: dominance fixing, exact search per "
+               "part; with size bounds: one branch and cut with the size rows), each proven optimal",
     .summary_proven = true,
     .hands_on = true,
 };

@@ -58,8 +58,73 @@ double ckm_part_value(const ckm_part *pt, const int32_t *lab)
                 return INFINITY;
         }
     }
+    if (pt->w) { /* the size rows, cluster by cluster: O(m k), no scratch */
+        for (size_t j = 0; j < pt->k; j++) {
+            size_t c = 0;
+            for (size_t i = 0; i < pt->m; i++)
+                c += (size_t)lab[i] == j ? pt->w[i] : 0;
+            if (c < pt->lo[j] || c > pt->hi[j])
+                return INFINITY;
+        }
+    }
     return f;
 }
+
+double ckm_part_move_cost(const ckm_part *pt, const int32_t *lab, size_t i, size_t j)
+{
+    double f = pt->a[i * pt->k + j];
+    for (size_t q = pt->start[i]; q < pt->start[i + 1] && f < INFINITY; q++)
+        f += ckm_edge_cost(pt->kind[q], pt->p[q], (size_t)lab[pt->nbr[q]] == j);
+    return f;
+}
+
+size_t ckm_part_excess(const ckm_part *pt, const int32_t *lab, size_t *count)
+{
+    size_t e = 0;
+    memset(count, 0, pt->k * sizeof(size_t));
+    for (size_t i = 0; i < pt->m; i++)
+        count[lab[i]] += pt->w[i];
+    for (size_t j = 0; j < pt->k; j++)
+        e += ckm_part_miss(pt, j, count[j]);
+    return e;
+}
+
+bool ckm_part_repair(const ckm_part *pt, int32_t *lab, size_t *count)
+{
+    size_t k = pt->k;
+    for (size_t ex = ckm_part_excess(pt, lab, count); ex > 0;) {
+        size_t bi = SIZE_MAX, bj = 0, bex = ex;
+        double bv = INFINITY;
+        for (size_t i = 0; i < pt->m; i++) {
+            size_t l = (size_t)lab[i], w = pt->w[i];
+            double now = ckm_part_move_cost(pt, lab, i, l);
+            for (size_t j = 0; j < k; j++) {
+                if (j == l)
+                    continue;
+                /* the excess after the move: rows l and j change */
+                size_t before = ckm_part_miss(pt, l, count[l]) + ckm_part_miss(pt, j, count[j]);
+                size_t after = ckm_part_miss(pt, l, count[l] - w) + ckm_part_miss(pt, j, count[j] + w);
+                if (after >= before)
+                    continue;
+                double v = ckm_part_move_cost(pt, lab, i, j) - now;
+                if (v < bv) {
+                    bv = v;
+                    bi = i;
+                    bj = j;
+                    bex = ex - (before - after);
+                }
+            }
+        }
+        if (bi == SIZE_MAX)
+            return false;
+        count[lab[bi]] -= pt->w[bi];
+        count[bj] += pt->w[bi];
+        lab[bi] = (int32_t)bj;
+        ex = bex;
+    }
+    return true;
+}
+
 
 /* Group order[d] takes cluster j: its unassigned neighbours' rows take what its edges decide. */
 static void assign_at(search *s, size_t d, int32_t j)

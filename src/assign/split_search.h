@@ -8,6 +8,10 @@
  *   hard cannot-link its ends never together
  * The search minimises F(l) = sum_i a_{i, l_i} + sum_edges cost over the part's labellings
  * (split_search.c: depth-first branch and bound, the bound below).
+ * A sized part (w set: a step with size bounds, one part of all its groups, route_split.c)
+ * also has size rows: lo_j <= sum_{i: l_i = j} w_i <= hi_j for every cluster j. Only the branch
+ * and cut (part_cuts.h) and the tabu search (part_tabu.h) take such parts; ckm_part_search
+ * requires w NULL.
  */
 #ifndef CKM_ASSIGN_SPLIT_SEARCH_H
 #define CKM_ASSIGN_SPLIT_SEARCH_H
@@ -28,6 +32,8 @@ typedef struct ckm_part {
     const size_t *nbr;         /* their other ends (local indices) */
     const double *p;           /* their penalties (> 0; unused for hard ones) */
     const unsigned char *kind; /* CKM_EDGE_* */
+    const size_t *w;           /* m group sizes (points), or NULL: no size rows */
+    const size_t *lo, *hi;     /* k bounds on a cluster's points (read only when w is set) */
 } ckm_part;
 
 typedef struct ckm_part_result {
@@ -56,7 +62,24 @@ static inline double ckm_edge_cost(unsigned char kind, double p, bool same)
     return (kind == CKM_EDGE_MUST) != same ? p : 0.0;
 }
 
-/* F(lab) on part pt (INFINITY when lab breaks a hard cannot-link or takes a forbidden cluster). */
+/* F(lab) on part pt (INFINITY when lab breaks a hard cannot-link, takes a forbidden cluster
+ * or, on a sized part, breaks a size row). */
 double ckm_part_value(const ckm_part *pt, const int32_t *lab);
+/* What group i costs in cluster j with its neighbours at lab: a_ij plus its edges' costs
+ * (INFINITY: forbidden, or a hard cannot-link neighbour in j). Size rows are not counted. */
+double ckm_part_move_cost(const ckm_part *pt, const int32_t *lab, size_t i, size_t j);
+/* How many points a count of c misses cluster j's size row by (a sized part). */
+static inline size_t ckm_part_miss(const ckm_part *pt, size_t j, size_t c)
+{
+    return c < pt->lo[j] ? pt->lo[j] - c : c > pt->hi[j] ? c - pt->hi[j] : 0;
+}
+/* Sized part: count (k) gets the clusters' points at lab, and the return is by how many
+ * points they miss their rows: sum_j max(0, lo_j - count_j) + max(0, count_j - hi_j). */
+size_t ckm_part_excess(const ckm_part *pt, const int32_t *lab, size_t *count);
+/* A sized part's labels into its size rows by single moves, each lowering the excess and,
+ * among those, raising F least (ckm_part_move_cost: hard cannot-links and forbidden clusters
+ * kept); at most one move per point of excess. count (k) is scratch and ends as the clusters'
+ * points. false: stuck (no such move) with points still outside the rows. */
+bool ckm_part_repair(const ckm_part *pt, int32_t *lab, size_t *count);
 
 #endif

@@ -15,12 +15,18 @@
  *     above the start's; its labels keep every hard row, admit no single move that lowers F,
  *     and reach the enumerated optimum on at least 95 % of the parts without hard
  *     cannot-links; the branch and cut above runs with and without it (without: the branching);
+ *   - the same three on sized parts (split_search.h: groups of 1 or 2 points, size rows 0-2
+ *     points around a random labelling's sizes, some exact, some infeasible): the branch and
+ *     cut against enumeration with the rows, the tabu search's labels inside the rows;
  *   - the route on tiny steps (4-9 groups, 2-4 clusters, lower size bounds 0 or 1, hard
  *     cannot-links, soft pairs, costs with clear favourites so that dominance fixes groups):
  *     its objective and the labels' recomputed one equal enumeration over the labellings that
  *     keep every hard row; infeasible steps say so; steps it proved itself, steps with groups
  *     fixed by dominance, with two or more parts, and steps it handed on (a cluster left
  *     empty) are counted and required to occur;
+ *   - tiny sized steps (bounds 0-2 points around a random labelling's sizes): every feasible
+ *     one proven by the split route itself (its one branch and cut) at enumeration's optimum,
+ *     infeasible ones reported infeasible;
  *   - medium steps (300 groups, 8 clusters, squared distances to random centers, 120 soft
  *     pairs and 15 hard cannot-links): the full route's CBC optimum, whether the split route
  *     proved the step (required twice of three) or handed it on past its work budget.
@@ -45,10 +51,19 @@ static double unif(void) { return ck_unif(&st); }
 
 /* ---- the search alone ---- */
 
-/* F(lab) of a part, computed here from its definition */
+/* F(lab) of a part, computed here from its definition (a sized part: INFINITY where a
+ * cluster's points leave its row) */
 static double part_value_here(const ckm_part *pt, const double *a, const int32_t *lab)
 {
     double f = 0.0;
+    if (pt->w) {
+        size_t pts[4] = {0};
+        for (size_t i = 0; i < pt->m; i++)
+            pts[lab[i]] += pt->w[i];
+        for (size_t j = 0; j < pt->k; j++)
+            if (pts[j] < pt->lo[j] || pts[j] > pt->hi[j])
+                return INFINITY;
+    }
     for (size_t i = 0; i < pt->m; i++) {
         f += a[i * pt->k + (size_t)lab[i]];
         for (size_t q = pt->start[i]; q < pt->start[i + 1]; q++) {
@@ -65,22 +80,46 @@ static double part_value_here(const ckm_part *pt, const double *a, const int32_t
     return f;
 }
 
-/* The least F over every labelling of part pt (m <= 12) with the costs a, by enumeration. */
-static double enumerate_best(const ckm_part *pt, const double *a)
+/* The least value(ctx, l) over every labelling l of m <= 12 groups into k clusters, by
+ * enumeration; opt (or NULL) gets one labelling that has it. */
+static double enumerate(size_t m, size_t k, double (*value)(const void *ctx, const int32_t *lab), const void *ctx,
+                        int32_t *opt)
 {
     double best = INFINITY;
     size_t total = 1;
-    for (size_t i = 0; i < pt->m; i++)
-        total *= pt->k;
+    for (size_t i = 0; i < m; i++)
+        total *= k;
     for (size_t code = 0; code < total; code++) {
         int32_t lab[12];
         size_t c = code;
-        for (size_t i = 0; i < pt->m; i++, c /= pt->k)
-            lab[i] = (int32_t)(c % pt->k);
-        double f = part_value_here(pt, a, lab);
-        best = f < best ? f : best;
+        for (size_t i = 0; i < m; i++, c /= k)
+            lab[i] = (int32_t)(c % k);
+        double f = value(ctx, lab);
+        if (f < best) {
+            best = f;
+            if (opt)
+                memcpy(opt, lab, m * sizeof(int32_t));
+        }
     }
     return best;
+}
+
+typedef struct part_ctx {
+    const ckm_part *pt;
+    const double *a;
+} part_ctx;
+
+static double part_ctx_value(const void *ctx, const int32_t *lab)
+{
+    const part_ctx *c = ctx;
+    return part_value_here(c->pt, c->a, lab);
+}
+
+/* The least F over every labelling of part pt (m <= 12) with the costs a, by enumeration. */
+static double enumerate_best(const ckm_part *pt, const double *a)
+{
+    part_ctx c = {pt, a};
+    return enumerate(pt->m, pt->k, part_ctx_value, &c, NULL);
 }
 
 /* How random_part draws: a pair's probability, a cluster forbidden, a pair hard, a second
@@ -145,7 +184,7 @@ static void search_alone(void)
         const part_mix mx = {0.5, 0.1, 0.15, 0.2, 8.0};
         size_t ne = random_part(m, k, &mx, a, start, nbr, p, kind);
         memcpy(a0, a, sizeof a);
-        ckm_part pt = {m, k, a, start, nbr, p, kind};
+        ckm_part pt = {m, k, a, start, nbr, p, kind, NULL, NULL, NULL};
         double best = enumerate_best(&pt, a0);
         int32_t lab[8];
         ckm_part_result res;
@@ -194,7 +233,7 @@ static void search_alone(void)
  * optimum by enumeration (pt points into the case: used in place). */
 typedef struct dense_case {
     double a[36], a0[36], p[300], best;
-    size_t start[13], nbr[300];
+    size_t start[13], nbr[300], w[12], lo[4], hi[4];
     unsigned char kind[300];
     ckm_part pt;
 } dense_case;
@@ -203,7 +242,32 @@ static void dense_draw(dense_case *c, size_t m, size_t k, const part_mix *mx)
 {
     random_part(m, k, mx, c->a, c->start, c->nbr, c->p, c->kind);
     memcpy(c->a0, c->a, m * k * sizeof(double));
-    c->pt = (ckm_part){m, k, c->a, c->start, c->nbr, c->p, c->kind};
+    c->pt = (ckm_part){m, k, c->a, c->start, c->nbr, c->p, c->kind, NULL, NULL, NULL};
+    c->best = enumerate_best(&c->pt, c->a0);
+}
+
+/* A sized case: dense_draw's part with group sizes 1 or 2 and size rows around the sizes of a
+ * random labelling (within 0-2 points either side, some exact), so most are feasible; with
+ * probability 0.05 the lower bounds sum past the points (infeasible). */
+static void sized_draw(dense_case *c, size_t m, size_t k, const part_mix *mx)
+{
+    dense_draw(c, m, k, mx);
+    size_t pts[4] = {0}, n = 0;
+    for (size_t i = 0; i < m; i++) {
+        c->w[i] = 1 + (unif() < 0.25);
+        pts[(size_t)(unif() * (double)k)] += c->w[i];
+        n += c->w[i];
+    }
+    for (size_t j = 0; j < k; j++) {
+        size_t below = (size_t)(unif() * 3), above = (size_t)(unif() * 3);
+        c->lo[j] = pts[j] > below ? pts[j] - below : 0;
+        c->hi[j] = pts[j] + above;
+        if (unif() < 0.05)
+            c->lo[j] = n;
+    }
+    c->pt.w = c->w;
+    c->pt.lo = c->lo;
+    c->pt.hi = c->hi;
     c->best = enumerate_best(&c->pt, c->a0);
 }
 
@@ -211,14 +275,14 @@ static void dense_draw(dense_case *c, size_t m, size_t k, const part_mix *mx)
  * its cuts are for), k = 2 (odd cycles) and k = 3 (triangles only), hard cannot-links,
  * forbidden clusters, parallel edges; with an ample LP budget it proves the optimum, with one
  * LP it is never below it; the rows come back unchanged. */
-static void cuts_alone(void)
+static void cuts_alone(bool sized)
 {
     int branched = 0, infeasible = 0, cut_short = 0;
     for (int it = 0; it < 160; it++) {
         size_t k = it % 4 == 3 ? 3 : 2, m = 2 + (size_t)(unif() * (k == 2 ? 11 : 7));
         const part_mix mx = {0.4 + 0.6 * unif(), 0.05, 0.08, 0.1, 10.0};
         dense_case dc;
-        dense_draw(&dc, m, k, &mx);
+        (sized ? sized_draw : dense_draw)(&dc, m, k, &mx);
         ckm_part pt = dc.pt;
         double *a = dc.a, *a0 = dc.a0, best = dc.best;
         int32_t lab[12];
@@ -246,8 +310,8 @@ static void cuts_alone(void)
             CHECK(isinf(best) ? isinf(one.value) : fabs(one.value - best) <= 1e-9 * (1.0 + best));
         }
     }
-    printf("branch and cut alone: %d of 160 parts branched, %d infeasible, %d cut short by one LP\n", branched,
-           infeasible, cut_short);
+    printf("branch and cut alone%s: %d of 160 parts branched, %d infeasible, %d cut short by one LP\n",
+           sized ? " (size rows)" : "", branched, infeasible, cut_short);
     CHECK(branched > 0 && infeasible > 0 && cut_short > 0);
 }
 
@@ -284,7 +348,7 @@ static void cuts_larger(void)
                 }
         }
         start[M] = ne;
-        ckm_part pt = {M, k, a, start, nbr, p, kind};
+        ckm_part pt = {M, k, a, start, nbr, p, kind, NULL, NULL, NULL};
         int32_t ls[M], lc[M];
         ckm_part_result rs, rc;
         ckm_err err = {CKM_OK, ""};
@@ -319,21 +383,21 @@ static bool single_move_lowers(const ckm_part *pt, const double *a, int32_t *lab
     return false;
 }
 
-static void tabu_alone(void)
+static void tabu_alone(bool sized)
 {
     int tried = 0, moved = 0, free_tried = 0, free_optimal = 0, hard_optimal = 0;
     for (int it = 0; it < 400; it++) {
         size_t k = 2 + (size_t)(unif() * 2), m = 2 + (size_t)(unif() * (k == 2 ? 11 : 7));
         const part_mix mx = {0.3 + 0.7 * unif(), 0.05, 0.1, 0.1, 10.0};
         dense_case dc;
-        dense_draw(&dc, m, k, &mx);
+        (sized ? sized_draw : dense_draw)(&dc, m, k, &mx);
         ckm_part pt = dc.pt;
         double *a = dc.a, *a0 = dc.a0, best = dc.best;
         if (isinf(best))
             continue;
         int32_t lab[12];
         double f0 = INFINITY;
-        for (int draw = 0; draw < 1000 && isinf(f0); draw++) { /* a random start keeping the hard rows */
+        for (int draw = 0; draw < 5000 && isinf(f0); draw++) { /* a random start keeping the hard rows */
             for (size_t i = 0; i < m; i++)
                 lab[i] = (int32_t)(unif() * (double)k);
             f0 = part_value_here(&pt, a0, lab);
@@ -359,12 +423,55 @@ static void tabu_alone(void)
         free_optimal += !hard && reached;
         hard_optimal += hard && reached;
     }
-    printf("tabu alone: %d parts, %d improved on their start; without hard cannot-links %d of %d reach the optimum, "
+    printf("tabu alone%s: %d parts, %d improved on their start; without hard cannot-links %d of %d reach the optimum, "
            "with them %d of %d\n",
-           tried, moved, free_optimal, free_tried, hard_optimal, tried - free_tried);
+           sized ? " (size rows)" : "", tried, moved, free_optimal, free_tried, hard_optimal, tried - free_tried);
     CHECK(tried >= 300 && moved > tried / 2 && free_tried >= 100);
     /* single moves cannot swap two hard-linked groups (k = 2): no share is asked of those */
     CHECK(free_optimal * 100 >= free_tried * 95);
+}
+
+/* ckm_part_repair on sized parts from random labellings that keep the hard rows but not the
+ * size rows: when it succeeds the labels are inside the rows (counted here) and still keep
+ * the hard rows and allowed clusters; on feasible parts it succeeds on most. */
+static void repair_alone(void)
+{
+    int feasible = 0, repaired = 0, started_outside = 0;
+    st = 303;
+    for (int it = 0; it < 300; it++) {
+        size_t k = 2 + (size_t)(unif() * 2), m = 2 + (size_t)(unif() * (k == 2 ? 11 : 7));
+        const part_mix mx = {0.3 + 0.7 * unif(), 0.05, 0.1, 0.1, 10.0};
+        dense_case dc;
+        sized_draw(&dc, m, k, &mx);
+        ckm_part loose = dc.pt; /* the same part without its size rows */
+        loose.w = NULL;
+        int32_t lab[12];
+        double f0 = INFINITY;
+        for (int draw = 0; draw < 1000 && isinf(f0); draw++) {
+            for (size_t i = 0; i < m; i++)
+                lab[i] = (int32_t)(unif() * (double)k);
+            f0 = part_value_here(&loose, dc.a0, lab);
+        }
+        if (isinf(f0) || isinf(dc.best))
+            continue;
+        feasible++;
+        started_outside += isinf(part_value_here(&dc.pt, dc.a0, lab));
+        size_t count[4];
+        if (!ckm_part_repair(&dc.pt, lab, count))
+            continue;
+        repaired++;
+        size_t pts[4] = {0};
+        for (size_t i = 0; i < m; i++)
+            pts[lab[i]] += dc.w[i];
+        for (size_t j = 0; j < k; j++) {
+            CHECK(pts[j] >= dc.lo[j] && pts[j] <= dc.hi[j]);
+            CHECK(count[j] == pts[j]);
+        }
+        CHECK(!isinf(part_value_here(&loose, dc.a0, lab)));
+    }
+    printf("repair alone: %d of %d feasible parts repaired (%d started outside their rows)\n", repaired, feasible,
+           started_outside);
+    CHECK(feasible >= 150 && started_outside >= feasible / 2 && repaired * 10 >= feasible * 9);
 }
 
 /* ---- the route ---- */
@@ -434,33 +541,44 @@ static void random_tiny(tiny_inst *x)
     }
 }
 
+typedef struct tiny_ctx {
+    const tiny_inst *x;
+    const ckm_reduced *r;
+} tiny_ctx;
+
+static double tiny_ctx_value(const void *ctx, const int32_t *lab)
+{
+    const tiny_ctx *c = ctx;
+    return inst_value(c->x, c->r, lab);
+}
+
+/* The least value over every labelling of a tiny step (x->s <= 9), and one labelling that has it. */
+static double tiny_best(const tiny_inst *x, const ckm_reduced *r, int32_t *opt)
+{
+    tiny_ctx c = {x, r};
+    return enumerate(x->s, x->k, tiny_ctx_value, &c, opt);
+}
+
+static ckm_reduced tiny_reduced(tiny_inst *x)
+{
+    ckm_reduced r = fixture_reduced(x->s, x->k, x->n, x->weight, x->n_cl, x->cl, x->lo, x->hi);
+    r.n_soft = x->n_soft;
+    r.soft = x->soft;
+    r.soft_w = x->soft_w;
+    r.soft_P = x->P;
+    return r;
+}
+
 static void tiny(void)
 {
     int proven_here = 0, fixed_seen = 0, multi_part = 0, handed_on = 0, infeasible = 0;
+    st = 101; /* its own draws, whatever the sections before took */
     for (int it = 0; it < 600; it++) {
         tiny_inst x;
         random_tiny(&x);
-        ckm_reduced r = fixture_reduced(x.s, x.k, x.n, x.weight, x.n_cl, x.cl, x.lo, x.hi);
-        r.n_soft = x.n_soft;
-        r.soft = x.soft;
-        r.soft_w = x.soft_w;
-        r.soft_P = x.P;
-        double best = INFINITY;
+        ckm_reduced r = tiny_reduced(&x);
         int32_t opt[9];
-        size_t total = 1;
-        for (size_t t = 0; t < x.s; t++)
-            total *= x.k;
-        for (size_t code = 0; code < total; code++) {
-            int32_t lab[9];
-            size_t c = code;
-            for (size_t t = 0; t < x.s; t++, c /= x.k)
-                lab[t] = (int32_t)(c % x.k);
-            double f = inst_value(&x, &r, lab);
-            if (f < best) {
-                best = f;
-                memcpy(opt, lab, sizeof lab);
-            }
-        }
+        double best = tiny_best(&x, &r, opt);
         ckm_assign a;
         ckm_err err = {CKM_OK, ""};
         CHECK(ckm_assign_init(&a, &r, &SPLIT, &err) == CKM_OK);
@@ -491,6 +609,65 @@ static void tiny(void)
            "%d infeasible\n",
            proven_here, fixed_seen, multi_part, handed_on, infeasible);
     CHECK(proven_here > 100 && fixed_seen > 20 && multi_part > 8 && handed_on > 5 && infeasible > 0);
+}
+
+/* Sized steps (size rows beyond "no cluster empty": the route's one branch and cut over every
+ * group, route_split.c): tiny steps with bounds 0-2 points around a random labelling's sizes
+ * (some exact; with probability 0.03 a lower bound of every point: infeasible). Every feasible
+ * step is proven by the split route itself at enumeration's optimum; infeasible ones say so. */
+static void tiny_sized(void)
+{
+    int proven_here = 0, second = 0, infeasible = 0, exact_rows = 0;
+    st = 202;
+    for (int it = 0; it < 300; it++) {
+        tiny_inst x;
+        random_tiny(&x);
+        size_t pts[4] = {0};
+        for (size_t t = 0; t < x.s; t++)
+            pts[(size_t)(unif() * (double)x.k)] += x.weight[t];
+        for (size_t j = 0; j < x.k; j++) {
+            size_t below = (size_t)(unif() * 3), above = (size_t)(unif() * 3);
+            x.lo[j] = pts[j] > below ? pts[j] - below : 0;
+            x.hi[j] = pts[j] + above;
+            exact_rows += below == 0 && above == 0;
+        }
+        if (unif() < 0.03)
+            x.lo[0] = x.n;
+        ckm_reduced r = tiny_reduced(&x);
+        int32_t opt[9], labels[9];
+        double best = tiny_best(&x, &r, opt);
+        ckm_assign a;
+        ckm_err err = {CKM_OK, ""};
+        ckm_assign_result res;
+        CHECK(ckm_assign_init(&a, &r, &SPLIT, &err) == CKM_OK);
+        CHECK(ckm_assign_solve(&a, x.cost, it % 3 == 0 && !isinf(best) ? opt : NULL, NULL, labels, &res, &err) ==
+              CKM_OK);
+        if (isinf(best)) {
+            CHECK(res.status == CKM_BK_INFEASIBLE);
+            infeasible++;
+        } else {
+            CHECK(res.status == CKM_BK_OPTIMAL);
+            CHECK(res.route && strcmp(res.route->name, "split") == 0);
+            CHECK_NEAR(res.objective, best, 1e-9 * (1.0 + best));
+            CHECK_NEAR(inst_value(&x, &r, labels), best, 1e-9 * (1.0 + best));
+            proven_here += res.route && strcmp(res.route->name, "split") == 0;
+            /* a second step on moved costs from these labels: the kept cuts and basis */
+            for (size_t c = 0; c < x.s * x.k; c++)
+                x.cost[c] += 4.0 * unif();
+            best = tiny_best(&x, &r, opt);
+            int32_t from[9];
+            memcpy(from, labels, sizeof from);
+            CHECK(ckm_assign_solve(&a, x.cost, from, NULL, labels, &res, &err) == CKM_OK);
+            CHECK(res.status == CKM_BK_OPTIMAL && res.route && strcmp(res.route->name, "split") == 0);
+            CHECK_NEAR(res.objective, best, 1e-9 * (1.0 + best));
+            CHECK_NEAR(inst_value(&x, &r, labels), best, 1e-9 * (1.0 + best));
+            second += res.status == CKM_BK_OPTIMAL;
+        }
+        ckm_assign_free(&a);
+    }
+    printf("tiny sized: %d proven by the split route (%d second steps), %d infeasible, %d exact size rows\n",
+           proven_here, second, infeasible, exact_rows);
+    CHECK(proven_here >= 200 && second == proven_here && infeasible > 0 && exact_rows > 20);
 }
 
 static void medium(void)
@@ -563,10 +740,14 @@ static void medium(void)
 int main(void)
 {
     search_alone();
-    cuts_alone();
+    cuts_alone(false);
+    cuts_alone(true);
     cuts_larger();
-    tabu_alone();
+    tabu_alone(false);
+    tabu_alone(true);
+    repair_alone();
     tiny();
+    tiny_sized();
     medium();
     return ck_report();
 }

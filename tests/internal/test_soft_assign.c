@@ -4,8 +4,9 @@
  * reduced problems: random costs, group weights, hard cannot-links, size bounds, and
  * soft must-links / cannot-links with random confidences. The step's objective and the
  * objective of its labels (costs + P sum |w_e| [violated]) must both equal the least
- * one found by enumeration, over labellings that meet every hard row. Both the LP path
- * and the CBC path must occur. The 1-opt local search (soft_local.c), from a randomly
+ * one found by enumeration, over labellings that meet every hard row, by the route the
+ * chooser picks (the split route, with size bounds its one branch and cut) and by the full
+ * model, where both the LP path and the CBC path must occur. The 1-opt local search (soft_local.c), from a randomly
  * perturbed feasible labelling, must stay feasible, never get worse, and end where no
  * single feasible move improves. The greedy start (ckm_soft_greedy_start) keeps every hard
  * row whenever it labels, labels every unit-weight step without cannot-links whose size
@@ -21,6 +22,7 @@
 #include <stdint.h>
 
 static uint64_t st = 11;
+static const ckm_assign_want FULL = {"full", false, false};
 static double unif(void) { return ck_unif(&st); }
 
 /* costs + P sum |w_e| [violated], computed here */
@@ -126,7 +128,7 @@ int main(void)
 {
     greedy_by_hand();
     greedy_random();
-    int used_mip = 0, lp_only = 0, infeasible = 0, violated_at_opt = 0, searched = 0, searched_moved = 0;
+    int used_mip = 0, lp_only = 0, infeasible = 0, violated_at_opt = 0, searched = 0, searched_moved = 0, by_split = 0;
     for (int inst = 0; inst < 150; inst++) {
         size_t s = 4 + (size_t)inst % 5, k = 2 + (size_t)inst % 3, weight[8], cl[16], lo[4], hi[4], soft[40];
         double soft_w[20];
@@ -197,30 +199,30 @@ int main(void)
                 best_violates = viol > 0;
             }
         }
-        ckm_assign a;
-        ckm_err err = {CKM_OK, ""};
-        CHECK(ckm_assign_init(&a, &r, NULL, &err) == CKM_OK);
         int32_t labels[8];
-        ckm_assign_result res;
-        CHECK(ckm_assign_solve(&a, cost, NULL, NULL, labels, &res, &err) == CKM_OK);
-        if (isinf(best)) {
-            CHECK(res.status == CKM_BK_INFEASIBLE);
-            infeasible++;
-        } else {
-            CHECK(res.status == CKM_BK_OPTIMAL);
-            CHECK_NEAR(res.objective, best, 1e-7 * (1.0 + best));
-            /* the labels' own objective, recomputed here */
-            double f = 0;
-            for (size_t t = 0; t < s; t++)
-                f += cost[t * k + (size_t)labels[t]];
-            for (size_t e = 0; e < n_soft; e++)
-                if ((labels[soft[2 * e]] == labels[soft[2 * e + 1]]) != (soft_w[e] > 0))
-                    f += r.soft_P * fabs(soft_w[e]);
-            CHECK_NEAR(f, best, 1e-7 * (1.0 + best));
-            res.used_mip ? used_mip++ : lp_only++;
-            violated_at_opt += best_violates;
+        /* the chooser's route (the split route takes these: sized or not) and the full model's
+           (CLP, then CBC where its LP is fractional) */
+        for (int full = 0; full < 2; full++) {
+            ckm_assign a;
+            ckm_err err = {CKM_OK, ""};
+            ckm_assign_result res;
+            CHECK(ckm_assign_init(&a, &r, full ? &FULL : NULL, &err) == CKM_OK);
+            CHECK(ckm_assign_solve(&a, cost, NULL, NULL, labels, &res, &err) == CKM_OK);
+            if (isinf(best)) {
+                CHECK(res.status == CKM_BK_INFEASIBLE);
+                infeasible += full;
+            } else {
+                CHECK(res.status == CKM_BK_OPTIMAL);
+                CHECK_NEAR(res.objective, best, 1e-7 * (1.0 + best));
+                CHECK_NEAR(model_objective(&r, cost, labels), best, 1e-7 * (1.0 + best)); /* the labels' own */
+                if (full)
+                    res.used_mip ? used_mip++ : lp_only++;
+                else
+                    by_split += res.route && strcmp(res.route->name, "split") == 0;
+                violated_at_opt += full && best_violates;
+            }
+            ckm_assign_free(&a);
         }
-        ckm_assign_free(&a);
         /* 1-opt local search (soft_local.c) from a feasible labelling: stays feasible, never
          * worse, and no single feasible move improves it afterwards */
         if (!isinf(best)) {
@@ -250,9 +252,10 @@ int main(void)
             searched_moved += moves > 0;
         }
     }
-    printf("%d solved by the LP, %d needed CBC, %d infeasible, %d optima violate a soft pair\n", lp_only, used_mip,
-           infeasible, violated_at_opt);
+    printf("full model: %d solved by the LP, %d needed CBC, %d infeasible, %d optima violate a soft pair; the "
+           "chooser's: %d by the split route\n",
+           lp_only, used_mip, infeasible, violated_at_opt, by_split);
     printf("local search from %d perturbed optima: %d moved\n", searched, searched_moved);
-    CHECK(used_mip > 0 && lp_only > 0 && violated_at_opt > 10 && searched_moved > 20);
+    CHECK(used_mip > 0 && lp_only > 0 && violated_at_opt > 10 && searched_moved > 20 && by_split > 100);
     return ck_report();
 }
