@@ -21,8 +21,11 @@
  * Each run: n_init 1, seed s, one thread, time limit LIMIT seconds (env PCCC_LIMIT, default 60).
  * Env PCCC_NINIT=N and PCCC_INIT=default|random|kmeans++ change the restarts and blpkm's seeding
  * (the CLI's defaults for blpkm: PCCC_NINIT=10 PCCC_INIT=default; kmeans keeps k-means++ and
- * takes the same restarts). Env PCCC_SETTING=LEVEL:L (e.g. 20:0.5) runs the noisy protocol at
- * that one setting only (with PCCC_VERBOSE=2: one run's steps, to see where its time goes).
+ * takes the same restarts). Env PCCC_SETTING=LEVEL:L (e.g. 20:0.5, or a comma list of them) runs
+ * the noisy protocol at those settings only (with PCCC_VERBOSE=2: one run's steps, to see where
+ * its time goes). Env PCCC_SIZES=F adds size bounds to the noisy protocol's soft runs: every
+ * cluster floor((1 - F) n / k) .. ceil((1 + F) n / k) points (F = 0: balanced); the hard runs
+ * (the same pairs hard, mostly contradictory once sized) are left out then.
  * CSV rows: dataset,level,l,seed,method,mult,status,sse,penalty,objective,ari,pairs,soft_violated,seconds,
  *           steps_at_limit (steps stopped at the step limit, unproven: from the result's message)
  * usage: pccc SHARED_DATA_DIR INSTANCES_TSV col1|noisy SEEDS [MULTS] [DATASETS]
@@ -40,7 +43,8 @@ static double limit_s = 60.0;
 static int n_init = 1;                         /* env PCCC_NINIT */
 static ckm_init blp_init = CKM_INIT_KMEANSPP; /* env PCCC_INIT */
 static int verbosity; /* env PCCC_VERBOSE: the library's progress lines on stderr */
-static const char *only_setting; /* env PCCC_SETTING: "LEVEL:L", the one noisy setting to run */
+static const char *only_setting; /* env PCCC_SETTING: "LEVEL:L[,LEVEL:L...]", the noisy settings to run */
+static double size_slack = -1.0; /* env PCCC_SIZES: F >= 0, the soft runs' size bounds; < 0: none */
 
 static void log_stderr(void *user, const char *line)
 {
@@ -169,7 +173,7 @@ static void noisy(const ckm_dataset *ds, const char *name, int seeds, const char
                 double frac = atof(LEVELS[c]) / 100.0, l = LOWER[li];
                 char setting[32];
                 snprintf(setting, sizeof setting, "%s:%.1f", LEVELS[c], l);
-                if (only_setting && strcmp(only_setting, setting) != 0)
+                if (only_setting && !bench_in_list(only_setting, setting))
                     continue;
                 size_t nf = (size_t)ceil(frac * (double)n), m = nf * (nf - 1) / 2, got = 0;
                 uint64_t rs = hash_name(name) ^ ((uint64_t)c << 40) ^ ((uint64_t)li << 48) ^ (uint64_t)seed;
@@ -203,6 +207,14 @@ static void noisy(const ckm_dataset *ds, const char *name, int seeds, const char
                 /* soft with confidences (pairs of confidence 0 carry nothing: left out), at each P */
                 ckm_err err = {CKM_OK, ""};
                 ckm_problem *soft = new_problem(ds), *hard = new_problem(ds);
+                if (size_slack >= 0.0) {
+                    double per = (double)n / (double)ds->n_classes;
+                    if (ckm_problem_set_size_range(soft, (size_t)floor((1.0 - size_slack) * per),
+                                                   (size_t)ceil((1.0 + size_slack) * per), &err) != CKM_OK) {
+                        fprintf(stderr, "pccc: %s: %s\n", name, err.message);
+                        exit(1);
+                    }
+                }
                 for (size_t q = 0; q < m; q++) {
                     ckm_link t = ml[q] ? CKM_MUST_LINK : CKM_CANNOT_LINK;
                     if (conf[q] > 0.0 && ckm_problem_add_soft_pair(soft, pi[q], pj[q], t, conf[q], &err) != CKM_OK)
@@ -216,7 +228,8 @@ static void noisy(const ckm_dataset *ds, const char *name, int seeds, const char
                     const char *comma = strchr(mp, ',');
                     mp = comma ? comma + 1 : NULL;
                 }
-                run(ds, hard, name, level, l, seed, "hard", 0.0, m);
+                if (size_slack < 0.0)
+                    run(ds, hard, name, level, l, seed, "hard", 0.0, m);
                 fprintf(stderr, "pccc: %s %s%% l = %.1f seed %d: %zu pairs, %zu wrong\n", name, level, l, seed, m,
                         wrong);
                 ckm_problem_free(soft);
@@ -317,6 +330,8 @@ int main(int argc, char **argv)
     if (getenv("PCCC_VERBOSE"))
         verbosity = atoi(getenv("PCCC_VERBOSE"));
     only_setting = getenv("PCCC_SETTING");
+    if (getenv("PCCC_SIZES"))
+        size_slack = atof(getenv("PCCC_SIZES"));
     if (getenv("PCCC_NINIT"))
         n_init = atoi(getenv("PCCC_NINIT"));
     const char *iv = getenv("PCCC_INIT");
