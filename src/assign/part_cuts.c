@@ -3,9 +3,9 @@
  * Columns: y_ij at i k + j (upper bound 0 where a_ij is INFINITY), then one x per soft edge.
  * Rows: m assignment rows (= 1), the hard cannot-links' k rows each (<= 1), a sized part's k
  * size rows (lo_j <= sum_i w_i y_ij <= hi_j), then the cut pool (sum coef x <= rhs; a sized
- * part's first call seeds it with every anchor triangle, up to CKM_PART_SEED_ROWS): a cut holds for every labelling, so
- * every node keeps it until it has been slack for SLACK_ROUNDS rounds in a row (then its row
- * is basic and leaves with its slack; found again if needed). The LP is rebuilt from these
+ * part's first call seeds it with every anchor triangle, up to CKM_PART_SEED_ROWS): a cut
+ * holds for every labelling, so every node keeps it until it has been slack for SLACK_ROUNDS
+ * rounds in a row (then its row is basic and leaves with its slack; found again if needed). The LP is rebuilt from these
  * arrays at each solve (ckm_bk_lp takes whole models) and warm-started from the last optimal
  * basis, the new rows' slacks basic: dual feasible whatever the node's bounds, so the dual
  * simplex resumes from it (a basis kept from an earlier call, ckm_part_pool, is primal
@@ -14,9 +14,9 @@
  * Separation per round, violated by more than CUT_EPS: every anchor triangle (3 k per soft
  * edge; for k = 2 cluster 0's three and x_e + y_a0 + y_b0 >= 1, the one of cluster 1's that
  * y_a1 = 1 - y_a0 does not make one of cluster 0's); every triangle of three groups whose
- * pairs are all edges (O(m^3)); the cycles of part_cycles.h (odd cycles for k = 2, multicut cycles for k >= 3). The
- * candidates are ranked by violation per unit norm (violation / sqrt(entries): short cycles
- * first), equal ones once, and the first max(100, m) go in. A node branches when none is
+ * pairs are all edges (O(m^3)); the cycles of part_cycles.h (odd cycles for k = 2, multicut
+ * cycles for k >= 3). The candidates are ranked by violation per unit norm (violation /
+ * sqrt(entries): short cycles first), equal ones once, and the first max(100, m) go in. A node branches when none is
  * violated, after ROUNDS_MAX rounds, or when STALL_ROUNDS rounds in a row raised its bound by
  * less than 1e-6 (1 + |bound|): on the y nearest 1/2, the side it leans to first.
  * Measured on PCCC's noisy sets (bench/README.md "PCCC"): the LPs are the time (CLP's
@@ -151,14 +151,18 @@ static void round_lp(bc *b)
 }
 
 /* A tabu search (part_tabu.h) from lab (when b->tabu and F(lab) is finite), its best offered. Seeded by
- * the node count, so a run is the same every time. false: out of memory. */
+ * the node count, so a run is the same every time. false: out of memory (b->rc_err set, the
+ * search aborted). */
 static bool polish(bc *b, int32_t *lab)
 {
     double v;
     if (!b->tabu || !(ckm_part_value(b->pt, lab) < INFINITY))
         return true;
-    if (!ckm_part_tabu(b->pt, ckm_part_tabu_iterations(b->m, b->k), 0x5eed0000u + b->nodes, lab, &v))
+    if (!ckm_part_tabu(b->pt, ckm_part_tabu_iterations(b->m, b->k), 0x5eed0000u + b->nodes, lab, &v)) {
+        b->rc_err = ckm_fail(b->err, CKM_ERR_NOMEM, "out of memory for the tabu search of a split part");
+        b->aborted = true;
         return false;
+    }
     if (v < b->inc) {
         b->inc = v;
         memcpy(b->best, lab, b->m * sizeof(int32_t));
@@ -568,12 +572,7 @@ static size_t cut_rounds(bc *b)
         if (b->tabu_start && round >= 1) { /* two LPs did not prove the start: its tabu search now */
             b->tabu_start = false;
             memcpy(b->lab, b->best, b->m * sizeof(int32_t));
-            if (!polish(b, b->lab)) {
-                b->rc_err = ckm_fail(b->err, CKM_ERR_NOMEM, "out of memory for the tabu search of a split part");
-                b->aborted = true;
-                return SIZE_MAX;
-            }
-            if (pruned(b, L))
+            if (!polish(b, b->lab) || pruned(b, L))
                 return SIZE_MAX;
         }
         round_lp(b);
@@ -613,11 +612,8 @@ static void node(bc *b)
     if (c == SIZE_MAX || b->aborted)
         return;
     /* before branching: the last LP's rounding (b->lab, after single moves) further by tabu */
-    if (!polish(b, b->lab)) {
-        b->rc_err = ckm_fail(b->err, CKM_ERR_NOMEM, "out of memory for the tabu search of a split part");
-        b->aborted = true;
+    if (!polish(b, b->lab))
         return;
-    }
     bool up = b->x[c] >= 0.5;
     for (int side = 0; side < 2 && !b->aborted; side++) {
         bool one = side == 0 ? up : !up;
@@ -682,7 +678,7 @@ ckm_error ckm_part_cuts(const ckm_part *pt, const int32_t *start, size_t lp_budg
         memcpy(b.lab, b.best, b.m * sizeof(int32_t));
         if (!polish(&b, b.lab)) {
             bc_free(&b);
-            return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the tabu search of a split part");
+            return b.rc_err;
         }
     }
     node(&b);

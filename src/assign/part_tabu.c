@@ -101,10 +101,8 @@ static void move(tabu *t, size_t i, size_t j)
 /* The excess after moving group i to j. */
 static size_t excess_after(const tabu *t, size_t i, size_t j)
 {
-    const ckm_part *pt = t->pt;
-    size_t l = (size_t)t->lab[i], w = pt->w[i];
-    return t->excess - ckm_part_miss(pt, l, t->count[l]) - ckm_part_miss(pt, j, t->count[j]) +
-           ckm_part_miss(pt, l, t->count[l] - w) + ckm_part_miss(pt, j, t->count[j] + w);
+    ptrdiff_t change = ckm_part_excess_change(t->pt, t->count, (size_t)t->lab[i], j, t->pt->w[i]);
+    return (size_t)((ptrdiff_t)t->excess + change);
 }
 
 /* A sized part's best allowed move (every group and cluster scanned: the excess of a move
@@ -115,7 +113,7 @@ static bool choose_sized(const tabu *t, size_t it, double f, double best, size_t
     const ckm_part *pt = t->pt;
     size_t k = pt->k;
     double least = INFINITY;
-    for (size_t j = 0; j < k; j++) { /* a group of one point: its change of excess in two terms */
+    for (size_t j = 0; j < k; j++) { /* ckm_part_excess_change at w = 1, in two terms per cluster */
         double miss = (double)ckm_part_miss(pt, j, t->count[j]);
         t->dout[j] = t->count[j] > 0 ? (double)ckm_part_miss(pt, j, t->count[j] - 1) - miss : 0.0;
         t->din[j] = (double)ckm_part_miss(pt, j, t->count[j] + 1) - miss;

@@ -101,17 +101,15 @@ bool ckm_part_repair(const ckm_part *pt, int32_t *lab, size_t *count)
             for (size_t j = 0; j < k; j++) {
                 if (j == l)
                     continue;
-                /* the excess after the move: rows l and j change */
-                size_t before = ckm_part_miss(pt, l, count[l]) + ckm_part_miss(pt, j, count[j]);
-                size_t after = ckm_part_miss(pt, l, count[l] - w) + ckm_part_miss(pt, j, count[j] + w);
-                if (after >= before)
+                ptrdiff_t change = ckm_part_excess_change(pt, count, l, j, w);
+                if (change >= 0)
                     continue;
                 double v = ckm_part_move_cost(pt, lab, i, j) - now;
                 if (v < bv) {
                     bv = v;
                     bi = i;
                     bj = j;
-                    bex = ex - (before - after);
+                    bex = ex - (size_t)(-change);
                 }
             }
         }

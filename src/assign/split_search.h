@@ -73,6 +73,14 @@ static inline size_t ckm_part_miss(const ckm_part *pt, size_t j, size_t c)
 {
     return c < pt->lo[j] ? pt->lo[j] - c : c > pt->hi[j] ? c - pt->hi[j] : 0;
 }
+/* Sized part at count (k points per cluster): by how many points moving w of them from
+ * cluster l to j (l != j, count[l] >= w) changes the excess (ckm_part_excess). */
+static inline ptrdiff_t ckm_part_excess_change(const ckm_part *pt, const size_t *count, size_t l, size_t j, size_t w)
+{
+    size_t before = ckm_part_miss(pt, l, count[l]) + ckm_part_miss(pt, j, count[j]);
+    size_t after = ckm_part_miss(pt, l, count[l] - w) + ckm_part_miss(pt, j, count[j] + w);
+    return (ptrdiff_t)after - (ptrdiff_t)before;
+}
 /* Sized part: count (k) gets the clusters' points at lab, and the return is by how many
  * points they miss their rows: sum_j max(0, lo_j - count_j) + max(0, count_j - hi_j). */
 size_t ckm_part_excess(const ckm_part *pt, const int32_t *lab, size_t *count);
