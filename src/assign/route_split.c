@@ -40,6 +40,13 @@
  * Measured on iris (k = 3, 782 soft pairs among 40 points, --min-size 40 --max-size 60):
  * every step proven, where CBC reached the 2 s step limit in every step (bench/README.md
  * "Soft pairs with size bounds").
+ * Past CKM_PART_CUTS_MAX groups the sized step goes by prices on the size rows
+ * (split_prices.h): rounds of steps 1-3 above on the priced costs cost_tj - w_t p_j, the
+ * groups without pairs placed by their transportation problem, whose certificate sets the next
+ * prices, branching on a group the rounds move back and forth, within the step's proof budget;
+ * proven when the labels meet the prices' Lagrangian bound. A step its budget ends returns its
+ * labels (inside the rows) unproven with that bound, as CBC's; a step it leaves unproven
+ * earlier (no labels, or its rounds and branching used up) is handed on as above.
  * Cost: O(s k) for the argmins plus O(pairs k) for the fixing, plus the searches.
  * Memory: incidence lists (16 s + 32 per pair), two k-rows per paired group, the searches'
  * stacks (k + 1 values per edge of a part), the branch and cut's (split_bytes);
@@ -50,6 +57,7 @@
 #include "part_cuts.h"
 #include "route.h"
 #include "route_split.h"
+#include "split_prices.h"
 #include "split_search.h"
 #include "transport_types.h"
 
@@ -102,6 +110,8 @@ typedef struct split {
     size_t *points;                /* k: points per cluster */
     ckm_part_pool cuts;             /* the last branch and cut's pool, for the part of groups */
     size_t *cut_members, cut_m;    /* (slots, in the part's order) */
+    ckm_split_prices prices;       /* the priced sized step's (s > CKM_PART_CUTS_MAX) */
+    double bound;                  /* its bound when it proved the step */
 } split;
 
 static void split_free(void *state)
@@ -116,6 +126,7 @@ static void split_free(void *state)
         free(arrays[i]);
     ckm_part_pool_free(&sp->cuts);
     free(sp->cut_members);
+    ckm_split_prices_free(&sp->prices);
     free(sp);
 }
 
@@ -126,6 +137,17 @@ static bool sized(const ckm_reduced *r)
         if (r->lo[j] > 1 || r->hi[j] < r->n)
             return true;
     return false;
+}
+
+/* the sized step by one branch and cut (every group one part); past it, by prices */
+static bool one_part(const ckm_reduced *r)
+{
+    return sized(r) && r->s <= CKM_PART_CUTS_MAX;
+}
+
+static bool priced(const ckm_reduced *r)
+{
+    return sized(r) && r->s > CKM_PART_CUTS_MAX;
 }
 
 static ckm_error split_init(void **state, const ckm_reduced *r, ckm_err *err)
@@ -145,7 +167,7 @@ static ckm_error split_init(void **state, const ckm_reduced *r, ckm_err *err)
         else
             sp->slot[t] = SIZE_MAX;
     /* np: the parts' arrays (a sized step's one part holds every group) */
-    size_t np = sized(r) ? s : sp->n_paired, edges = 2 * (r->n_soft + r->n_cl);
+    size_t np = one_part(r) ? s : sp->n_paired, edges = 2 * (r->n_soft + r->n_cl);
     sp->paired = ckm_alloc_array(np + 1, sizeof(size_t));
     sp->row = ckm_alloc_array(sp->n_paired * k + 1, sizeof(double));
     sp->fixed = ckm_alloc_array(np + 1, 1);
@@ -168,6 +190,8 @@ static ckm_error split_init(void **state, const ckm_reduced *r, ckm_err *err)
     for (size_t t = 0; t < s; t++)
         if (sp->slot[t] != SIZE_MAX)
             sp->paired[sp->slot[t]] = t;
+    if (priced(r) && !ckm_split_prices_init(&sp->prices, r))
+        return ckm_fail(err, CKM_ERR_NOMEM, "out of memory for the split route's prices");
     return CKM_OK;
 }
 
@@ -459,25 +483,68 @@ static ckm_error solve_split(split *sp, const ckm_reduced *r, const ckm_step_cos
     return search_parts(sp, r, start, lim, c->budget_s, labels, res, proven, complete, timed_out, err);
 }
 
+/* The unsized step (steps 1-3) as the priced sized step calls it (split_prices.h) */
+typedef struct unsized_call {
+    split *sp;
+    const ckm_reduced *r;
+    const ckm_step_costs *c;
+    ckm_assign_result *res;
+} unsized_call;
+
+static ckm_error unsized(void *ctx, const double *cost, const int32_t *start, const ckm_bk_limits *lim,
+                         int32_t *labels, bool *proven, bool *timed_out, ckm_err *err)
+{
+    unsized_call *u = ctx;
+    ckm_step_costs pc = *u->c;
+    pc.cost = cost;
+    bool complete;
+    ckm_error rc = solve_split(u->sp, u->r, &pc, start, lim, labels, u->res, proven, &complete, timed_out, err);
+    *proven = *proven && complete;
+    return rc;
+}
+
+/* The sized step past CKM_PART_CUTS_MAX groups: by prices on the size rows (split_prices.h),
+ * the unsized step on the priced costs in each round. Same outputs as search_parts;
+ * sp->bound = the prices' bound when proven. */
+static ckm_error solve_priced(split *sp, const ckm_reduced *r, const ckm_step_costs *c, const int32_t *start,
+                              const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, bool *proven,
+                              bool *complete, bool *timed_out, ckm_err *err)
+{
+    unsized_call u = {sp, r, c, res};
+    ckm_split_priced_out out;
+    ckm_error rc = ckm_split_prices_step(&sp->prices, r, c->cost, start, lim, c->budget_s, unsized, &u, labels, &out, err);
+    if (rc != CKM_OK)
+        return rc;
+    res->stat[CKM_SPLIT_PRICED] = out.rounds;
+    res->stat[CKM_SPLIT_PRICE_NODES] = out.nodes;
+    *proven = out.proven;
+    *complete = out.have;
+    *timed_out = out.timed_out;
+    sp->bound = fmin(out.bound, out.objective);
+    return CKM_OK;
+}
+
 static ckm_error split_solve(void *state, const ckm_reduced *r, const ckm_step_costs *c, const int32_t *start,
                              const ckm_bk_limits *lim, int32_t *labels, ckm_assign_result *res, ckm_err *err)
 {
     split *sp = state;
     bool proven, complete, timed_out;
-    ckm_error rc = (sized(r) ? solve_sized : solve_split)(sp, r, c, start, lim, labels, res, &proven, &complete,
-                                                            &timed_out, err);
+    ckm_error rc = (priced(r) ? solve_priced : one_part(r) ? solve_sized : solve_split)(
+        sp, r, c, start, lim, labels, res, &proven, &complete, &timed_out, err);
     if (rc != CKM_OK)
         return rc;
     bool feasible = complete && sizes_hold(sp, r, labels);
     if (proven && feasible) {
         res->status = CKM_BK_OPTIMAL;
         res->has_bound = 1;
-        res->bound = ckm_step_total(r, c->cost, labels);
+        res->bound = priced(r) ? sp->bound : ckm_step_total(r, c->cost, labels);
         return CKM_OK;
     }
     if (timed_out && feasible) { /* the step's proof budget spent: its best labels, as CBC's */
         res->status = CKM_BK_LIMIT_FEASIBLE;
         res->cut = 1;
+        res->has_bound = priced(r) && sp->bound > -INFINITY;
+        res->bound = sp->bound;
         return CKM_OK;
     }
     int hit = ckm_bk_limit_hit(lim);
@@ -495,7 +562,15 @@ static ckm_error split_solve(void *state, const ckm_reduced *r, const ckm_step_c
 
 static void split_describe(const ckm_assign_result *res, const ckm_reduced *r, char *buf, size_t len)
 {
-    if (sized(r)) {
+    int w0 = 0;
+    if (priced(r)) {
+        w0 = snprintf(buf, len, ", the size rows priced (%zu rounds with the free groups' transportation problem, %zu nodes)",
+                      res->stat[CKM_SPLIT_PRICED], res->stat[CKM_SPLIT_PRICE_NODES]);
+        if (w0 < 0 || (size_t)w0 >= len)
+            return;
+        buf += w0;
+        len -= (size_t)w0;
+    } else if (sized(r)) {
         snprintf(buf, len, ", one part of all %zu groups with the size rows by branch and cut (%zu nodes, %zu LPs)",
                  res->stat[CKM_SPLIT_LARGEST], res->stat[CKM_SPLIT_NODES], res->stat[CKM_SPLIT_LPS]);
         return;
@@ -519,22 +594,23 @@ static double split_bytes(const ckm_reduced *r, bool by_centers)
 {
     (void)by_centers;
     double pairs = (double)(r->n_soft + r->n_cl), k = (double)r->k;
-    double paired = sized(r) ? (double)r->s : fmin(2.0 * pairs, (double)r->s);
-    double seeded = sized(r) ? fmin((double)CKM_PART_SEED_ROWS, (double)ckm_part_seed_rows(r->k, r->n_soft)) : 0.0;
+    double paired = one_part(r) ? (double)r->s : fmin(2.0 * pairs, (double)r->s);
+    double seeded = one_part(r) ? fmin((double)CKM_PART_SEED_ROWS, (double)ckm_part_seed_rows(r->k, r->n_soft)) : 0.0;
     double g = fmin(paired, (double)CKM_PART_CUTS_MAX),
            cuts = 4.0 * g * g + (2080.0 + 76.0 * k) * g + 64.0 * pairs + 200.0 * seeded;
+    double prices = priced(r) ? ckm_split_prices_bytes(r) : 0.0;
     return 8.0 * (double)r->s * k + 24.0 * (double)r->s + 32.0 * pairs + paired * (16.0 * k + 64.0) +
-           pairs * (40.0 + 16.0 * (k + 1.0)) + cuts;
+           pairs * (40.0 + 16.0 * (k + 1.0)) + cuts + prices;
 }
 
-/* no capacities; size bounds beyond "no cluster empty" only up to CKM_PART_CUTS_MAX groups
- * (the sized step's one part) */
+/* no capacities (size bounds: up to CKM_PART_CUTS_MAX groups by one branch and cut, past it
+ * by prices) */
 static bool split_takes(const ckm_reduced *r)
 {
-    return !r->has_caps && (!sized(r) || r->s <= CKM_PART_CUTS_MAX);
+    return !r->has_caps;
 }
 
-/* soft pairs without capacities (size bounds up to CKM_PART_CUTS_MAX groups), the costs as a matrix (up to where the
+/* soft pairs without capacities, the costs as a matrix (up to where the
  * restricted route would take them from the centers, CKM_TRANSPORT_MATRIX_MAX), at most
  * CKM_SPLIT_PAIRS_PER_GROUP pairs per group or CKM_SPLIT_DENSE_PAIRS in all */
 static bool split_applies(const ckm_reduced *r, bool lp)
@@ -558,7 +634,8 @@ const ckm_route ckm_route_split = {
     .describe = split_describe,
     .step_text = "split search",
     .summary = "assignment steps solved by the split route (along the pairs: dominance fixing, exact search per "
-               "part; with size bounds: one branch and cut with the size rows), each proven optimal",
+               "part; with size bounds: one branch and cut with the size rows, or prices on them past 1000 "
+               "groups), each proven optimal",
     .summary_proven = true,
     .hands_on = true,
 };

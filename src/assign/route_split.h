@@ -12,7 +12,9 @@ enum {
     CKM_SPLIT_LARGEST, /* groups in the largest part */
     CKM_SPLIT_NODES,   /* search nodes over all parts */
     CKM_SPLIT_CUT,     /* parts the search left open that went to branch and cut (part_cuts.h) */
-    CKM_SPLIT_LPS      /* the LPs those solved */
+    CKM_SPLIT_LPS,     /* the LPs those solved */
+    CKM_SPLIT_PRICED,  /* the priced sized step's rounds (split_prices.h) */
+    CKM_SPLIT_PRICE_NODES /* and the nodes of its branching */
 };
 
 #endif
