@@ -6,7 +6,9 @@
 # limit 2 s), under each size setting: none, --min-size 40 --max-size 60, --balanced. And a
 # larger step (blobs): 1000 x 8 Gaussian blobs (10 centers N(0, 9 I), unit noise 1.5), k = 10,
 # 2000 random soft pairs (the blobs' relation, 10 % flipped, confidence U[0.5, 1], seed 7),
-# --balanced: the sized step at its 1000-group limit.
+# --balanced: the sized step at its 1000-group limit; and the same blobs with only the first
+# 200 of those pairs (sparse: most groups unpaired, so the split route prices the size rows
+# first). SETTINGS="..." runs only the named settings (none range balanced blobs sparse).
 # Writes bench/results/soft_sizes_cli.{csv,md}: seconds, peak KB, objective, SSE, sizes, and how
 # many assignment steps were proven / stopped at the step limit (from the status line).
 set -euo pipefail
@@ -55,15 +57,17 @@ one() { # label binary setting-name args...
   local label=$1 bin=$2 name=$3 data=$root/data/iris.csv pairs=$work/pairs.txt k=3
   shift 3
   if [[ $name == blobs ]]; then data=$work/pairs.txt.blobs.csv pairs=$work/pairs.txt.blobs k=10; fi
+  if [[ $name == sparse ]]; then data=$work/pairs.txt.blobs.csv pairs=$work/pairs.txt.sparse k=10; fi
   /usr/bin/time -f "%e %M" -o "$work/$label.$name.time" "$bin" cluster "$data" -k $k -a blpkm \
     -c "$pairs" "$@" -o "$work/$label.$name.labels" >"$work/$label.$name.out" 2>&1
 }
+head -n 200 "$work/pairs.txt.blobs" >"$work/pairs.txt.sparse"
 echo "code,sizes,seconds,peak_kb,objective,sse,cluster_sizes,steps_proven,steps_at_limit" >"$out.csv.tmp"
-for setting in none range balanced blobs; do
+for setting in ${SETTINGS:-none range balanced blobs sparse}; do
   case $setting in
     none) args=() ;;
     range) args=(--min-size 40 --max-size 60) ;;
-    balanced | blobs) args=(--balanced) ;;
+    balanced | blobs | sparse) args=(--balanced) ;;
   esac
   one "$new_label" "$new" $setting "${args[@]}" &
   if [[ -n $old ]]; then one "$old_label" "$old" $setting "${args[@]}" & fi
@@ -85,7 +89,7 @@ mv "$out.csv.tmp" "$out.csv"
 {
   echo "# Soft pairs with size bounds through the CLI (bench/soft_sizes_cli_run.sh)"
   echo
-  echo "iris, k = 3, 780 soft pairs among 40 points (20 % flipped) + 1 hard must-link + 1 hard cannot-link; blobs: 1000 x 8, k = 10, 2000 soft pairs (10 % flipped), balanced; blpkm, CLI defaults (10 restarts, step limit 2 s); both builds at once, one core each."
+  echo "iris, k = 3, 780 soft pairs among 40 points (20 % flipped) + 1 hard must-link + 1 hard cannot-link; blobs: 1000 x 8, k = 10, 2000 soft pairs (10 % flipped), balanced; sparse: the same blobs with the first 200 of those pairs, balanced; blpkm, CLI defaults (10 restarts, step limit 2 s); both builds at once, one core each."
   echo
   echo "| build | sizes | seconds | peak MB | objective | SSE | cluster sizes | steps proven | steps at the step limit |"
   echo "|---|---|---|---|---|---|---|---|---|"

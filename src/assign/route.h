@@ -46,7 +46,7 @@ static inline ckm_bk_limits ckm_proof_limits(const ckm_bk_limits *run, double bu
     return l;
 }
 
-#define CKM_ROUTE_STATS 9
+#define CKM_ROUTE_STATS 10
 
 typedef struct ckm_assign_result {
     ckm_bk_status status; /* OPTIMAL (proven for the whole model), INFEASIBLE (proven), LIMIT_FEASIBLE

@@ -40,8 +40,9 @@
  * Measured on iris (k = 3, 782 soft pairs among 40 points, --min-size 40 --max-size 60):
  * every step proven, where CBC reached the 2 s step limit in every step (bench/README.md
  * "Soft pairs with size bounds").
- * Past CKM_PART_CUTS_MAX groups the sized step goes by prices on the size rows
- * (split_prices.h): rounds of steps 1-3 above on the priced costs cost_tj - w_t p_j, the
+ * Past CKM_PART_CUTS_MAX groups, and first where at least half the groups have no pair (the
+ * branch and cut above after it when it proves nothing), the sized step goes by prices on the
+ * size rows (split_prices.h): rounds of steps 1-3 above on the priced costs cost_tj - w_t p_j, the
  * groups without pairs placed by their transportation problem, whose certificate sets the next
  * prices, branching on a group the rounds move back and forth, within the step's proof budget;
  * proven when the labels meet the prices' Lagrangian bound. A step its budget ends returns its
@@ -139,15 +140,26 @@ static bool sized(const ckm_reduced *r)
     return false;
 }
 
-/* the sized step by one branch and cut (every group one part); past it, by prices */
+/* the sized step by one branch and cut (every group one part) up to CKM_PART_CUTS_MAX groups */
 static bool one_part(const ckm_reduced *r)
 {
     return sized(r) && r->s <= CKM_PART_CUTS_MAX;
 }
 
+/* the sized step by prices (split_prices.h): past CKM_PART_CUTS_MAX groups, and first (the
+ * branch and cut after it when it proves nothing) where at least half the groups have no pair
+ * and one point (counted from above: 2 (q + m) paired at most). At 1000 x 8, k = 10, 200 soft
+ * pairs, balanced, the branch and cut reached the step limit in each of 8 steps (16.5 s). */
 static bool priced(const ckm_reduced *r)
 {
-    return sized(r) && r->s > CKM_PART_CUTS_MAX;
+    if (!sized(r))
+        return false;
+    if (r->s > CKM_PART_CUTS_MAX)
+        return true;
+    size_t heavy = 0, touched = 2 * (r->n_soft + r->n_cl);
+    for (size_t t = 0; t < r->s; t++)
+        heavy += r->weight[t] != 1;
+    return touched + heavy <= r->s / 2;
 }
 
 static ckm_error split_init(void **state, const ckm_reduced *r, ckm_err *err)
@@ -444,7 +456,7 @@ static ckm_error solve_sized(split *sp, const ckm_reduced *r, const ckm_step_cos
                                  &cr, err);
     if (rc != CKM_OK)
         return rc;
-    res->stat[CKM_SPLIT_PARTS] = res->stat[CKM_SPLIT_CUT] = 1;
+    res->stat[CKM_SPLIT_PARTS] = res->stat[CKM_SPLIT_CUT] = res->stat[CKM_SPLIT_WHOLE] = 1;
     res->stat[CKM_SPLIT_LARGEST] = s;
     res->stat[CKM_SPLIT_NODES] = cr.nodes;
     res->stat[CKM_SPLIT_LPS] = cr.work;
@@ -531,6 +543,18 @@ static ckm_error split_solve(void *state, const ckm_reduced *r, const ckm_step_c
     bool proven, complete, timed_out;
     ckm_error rc = (priced(r) ? solve_priced : one_part(r) ? solve_sized : solve_split)(
         sp, r, c, start, lim, labels, res, &proven, &complete, &timed_out, err);
+    if (rc == CKM_OK && priced(r) && one_part(r) && !proven && !timed_out && !ckm_bk_limits_reached(lim)) {
+        /* the branch and cut after the prices, from their labels when they found some; a pool
+           the rounds left is a part's, not the whole step's */
+        if (sp->cut_m) {
+            ckm_part_pool_free(&sp->cuts);
+            sp->cut_m = 0;
+        }
+        rc = solve_sized(sp, r, c, complete ? sp->prices.best : start, lim, labels, res, &proven, &complete,
+                         &timed_out, err);
+        if (proven)
+            sp->bound = ckm_step_total(r, c->cost, labels);
+    }
     if (rc != CKM_OK)
         return rc;
     bool feasible = complete && sizes_hold(sp, r, labels);
@@ -570,7 +594,8 @@ static void split_describe(const ckm_assign_result *res, const ckm_reduced *r, c
             return;
         buf += w0;
         len -= (size_t)w0;
-    } else if (sized(r)) {
+    }
+    if (res->stat[CKM_SPLIT_WHOLE]) {
         snprintf(buf, len, ", one part of all %zu groups with the size rows by branch and cut (%zu nodes, %zu LPs)",
                  res->stat[CKM_SPLIT_LARGEST], res->stat[CKM_SPLIT_NODES], res->stat[CKM_SPLIT_LPS]);
         return;

@@ -14,7 +14,8 @@ enum {
     CKM_SPLIT_CUT,     /* parts the search left open that went to branch and cut (part_cuts.h) */
     CKM_SPLIT_LPS,     /* the LPs those solved */
     CKM_SPLIT_PRICED,  /* the priced sized step's rounds (split_prices.h) */
-    CKM_SPLIT_PRICE_NODES /* and the nodes of its branching */
+    CKM_SPLIT_PRICE_NODES, /* and the nodes of its branching */
+    CKM_SPLIT_WHOLE    /* 1: the sized step's one branch and cut ran */
 };
 
 #endif

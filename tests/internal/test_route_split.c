@@ -25,7 +25,8 @@
  *     fixed by dominance, with two or more parts, and steps it handed on (a cluster left
  *     empty) are counted and required to occur;
  *   - tiny sized steps (bounds 0-2 points around a random labelling's sizes): every feasible
- *     one proven by the split route itself (its one branch and cut) at enumeration's optimum,
+ *     one proven by the split route itself (its one branch and cut; the few with most groups
+ *     unpaired by its prices first, test_split_prices.c) at enumeration's optimum,
  *     infeasible ones reported infeasible;
  *   - medium steps (300 groups, 8 clusters, squared distances to random centers, 120 soft
  *     pairs and 15 hard cannot-links): the full route's CBC optimum, whether the split route
@@ -617,7 +618,7 @@ static void tiny(void)
  * step is proven by the split route itself at enumeration's optimum; infeasible ones say so. */
 static void tiny_sized(void)
 {
-    int proven_here = 0, second = 0, infeasible = 0, exact_rows = 0;
+    int proven_here = 0, second = 0, infeasible = 0, exact_rows = 0, priced_first = 0, after_prices = 0;
     st = 202;
     for (int it = 0; it < 300; it++) {
         tiny_inst x;
@@ -651,6 +652,8 @@ static void tiny_sized(void)
             CHECK_NEAR(res.objective, best, 1e-9 * (1.0 + best));
             CHECK_NEAR(inst_value(&x, &r, labels), best, 1e-9 * (1.0 + best));
             proven_here += res.route && strcmp(res.route->name, "split") == 0;
+            priced_first += res.stat[CKM_SPLIT_PRICED] > 0;
+            after_prices += res.stat[CKM_SPLIT_PRICED] > 0 && res.stat[CKM_SPLIT_WHOLE] == 1;
             /* a second step on moved costs from these labels: the kept cuts and basis */
             for (size_t c = 0; c < x.s * x.k; c++)
                 x.cost[c] += 4.0 * unif();
@@ -665,8 +668,9 @@ static void tiny_sized(void)
         }
         ckm_assign_free(&a);
     }
-    printf("tiny sized: %d proven by the split route (%d second steps), %d infeasible, %d exact size rows\n",
-           proven_here, second, infeasible, exact_rows);
+    printf("tiny sized: %d proven by the split route (%d second steps; %d priced first, %d of them by the branch and "
+           "cut after the prices), %d infeasible, %d exact size rows\n",
+           proven_here, second, priced_first, after_prices, infeasible, exact_rows);
     CHECK(proven_here >= 200 && second == proven_here && infeasible > 0 && exact_rows > 20);
 }
 

@@ -8,8 +8,12 @@
  *     optimum found by enumerating every labelling with the rows; its labels keep every row and
  *     their objective is their own, recomputed here; a step it calls proven is at that optimum;
  *     at least a third of the feasible steps are proven (so few free groups leave wide
- *     duality gaps: 375 of 756 when written) and some only after branching; infeasible steps
+ *     duality gaps: 377 of 756 when written) and some only after branching; infeasible steps
  *     return no labels; a second step on moved costs from the first's prices too;
+ *   - the route on tiny sized steps with pairs among two or three of 8-10 groups (the prices
+ *     first, then the branch and cut over every group when they prove nothing): every
+ *     feasible step proven by the split route at enumeration's optimum, both ways occurring;
+ *     on steps of 400 groups with 20 soft pairs, against the full route's CBC optimum;
  *   - the route on steps of 1200 groups (k = 3, squared distances to random centers, soft
  *     pairs and hard cannot-links, exact and ranged sizes), against the full route's CBC
  *     optimum, twice in a row (the prices carried over): proven by the split route itself; and
@@ -149,16 +153,18 @@ static ckm_error unsized(void *ctx, const double *cost, const int32_t *start, co
     return CKM_OK;
 }
 
-/* A tiny sized step: pairs among the first few groups only (the others free unless of weight
- * 2), rows 0-2 points around a random labelling's sizes, with probability 0.04 infeasible. */
-static void random_inst(inst *x)
+/* A tiny sized step (at least s_min groups, k = 4: at most 8): pairs among the first 2 to
+ * nb_max groups only (the others free unless of weight 2), rows 0-2 points around a random
+ * labelling's sizes, with probability 0.04 infeasible. */
+static void random_inst(inst *x, size_t nb_max, size_t s_min)
 {
     x->k = 2 + (size_t)(unif() * 3);
     x->s = x->k == 4 ? 5 + (size_t)(unif() * 4) : 5 + (size_t)(unif() * 6);
+    x->s = x->s < s_min ? s_min : x->s;
     x->n = 0;
     for (size_t t = 0; t < x->s; t++)
         x->n += x->weight[t] = 1 + (unif() < 0.15);
-    size_t nb = 2 + (size_t)(unif() * 4), pts[KMAX] = {0};
+    size_t nb = 2 + (size_t)(unif() * (double)(nb_max - 1)), pts[KMAX] = {0};
     x->n_cl = x->n_soft = 0;
     for (size_t a = 0; a < nb; a++)
         for (size_t b = a + 1; b < nb; b++) {
@@ -237,7 +243,7 @@ static void priced_alone(void)
     tally tl = {0, 0, 0, 0, 0};
     for (int it = 0; it < 400; it++) {
         inst x;
-        random_inst(&x);
+        random_inst(&x, 5, 0);
         ckm_reduced r = inst_reduced(&x);
         ckm_split_prices P;
         CHECK(ckm_split_prices_init(&P, &r));
@@ -261,6 +267,107 @@ static void priced_alone(void)
 /* ---- the route past CKM_PART_CUTS_MAX groups ---- */
 
 static const ckm_assign_want SPLIT = {"split", false, false}, FULL = {"full", false, false};
+
+/* Tiny sized steps through the route with pairs among two or three groups only: the prices
+ * first (most groups free), the branch and cut after them when they prove nothing; every
+ * feasible step proven by the split route at enumeration's optimum, infeasible ones so
+ * reported. */
+static void route_tiny(void)
+{
+    int priced = 0, after = 0, infeasible = 0;
+    st = 77;
+    for (int it = 0; it < 300; it++) {
+        inst x;
+        random_inst(&x, 3, 8); /* room for free groups: s >= 8 (k = 4: 8) */
+        ckm_reduced r = inst_reduced(&x);
+        int32_t opt[SMAX], labels[SMAX];
+        for (size_t t = 0; t < x.s; t++)
+            opt[t] = 0;
+        double best = optimum(&x, &r, opt);
+        ckm_assign a;
+        ckm_err err = {CKM_OK, ""};
+        ckm_assign_result res;
+        CHECK(ckm_assign_init(&a, &r, &SPLIT, &err) == CKM_OK);
+        CHECK(ckm_assign_solve(&a, x.cost, it % 3 == 0 && !isinf(best) ? opt : NULL, NULL, labels, &res, &err) ==
+              CKM_OK);
+        if (isinf(best)) {
+            CHECK(res.status == CKM_BK_INFEASIBLE);
+            infeasible++;
+        } else {
+            CHECK(res.status == CKM_BK_OPTIMAL && res.route && strcmp(res.route->name, "split") == 0);
+            CHECK_NEAR(res.objective, best, 1e-9 * (1.0 + best));
+            CHECK_NEAR(value(&x, &r, labels), best, 1e-9 * (1.0 + best));
+            priced += res.stat[CKM_SPLIT_PRICED] > 0;
+            after += res.stat[CKM_SPLIT_PRICED] > 0 && res.stat[CKM_SPLIT_WHOLE] == 1;
+        }
+        ckm_assign_free(&a);
+    }
+    printf("tiny through the route: %d priced first, %d of them proven by the branch and cut after the prices, %d "
+           "infeasible\n",
+           priced, after, infeasible);
+    CHECK(priced >= 150 && after >= 10 && infeasible > 0);
+}
+
+/* Steps of 400 groups with 20 soft pairs (most groups free: the prices first, the branch and
+ * cut over every group after them when they prove nothing), exact and ranged sizes, against
+ * the full route's CBC optimum. */
+static void route_mid(void)
+{
+    enum { S = 400, K = 3, M = 20 };
+    static double cost[S * K], soft_w[M];
+    static size_t weight[S], soft[2 * M], lo[K], hi[K];
+    int by_prices = 0, after = 0;
+    for (int it = 0; it < 8; it++) {
+        double cx[K], cy[K], px, py;
+        for (size_t j = 0; j < K; j++) {
+            cx[j] = 10.0 * unif();
+            cy[j] = 10.0 * unif();
+        }
+        for (size_t t = 0; t < S; t++) {
+            weight[t] = 1;
+            px = 10.0 * unif();
+            py = 10.0 * unif();
+            for (size_t j = 0; j < K; j++)
+                cost[t * K + j] = (px - cx[j]) * (px - cx[j]) + (py - cy[j]) * (py - cy[j]);
+        }
+        for (size_t j = 0; j < K; j++) {
+            lo[j] = it % 2 == 0 ? (j == 0 ? 134 : 133) : 120;
+            hi[j] = it % 2 == 0 ? lo[j] : 146;
+        }
+        for (size_t e = 0; e < M; e++) {
+            soft[2 * e] = 3 * e;
+            soft[2 * e + 1] = 3 * e + 1 + (e % 2);
+            soft_w[e] = (unif() < 0.5 ? -1.0 : 1.0) * (0.5 + 0.5 * unif());
+        }
+        ckm_reduced r = fixture_reduced(S, K, S, weight, 0, NULL, lo, hi);
+        r.n_soft = M;
+        r.soft = soft;
+        r.soft_w = soft_w;
+        r.soft_P = 5.0 + 5.0 * it;
+        ckm_assign a, b;
+        ckm_err err = {CKM_OK, ""};
+        int32_t la[S], lb[S];
+        ckm_assign_result ra, rb;
+        CHECK(ckm_assign_init(&a, &r, &SPLIT, &err) == CKM_OK && ckm_assign_init(&b, &r, &FULL, &err) == CKM_OK);
+        for (int step = 0; step < 2; step++) {
+            if (step == 1)
+                for (size_t c = 0; c < S * K; c++)
+                    cost[c] += 2.0 * unif();
+            CHECK(ckm_assign_solve(&a, cost, step ? la : NULL, NULL, la, &ra, &err) == CKM_OK);
+            CHECK(ckm_assign_solve(&b, cost, NULL, NULL, lb, &rb, &err) == CKM_OK);
+            CHECK(ra.status == CKM_BK_OPTIMAL && rb.status == CKM_BK_OPTIMAL);
+            CHECK(ra.route && strcmp(ra.route->name, "split") == 0 && ra.stat[CKM_SPLIT_PRICED] >= 1);
+            CHECK(fixture_feasible(&r, la));
+            CHECK_NEAR(ra.objective, rb.objective, 1e-9 * rb.objective);
+            by_prices += ra.stat[CKM_SPLIT_WHOLE] == 0;
+            after += ra.stat[CKM_SPLIT_WHOLE] == 1;
+        }
+        ckm_assign_free(&a);
+        ckm_assign_free(&b);
+    }
+    printf("mid: %d steps proven by the prices, %d by the branch and cut after them\n", by_prices, after);
+    CHECK(by_prices >= 8);
+}
 
 static void route_large(void)
 {
@@ -331,6 +438,8 @@ static void route_large(void)
 int main(void)
 {
     priced_alone();
+    route_tiny();
+    route_mid();
     route_large();
     return ck_report();
 }
