@@ -308,6 +308,37 @@ static void route_tiny(void)
     CHECK(priced >= 150 && after >= 10 && infeasible > 0);
 }
 
+/* Two steps of r by the split route and by the full route's CBC (the second on the costs
+ * moved by 2 U, the split route from its first labels and with its prices): both proven, the
+ * split route's labels inside the rows at CBC's optimum, its bound (when it solved the step
+ * itself) not above it. res: the split route's results. */
+static void split_beside_full(const char *name, const ckm_reduced *r, double *cost, int32_t *la, int32_t *lb,
+                              ckm_assign_result res[2])
+{
+    ckm_assign a, b;
+    ckm_err err = {CKM_OK, ""};
+    ckm_assign_result rb;
+    CHECK(ckm_assign_init(&a, r, &SPLIT, &err) == CKM_OK && ckm_assign_init(&b, r, &FULL, &err) == CKM_OK);
+    for (int step = 0; step < 2; step++) {
+        ckm_assign_result *ra = &res[step];
+        if (step == 1)
+            for (size_t c = 0; c < r->s * r->k; c++)
+                cost[c] += 2.0 * unif();
+        CHECK(ckm_assign_solve(&a, cost, step ? la : NULL, NULL, la, ra, &err) == CKM_OK);
+        CHECK(ckm_assign_solve(&b, cost, NULL, NULL, lb, &rb, &err) == CKM_OK);
+        CHECK(ra->status == CKM_BK_OPTIMAL && rb.status == CKM_BK_OPTIMAL);
+        CHECK(fixture_feasible(r, la));
+        CHECK_NEAR(ra->objective, rb.objective, 1e-9 * rb.objective);
+        bool here = ra->route && strcmp(ra->route->name, "split") == 0;
+        CHECK(!here || (ra->has_bound && ra->bound <= rb.objective * (1.0 + 1e-9)));
+        printf("%s step %d: optimum %.6f (full route %.6f) by the %s route, %zu rounds, %zu nodes\n", name, step,
+               ra->objective, rb.objective, ra->route ? ra->route->name : "?", here ? ra->stat[CKM_SPLIT_PRICED] : 0,
+               here ? ra->stat[CKM_SPLIT_PRICE_NODES] : 0);
+    }
+    ckm_assign_free(&a);
+    ckm_assign_free(&b);
+}
+
 /* Steps of 400 groups with 20 soft pairs (most groups free: the prices first, the branch and
  * cut over every group after them when they prove nothing), exact and ranged sizes, against
  * the full route's CBC optimum. */
@@ -344,26 +375,14 @@ static void route_mid(void)
         r.soft = soft;
         r.soft_w = soft_w;
         r.soft_P = 5.0 + 5.0 * it;
-        ckm_assign a, b;
-        ckm_err err = {CKM_OK, ""};
-        int32_t la[S], lb[S];
-        ckm_assign_result ra, rb;
-        CHECK(ckm_assign_init(&a, &r, &SPLIT, &err) == CKM_OK && ckm_assign_init(&b, &r, &FULL, &err) == CKM_OK);
+        static int32_t la[S], lb[S];
+        ckm_assign_result res[2];
+        split_beside_full("mid", &r, cost, la, lb, res);
         for (int step = 0; step < 2; step++) {
-            if (step == 1)
-                for (size_t c = 0; c < S * K; c++)
-                    cost[c] += 2.0 * unif();
-            CHECK(ckm_assign_solve(&a, cost, step ? la : NULL, NULL, la, &ra, &err) == CKM_OK);
-            CHECK(ckm_assign_solve(&b, cost, NULL, NULL, lb, &rb, &err) == CKM_OK);
-            CHECK(ra.status == CKM_BK_OPTIMAL && rb.status == CKM_BK_OPTIMAL);
-            CHECK(ra.route && strcmp(ra.route->name, "split") == 0 && ra.stat[CKM_SPLIT_PRICED] >= 1);
-            CHECK(fixture_feasible(&r, la));
-            CHECK_NEAR(ra.objective, rb.objective, 1e-9 * rb.objective);
-            by_prices += ra.stat[CKM_SPLIT_WHOLE] == 0;
-            after += ra.stat[CKM_SPLIT_WHOLE] == 1;
+            CHECK(res[step].route && strcmp(res[step].route->name, "split") == 0 && res[step].stat[CKM_SPLIT_PRICED] >= 1);
+            by_prices += res[step].stat[CKM_SPLIT_WHOLE] == 0;
+            after += res[step].stat[CKM_SPLIT_WHOLE] == 1;
         }
-        ckm_assign_free(&a);
-        ckm_assign_free(&b);
     }
     printf("mid: %d steps proven by the prices, %d by the branch and cut after them\n", by_prices, after);
     CHECK(by_prices >= 8);
@@ -406,31 +425,15 @@ static void route_large(void)
         r.soft = soft;
         r.soft_w = soft_w;
         r.soft_P = 20.0;
-        ckm_assign a, b;
-        ckm_err err = {CKM_OK, ""};
-        int32_t la[S], lb[S];
-        ckm_assign_result ra, rb;
-        CHECK(ckm_assign_init(&a, &r, &SPLIT, &err) == CKM_OK && ckm_assign_init(&b, &r, &FULL, &err) == CKM_OK);
+        static int32_t la[S], lb[S];
+        ckm_assign_result res[2];
+        split_beside_full("large", &r, cost, la, lb, res);
         for (int step = 0; step < 2; step++) {
-            if (step == 1) /* the next step: moved costs, the prices and labels carried over */
-                for (size_t c = 0; c < S * K; c++)
-                    cost[c] += 2.0 * unif();
-            CHECK(ckm_assign_solve(&a, cost, step ? la : NULL, NULL, la, &ra, &err) == CKM_OK);
-            CHECK(ckm_assign_solve(&b, cost, NULL, NULL, lb, &rb, &err) == CKM_OK);
-            CHECK(ra.status == CKM_BK_OPTIMAL && rb.status == CKM_BK_OPTIMAL);
-            CHECK(fixture_feasible(&r, la));
-            CHECK_NEAR(ra.objective, rb.objective, 1e-9 * rb.objective);
-            bool here = ra.route && strcmp(ra.route->name, "split") == 0;
+            bool here = res[step].route && strcmp(res[step].route->name, "split") == 0;
             by_split += here;
             handed_on += it == 2 && !here;
-            if (here)
-                CHECK(ra.has_bound && ra.bound <= rb.objective * (1.0 + 1e-9) && ra.stat[CKM_SPLIT_PRICED] >= 1);
-            printf("large %d step %d: optimum %.6f (full route %.6f) by the %s route, %zu rounds, %zu nodes\n", it, step,
-                   ra.objective, rb.objective, ra.route ? ra.route->name : "?", here ? ra.stat[CKM_SPLIT_PRICED] : 0,
-                   here ? ra.stat[CKM_SPLIT_PRICE_NODES] : 0);
+            CHECK(!here || res[step].stat[CKM_SPLIT_PRICED] >= 1);
         }
-        ckm_assign_free(&a);
-        ckm_assign_free(&b);
     }
     CHECK(by_split >= 3 && handed_on == 2);
 }
