@@ -94,6 +94,9 @@
  * point) is closed by branch and cut (part_cuts.h) where the search stops at its budget;
  * bench/README.md, "PCCC". */
 #define CKM_SPLIT_DENSE_PAIRS 20000
+/* Past this many costs (s k: 800 MB of matrices at 3 x 8 bytes each) the split route leaves
+ * sized steps to the restricted model, which takes its costs from the centers. */
+#define CKM_SPLIT_PRICED_COSTS ((size_t)1 << 25)
 /* LP solves the branch and cut of one part may take before the step is handed on. */
 #define CKM_SPLIT_CUT_LPS 100000
 
@@ -629,10 +632,11 @@ static double split_bytes(const ckm_reduced *r, bool by_centers)
 }
 
 /* no capacities (size bounds: up to CKM_PART_CUTS_MAX groups by one branch and cut, past it
- * by prices) */
+ * by prices up to CKM_SPLIT_PRICED_COSTS costs, whose three s x k matrices -- the caller's,
+ * the priced and the free groups' -- would outgrow the restricted model's from the centers) */
 static bool split_takes(const ckm_reduced *r)
 {
-    return !r->has_caps;
+    return !r->has_caps && (!sized(r) || (double)r->s * (double)r->k <= (double)CKM_SPLIT_PRICED_COSTS);
 }
 
 /* soft pairs without capacities, the costs as a matrix (up to where the
