@@ -62,10 +62,10 @@ bool ckm_split_prices_init(ckm_split_prices *P, const ckm_reduced *r)
     P->prev = ckm_alloc_array(s, sizeof(int32_t));
     P->best = ckm_alloc_array(s, sizeof(int32_t));
     P->lo = ckm_alloc_array(k, sizeof(size_t));
-
     P->hi = ckm_alloc_array(k, sizeof(size_t));
+    P->wsum = ckm_alloc_array(k, sizeof(double));
     P->ws = ckm_transport_ws_new();
-    if (!P->free || !P->price || !P->keep || !P->pcost || !P->fcost || !P->flab || !P->prev || !P->best || !P->lo || !P->hi || !P->ws)
+    if (!P->free || !P->price || !P->keep || !P->pcost || !P->fcost || !P->flab || !P->prev || !P->best || !P->lo || !P->hi || !P->wsum || !P->ws)
         return false;
     for (size_t t = 0, f = 0; t < s; t++)
         if (P->isfree[t])
@@ -86,7 +86,7 @@ void ckm_split_prices_free(ckm_split_prices *P)
     free(P->best);
     free(P->lo);
     free(P->hi);
-
+    free(P->wsum);
     ckm_transport_ws_free(P->ws);
     memset(P, 0, sizeof *P);
 }
@@ -209,21 +209,6 @@ static bool closed(const priced_search *q, double bound)
 {
     double f = q->out->objective;
     return q->out->have && f - bound <= CKM_SPLIT_PRICE_TOL * fmax(1.0, fabs(f));
-}
-
-/* labels keep every size row and cannot-link (P->lo: the clusters' points) */
-static bool inside(ckm_split_prices *P, const ckm_reduced *r, const int32_t *labels)
-{
-    memset(P->lo, 0, r->k * sizeof(size_t));
-    for (size_t t = 0; t < r->s; t++)
-        P->lo[labels[t]] += r->weight[t];
-    for (size_t j = 0; j < r->k; j++)
-        if (P->lo[j] < r->lo[j] || P->lo[j] > r->hi[j])
-            return false;
-    for (size_t e = 0; e < r->n_cl; e++)
-        if (labels[r->cl[2 * e]] == labels[r->cl[2 * e + 1]])
-            return false;
-    return true;
 }
 
 /* labels keep every row: the incumbent when cheaper */
@@ -354,7 +339,7 @@ ckm_error ckm_split_prices_step(ckm_split_prices *P, const ckm_reduced *r, const
     priced_search q = {.P = P, .r = r, .cost = cost, .start = start, .run = *lim, .budget_s = budget_s,
                        .unsized = unsized, .ctx = ctx, .labels = labels, .out = out};
     /* with the caller's labels inside the rows the step's budget applies from the start */
-    if (start && inside(P, r, start))
+    if (start && ckm_group_labels_feasible(r, start, P->wsum))
         offer(&q, start);
     double b;
     ckm_error rc = node(&q, &b, err);

@@ -53,6 +53,7 @@ typedef struct ckm_split_prices {
     int32_t *flab;         /* nf: the transportation problem's labels */
     int32_t *prev, *best;  /* s: a node's last labelling inside the rows; the step's cheapest */
     size_t *lo, *hi;       /* k: the free groups' rows */
+    double *wsum;          /* k: the clusters' points when the caller's labels are checked */
     ckm_transport_ws *ws;
 } ckm_split_prices;
 

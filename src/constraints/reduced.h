@@ -78,6 +78,14 @@ ckm_error ckm_reduce(const ckm_problem *p, ckm_reduced **out, int *infeasible, c
                      size_t reason_len, ckm_err *err);
 void ckm_reduced_free(ckm_reduced *r);
 
+/* group_rows.c: does a group labelling (s labels in [0, k)) meet the size bounds, the
+ * capacities (loads within the tolerance) and the lifted cannot-links? wsum (k) receives the
+ * cluster weights. (Must-links hold by construction.) */
+bool ckm_group_labels_feasible(const ckm_reduced *r, const int32_t *labels, double *wsum);
+/* Whether no lifted cannot-link of r has both ends in one cluster (the last check of
+ * ckm_group_labels_feasible, alone: certify's floor, where size bounds are not looked at). */
+bool ckm_group_cannot_links_met(const ckm_reduced *r, const int32_t *labels);
+
 /* soft.c: map p's soft pairs onto r's groups (clset: the lifted hard cannot-links). false
  * on allocation failure. */
 struct ckm_pairset;

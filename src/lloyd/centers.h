@@ -26,15 +26,6 @@ ckm_error ckm_shift_tol(const ckm_reduced *r, double tol, double *out, ckm_err *
 /* argmin_j ||m_t - c_j||^2 over the k centers C, ties to the lowest j. O(k d). */
 size_t ckm_nearest_center(const ckm_reduced *r, size_t t, const double *C);
 
-/* Does a group labelling (s labels in [0, k)) meet the size bounds, the capacities (loads
- * within the tolerance) and the lifted cannot-links? wsum (k) receives the cluster weights.
- * (Must-links hold by construction.) */
-bool ckm_group_labels_feasible(const ckm_reduced *r, const int32_t *labels, double *wsum);
-
-/* Whether no lifted cannot-link of r has both ends in one cluster (the last check of
- * ckm_group_labels_feasible, alone: certify's floor, where size bounds are not looked at). */
-bool ckm_group_cannot_links_met(const ckm_reduced *r, const int32_t *labels);
-
 /* Unconstrained weighted Lloyd on the groups from the centers in C until the labels stop
  * changing (at most 300 rounds); C, wsum and labels (s) hold the result. Used to start
  * bckm and admm "from k-means", as their papers do. O(s k d) per round. */
