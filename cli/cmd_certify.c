@@ -35,7 +35,7 @@ static const cli_opt certify_options[F_COUNT] = {
     [F_SEED] = {"seed", 's', "S", "seed of the split (same input + seed = same subsets)", NULL},
     [F_THREADS] = {"threads", 'j', "N", "subsets bounded at once, 0..256 (0 = the cores this process may use); "
                                         "OpenBLAS runs 1 thread", NULL},
-    [F_REPORT] = {"report", 'r', "FILE", "write a JSON report (bound, gap, every subset)", NULL},
+    [F_REPORT] = {"report", 'r', "FILE", "write a JSON report (bound, gap, every subset, the bound over time)", NULL},
     [F_HTML] = {"html", 0, "FILE", "write a self-contained HTML report: the bound closing over time, every subset's bound, the clusters on two principal components (docs/report.md)", NULL},
     [F_SUBSETS_OUT] = {"subsets-out", 0, "FILE", "write the subset of each point, one per line (FILE.npy: numpy)",
                        NULL},
@@ -270,7 +270,8 @@ int cmd_certify(int argc, char **argv)
     int code = load(cmd, opts, pos[0], &in);
     if (code == EXIT_SOLVED) {
         cli_catch_sigint(&s);
-        s.trace = opts[F_HTML].value != NULL; /* the page's bound-over-time plot */
+        /* the page's bound-over-time plot, and the JSON report's trace (ckm report -r draws it later) */
+        s.trace = opts[F_HTML].value != NULL || opts[F_REPORT].value != NULL;
         cli_progress bar;
         cli_progress_install(&bar, cmd, &s, opts[F_QUIET].value != NULL);
         ckm_certificate *c = NULL;

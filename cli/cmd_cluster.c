@@ -93,7 +93,7 @@ static const cli_opt cluster_options[O_COUNT] = {
     [O_THREADS] = {"threads", 'j', "N", "worker threads for parallel algorithms, 0..256, N >= 1 also caps OpenBLAS at N (0 = the cores this process may use)", NULL},
     [O_LABELS_OUT] = {"labels-out", 'o', "FILE", "write one 0-based cluster id per line, input order (FILE.npy: a numpy int32 array)", NULL},
     [O_CENTERS_OUT] = {"centers-out", 0, "FILE", "write K rows of cluster means (CSV; FILE.npy: a numpy float64 K x d array)", NULL},
-    [O_REPORT] = {"report", 'r', "FILE", "write a JSON report", NULL},
+    [O_REPORT] = {"report", 'r', "FILE", "write a JSON report (figures, sizes, the run's progress trace)", NULL},
     [O_HTML] = {"html", 0, "FILE", "write a self-contained HTML report: the clusters on two principal components, pairs, sizes against bounds, convergence (docs/report.md)", NULL},
     [O_VERBOSE] = {"verbose", 'v', NULL, "progress on stderr (-vv: also each node's / solve's steps, -vvv: debug)", NULL},
     [O_QUIET] = {"quiet", 'q', NULL, "print nothing on success", NULL},
@@ -459,7 +459,8 @@ int cmd_cluster(int argc, char **argv)
     if ((code = cli_cons_apply(cmd, opts + O_CONS, p)) != EXIT_SOLVED)
         goto done;
     cli_catch_sigint(&s);
-    s.trace = opts[O_HTML].value != NULL; /* the page's convergence plot */
+    /* the page's convergence plot, and the JSON report's trace (ckm report -r draws it later) */
+    s.trace = opts[O_HTML].value != NULL || opts[O_REPORT].value != NULL;
     cli_progress bar;
     cli_progress_install(&bar, cmd, &s, quiet);
     rc = ckm_solve(p, &s, &res, &err);

@@ -212,6 +212,22 @@ def main():
             "--max-size", "55", "--subsets", "3", "--cut-rounds", "2", "-r", p("cert.json"), "--html", p("cert.html"),
             "-q")
         cases.append(("certify", p("cert.html"), iris, p("blpkm.lab"), 3, p("cert.json"), pairs_of(cons), None, None))
+        # 4b. a JSON report saved alone (-r, no --html) keeps the trace, and ckm report -r draws it later
+        run("cluster", os.path.join(DATA, "wine.csv"), "-k", "3", "--standardize", "--n-init", "3", "-r",
+            p("wine_only.json"), "-o", p("wine_only.lab"), "-q")
+        run("certify", os.path.join(DATA, "iris.csv"), "--labels", p("blpkm.lab"), "-c", cons, "--min-size", "45",
+            "--max-size", "55", "--subsets", "3", "--cut-rounds", "2", "-r", p("cert_only.json"), "-q")
+        for rep, kind in ((p("wine_only.json"), "step"), (p("cert_only.json"), "bound")):
+            trace = json.load(open(rep)).get("trace") or []
+            check(any(e["kind"] == kind for e in trace), "%s: no %s events in a report written by -r alone" % (rep, kind))
+        run("report", os.path.join(DATA, "wine.csv"), "--labels", p("wine_only.lab"), "-k", "3", "--standardize",
+            "-r", p("wine_only.json"), "-o", p("wine_later.html"))
+        cases.append(("report_of_json_run", p("wine_later.html"), wstd, p("wine_only.lab"), 3, p("wine_only.json"), None,
+                      None, None))
+        run("report", os.path.join(DATA, "iris.csv"), "--labels", p("blpkm.lab"), "-c", cons, "--min-size", "45",
+            "--max-size", "55", "-r", p("cert_only.json"), "-o", p("cert_later.html"))
+        cases.append(("report_of_certify", p("cert_later.html"), iris, p("blpkm.lab"), 3, p("cert_only.json"),
+                      pairs_of(cons), None, None))
         # 5. ckm report: any labels, truth, demands and capacities (violated), soft pairs (paid)
         rng = np.random.default_rng(7)
         np.savetxt(p("demands.txt"), rng.integers(1, 5, 150), fmt="%d")
