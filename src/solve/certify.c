@@ -250,6 +250,9 @@ void ckm_cert_bound(cert_job *J)
     }
     size_t upto = J->upto ? J->upto : J->count, left = upto > J->from ? upto - J->from : 0;
     int workers = (size_t)J->workers < left ? J->workers : (int)left;
+    J->launched = workers;
+    for (int w = 0; w < CKM_MAX_THREADS; w++)
+        J->until[w] = -INFINITY;
     if (workers > 0)
         ckm_parallel_for(workers, (size_t)workers, ckm_certify_worker, J);
     pthread_mutex_destroy(&J->lock);

@@ -189,9 +189,20 @@ done:
     return rc;
 }
 
-/* Bound subset t, the job's pos-th, with its share of the time left: the deadline's
- * remainder times min(workers, subsets left) / subsets left. */
-static ckm_error bound_subset(cert_job *J, size_t pos, ckm_err *err)
+double ckm_certify_share_end(double t0, double D, const double *until, int W, int self, size_t left)
+{
+    if (!(D > t0) || left == 0)
+        return D;
+    double avail = D - t0;
+    for (int w = 0; w < W; w++)
+        if (w != self)
+            avail += D - fmax(t0, fmin(D, until[w]));
+    return fmin(D, t0 + avail / (double)left);
+}
+
+/* Bound subset t, the job's pos-th, on worker tid, with its share of the time left
+ * (ckm_certify_share_end over the job's workers; the positions after J->upto count as left). */
+static ckm_error bound_subset(cert_job *J, size_t pos, int tid, ckm_err *err)
 {
     const ckm_context *ctx = J->ctx;
     size_t t = J->ids ? J->ids[pos] : pos;
@@ -210,8 +221,10 @@ static ckm_error bound_subset(cert_job *J, size_t pos, ckm_err *err)
     sctx.s = J->sub_s;
     sctx.sink = NULL; /* certify reports subsets, not their SDPs' solves */
     if (isfinite(ctx->deadline)) {
-        size_t left = J->count - pos, run = left < (size_t)J->workers ? left : (size_t)J->workers;
-        sctx.deadline = t0 + (ctx->deadline - t0) * (double)run / (double)left;
+        pthread_mutex_lock(&J->lock);
+        sctx.deadline = ckm_certify_share_end(t0, ctx->deadline, J->until, J->launched, tid, J->count - pos);
+        J->until[tid] = sctx.deadline;
+        pthread_mutex_unlock(&J->lock);
     }
     ckm_error rc = CKM_OK;
     if (J->groups[t] <= J->k)
@@ -219,6 +232,9 @@ static ckm_error bound_subset(cert_job *J, size_t pos, ckm_err *err)
     else
         rc = subset_sdp(J, t, &sctx, rec, err);
     rec->seconds = ckm_now() - t0;
+    pthread_mutex_lock(&J->lock);
+    J->until[tid] = -INFINITY; /* idle: its time to the deadline is the others' again */
+    pthread_mutex_unlock(&J->lock);
     if (!J->ids && ckm_ctx_progress_wanted(ctx)) { /* one process: the whole bound so far */
         pthread_mutex_lock(&J->lock);
         J->bound_so_far += J->bound[t] - J->scatter[t];
@@ -240,7 +256,6 @@ void ckm_certify_worker(void *arg, size_t begin, size_t end, int tid)
 {
     (void)begin;
     (void)end;
-    (void)tid;
     cert_job *J = arg;
     for (;;) {
         size_t pos = atomic_fetch_add(&J->next, 1);
@@ -252,7 +267,7 @@ void ckm_certify_worker(void *arg, size_t begin, size_t end, int tid)
         if (failed)
             return;
         ckm_err e = {CKM_OK, ""};
-        ckm_error rc = bound_subset(J, pos, &e);
+        ckm_error rc = bound_subset(J, pos, tid, &e);
         if (rc != CKM_OK) {
             pthread_mutex_lock(&J->lock);
             if (J->rc == CKM_OK) {

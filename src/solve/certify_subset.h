@@ -40,6 +40,7 @@ typedef struct cert_job {
     ckm_certify_subset *rec;          /* T: out, each subset's record (bound in scaled units) */
     atomic_size_t next;
     int workers;
+    int launched;                     /* the workers ckm_cert_bound started (<= workers) */
     pthread_mutex_t lock;             /* guards rc, err, infeasible, reason */
     ckm_error rc;
     ckm_err err;
@@ -50,6 +51,9 @@ typedef struct cert_job {
     double bound_so_far;              /* under lock: sum of the bounds, a subset not yet bounded
                                          at its scatter (progress events, whole runs only) */
     size_t done;                      /* under lock: subsets bounded */
+    double until[CKM_MAX_THREADS];    /* under lock: the deadline of the subset worker tid is
+                                         bounding, or -INFINITY while it bounds none (zeroed:
+                                         0 s of the monotonic clock, i.e. long past) */
 } cert_job;
 
 /* Subset t of J's whole problem as a problem of its own (its points, weights, demands, the
@@ -59,6 +63,16 @@ ckm_error ckm_certify_subset_problem(const cert_job *J, size_t t, ckm_problem **
 /* A subset problem whose optimum needs no search: at most k groups (each alone: their own
  * scatter) or k = 1 (all in one cluster: the total scatter). true with *opt set, else false. */
 bool ckm_certify_subset_exact(const ckm_reduced *rs, double *opt);
+
+/* When a subset starting at t0 must end: the time to the deadline D of every worker of the
+ * job (W of them; this one is self), a busy worker's counted from the end of the subset it is
+ * bounding (until[w] > t0), shared by the `left` subsets not yet started, this one included:
+ *   t0 + [ (D - t0) + sum_{w != self} (D - max(t0, until[w]))^+ ] / left,  at most D.
+ * With every worker idle this is t0 + (D - t0) min(W, left) / left, the even share; it stays
+ * even when workers start at different times (W = 2, 6 subsets of an hour, each using its
+ * share: 1200 s each, where counting only the subsets left gave 1200, 1440, 1200, 1440,
+ * 1200 and 720 s), and time a subset gives back by ending early goes to those after it. */
+double ckm_certify_share_end(double t0, double D, const double *until, int W, int self, size_t left);
 
 /* ckm_parallel_for body: take subsets from J->next until none is left (or a worker failed),
  * each bounded with its share of the time left; results in J->bound and J->rec. */
