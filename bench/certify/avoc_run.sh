@@ -38,20 +38,13 @@ import json, sys
 rep, name, n, k, which, std, limit, wall, peak = sys.argv[1:]
 r = json.load(open(rep))
 floor = 100 * (r["sse"] - r["split_floor_sse"]) / r["sse"] if r["split_floor_sse"] is not None else float("nan")
-print("%s,%s,%s,%s,%s,%s,%.10g,%d,%.3f,%.10g,%.4f,%s,%s" % (name, n, k, which, "yes" if std != "0" else "no",
+print("%s,%s,%s,%s,%s,%s,%.10g,%d,%.3f,%.10g,%.4f,%s,%s" % (name, n, k, "AVOC's" if which == "avoc" else "ckm's",
+      "yes" if std != "0" else "no",
       limit, r["sse"], r["subsets"], floor, r["lower_bound"], 100 * r["gap"], wall, peak))
 EOF
         tail -1 "$csv"
     done
 done
-"$py" - "$csv" > "$out/$name.md" <<'EOF'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-print("| instance | n | k | standardized | limit s | labels | SSE | T | floor | **gap** | wall s | peak MB |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-for r in rows:
-    print("| %s | %s | %s | %s | %s | %s | %s | %s | %s %% | **%s %%** | %s | %s |" % (
-        r["instance"], r["n"], r["k"], r["standardize"], r["limit_s"], "AVOC's" if r["labels"] == "avoc" else "ckm's",
-        r["sse"], r["T"], r["floor_pct"], r["gap_pct"], r["wall_s"], r["peak_mb"]))
-EOF
+"$py" "$here/report.py" --md "$csv" instance=instance n=n k=k standardize=standardized limit_s="limit s" \
+    labels=labels sse=SSE T=T floor_pct="floor %" gap_pct="**gap** %" wall_s="wall s" peak_mb="peak MB" > "$out/$name.md"
 cat "$out/$name.md"

@@ -1,6 +1,10 @@
 """report.py CSV OUT_DIR -- bench/certify/run.sh's summary: OUT_DIR/certify.md (the table) and two SVG plots
 (numpy and the standard library only): certify_gap_n.svg (gap against n, log-log) and certify_gap_time.svg
-(gap against the certification's wall time; Electric's time-limit sweep joined by a line)."""
+(gap against the certification's wall time; Electric's time-limit sweep joined by a line).
+report.py --md CSV COLUMN... -- a CSV's rows as a markdown table; COLUMN is field=Header, a header with a
+trailing " %" appends " %" to each value, one in ** ** bolds it (avoc_run.sh, hour_run.sh).
+report.py --gap-limit CSV SVG -- hour_run.sh's plot: each run's certified gap against its time limit, the runs of
+one instance joined by a line."""
 
 import csv
 import math
@@ -73,7 +77,38 @@ def svg_plot(points, lines, xlabel, ylabel, title, path, logx=True):
         f.write("\n".join(s) + "\n")
 
 
+def gap_limit(path, svg):
+    """hour_run.sh's rows: one point per run (its limit, its certified gap), an instance's runs joined."""
+    runs = {}
+    for r in rows(path):
+        name = r["instance"] + (" (std)" if r["standardize"] == "yes" else "")
+        runs.setdefault(name, []).append((float(r["limit_s"]), float(r["gap_pct"])))
+    lines = [sorted(v) for v in runs.values() if len(v) > 1]
+    pts = [(x, y, name) for name, v in runs.items() for x, y in sorted(v)[-1:]]
+    pts += [(x, y, "") for v in runs.values() for x, y in sorted(v)[:-1]]
+    svg_plot(pts, lines, "time limit (s), 2 threads", "certified gap",
+             "Certified gap of ckm's labels against the time limit (hour_run.sh)", svg)
+
+
+def md_rows(path, columns):
+    spec = [c.split("=", 1) for c in columns]
+    out = "| " + " | ".join(h for _, h in spec) + " |\n|" + "---|" * len(spec) + "\n"
+    for r in rows(path):
+        cells = []
+        for field, head in spec:
+            v = r[field] + (" %" if head.endswith(" %") else "")
+            cells.append("**%s**" % v if head.startswith("**") else v)
+        out += "| " + " | ".join(cells) + " |\n"
+    return out
+
+
 def main():
+    if sys.argv[1] == "--md":
+        sys.stdout.write(md_rows(sys.argv[2], sys.argv[3:]))
+        return
+    if sys.argv[1] == "--gap-limit":
+        gap_limit(sys.argv[2], sys.argv[3])
+        return
     path, out = sys.argv[1], sys.argv[2]
     rs = rows(path)
     with open(os.path.join(out, "certify.md"), "w") as f:
