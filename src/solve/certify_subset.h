@@ -52,8 +52,8 @@ typedef struct cert_job {
                                          at its scatter (progress events, whole runs only) */
     size_t done;                      /* under lock: subsets bounded */
     double until[CKM_MAX_THREADS];    /* under lock: the deadline of the subset worker tid is
-                                         bounding, or -INFINITY while it bounds none (zeroed:
-                                         0 s of the monotonic clock, i.e. long past) */
+                                         bounding, or -INFINITY while it bounds none (set so
+                                         for every worker by ckm_cert_bound before they start) */
 } cert_job;
 
 /* Subset t of J's whole problem as a problem of its own (its points, weights, demands, the
