@@ -55,6 +55,15 @@ typedef struct ckm_ipc_stats {
 ckm_error ckm_ipc_node(const ckm_context *ctx, const ckm_reduced *r, const ckm_ipc_opts *o, ckm_algo_out *out,
                        ckm_ipc_stats *st, ckm_sdp **sdp, ckm_err *err);
 
+/* The pool's crowding test (certify's subsets, whose pool may grow): a round is crowded when its
+ * pool is full (active >= cap) and the separation turned away at least as many violated rows as
+ * it let in (turned_away >= added); *streak counts such rounds in a row (reset by any other
+ * round; the caller resets it when the pool grows). True, grow the pool, once `patience`
+ * rounds in a row were crowded and the node's time left is at least `rounds_left` rounds of
+ * the last one's length (round_s). */
+bool ckm_ipc_pool_crowded(size_t active, size_t cap, size_t turned_away, size_t added, int *streak, int patience,
+                          double time_left, double rounds_left, double round_s);
+
 /* The memory of one node (ckm_bytes_ipc; exact.c runs T at once): the SDP relaxation, nine
  * s x s matrices, a tenth while a round separates cuts, plus the eigensolver's work: ~120 s^2;
  * plus the BLPKM iteration's LP model. threads: unused (one relaxation). */

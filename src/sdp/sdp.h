@@ -22,18 +22,21 @@ typedef struct ckm_sdp ckm_sdp;
  * was 28683.0 with 3000 rows, 28691.0 with 5000, 28691.6 with 8000 (in about the same time);
  * ECG5000 ml_0_cl_150_0 (500 groups): 11608.6, 11614.7 (closing the root), 11614.7. */
 #define CKM_SDP_MAX_CUTS 5000
-/* The most a pool may grow to (ckm_sdp_grow_cuts): certify's subsets whose rounds stall with
- * a full pool and time left (ipc.c). On four 334-group subsets of AVOC's Electric (k = 3) a
- * 20,000-row cap from the start left them 4.24 % below their labels in 20 s (5000 rows: 4.77 %,
- * stalled after 50-55 rounds, about 20 s, whatever the time left) and 4.10 % in 60 s; but it
- * cost Facebook's 392-group subsets (4.05 -> 4.28 % in 33 s) and Pulsar's 256-group ones (1.08
- * -> 1.16 % in 8.6 s), whose rounds slowed more than their rows helped: hence grown only once
- * the smaller pool has stalled (bench/README.md "The short schedule on the real sets; a pool
- * that grows"). */
-#define CKM_SDP_GROWN_CUTS 20000
+/* The most a pool may grow to (ckm_sdp_grow_cuts): certify's subsets whose full pool stalls
+ * or keeps turning violated rows away, with time left (ipc.c). On four 334-group subsets of
+ * AVOC's Electric (k = 3) a 20,000-row cap from the start left them 4.24 % below their labels
+ * in 20 s (5000 rows: 4.77 %, stalled after 50-55 rounds, about 20 s, whatever the time left)
+ * and 4.10 % in 60 s; but it cost Facebook's 392-group subsets (4.05 -> 4.28 % in 33 s) and
+ * Pulsar's 256-group ones (1.08 -> 1.16 % in 8.6 s), whose rounds slowed more than their rows
+ * helped: hence grown only once the smaller pool stalls or crowds (bench/README.md "The short
+ * schedule on the real sets; a pool that grows", "A pool that grows when crowded"). On a
+ * 1112-group subset of standardized Electric in 400 s (one thread, two runs side by side):
+ * 1.25 % below its labels with a 40,000-row cap, 1.23 % with 80,000 (64,020 rows in use at the
+ * end and still rising faster), 1.90 % at 200 s with the 5000-row pool that never grew. */
+#define CKM_SDP_GROWN_CUTS 80000
 /* Bytes of one cut row at most: its values, terms and entry indices (~250), the cut system's
  * CG vectors and block indices, and its share of a preconditioner block of up to 256 rows
- * (8 bytes a row of the block). A grown pool: CKM_SDP_GROWN_CUTS of them, 48 MB. */
+ * (8 bytes a row of the block). A grown pool: CKM_SDP_GROWN_CUTS of them, 192 MB. */
 #define CKM_SDP_CUT_ROW_BYTES 2400.0
 
 /* Largest number of groups the solver accepts: 9 dense s x s matrices (4.6 GB at 8000) and
@@ -113,6 +116,7 @@ double ckm_sdp_safe_bound(ckm_sdp *p, const double *y, const double *V);
  * next ckm_sdp_solve warm-starts from the current iterate. */
 typedef struct ckm_cut_stats {
     size_t added_pair, added_triangle, added_clique, added_size, added_capacity, removed, active;
+    size_t turned_away;   /* violated rows found but not added because the pool was full */
     double max_violation; /* largest violation found (Z units), 0 if none */
 } ckm_cut_stats;
 

@@ -482,8 +482,11 @@ ckm_error ckm_sdp_separate(ckm_sdp *p, ckm_rng *rng, int threads, size_t max_add
             }
         }
     }
-    for (int kind = 0; kind < KINDS; kind++)
+    for (int kind = 0; kind < KINDS; kind++) {
+        if (p->nb >= p->max_cuts)
+            st->turned_away += L[kind].n - next[kind];
         free(L[kind].v);
+    }
     free(cliques);
     free(Zc);
     free(zc);

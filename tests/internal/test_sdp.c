@@ -16,13 +16,17 @@
  * start, to 1e-6 of the right-hand side. Separation with two threads (apex halves; the
  * pipelined random triples when s > 300) adds the same rows as with one, and the projection
  * in two halves reaches the same bound as one thread. A pool grown past its first cap
- * (ckm_sdp_grow_cuts) takes rows past it and keeps every bound below a labelling's SSE. The
+ * (ckm_sdp_grow_cuts) takes rows past it and keeps every bound below a labelling's SSE; the
+ * separation counts the violated rows a full pool turned away (none while it has room), and
+ * the crowding test that grows certify's pools (ckm_ipc_pool_crowded) holds on hand-made
+ * round sequences. The
  * hopeless stop gives up a solve whose bound cannot reach an incumbent far above it, and not
  * one whose incumbent it reaches.
  * Internal-contract test (includes src headers).
  */
 #include "../check.h"
 #include "../oracle.h"
+#include "ipc.h"
 #include "sdp_impl.h"
 #include "sdp_fixture.h"
 
@@ -633,11 +637,15 @@ static void test_pool_growth(void)
     CHECK(ckm_sdp_max_cuts(sdp) == CKM_SDP_MAX_CUTS);
     CHECK(ckm_sdp_grow_cuts(sdp, 100, &err) == CKM_OK && ckm_sdp_max_cuts(sdp) == CKM_SDP_MAX_CUTS); /* no-op */
     double last = info.lower_bound;
-    size_t most = 0;
+    size_t most = 0, away_full = 0;
     bool full = false, grown = false;
     for (int round = 0; round < 16 && !(grown && most > CKM_SDP_MAX_CUTS); round++) {
         ckm_cut_stats cs;
         CHECK(ckm_sdp_separate(sdp, &rng, 1, 2500, &cs, &err) == CKM_OK);
+        if (cs.active < ckm_sdp_max_cuts(sdp))
+            CHECK(cs.turned_away == 0); /* room left: nothing violated was turned away */
+        else
+            away_full += cs.turned_away;
         if (cs.active >= ckm_sdp_max_cuts(sdp) && !grown) {
             full = true;
             CHECK(ckm_sdp_grow_cuts(sdp, 2 * CKM_SDP_MAX_CUTS, &err) == CKM_OK);
@@ -654,11 +662,37 @@ static void test_pool_growth(void)
            "labelling's %.6g\n",
            CKM_SDP_MAX_CUTS, ckm_sdp_max_cuts(sdp), most, last, sse);
     CHECK(full && grown && most > CKM_SDP_MAX_CUTS);
+    CHECK(away_full > 0); /* the round that filled the pool had more violated rows than room */
     CHECK(ckm_sdp_grow_cuts(sdp, 10 * CKM_SDP_GROWN_CUTS, &err) == CKM_OK); /* clamped */
     CHECK(ckm_sdp_max_cuts(sdp) == CKM_SDP_GROWN_CUTS);
     ckm_sdp_free(sdp);
     ckm_reduced_free(r);
     ckm_problem_free(p);
+}
+
+/* ckm_ipc_pool_crowded on hand-made rounds (cap 5000, patience 3, 10 rounds of time needed):
+ * crowded rounds (full, at least as many turned away as added) count in a row, any other
+ * round resets the count, a pool with room or turning away fewer than it added is not
+ * crowded, and three crowded rounds grow the pool only with 10 rounds' time left. */
+static void test_pool_crowded(void)
+{
+    int streak = 0;
+    /* full, 150 added, 4000 turned away: crowded twice, the third grows (100 s left, 7 s rounds) */
+    CHECK(!ckm_ipc_pool_crowded(5000, 5000, 4000, 150, &streak, 3, 100.0, 10.0, 7.0) && streak == 1);
+    CHECK(!ckm_ipc_pool_crowded(5000, 5000, 4000, 150, &streak, 3, 93.0, 10.0, 7.0) && streak == 2);
+    CHECK(ckm_ipc_pool_crowded(5000, 5000, 4000, 150, &streak, 3, 86.0, 10.0, 7.0) && streak == 3);
+    /* equal counts are crowded; 69 s left with 7 s rounds is under 10 rounds: no growth */
+    streak = 2;
+    CHECK(!ckm_ipc_pool_crowded(5000, 5000, 150, 150, &streak, 3, 69.0, 10.0, 7.0) && streak == 3);
+    CHECK(ckm_ipc_pool_crowded(5000, 5000, 150, 150, &streak, 3, 70.0, 10.0, 7.0) && streak == 4);
+    /* room in the pool, or fewer turned away than added: the count starts again */
+    streak = 2;
+    CHECK(!ckm_ipc_pool_crowded(4999, 5000, 4000, 150, &streak, 3, 1e9, 10.0, 1.0) && streak == 0);
+    streak = 2;
+    CHECK(!ckm_ipc_pool_crowded(5000, 5000, 149, 150, &streak, 3, 1e9, 10.0, 1.0) && streak == 0);
+    /* a grown pool of 10,000 with 9000 rows active is not full */
+    streak = 5;
+    CHECK(!ckm_ipc_pool_crowded(9000, 10000, 0, 4000, &streak, 3, 1e9, 10.0, 1.0) && streak == 0);
 }
 
 /* ckm_sdp_hopeless on made-up bound sequences (checks every 20 iterations, window 100, cap
@@ -759,6 +793,7 @@ int main(void)
     test_import_cancellation();
     test_threads();
     test_pool_growth();
+    test_pool_crowded();
     test_hopeless_rule();
     test_hopeless();
     return ck_report();
