@@ -4,7 +4,7 @@
 report.py --md CSV COLUMN... -- a CSV's rows as a markdown table; COLUMN is field=Header, a header with a
 trailing " %" appends " %" to each value, one in ** ** bolds it (avoc_run.sh, hour_run.sh).
 report.py --gap-limit CSV SVG -- hour_run.sh's plot: each run's certified gap against its time limit, the runs of
-one instance joined by a line."""
+one instance joined by a line (one line per commit where an instance has runs of several)."""
 
 import csv
 import math
@@ -78,10 +78,16 @@ def svg_plot(points, lines, xlabel, ylabel, title, path, logx=True):
 
 
 def gap_limit(path, svg):
-    """hour_run.sh's rows: one point per run (its limit, its certified gap), an instance's runs joined."""
-    runs = {}
+    """hour_run.sh's rows: one point per run (its limit, its certified gap), the runs of one instance
+    and commit joined (two commits of an instance: two series, each labelled with its commit)."""
+    runs, commits = {}, {}
     for r in rows(path):
         name = r["instance"] + (" (std)" if r["standardize"] == "yes" else "")
+        commits.setdefault(name, set()).add(r["commit"])
+    for r in rows(path):
+        name = r["instance"] + (" (std)" if r["standardize"] == "yes" else "")
+        if len(commits[name]) > 1:
+            name += " " + r["commit"]
         runs.setdefault(name, []).append((float(r["limit_s"]), float(r["gap_pct"])))
     lines = [sorted(v) for v in runs.values() if len(v) > 1]
     pts = [(x, y, name) for name, v in runs.items() for x, y in sorted(v)[-1:]]
