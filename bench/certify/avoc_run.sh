@@ -16,16 +16,9 @@ cert_bench "${2:-$here/../../../shared/data}" "Electric Pulsar" certify_avoc \
     "instance,n,k,labels,standardize,limit_s,sse,T,floor_pct,lower_bound,gap_pct,wall_s,peak_mb"
 for inst in $instances; do
     cert_instance "$inst"
-    std=()
-    case $inst in Electric | Pulsar) std=(--standardize) ;; esac
+    cert_problem "$bin" "$inst"
     avoc=$work/$inst.avoc.labels
     gzip -dc "$here/data/$inst.assignment.txt.gz" > "$avoc"
-    if [ ${#std[@]} -gt 0 ]; then
-        lab=$work/$inst.std.labels
-        [ -s "$lab" ] || "$bin" cluster "$data" -k "$k" --standardize --n-init 10 -o "$lab" -q
-    else
-        cert_labels "$bin" "$inst"
-    fi
     for which in avoc ckm; do
         labels=$lab
         [ "$which" = avoc ] && labels=$avoc

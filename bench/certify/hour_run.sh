@@ -27,14 +27,7 @@ trace=$out/${name}_trace.csv
 commit=$(git -C "$root" rev-parse --short HEAD)
 for inst in $instances; do
     cert_instance "$inst"
-    std=()
-    case $inst in Electric | Pulsar) std=(--standardize) ;; esac
-    if [ ${#std[@]} -gt 0 ]; then
-        lab=$work/$inst.std.labels
-        [ -s "$lab" ] || "$bin" cluster "$data" -k "$k" --standardize --n-init 10 -o "$lab" -q
-    else
-        cert_labels "$bin" "$inst"
-    fi
+    cert_problem "$bin" "$inst"
     rep=$work/$inst.$name.json log=$work/$inst.$name.log
     /usr/bin/time -v "$bin" certify "$data" --labels "$lab" -k "$k" "${std[@]}" -t "$limit" -j 2 -r "$rep" --html "${rep%.json}.html" -v \
         2> "$log" > /dev/null || true

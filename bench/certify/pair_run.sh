@@ -25,14 +25,7 @@ cert_bench "${3:-$here/../../../shared/data}" "Electric Pulsar Frogs Facebook" c
 commit=$(git -C "$root" rev-parse --short HEAD)
 for inst in $instances; do
     cert_instance "$inst"
-    std=()
-    case $inst in Electric | Pulsar) std=(--standardize) ;; esac
-    if [ ${#std[@]} -gt 0 ]; then
-        lab=$work/$inst.std.labels
-        [ -s "$lab" ] || "$new" cluster "$data" -k "$k" --standardize --n-init 10 -o "$lab" -q
-    else
-        cert_labels "$new" "$inst"
-    fi
+    cert_problem "$new" "$inst"
     for b in new old; do
         bin=$new
         [ $b = old ] && bin=$old

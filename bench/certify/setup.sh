@@ -9,6 +9,10 @@
 #                            started with the HEADER line); sources bench/time_v.sh
 #   cert_labels CKM NAME     the instance's labels (kmeans, 10 restarts), made once into
 #                            $work/NAME.labels; sets lab
+#   cert_problem CKM NAME    (hour_run.sh, avoc_run.sh, pair_run.sh) after cert_instance: std
+#                            (--standardize for Electric and Pulsar, AVOC's problem, else empty)
+#                            and lab (those two: `cluster --standardize --n-init 10`, made once
+#                            into $work/NAME.std.labels; the others cert_labels')
 #   cert_builds BUILD [OLD]  (scale_run.sh, subset_run.sh) sets build and old (absolute; old
 #                            empty when not given), root and work ($WORK, default
 #                            bench/results/certify_work)
@@ -41,6 +45,17 @@ cert_instance() {
 cert_labels() {
     lab=$work/$2.labels
     [ -s "$lab" ] || "$1" cluster "$data" -k "$k" --n-init 10 -o "$lab" -q
+}
+
+cert_problem() {
+    std=()
+    case $2 in Electric | Pulsar) std=(--standardize) ;; esac
+    if [ ${#std[@]} -gt 0 ]; then
+        lab=$work/$2.std.labels
+        [ -s "$lab" ] || "$1" cluster "$data" -k "$k" --standardize --n-init 10 -o "$lab" -q
+    else
+        cert_labels "$1" "$2"
+    fi
 }
 
 cert_builds() {
