@@ -16,12 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/setup.sh"
 bin=$(cd "$1" && pwd)/ckm
 LIMIT=${LIMIT:-3600}
-kept=""
-[ -n "${APPEND:-}" ] && [ -s "$here/../results/${NAME:-certify_hour}.csv" ] &&
-    kept=$(tail -n +2 "$here/../results/${NAME:-certify_hour}.csv")
 cert_bench "${2:-$here/../../../shared/data}" "Facebook Electric" certify_hour \
     "instance,n,k,standardize,limit_s,sse,T,floor_pct,lower_bound,gap_pct,wall_s,peak_mb,commit"
-[ -n "$kept" ] && echo "$kept" >> "$csv"
 trace=$out/${name}_trace.csv
 [ -n "${APPEND:-}" ] && [ -s "$trace" ] || echo "instance,seconds,lower_bound,gap_pct" > "$trace"
 commit=$(git -C "$root" rev-parse --short HEAD)

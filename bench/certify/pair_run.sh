@@ -16,12 +16,8 @@ new=$(cd "$1" && pwd)/ckm old=$(cd "$2" && pwd)/ckm
 for b in "$new" "$old"; do
     [ -x "$b" ] || { echo "pair_run.sh: $b missing (build the ckm_cli target)" >&2; exit 2; }
 done
-kept=""
-[ -n "${APPEND:-}" ] && [ -s "$here/../results/${NAME:-certify_pair}.csv" ] &&
-    kept=$(tail -n +2 "$here/../results/${NAME:-certify_pair}.csv")
 cert_bench "${3:-$here/../../../shared/data}" "Electric Pulsar Frogs Facebook" certify_pair \
     "instance,n,k,standardize,limit_s,build,commit,sse,T,floor_pct,lower_bound,gap_pct,wall_s,peak_mb"
-[ -n "$kept" ] && echo "$kept" >> "$csv"
 commit=$(git -C "$root" rev-parse --short HEAD)
 for inst in $instances; do
     cert_instance "$inst"

@@ -6,7 +6,8 @@
 #   cert_bench SHARED_DATA INSTANCES NAME HEADER  (floor_run.sh, avoc_run.sh) cert_setup, then
 #                            limit ($LIMIT, default 300), instances ($INSTANCES, default
 #                            INSTANCES), name ($NAME, default NAME), csv (bench/results/name.csv,
-#                            started with the HEADER line); sources bench/time_v.sh
+#                            started with the HEADER line, then its earlier rows when $APPEND is
+#                            set); sources bench/time_v.sh
 #   cert_labels CKM NAME     the instance's labels (kmeans, 10 restarts), made once into
 #                            $work/NAME.labels; sets lab
 #   cert_problem CKM NAME    (hour_run.sh, avoc_run.sh, pair_run.sh) after cert_instance: std
@@ -35,7 +36,10 @@ cert_bench() {
     csv=$out/$name.csv
     # shellcheck source=../time_v.sh
     source "$root/bench/time_v.sh"
+    local kept=""
+    [ -n "${APPEND:-}" ] && [ -s "$csv" ] && kept=$(tail -n +2 "$csv")
     echo "$4" > "$csv"
+    if [ -n "$kept" ]; then echo "$kept" >> "$csv"; fi
 }
 
 cert_instance() {
