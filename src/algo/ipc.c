@@ -30,7 +30,8 @@
  *            time) runs a shorter schedule: first solve to 1e-2, rounds of 25 iterations adding up to
  *            s^2 / 75 rows (at least 1000, at most the 5000 the pool holds), twice as many
  *            rounds, and a pool that doubles (to CKM_SDP_GROWN_CUTS rows at most) when the
- *            rounds stall with it full or it keeps turning violated rows away; see IPC_FIRST_TOL and node_schedule below.
+ *            rounds stall with it full or it keeps turning violated rows away; see
+ *            IPC_FIRST_TOL and node_schedule below.
  *            IPC-k-means runs again every 5 rounds (a better incumbent lets the solver stop
  *            at it); then one full-accuracy solve polishes the bound (also when no round
  *            ran after a loose first solve) and IPC-k-means runs
@@ -94,11 +95,11 @@ typedef struct ipc_schedule {
  * the iterations (settings.cut_rounds counts rounds of 50), and a pool that grows to
  * CKM_SDP_GROWN_CUTS rows once the rounds stall with the pool full: on Electric's subsets the
  * 5000-row pool stalled after 50-55 rounds (about 20 s) whatever the time left, where more rows
- * kept raising the bound (sdp.h); and once a full pool keeps turning more violated rows away than
- * it lets in (a 1112-group subset of standardized Electric: the bound still rose 1-4 a round,
- * above the stall test's 1e-5, while each round swapped 10-150 of the 5000 rows; 1.90 % below
- * its labels after 200 s, 1.25 % after 400 s grown this way to 40,000 rows). Without a deadline nothing
- * binds and the earlier schedule converges sooner: 150 points, k = 3, T = 3, 3 cut rounds, no
+ * kept raising the bound (sdp.h); and once a full pool keeps turning more violated rows away
+ * than it lets in (a 1112-group subset of standardized Electric: the bound still rose 1-4 a
+ * round, above the stall test's 1e-5, while each round swapped 10-150 of the 5000 rows; 1.90 %
+ * below its labels after 200 s, 1.25 % after 400 s grown this way to 40,000 rows). Without a
+ * deadline nothing binds and the earlier schedule converges sooner: 150 points, k = 3, T = 3, 3 cut rounds, no
  * limit took 1.93-2.06 s with the short schedule and 1.35-1.42 s with 3e-4 / 50 / 1000, the same
  * bound (the final full-accuracy solve from the looser iterate costs more). */
 static ipc_schedule node_schedule(const ckm_context *ctx, const ckm_ipc_opts *o, size_t s)
