@@ -80,15 +80,13 @@ def svg_plot(points, lines, xlabel, ylabel, title, path, logx=True):
 def gap_limit(path, svg):
     """hour_run.sh's rows: one point per run (its limit, its certified gap), the runs of one instance
     and commit joined (two commits of an instance: two series, each labelled with its commit)."""
-    runs, commits = {}, {}
-    for r in rows(path):
-        name = r["instance"] + (" (std)" if r["standardize"] == "yes" else "")
+    rs = [(r["instance"] + (" (std)" if r["standardize"] == "yes" else ""), r) for r in rows(path)]
+    commits, runs = {}, {}
+    for name, r in rs:
         commits.setdefault(name, set()).add(r["commit"])
-    for r in rows(path):
-        name = r["instance"] + (" (std)" if r["standardize"] == "yes" else "")
-        if len(commits[name]) > 1:
-            name += " " + r["commit"]
-        runs.setdefault(name, []).append((float(r["limit_s"]), float(r["gap_pct"])))
+    for name, r in rs:
+        key = name + " " + r["commit"] if len(commits[name]) > 1 else name
+        runs.setdefault(key, []).append((float(r["limit_s"]), float(r["gap_pct"])))
     lines = [sorted(v) for v in runs.values() if len(v) > 1]
     pts = [(x, y, name) for name, v in runs.items() for x, y in sorted(v)[-1:]]
     pts += [(x, y, "") for v in runs.values() for x, y in sorted(v)[:-1]]
