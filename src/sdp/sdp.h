@@ -51,7 +51,8 @@ double ckm_sdp_iteration_estimate_s(size_t s);
 
 /* Build the relaxation of r (needs 2 <= r->s <= CKM_SDP_MAX_GROUPS; more is
  * CKM_ERR_UNSUPPORTED with the reason). ctx (NULL = none) supplies the deadline / stop, polled
- * while (AA*)^{-1} is formed (m = s + 1 + cannot-links, up to seconds at thousands of rows):
+ * while the cannot-link block of (AA*)^{-1} is formed (sdp_aat.c: an inverse of order
+ * #cannot-links, up to seconds at thousands of them):
  * when one is due, CKM_OK with *out = NULL and *why set (TIME_LIMIT or INTERRUPTED). */
 ckm_error ckm_sdp_create(const ckm_reduced *r, const ckm_context *ctx, ckm_sdp **out, ckm_status *why,
                          ckm_err *err);

@@ -10,8 +10,8 @@
  *      eigenvectors of one side only, see project)
  *   4. (y, u) again, with the new S
  *   5. X += tau sigma (A*y + B*u + S + V - C), symmetrised;  t += tau sigma (r - u)
- * AA* is fixed (docs/formulations.md gives it in closed form) and inverted once (ckm_sdp_kinv:
- * one dsymv per solve, about half the time of the factor's two triangular sweeps). Residuals
+ * AA* is fixed (docs/formulations.md gives it in closed form); (AA*)^{-1} is applied in closed
+ * form, with the cannot-link rows by block elimination (sdp_aat.c). Residuals
  * eta_p = max(||A(Xhat) - b|| / (1 + ||b||), ||min(Xhat, 0)|| / (1 + ||Xhat||)),
  * eta_d = ||A*y + S + V - C|| / (1 + ||C||), eta_g = |<C,Xhat> - b'y| / (1 + |.| + |.|);
  * stop at max <= tol. sigma: every 10 iterations note whether eta_p > 2 eta_d or the
@@ -59,7 +59,7 @@ void ckm_sdp_free(ckm_sdp *p)
 {
     if (!p)
         return;
-    double *arrs[] = {p->v, p->C, p->X, p->S, p->V, p->Xhat, p->M, p->N, p->Q, p->ev, p->T, p->y, p->Kinv, p->ax,
+    double *arrs[] = {p->v, p->C, p->X, p->S, p->V, p->Xhat, p->M, p->N, p->Q, p->ev, p->T, p->y, p->Hinv, p->ax,
                       p->d, p->u, p->r, p->t, p->bx, p->wk};
     for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++)
         free(arrs[i]);
@@ -72,28 +72,6 @@ void ckm_sdp_free(ckm_sdp *p)
     free(p->eigwork);
     ckm_sdp_cutsys_free(&p->sys);
     free(p);
-}
-
-/* AA* in closed form (||v||^2 = n):
- *   rows x rows (n I + v v')/2, rows x trace v, trace x trace s, rows x link e = (a, b):
- *   v_b / sqrt 2 in row a and v_a / sqrt 2 in row b, link x link I, trace x link 0. */
-static void build_AAt(ckm_sdp *p)
-{
-    size_t s = p->s, m = p->m;
-    double *K = p->Kinv;
-    memset(K, 0, m * m * sizeof(double));
-    for (size_t i = 0; i < s; i++) {
-        for (size_t j = 0; j < s; j++)
-            K[i * m + j] = 0.5 * p->v[i] * p->v[j] + (i == j ? 0.5 * p->n : 0.0);
-        K[i * m + s] = K[s * m + i] = p->v[i];
-    }
-    K[s * m + s] = (double)s;
-    for (size_t e = 0; e < p->nl; e++) {
-        size_t a = p->cl[2 * e], b = p->cl[2 * e + 1], q = s + 1 + e;
-        K[a * m + q] = K[q * m + a] = p->v[b] / CKM_SQRT2;
-        K[b * m + q] = K[q * m + b] = p->v[a] / CKM_SQRT2;
-        K[q * m + q] = 1.0;
-    }
 }
 
 static int by_size(const void *a, const void *b)
@@ -189,7 +167,7 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, const ckm_context *ctx, ckm_sdp *
                          ckm_err *err)
 {
     *out = NULL;
-    size_t s = r->s, d = r->d, ss, mm;
+    size_t s = r->s, d = r->d, ss, ll;
     if (s < 2)
         return ckm_fail(err, CKM_ERR_INVALID, "sdp: needs at least 2 groups (got %zu)", s);
     if (s > CKM_SDP_MAX_GROUPS) /* nine dense s x s matrices, one s x s eigendecomposition per iteration */
@@ -198,8 +176,8 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, const ckm_context *ctx, ckm_sdp *
                         "%.1f GB of dense matrices); merge points with must-links or use blpkm",
                         CKM_SDP_MAX_GROUPS, s, 9.0 * 8.0 * (double)s * (double)s / 1e9);
     size_t m = s + 1 + r->n_cl;
-    if (!ckm_mul_ok(s, s, &ss) || !ckm_mul_ok(m, m, &mm))
-        return ckm_fail(err, CKM_ERR_NOMEM, "sdp: %zu x %zu or %zu x %zu overflows", s, s, m, m);
+    if (!ckm_mul_ok(s, s, &ss) || !ckm_mul_ok(r->n_cl, r->n_cl, &ll))
+        return ckm_fail(err, CKM_ERR_NOMEM, "sdp: %zu x %zu or %zu x %zu overflows", s, s, r->n_cl, r->n_cl);
     ckm_sdp *p = calloc(1, sizeof *p);
     double *G = NULL, *mu = NULL;
     ckm_error rc = CKM_OK;
@@ -217,7 +195,7 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, const ckm_context *ctx, ckm_sdp *
         ok = ok && (*mats[i] = ckm_calloc_array(ss, sizeof(double))) != NULL;
     ok = ok && (p->v = ckm_alloc_array(s, sizeof(double))) && (p->ev = ckm_alloc_array(s, sizeof(double))) &&
          (p->y = ckm_calloc_array(m, sizeof(double))) && (p->ax = ckm_alloc_array(m, sizeof(double))) &&
-         (p->eigwork = malloc(ckm_eig_work_bytes(s))) && (p->Kinv = ckm_alloc_array(mm, sizeof(double))) &&
+         (p->eigwork = malloc(ckm_eig_work_bytes(s))) && (p->Hinv = ckm_alloc_array(ll + 1, sizeof(double))) &&
          (p->cl = ckm_alloc_array(2 * p->nl + 1, sizeof(size_t))) && (G = ckm_alloc_array(s * d, sizeof(double))) &&
          (mu = ckm_calloc_array(d, sizeof(double)));
     if (!ok) {
@@ -267,9 +245,8 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, const ckm_context *ctx, ckm_sdp *
             double a = 0.5 * (p->C[i * s + j] + p->C[j * s + i]) / p->cs;
             p->C[i * s + j] = p->C[j * s + i] = a;
         }
-    build_AAt(p);
     ckm_ctx_poll_state cs = {ctx, CKM_STATUS_FEASIBLE};
-    int inv = ckm_spd_inverse_poll(m, p->Kinv, ctx ? ckm_ctx_poll : NULL, &cs);
+    int inv = ckm_sdp_aat_prepare(p, ctx ? ckm_ctx_poll : NULL, &cs);
     if (inv == -3) { /* stopped: no relaxation, the caller goes on without one */
         *why = cs.why;
         ckm_sdp_free(p);
@@ -277,11 +254,11 @@ ckm_error ckm_sdp_create(const ckm_reduced *r, const ckm_context *ctx, ckm_sdp *
         goto done;
     }
     if (inv == -1) {
-        rc = ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory inverting AA* (%zu x %zu)", m, m);
+        rc = ckm_fail(err, CKM_ERR_NOMEM, "sdp: out of memory inverting AA*'s link block (%zu x %zu)", p->nl, p->nl);
         goto done;
     }
     if (inv != 0) {
-        rc = ckm_fail(err, CKM_ERR_INTERNAL, "sdp: AA* is not positive definite (s = %zu)", s);
+        rc = ckm_fail(err, CKM_ERR_INTERNAL, "sdp: AA* is not positive definite (s = %zu, %zu links)", s, p->nl);
         goto done;
     }
     p->sigma = 1.0;

@@ -1,5 +1,5 @@
 /*
- * sdp_bound.c -- the linear maps of the relaxation (A, A*, the fixed (AA*)^{-1}) and its
+ * sdp_bound.c -- the linear maps of the relaxation (A, A*; (AA*)^{-1} is sdp_aat.c's) and its
  * safe lower bound
  * (Piccialli, Russo Russo & Sudoso 2022, Theorem 3.2; Jansson, Chaykin & Keil 2008).
  * For any y, any r >= 0, any V >= 0 and every feasible X (X PSD, X >= 0, A(X) = b,
@@ -17,9 +17,6 @@
 #include <float.h>
 #include <math.h>
 #include <string.h>
-
-/* x <- (AA*)^{-1} x, by the inverse sdp_admm.c computed once (ckm_spd_inverse) */
-void ckm_sdp_kinv(ckm_sdp *p, double *x) { ckm_spd_inverse_apply(p->m, p->Kinv, x, p->wk); }
 
 void ckm_sdp_A(const ckm_sdp *p, const double *X, double *out)
 {

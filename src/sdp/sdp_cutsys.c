@@ -1,6 +1,6 @@
 /*
  * sdp_cutsys.c -- the (y, u) system of the ADMM with cut rows (sdp_admm.c, steps 2 and 4),
- *   [K    AB ] [y]   [r_y]     K  = AA* (m x m, inverted once by ckm_sdp_create),
+ *   [K    AB ] [y]   [r_y]     K  = AA* (m x m, applied inverted by sdp_aat.c),
  *   [AB'  G  ] [u] = [r_u],    AB = A B* (m x nb; column l = A(B_l), a few nonzeros),
  *                              G  = BB* + I (nb x nb, sparse),
  * solved through the Schur complement without forming it:
@@ -9,8 +9,8 @@
  * H u = h by preconditioned conjugate gradients, warm-started from the previous u, to
  * ||h - H u|| <= CUTSYS_TOL ||h||. H is applied matrix-free: BB* through the distinct matrix
  * entries the rows touch (<Sym_e, Sym_e> = 1 on the diagonal, 1/2 off it, the row scaling
- * of sdp_cuts.c), AB and AB' from the rows' terms, K^{-1} by the inverse (ckm_sdp_kinv). Cost per
- * CG step: O(terms + m^2), against O(nb^2) per solve and O(nb^3) per round for a dense
+ * of sdp_cuts.c), AB and AB' from the rows' terms, K^{-1} by ckm_sdp_kinv. Cost per
+ * CG step: O(terms + s + #cannot-links^2), against O(nb^2) per solve and O(nb^3) per round for a dense
  * factor of H (3000 rows: 72 MB, 0.33 s to build and factor, 2.5 ms per solve here).
  *
  * Preconditioner: block Jacobi on G, one block per apex. Every pair, triangle and size row

@@ -44,7 +44,9 @@ struct ckm_sdp {
     size_t *cl;          /* 2 nl: lifted cannot-link pairs (copied) */
     double *C;           /* s*s: -W^ / cs */
     double *X, *S, *V, *Xhat, *M, *N, *Q, *ev, *T; /* s*s work matrices, ev: s */
-    double *y, *Kinv, *ax; /* m, m*m: (AA*)^{-1} (ckm_spd_inverse), m: A(.) scratch / solve_yu's fixed part */
+    double *y, *Hinv, *ax; /* m; nl*nl: the links' Schur complement inverted (sdp_aat.c), NULL without links;
+                            * m: A(.) scratch / solve_yu's fixed part */
+    double vv;           /* v'v (sdp_aat.c) */
     double sigma;
     size_t neg_last;     /* negative eigenvalues of M at the last projection (which side to compute) */
     void *eigwork;       /* ckm_eig_work_bytes(s) */
@@ -69,7 +71,7 @@ struct ckm_sdp {
     double *d, *u, *r, *t, *bx; /* per row: rhs, dual, nonneg. dual copy, slack, B(.) scratch / solve_yu's fixed part */
     unsigned char *btype;       /* 0 pair, 1 triangle, 2 clique, 3 size, 4 inherited, 5 capacity */
     ckm_cutsys sys;      /* the (y, u) system's solver state (sdp_cutsys.c) */
-    double *wk;          /* m: scratch of ckm_sdp_kinv */
+    double *wk;          /* m: scratch of ckm_sdp_kinv and ckm_sdp_aat_prepare */
 };
 
 /* The solver evaluates the safe bound every CKM_SDP_BOUND_EVERY iterations (and at the end). */
@@ -110,7 +112,11 @@ bool ckm_sdp_add_row(ckm_sdp *p, const size_t *ti, const size_t *tj, const doubl
  * prepared again (also needed when rows were only removed). */
 ckm_error ckm_sdp_cuts_changed(ckm_sdp *p, size_t first, ckm_err *err);
 
-/* x = (AA*)^{-1} x (the fixed m x m inverse of ckm_sdp_create; scratch p->wk) */
+/* sdp_aat.c: (AA*)^{-1} in closed form plus the links' Schur complement. prepare (once, after v,
+ * cl and n are set; wk and Hinv allocated) forms and inverts that complement, polling stop
+ * (ckm_spd_inverse_poll's returns: 0, -1 out of memory, -3 stopped, > 0 not positive
+ * definite); kinv: x <- (AA*)^{-1} x. */
+int ckm_sdp_aat_prepare(ckm_sdp *p, int (*stop)(void *user), void *user);
 void ckm_sdp_kinv(ckm_sdp *p, double *x);
 /* With the right-hand side r_y in y (m) and r_u in ru (nb): y and p->u := the solution
  * (p->u, the last solution, is the warm start). */

@@ -1,6 +1,7 @@
 /*
  * test_sdp.c -- the Peng-Wei relaxation and its solver (src/sdp): the adjoint identity
- * <A(X), y> = <X, A*(y)>; the hand-computed safe-bound certificate of sdp-notes 4.1
+ * <A(X), y> = <X, A*(y)>; (AA*)^{-1} (sdp_aat.c) inverts A A* built from those maps, with and
+ * without cannot-link rows; the hand-computed safe-bound certificate of sdp-notes 4.1
  * (points 0, 1, 4, 5, k = 2, optimum 1) and its perturbed duals (1.0, 0.931768, 0.477319,
  * where the naive dual value would exceed the optimum); the solver reaching the optimum
  * there and on the must-link / cannot-link variant (26/3); and on random tiny instances
@@ -66,6 +67,42 @@ static void test_adjoint(void)
     ckm_sdp_free(sdp);
     ckm_reduced_free(r);
     ckm_problem_free(p);
+}
+
+/* (AA*)^{-1} in closed form with the links' block elimination (sdp_aat.c) against AA* built
+ * from the operator maps themselves: ckm_sdp_kinv(A(A*(y))) = y, on groups of unequal mass
+ * (two must-links: v is not constant) with links that share a group, and without links. */
+static void test_aat_inverse(void)
+{
+    uint64_t own = 29; /* its own stream: the other tests' data stay as they were */
+    double X[9 * 2];
+    for (int i = 0; i < 18; i++)
+        X[i] = ck_unif(&own);
+    oracle_pair with_links[] = {{0, 1, 1}, {1, 2, 1}, {0, 3, 0}, {3, 5, 0}, {0, 5, 0}, {6, 8, 0}};
+    for (int np = 6; np >= 2; np -= 4) { /* np = 2: the must-links alone, no link rows */
+        ckm_problem *p = NULL;
+        ckm_reduced *r = sdp_reduce(X, 9, 2, 3, with_links, np, NULL, NULL, &p);
+        ckm_sdp *sdp = NULL;
+        ckm_err err = {CKM_OK, ""};
+        CHECK(r && ckm_sdp_create(r, NULL, &sdp, NULL, &err) == CKM_OK);
+        if (sdp) {
+            size_t s = sdp->s, m = ckm_sdp_dual_size(sdp);
+            CHECK(s == 7 && m == s + 1 + (np == 6 ? 4u : 0u));
+            double At[49], y[12], x[12], worst = 0.0;
+            for (size_t q = 0; q < m; q++)
+                y[q] = ck_unif(&own) - 0.5;
+            memset(At, 0, sizeof At);
+            ckm_sdp_At_add(sdp, y, 1.0, At);
+            ckm_sdp_A(sdp, At, x);
+            ckm_sdp_kinv(sdp, x);
+            for (size_t q = 0; q < m; q++)
+                worst = fmax(worst, fabs(x[q] - y[q]));
+            CHECK(worst <= 1e-12);
+        }
+        ckm_sdp_free(sdp);
+        ckm_reduced_free(r);
+        ckm_problem_free(p);
+    }
 }
 
 static void test_certificate(void)
@@ -784,6 +821,7 @@ static void test_hopeless(void)
 
 int main(void)
 {
+    test_aat_inverse();
     test_adjoint();
     test_certificate();
     test_oracle();
