@@ -173,14 +173,16 @@ static size_t remove_inactive(ckm_sdp *p)
     return removed;
 }
 
-/* Sampled triangles: 50 s^2 trials of three ckm_rng draws (i, j, h), distinct, j < h, in
- * chunks; with two threads one draws chunk c + 1 while the other evaluates chunk c (the draws
- * stay in one sequence and the heap's kept set does not depend on the order of pushes, so the
- * candidates are those of one thread). */
+/* Sampled triangles: 50 s^2 trials (i, j, h), distinct, j < h, 50 s for each apex i in turn with
+ * two ckm_rng draws (j, h) each (every triple is as likely to be drawn as with three draws a
+ * trial, and each apex gets its share exactly; a chunk then reads a few rows i, which stay in
+ * cache, so only Zhat_jh is a random read), in chunks; with two threads one draws chunk c + 1
+ * while the other evaluates chunk c (the draws stay in one sequence and the heap's kept set
+ * does not depend on the order of pushes, so the candidates are those of one thread). */
 #define SAMPLE_CHUNK 65536
 typedef struct sample_job {
     const double *Zc;
-    size_t s, total, next; /* trials in all, trials drawn */
+    size_t s, total, next; /* trials in all (50 s per apex), trials drawn */
     ckm_rng *rng;
     ckm_rng_range range;
     uint32_t *buf[2];      /* (i, j, h) per valid trial */
@@ -194,7 +196,7 @@ static void sample_draw(sample_job *S)
     uint32_t *b = S->buf[S->fill];
     size_t n = 0, end = S->next + SAMPLE_CHUNK < S->total ? S->next + SAMPLE_CHUNK : S->total;
     for (; S->next < end; S->next++) {
-        uint32_t i = (uint32_t)ckm_rng_in(S->rng, &S->range), j = (uint32_t)ckm_rng_in(S->rng, &S->range),
+        uint32_t i = (uint32_t)(S->next / (50 * S->s)), j = (uint32_t)ckm_rng_in(S->rng, &S->range),
                  h = (uint32_t)ckm_rng_in(S->rng, &S->range);
         if (i == j || i == h || j == h)
             continue;
