@@ -5,7 +5,7 @@
 # (NAME_gap_limit.svg). Measures, never asserts. Electric and Pulsar are certified standardized
 # (AVOC's problem: their labellings are k-means solutions of the z-scored data, see
 # avoc_run.sh), labels `ckm cluster --standardize --n-init 10`; the others as run.sh's labels.
-# NAME_trace.csv keeps each run's bound events (the report's trace: the bound so far as subsets
+# NAME_trace.csv keeps each run's bound events, by instance, limit and commit (the report's trace: the bound so far as subsets
 # end, the unfinished ones at their groups' scatter; a run's shares depend on its limit, so this
 # curve is not the gap a shorter run would reach).
 #   LIMIT (default 3600), INSTANCES (default "Facebook Electric"), NAME (default certify_hour),
@@ -19,7 +19,7 @@ LIMIT=${LIMIT:-3600}
 cert_bench "${2:-$here/../../../shared/data}" "Facebook Electric" certify_hour \
     "instance,n,k,standardize,limit_s,sse,T,floor_pct,lower_bound,gap_pct,wall_s,peak_mb,commit"
 trace=$out/${name}_trace.csv
-[ -n "${APPEND:-}" ] && [ -s "$trace" ] || echo "instance,seconds,lower_bound,gap_pct" > "$trace"
+[ -n "${APPEND:-}" ] && [ -s "$trace" ] || echo "instance,limit_s,commit,seconds,lower_bound,gap_pct" > "$trace"
 commit=$(git -C "$root" rev-parse --short HEAD)
 for inst in $instances; do
     cert_instance "$inst"
@@ -39,7 +39,7 @@ with open(csv, "a") as f:
 with open(trace, "a") as f:
     for e in r.get("trace", []):
         if e.get("kind") == "bound" and e.get("lower_bound") is not None:
-            f.write("%s,%.3f,%.10g,%.4f\n" % (name, e["seconds"], e["lower_bound"],
+            f.write("%s,%s,%s,%.3f,%.10g,%.4f\n" % (name, limit, commit, e["seconds"], e["lower_bound"],
                     100 * (r["sse"] - e["lower_bound"]) / r["sse"]))
 PY
     tail -1 "$csv"
