@@ -3,7 +3,7 @@
  * that Xhat violates.
  * Separation on Zhat = Xhat / (v v') (cannot-link entries 0, tabulated once), violation
  * tolerance 1e-4: pairs by full scan; triangles by full scan for s <= 300, else from 50 s^2
- * random triples. Of pairs and triangles only the max_add most violated are kept (a bounded
+ * random triples (50 s for each apex). Of pairs and triangles only the max_add most violated are kept (a bounded
  * heap in the total order of by_viol_desc: the kept set is that of sorting every candidate,
  * whatever the scan order, so two threads may each scan half of the apexes). A triangle row
  * (i, j) of the full scan first takes the maximum over h of its violations (a loop gcc
