@@ -29,11 +29,17 @@ def table(rs):
     return head + body
 
 
-def svg_plot(points, lines, xlabel, ylabel, title, path, logx=True):
-    """points: (x, y, label); lines: lists of (x, y) joined; y on a log scale (gaps span decades)."""
-    W, H, L, R, T, B = 720, 440, 70, 170, 40, 50
-    xs = [p[0] for p in points] + [q[0] for ln in lines for q in ln]
-    ys = [max(p[1], 1e-4) for p in points] + [max(q[1], 1e-4) for ln in lines for q in ln]
+PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
+
+
+def svg_plot(points, lines, xlabel, ylabel, title, path, logx=True, series=()):
+    """points: (x, y, label); lines: lists of (x, y) joined; series: (label, colour, dashed, [(x, y)])
+    drawn as joined markers in their colour and named in a legend on the right; y on a log scale (gaps
+    span decades)."""
+    W, H, L, R, T, B = 720, max(440, 60 + 16 * len(series)), 70, 170, 40, 50
+    xs = [p[0] for p in points] + [q[0] for ln in lines for q in ln] + [q[0] for sr in series for q in sr[3]]
+    ys = ([max(p[1], 1e-4) for p in points] + [max(q[1], 1e-4) for ln in lines for q in ln] +
+          [max(q[1], 1e-4) for sr in series for q in sr[3]])
     fx = (lambda v: math.log10(v)) if logx else (lambda v: v)
     x0, x1 = fx(min(xs)), fx(max(xs))
     y0, y1 = math.floor(math.log10(min(ys))), math.ceil(math.log10(max(ys)))
@@ -72,6 +78,21 @@ def svg_plot(points, lines, xlabel, ylabel, title, path, logx=True):
     for x, y, label in points:
         s.append('<circle cx="%.1f" cy="%.1f" r="4" fill="#36c"/>' % (px(x), py(y)))
         s.append('<text x="%.1f" y="%.1f">%s</text>' % (px(x) + 6, py(y) - 4, label))
+    for i, (label, colour, dashed, pts) in enumerate(series):
+        dash = ' stroke-dasharray="5,3"' if dashed else ""
+        fill = "white" if dashed else colour
+        if len(pts) > 1:
+            s.append('<polyline points="%s" fill="none" stroke="%s" stroke-width="1.5"%s/>'
+                     % (" ".join("%.1f,%.1f" % (px(x), py(y)) for x, y in pts), colour, dash))
+        for x, y in pts:
+            s.append('<circle cx="%.1f" cy="%.1f" r="4" fill="%s" stroke="%s" stroke-width="1.5"/>'
+                     % (px(x), py(y), fill, colour))
+        ly = T + 8 + 16 * i
+        s.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="1.5"%s/>'
+                 % (W - R + 12, ly, W - R + 32, ly, colour, dash))
+        s.append('<circle cx="%d" cy="%d" r="3.5" fill="%s" stroke="%s" stroke-width="1.5"/>'
+                 % (W - R + 22, ly, fill, colour))
+        s.append('<text x="%d" y="%d">%s</text>' % (W - R + 38, ly + 4, label))
     s.append("</svg>")
     with open(path, "w") as f:
         f.write("\n".join(s) + "\n")
@@ -79,19 +100,19 @@ def svg_plot(points, lines, xlabel, ylabel, title, path, logx=True):
 
 def gap_limit(path, svg):
     """hour_run.sh's rows: one point per run (its limit, its certified gap), the runs of one instance
-    and commit joined (two commits of an instance: two series, each labelled with its commit)."""
+    and commit joined; one colour per instance, its latest commit (the CSV's order) solid, earlier
+    commits dashed with hollow markers, each series named with its commit in the legend."""
     rs = [(r["instance"] + (" (std)" if r["standardize"] == "yes" else ""), r) for r in rows(path)]
-    commits, runs = {}, {}
+    colour, latest, runs = {}, {}, {}
     for name, r in rs:
-        commits.setdefault(name, set()).add(r["commit"])
-    for name, r in rs:
-        key = name + " " + r["commit"] if len(commits[name]) > 1 else name
-        runs.setdefault(key, []).append((float(r["limit_s"]), float(r["gap_pct"])))
-    lines = [sorted(v) for v in runs.values() if len(v) > 1]
-    pts = [(x, y, name) for name, v in runs.items() for x, y in sorted(v)[-1:]]
-    pts += [(x, y, "") for v in runs.values() for x, y in sorted(v)[:-1]]
-    svg_plot(pts, lines, "time limit (s), 2 threads", "certified gap",
-             "Certified gap of ckm's labels against the time limit (hour_run.sh)", svg)
+        colour.setdefault(name, PALETTE[len(colour) % len(PALETTE)])
+        latest[name] = r["commit"]
+        runs.setdefault((name, r["commit"]), []).append((float(r["limit_s"]), float(r["gap_pct"])))
+    series = [("%s %s" % (name, commit), colour[name], commit != latest[name], sorted(v))
+              for (name, commit), v in sorted(runs.items(), key=lambda kv: (list(colour).index(kv[0][0]),
+                                                                             kv[0][1] != latest[kv[0][0]]))]
+    svg_plot([], [], "time limit (s), 2 threads", "certified gap",
+             "Certified gap of ckm's labels against the time limit (hour_run.sh)", svg, series=series)
 
 
 def md_rows(path, columns):
