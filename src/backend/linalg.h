@@ -80,8 +80,9 @@ int ckm_spd_inverse(size_t n, double *A);
  * of ckm's own over BLAS 3 (panels of 96 columns, the same n^3 flops as dpotrf + dpotri) that
  * calls stop(user) after every panel and returns -3 as soon as it answers non-zero (A then
  * holds a partial result). The SDP's cannot-link block of (AA*)^{-1} (sdp_aat.c) is of order
- * #cannot-links (1500: about 0.15 s through dpotrf + dpotri in one piece); a panel costs at most
- * 2 m^2 96 flops. stop NULL: never. */
+ * #cannot-links (the whole AA* before it: m = 3000 at 1509 groups and 1500 cannot-links, about
+ * 1 s through dpotrf + dpotri in one piece; the block has an eighth of those flops); a panel
+ * costs at most 2 m^2 96 flops. stop NULL: never. */
 #define CKM_SPD_BLOCKED_MIN 512
 int ckm_spd_inverse_poll(size_t n, double *A, ckm_poll_fn stop, void *user);
 
