@@ -44,7 +44,7 @@ struct ckm_sdp {
     size_t *cl;          /* 2 nl: lifted cannot-link pairs (copied) */
     double *C;           /* s*s: -W^ / cs */
     double *X, *S, *V, *Xhat, *M, *N, *Q, *ev, *T; /* s*s work matrices, ev: s */
-    double *y, *Hinv, *ax; /* m; nl*nl: the links' Schur complement inverted (sdp_aat.c), NULL without links;
+    double *y, *Hinv, *ax; /* m; nl*nl (+1): the links' Schur complement inverted (sdp_aat.c), unused without links;
                             * m: A(.) scratch / solve_yu's fixed part */
     double vv;           /* v'v (sdp_aat.c) */
     double sigma;
